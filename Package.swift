@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Tessera",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "TesseraLayout", targets: ["TesseraLayout"]),
+        .library(name: "TesseraStore", targets: ["TesseraStore"]),
+        .executable(name: "tessera", targets: ["tessera"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            path: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "TesseraLayout"),
+        .target(name: "TesseraStore", dependencies: ["TesseraLayout", "CSQLite"]),
+        .executableTarget(
+            name: "tessera",
+            dependencies: [
+                "TesseraLayout",
+                "TesseraStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,184 @@
+/// Computes layouts: a spec and a cross extent in, frames out.
+///
+/// ```swift
+/// let spec = try Spec(jsonText: text)
+/// let layout = try LayoutEngine().layout(spec, crossExtent: 390)
+/// let visible = layout.elements(in: Rect(x: 0, y: 0, width: 390, height: 844))
+/// ```
+public struct LayoutEngine: Sendable {
+    /// Bumped whenever any kind's geometry changes, so that stores discard
+    /// layouts computed by an older engine.
+    public static let version = 1
+
+    /// How many cells a consumer receives at most per call while streaming.
+    public var chunkSize: Int
+
+    public init(chunkSize: Int = 4096) {
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    /// Computes the whole layout in memory.
+    public func layout(_ spec: Spec, crossExtent: Double) throws -> LayoutResult {
+        var builder = LayoutResultBuilder(axis: spec.axis, crossExtent: crossExtent)
+        let summary = try run(spec, crossExtent: crossExtent, into: &builder)
+        return builder.result(summary: summary)
+    }
+
+    /// Computes the layout and streams it to `consumer`, section by section
+    /// and in chunks of cells.
+    @discardableResult
+    public func run<Consumer: LayoutConsumer>(
+        _ spec: Spec,
+        crossExtent: Double,
+        into consumer: inout Consumer
+    ) throws -> LayoutSummary {
+        try Self.checkCrossExtent(crossExtent, axis: spec.axis)
+        try LayoutParameters.check(spec.sectionSpacing, rule: .nonNegative, at: JSONPath.root.appending("sectionSpacing"))
+        var chain = SectionChain(sectionSpacing: spec.sectionSpacing)
+        var cellCount = 0
+        var elementCount = 0
+        for (index, section) in spec.sections.enumerated() {
+            let start = chain.nextStart
+            let laidOut = try layoutSection(section, index: index, axis: spec.axis, crossExtent: crossExtent, start: start, into: &consumer)
+            let geometry = chain.place(laidOut.geometry)
+            try consumer.endSection(geometry, placer: laidOut.placer)
+            cellCount += geometry.isEmpty ? 0 : geometry.itemCount
+            elementCount += geometry.elementCount
+        }
+        return LayoutSummary(
+            axis: spec.axis,
+            crossExtent: crossExtent,
+            contentLength: chain.end,
+            sectionCount: spec.sections.count,
+            cellCount: cellCount,
+            elementCount: elementCount
+        )
+    }
+
+    /// Checks that a cross extent can be laid out.
+    public static func checkCrossExtent(_ crossExtent: Double, axis: Axis) throws {
+        let name = axis == .vertical ? "width" : "height"
+        guard crossExtent.isFinite, crossExtent > 0 else {
+            throw SpecError(path: "", reason: "the container \(name) must be a finite number above 0, got \(JSONWriter.format(crossExtent))")
+        }
+    }
+
+    /// Lays out one section whose start is `start` (its start if it is not
+    /// empty) and streams its cells; returns its geometry and final placer.
+    public func layoutSection<Consumer: LayoutConsumer>(
+        _ section: Section,
+        index: Int,
+        axis: Axis,
+        crossExtent: Double,
+        start: Double,
+        into consumer: inout Consumer
+    ) throws -> (geometry: SectionGeometry, placer: any ItemPlacer) {
+        let sectionPath = JSONPath.root.appending("sections").appending(index)
+        try Self.validate(section, path: sectionPath)
+        let sides = section.insets.along(axis)
+        let available = crossExtent - sides.crossStart - sides.crossEnd
+        if available < 0 {
+            throw sectionPath.appending("insets").error(
+                "the cross-axis insets (\(JSONWriter.format(sides.crossStart + sides.crossEnd))) exceed the container's extent (\(JSONWriter.format(crossExtent)))"
+            )
+        }
+        let context = SectionContext(axis: axis, section: index, crossExtent: crossExtent, available: available)
+        let headerLength = section.header?.size ?? 0
+        let origin = SectionOrigin(
+            cross: sides.crossStart,
+            scroll: SectionGeometry.itemsOrigin(start: start, headerLength: headerLength, inset: sides.scrollStart)
+        )
+        try consumer.beginSection(index, origin: origin)
+        var placer = try section.layout.makePlacer(in: context)
+        var sink = FrameSink()
+        var tracker = CellTracker(section: index, kind: section.layout.kind)
+        var itemCount = 0
+        let chunkSize = self.chunkSize
+        try section.items.forEach(section: index) { item, itemIndex, location in
+            try placer.place(item, index: itemIndex, location: location, into: &sink)
+            itemCount = itemIndex + 1
+            if sink.frames.count >= chunkSize {
+                try sink.drain { frames in
+                    try tracker.record(frames)
+                    try consumer.consumeCells(frames, section: index, origin: origin)
+                }
+            }
+        }
+        let itemsExtent = placer.finish(into: &sink)
+        try sink.drain { frames in
+            try tracker.record(frames)
+            try consumer.consumeCells(frames, section: index, origin: origin)
+        }
+        try tracker.check(itemCount: itemCount, itemsExtent: itemsExtent)
+        let geometry = SectionGeometry(
+            index: index,
+            start: start,
+            header: section.header,
+            footer: section.footer,
+            background: section.background,
+            insets: section.insets,
+            axis: axis,
+            itemCount: itemCount,
+            itemsExtent: itemCount == 0 ? 0 : itemsExtent,
+            cellSpan: tracker.span
+        )
+        return (geometry, placer)
+    }
+
+    static func validate(_ section: Section, path: JSONPath) throws {
+        let insets = path.appending("insets")
+        try LayoutParameters.check(section.insets.top, rule: .nonNegative, at: insets.appending("top"))
+        try LayoutParameters.check(section.insets.left, rule: .nonNegative, at: insets.appending("left"))
+        try LayoutParameters.check(section.insets.bottom, rule: .nonNegative, at: insets.appending("bottom"))
+        try LayoutParameters.check(section.insets.right, rule: .nonNegative, at: insets.appending("right"))
+        if let header = section.header {
+            try LayoutParameters.check(header.size, rule: .nonNegative, at: path.appending("header").appending("size"))
+        }
+        if let footer = section.footer {
+            try LayoutParameters.check(footer.size, rule: .nonNegative, at: path.appending("footer").appending("size"))
+        }
+        if case .cycle(let count, _) = section.items, count < 0 {
+            throw path.appending("items").appending("count").error("must be at least 0, got \(count)")
+        }
+    }
+}
+
+/// Checks what a kind writes: every item exactly once, finite frames. A kind
+/// that breaks this is a bug in the kind, reported instead of a wrong layout.
+struct CellTracker {
+    let section: Int
+    let kind: String
+    private(set) var emitted = 0
+    private(set) var span: ClosedRange<Double>?
+    private var spanLow = Double.infinity
+    private var spanHigh = -Double.infinity
+
+    init(section: Int, kind: String) {
+        self.section = section
+        self.kind = kind
+    }
+
+    mutating func record(_ frames: [PlacedFrame]) throws {
+        for placed in frames {
+            let frame = placed.frame
+            guard frame.cross.isFinite, frame.scroll.isFinite, frame.crossLength.isFinite, frame.scrollLength.isFinite else {
+                throw JSONPath.root.appending("sections").appending(section).appending("items").appending(placed.item)
+                    .error("the \(kind) layout produced a non-finite frame")
+            }
+            spanLow = min(spanLow, frame.scroll)
+            spanHigh = max(spanHigh, frame.scrollEnd)
+        }
+        emitted += frames.count
+        if emitted > 0 { span = spanLow...spanHigh }
+    }
+
+    func check(itemCount: Int, itemsExtent: Double) throws {
+        let path = JSONPath.root.appending("sections").appending(section).appending("layout")
+        guard emitted == itemCount else {
+            throw path.error("the \(kind) layout wrote \(emitted) frames for \(itemCount) items")
+        }
+        guard itemsExtent.isFinite, itemsExtent >= 0 else {
+            throw path.error("the \(kind) layout reported an invalid extent \(itemsExtent)")
+        }
+    }
+}

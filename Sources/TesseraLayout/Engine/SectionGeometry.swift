@@ -1,0 +1,132 @@
+/// Where a section sits along the scroll axis, and its parts.
+///
+/// Parts along the scroll axis: header, scroll-start inset, items region,
+/// scroll-end inset, footer. Every position is derived from `start` by the
+/// same additions in the same order, here only, so that a section moved by a
+/// store and the same section laid out afresh have bit-identical frames.
+public struct SectionGeometry: Sendable, Hashable {
+    public var index: Int
+    /// The section's scroll-axis start (the header's top in a vertical spec).
+    public var start: Double
+    public var header: Supplementary?
+    public var footer: Supplementary?
+    public var background: Bool
+    /// Insets as (scroll start, scroll end, cross start, cross end).
+    public var scrollStartInset: Double
+    public var scrollEndInset: Double
+    public var crossStartInset: Double
+    public var itemCount: Int
+    /// The items region's extent along the scroll axis.
+    public var itemsExtent: Double
+    /// The union of the cells along the scroll axis, relative to the items
+    /// origin; nil without cells.
+    public var cellSpan: ClosedRange<Double>?
+
+    public init(
+        index: Int,
+        start: Double,
+        header: Supplementary?,
+        footer: Supplementary?,
+        background: Bool,
+        insets: Insets,
+        axis: Axis,
+        itemCount: Int,
+        itemsExtent: Double,
+        cellSpan: ClosedRange<Double>?
+    ) {
+        let sides = insets.along(axis)
+        self.index = index
+        self.start = start
+        self.header = header
+        self.footer = footer
+        self.background = background
+        self.scrollStartInset = sides.scrollStart
+        self.scrollEndInset = sides.scrollEnd
+        self.crossStartInset = sides.crossStart
+        self.itemCount = itemCount
+        self.itemsExtent = itemsExtent
+        self.cellSpan = cellSpan
+    }
+
+    /// No items, no header and no footer: zero extent, no elements.
+    public var isEmpty: Bool { itemCount == 0 && header == nil && footer == nil }
+
+    public var headerLength: Double { header?.size ?? 0 }
+    public var footerLength: Double { footer?.size ?? 0 }
+
+    /// The scroll-axis position of the items origin.
+    public var itemsScrollOrigin: Double { Self.itemsOrigin(start: start, headerLength: headerLength, inset: scrollStartInset) }
+
+    /// The scroll-axis start of the footer.
+    public var footerStart: Double { itemsScrollOrigin + itemsExtent + scrollEndInset }
+
+    /// The scroll-axis end of the section.
+    public var end: Double { isEmpty ? start : footerStart + footerLength }
+
+    static func itemsOrigin(start: Double, headerLength: Double, inset: Double) -> Double {
+        start + headerLength + inset
+    }
+
+    /// A cell frame relative to the items origin, made absolute.
+    @inlinable
+    public func absolute(_ frame: LocalFrame) -> LocalFrame {
+        frame.offsetBy(cross: crossStartInset, scroll: itemsScrollOrigin)
+    }
+
+    /// The union of the cells along the scroll axis, absolute.
+    public var absoluteCellSpan: ClosedRange<Double>? {
+        guard let cellSpan else { return nil }
+        let origin = itemsScrollOrigin
+        return (origin + cellSpan.lowerBound)...(origin + cellSpan.upperBound)
+    }
+
+    public func headerFrame(crossExtent: Double) -> LocalFrame? {
+        guard let header, !isEmpty else { return nil }
+        return LocalFrame(cross: 0, scroll: start, crossLength: crossExtent, scrollLength: header.size)
+    }
+
+    public func footerFrame(crossExtent: Double) -> LocalFrame? {
+        guard let footer, !isEmpty else { return nil }
+        return LocalFrame(cross: 0, scroll: footerStart, crossLength: crossExtent, scrollLength: footer.size)
+    }
+
+    public func backgroundFrame(crossExtent: Double) -> LocalFrame? {
+        guard background, !isEmpty else { return nil }
+        return LocalFrame(cross: 0, scroll: start, crossLength: crossExtent, scrollLength: end - start)
+    }
+
+    /// The number of elements the section produces.
+    public var elementCount: Int {
+        guard !isEmpty else { return 0 }
+        return itemCount + (header == nil ? 0 : 1) + (footer == nil ? 0 : 1) + (background ? 1 : 0)
+    }
+}
+
+/// Stacks sections along the scroll axis: each starts where the previous
+/// non-empty one ended, plus `sectionSpacing` between two non-empty ones.
+public struct SectionChain: Sendable {
+    public let sectionSpacing: Double
+    /// The end of the last non-empty section so far (the content length).
+    public private(set) var end: Double = 0
+    private var hasNonEmpty = false
+
+    public init(sectionSpacing: Double) {
+        self.sectionSpacing = sectionSpacing
+    }
+
+    /// Where the next section starts if it turns out not to be empty.
+    public var nextStart: Double { hasNonEmpty ? end + sectionSpacing : end }
+
+    /// Positions a section of the given shape and moves past it.
+    public mutating func place(_ geometry: SectionGeometry) -> SectionGeometry {
+        var placed = geometry
+        if placed.isEmpty {
+            placed.start = end
+        } else {
+            placed.start = nextStart
+            end = placed.end
+            hasNonEmpty = true
+        }
+        return placed
+    }
+}

@@ -1,0 +1,78 @@
+/// `flow`: lines of explicitly sized items, like UICollectionViewFlowLayout.
+///
+/// Parameters: `itemSize` [w, h] (50×50) for items without `size`,
+/// `itemSpacing` 0, `lineSpacing` 0, `alignment` "justified" (default),
+/// "start", "center" or "end". With justified alignment the last line keeps
+/// its items at `itemSpacing` from the start.
+public struct FlowLayout: SectionLayout, Hashable {
+    public static let kind = "flow"
+
+    public var itemSize: Size
+    public var itemSpacing: Double
+    public var lineSpacing: Double
+    public var alignment: LineAlignment
+
+    public init(
+        itemSize: Size = Size(width: 50, height: 50),
+        itemSpacing: Double = 0,
+        lineSpacing: Double = 0,
+        alignment: LineAlignment = .justified
+    ) {
+        self.itemSize = itemSize
+        self.itemSpacing = itemSpacing
+        self.lineSpacing = lineSpacing
+        self.alignment = alignment
+    }
+
+    public init(parameters: LayoutParameters) throws {
+        self.init(
+            itemSize: try parameters.size("itemSize") ?? Size(width: 50, height: 50),
+            itemSpacing: try parameters.number("itemSpacing", default: 0),
+            lineSpacing: try parameters.number("lineSpacing", default: 0),
+            alignment: LineAlignment(rawValue: try parameters.string(
+                "alignment", oneOf: LineAlignment.allCases.map(\.rawValue), default: LineAlignment.justified.rawValue
+            )) ?? .justified
+        )
+    }
+
+    public var kind: String { Self.kind }
+
+    public var parameters: JSONObject {
+        JSONObject([
+            "itemSize": .array([.number(itemSize.width), .number(itemSize.height)]),
+            "itemSpacing": .number(itemSpacing),
+            "lineSpacing": .number(lineSpacing),
+            "alignment": .string(alignment.rawValue),
+        ])
+    }
+
+    public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
+        let path = context.layoutPath
+        try LayoutParameters.check(itemSize.width, rule: .nonNegative, at: path.appending("itemSize").appending(0))
+        try LayoutParameters.check(itemSize.height, rule: .nonNegative, at: path.appending("itemSize").appending(1))
+        try LayoutParameters.check(itemSpacing, rule: .nonNegative, at: path.appending("itemSpacing"))
+        try LayoutParameters.check(lineSpacing, rule: .nonNegative, at: path.appending("lineSpacing"))
+        return Placer(
+            axis: context.axis,
+            defaultSize: itemSize,
+            lines: LineBuilder(available: context.available, itemSpacing: itemSpacing, lineSpacing: lineSpacing, alignment: alignment)
+        )
+    }
+
+    struct Placer: ResumableItemPlacer {
+        let axis: Axis
+        let defaultSize: Size
+        var lines: LineBuilder
+
+        var openItems: Range<Int> { lines.openItems }
+
+        mutating func place(_ item: Item, index: Int, location: ItemLocation, into sink: inout FrameSink) throws {
+            let lengths = axis.lengths(of: try item.validSize(at: location) ?? defaultSize)
+            lines.add(index: index, crossLength: lengths.cross, scrollLength: lengths.scroll, into: &sink)
+        }
+
+        func finish(into sink: inout FrameSink) -> Double {
+            lines.finish(into: &sink)
+        }
+    }
+}

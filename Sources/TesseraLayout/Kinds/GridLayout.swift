@@ -1,0 +1,94 @@
+/// `grid`: items that take 1/n of a line, like PluginLayout's grid.
+///
+/// Parameters: `fraction` 1, `aspectRatio` 1, `itemSpacing` 0, `lineSpacing`
+/// 0, `alignment` as flow. An item of fraction n is
+/// (avail − (n−1)·itemSpacing)/n across and that / aspectRatio along the
+/// scroll axis; then the flow rules place it.
+public struct GridLayout: SectionLayout, Hashable {
+    public static let kind = "grid"
+
+    public var fraction: Int
+    public var aspectRatio: Double
+    public var itemSpacing: Double
+    public var lineSpacing: Double
+    public var alignment: LineAlignment
+
+    public init(
+        fraction: Int = 1,
+        aspectRatio: Double = 1,
+        itemSpacing: Double = 0,
+        lineSpacing: Double = 0,
+        alignment: LineAlignment = .justified
+    ) {
+        self.fraction = fraction
+        self.aspectRatio = aspectRatio
+        self.itemSpacing = itemSpacing
+        self.lineSpacing = lineSpacing
+        self.alignment = alignment
+    }
+
+    public init(parameters: LayoutParameters) throws {
+        self.init(
+            fraction: try parameters.integer("fraction") ?? 1,
+            aspectRatio: try parameters.number("aspectRatio", default: 1, rule: .positive),
+            itemSpacing: try parameters.number("itemSpacing", default: 0),
+            lineSpacing: try parameters.number("lineSpacing", default: 0),
+            alignment: LineAlignment(rawValue: try parameters.string(
+                "alignment", oneOf: LineAlignment.allCases.map(\.rawValue), default: LineAlignment.justified.rawValue
+            )) ?? .justified
+        )
+    }
+
+    public var kind: String { Self.kind }
+
+    public var parameters: JSONObject {
+        JSONObject([
+            "fraction": .number(Double(fraction)),
+            "aspectRatio": .number(aspectRatio),
+            "itemSpacing": .number(itemSpacing),
+            "lineSpacing": .number(lineSpacing),
+            "alignment": .string(alignment.rawValue),
+        ])
+    }
+
+    public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
+        let path = context.layoutPath
+        if fraction < 1 { throw path.appending("fraction").error("must be at least 1, got \(fraction)") }
+        try LayoutParameters.check(aspectRatio, rule: .positive, at: path.appending("aspectRatio"))
+        try LayoutParameters.check(itemSpacing, rule: .nonNegative, at: path.appending("itemSpacing"))
+        try LayoutParameters.check(lineSpacing, rule: .nonNegative, at: path.appending("lineSpacing"))
+        return Placer(
+            axis: context.axis,
+            available: context.available,
+            fraction: fraction,
+            aspectRatio: aspectRatio,
+            lines: LineBuilder(available: context.available, itemSpacing: itemSpacing, lineSpacing: lineSpacing, alignment: alignment)
+        )
+    }
+
+    struct Placer: ResumableItemPlacer {
+        let axis: Axis
+        let available: Double
+        let fraction: Int
+        let aspectRatio: Double
+        var lines: LineBuilder
+
+        var openItems: Range<Int> { lines.openItems }
+
+        mutating func place(_ item: Item, index: Int, location: ItemLocation, into sink: inout FrameSink) throws {
+            let itemFraction = try item.positiveInteger(.fraction, at: location) ?? fraction
+            let ratio = axis.crossPerScroll(aspectRatio: try item.validAspectRatio(at: location) ?? aspectRatio)
+            let spacing = Double(itemFraction - 1) * lines.itemSpacing
+            if spacing > available {
+                let path = item.fraction == nil ? JSONPath.root.appending("sections").appending(location.section).appending("layout").appending("fraction") : location.path.appending("fraction")
+                throw path.error("\(itemFraction) items per line need \(JSONWriter.format(spacing)) points of spacing, more than the \(JSONWriter.format(available)) available")
+            }
+            let crossLength = (available - spacing) / Double(itemFraction)
+            lines.add(index: index, crossLength: crossLength, scrollLength: crossLength / ratio, into: &sink)
+        }
+
+        func finish(into sink: inout FrameSink) -> Double {
+            lines.finish(into: &sink)
+        }
+    }
+}

@@ -1,0 +1,15 @@
+/// `mosaic`: not implemented yet (work in progress).
+public struct MosaicLayout: SectionLayout, Hashable {
+    public static let kind = "mosaic"
+
+    public init(parameters: LayoutParameters) throws {
+        throw parameters.path.appending("kind").error("the mosaic kind is not implemented yet")
+    }
+
+    public var kind: String { Self.kind }
+    public var parameters: JSONObject { JSONObject() }
+
+    public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
+        throw context.layoutPath.error("the mosaic kind is not implemented yet")
+    }
+}

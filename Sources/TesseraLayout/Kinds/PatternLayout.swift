@@ -1,0 +1,15 @@
+/// `pattern`: not implemented yet (work in progress).
+public struct PatternLayout: SectionLayout, Hashable {
+    public static let kind = "pattern"
+
+    public init(parameters: LayoutParameters) throws {
+        throw parameters.path.appending("kind").error("the pattern kind is not implemented yet")
+    }
+
+    public var kind: String { Self.kind }
+    public var parameters: JSONObject { JSONObject() }
+
+    public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
+        throw context.layoutPath.error("the pattern kind is not implemented yet")
+    }
+}

@@ -1,0 +1,15 @@
+/// `scaledGrid`: not implemented yet (work in progress).
+public struct ScaledGridLayout: SectionLayout, Hashable {
+    public static let kind = "scaledGrid"
+
+    public init(parameters: LayoutParameters) throws {
+        throw parameters.path.appending("kind").error("the scaledGrid kind is not implemented yet")
+    }
+
+    public var kind: String { Self.kind }
+    public var parameters: JSONObject { JSONObject() }
+
+    public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
+        throw context.layoutPath.error("the scaledGrid kind is not implemented yet")
+    }
+}

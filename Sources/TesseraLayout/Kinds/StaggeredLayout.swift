@@ -1,0 +1,15 @@
+/// `staggered`: not implemented yet (work in progress).
+public struct StaggeredLayout: SectionLayout, Hashable {
+    public static let kind = "staggered"
+
+    public init(parameters: LayoutParameters) throws {
+        throw parameters.path.appending("kind").error("the staggered kind is not implemented yet")
+    }
+
+    public var kind: String { Self.kind }
+    public var parameters: JSONObject { JSONObject() }
+
+    public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
+        throw context.layoutPath.error("the staggered kind is not implemented yet")
+    }
+}

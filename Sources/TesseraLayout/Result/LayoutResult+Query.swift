@@ -1,0 +1,115 @@
+/// Rect queries and pinned headers.
+extension LayoutResult {
+    /// Every element that intersects `rect` (open interiors overlap; touching
+    /// edges do not count), in the order of ``elements``. Equal to filtering
+    /// every element, for every kind.
+    public func elements(in rect: Rect) -> [LayoutElement] {
+        var result: [LayoutElement] = []
+        forEachSection(overlapping: rect, margin: overhang) { section in
+            appendElements(
+                of: section,
+                in: rect,
+                header: supplementary(.header, of: section),
+                footer: supplementary(.footer, of: section),
+                to: &result
+            )
+        }
+        return result
+    }
+
+    /// The elements visible in a viewport, with pinned headers and footers
+    /// moved as the contract says and raised to zIndex 2.
+    public func visibleElements(viewport: Rect) -> [LayoutElement] {
+        var result: [LayoutElement] = []
+        // Pinned positions stay inside their section, so the same sections
+        // are searched as for a plain rect query.
+        forEachSection(overlapping: viewport, margin: overhang) { section in
+            let pinned = PinnedSupplementaries(section: section, axis: axis, crossExtent: crossExtent, viewport: viewport)
+            appendElements(
+                of: section,
+                in: viewport,
+                header: pinned.header ?? supplementary(.header, of: section),
+                footer: pinned.footer ?? supplementary(.footer, of: section),
+                to: &result
+            )
+        }
+        return result
+    }
+
+    /// Calls `body` for each non-empty section whose scroll range, widened by
+    /// `margin`, meets the rect's.
+    func forEachSection(overlapping rect: Rect, margin: Double, _ body: (SectionGeometry) -> Void) {
+        let query = axis.localFrame(rect)
+        let low = query.scroll - margin
+        let high = query.scrollEnd + margin
+        // Section ends never decrease, so the first candidate is found by
+        // binary search and the walk stops at the first start past the rect.
+        var lower = 0
+        var upper = sections.count
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if sections[middle].end < low { lower = middle + 1 } else { upper = middle }
+        }
+        var index = lower
+        while index < sections.count, sections[index].start <= high {
+            if !sections[index].isEmpty { body(sections[index]) }
+            index += 1
+        }
+    }
+
+    private func appendElements(
+        of section: SectionGeometry,
+        in rect: Rect,
+        header: LayoutElement?,
+        footer: LayoutElement?,
+        to result: inout [LayoutElement]
+    ) {
+        if let header, header.frame.intersects(rect) { result.append(header) }
+        let frames = cells[section.index]
+        if !frames.isEmpty {
+            let absolute = axis.localFrame(rect)
+            // The index holds frames relative to the items origin; a query
+            // moved there may be off by rounding, so it is widened a little
+            // and every candidate is tested exactly in absolute coordinates.
+            let slack = 1e-9 * (abs(absolute.scroll) + abs(absolute.scrollLength) + abs(section.itemsScrollOrigin)) + 1e-9
+            let crossSlack = 1e-9 * (abs(absolute.cross) + abs(absolute.crossLength) + crossExtent) + 1e-9
+            let query = Bounds(
+                minCross: absolute.cross - section.crossStartInset - crossSlack,
+                maxCross: absolute.crossEnd - section.crossStartInset + crossSlack,
+                minScroll: absolute.scroll - section.itemsScrollOrigin - slack,
+                maxScroll: absolute.scrollEnd - section.itemsScrollOrigin + slack
+            )
+            indexes[section.index].forEachCandidate(in: query, frameCount: frames.count) { item in
+                if section.absolute(frames[item]).intersects(absolute) {
+                    result.append(cell(section: section, item: item))
+                }
+            }
+        }
+        if let footer, footer.frame.intersects(rect) { result.append(footer) }
+        if let background = supplementary(.background, of: section), background.frame.intersects(rect) { result.append(background) }
+    }
+}
+
+/// A section's pinned header and footer for one viewport, or nil where the
+/// section pins nothing.
+public struct PinnedSupplementaries: Sendable {
+    public var header: LayoutElement?
+    public var footer: LayoutElement?
+
+    /// Applies the contract: a pinned header sits at
+    /// max(original, min(viewport start, b − header size)); a pinned footer at
+    /// max(a − scroll-start inset, min(original, viewport end − footer size)),
+    /// where [a, b] is the union of the section's cells along the scroll axis.
+    public init(section: SectionGeometry, axis: Axis, crossExtent: Double, viewport: Rect) {
+        guard !section.isEmpty, let span = section.absoluteCellSpan else { return }
+        let view = axis.localFrame(viewport)
+        if let header = section.header, header.pinned, var frame = section.headerFrame(crossExtent: crossExtent) {
+            frame.scroll = max(frame.scroll, min(view.scroll, span.upperBound - header.size))
+            self.header = LayoutElement(kind: .header, section: section.index, frame: axis.screenRect(frame), zIndex: 2)
+        }
+        if let footer = section.footer, footer.pinned, var frame = section.footerFrame(crossExtent: crossExtent) {
+            frame.scroll = max(span.lowerBound - section.scrollStartInset, min(frame.scroll, view.scrollEnd - footer.size))
+            self.footer = LayoutElement(kind: .footer, section: section.index, frame: axis.screenRect(frame), zIndex: 2)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Streams items from an NDJSON file, one item per non-blank line, so that a
+/// feed of millions of items is never held in memory.
+struct NDJSONItemReader {
+    private let path: String
+    private let section: Int
+
+    init(path: String, section: Int) throws {
+        self.path = path
+        self.section = section
+    }
+
+    private var filePath: JSONPath {
+        JSONPath.root.appending("sections").appending(section).appending("items").appending("file")
+    }
+
+    func forEach(_ body: (_ item: Item, _ index: Int, _ location: ItemLocation) throws -> Void) throws {
+        guard let file = fopen(path, "rb") else {
+            throw filePath.error("cannot read '\(path)': \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var line: [UInt8] = []
+        var index = 0
+        var lineNumber = 0
+
+        func consume(_ bytes: ArraySlice<UInt8>) throws {
+            lineNumber += 1
+            guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
+            let location = ItemLocation(section: section, index: index)
+            let json: JSONValue
+            do {
+                json = try JSONParser.parse(Array(bytes))
+            } catch {
+                throw location.path.error("line \(lineNumber) of '\(path)' is not valid JSON: \(error.reason) at column \(error.column)")
+            }
+            try body(try Item(json: json, path: location.path), index, location)
+            index += 1
+        }
+
+        while true {
+            let read = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if read == 0 {
+                if ferror(file) != 0 { throw filePath.error("error while reading '\(path)'") }
+                break
+            }
+            var start = 0
+            for position in 0..<read where buffer[position] == 0x0A {
+                if line.isEmpty {
+                    try consume(buffer[start..<position])
+                } else {
+                    line.append(contentsOf: buffer[start..<position])
+                    try consume(line[...])
+                    line.removeAll(keepingCapacity: true)
+                }
+                start = position + 1
+            }
+            line.append(contentsOf: buffer[start..<read])
+        }
+        if !line.isEmpty { try consume(line[...]) }
+    }
+}

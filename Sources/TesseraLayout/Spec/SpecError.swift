@@ -1,0 +1,57 @@
+/// A spec that breaks a rule of the format, with the JSON path of the value at
+/// fault: `sections[2].items[17].columns: 4 columns requested, the matrix has 3`.
+public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The JSON path of the offending value, such as `sections[2].layout.columns`.
+    public var path: String
+    /// The rule that was broken, in words.
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        path.isEmpty ? reason : "\(path): \(reason)"
+    }
+}
+
+/// Builds JSON paths lazily: most values are valid, so the text of a path is
+/// only made when an error needs it.
+public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+    private var components: [Component]
+
+    enum Component: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
+
+    public static let root = JSONPath(components: [])
+
+    public func appending(_ key: String) -> JSONPath {
+        JSONPath(components: components + [.key(key)])
+    }
+
+    public func appending(_ index: Int) -> JSONPath {
+        JSONPath(components: components + [.index(index)])
+    }
+
+    public var description: String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key):
+                if !text.isEmpty { text += "." }
+                text += key
+            case .index(let index):
+                text += "[\(index)]"
+            }
+        }
+        return text
+    }
+
+    /// An error at this path.
+    public func error(_ reason: String) -> SpecError {
+        SpecError(path: description, reason: reason)
+    }
+}

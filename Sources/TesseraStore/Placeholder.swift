@@ -1,0 +1,1 @@
+public enum TesseraStoreVersion { public static let schema = 0 }
