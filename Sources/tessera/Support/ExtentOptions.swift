@@ -1,0 +1,22 @@
+import ArgumentParser
+import TesseraLayout
+
+/// `--width` for vertical specs, `--height` for horizontal ones.
+struct ExtentOptions: ParsableArguments {
+    @Option(help: "The container width, for a vertical spec.")
+    var width: Double?
+
+    @Option(help: "The container height, for a horizontal spec.")
+    var height: Double?
+
+    /// The cross extent for a spec of the given axis, or an error that says
+    /// which flag the spec needs.
+    func crossExtent(for axis: Axis) throws -> Double {
+        switch (axis, width, height) {
+        case (.vertical, let width?, nil): return width
+        case (.horizontal, nil, let height?): return height
+        case (.vertical, _, _): throw CommandError("the spec scrolls vertically: give its container width with --width (and no --height)")
+        case (.horizontal, _, _): throw CommandError("the spec scrolls horizontally: give its container height with --height (and no --width)")
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+@testable import TesseraLayout
+
+/// The contract's invariants, checked on random specs of every kind and both
+/// axes. Each case prints its seed; rerun one with `seed` to reproduce it.
+@Suite("properties on random specs")
+struct PropertyTests {
+    static let kinds = ["flow", "grid"]
+    static let seeds: [UInt64] = Array(1...300)
+
+    /// Cells may extend past the content by rounding only.
+    static let tolerance = 1e-6
+
+    @Test("every item is placed exactly once, inside the content size", arguments: seeds)
+    func itemsPlacedOnceInsideContent(seed: UInt64) throws {
+        var generator = RandomSpecGenerator(seed: seed, kinds: Self.kinds)
+        let (json, extent) = generator.spec()
+        let spec = try Spec(jsonText: json)
+        let result = try LayoutEngine().layout(spec, crossExtent: extent)
+        for (index, section) in spec.sections.enumerated() {
+            let cells = result.elements(ofSection: index).filter { $0.kind == .cell }
+            let expected = section.items.knownCount ?? 0
+            #expect(cells.map(\.item) == Array(0..<expected).map { Optional($0) }, "seed \(seed) section \(index)")
+        }
+        let size = result.contentSize
+        for element in result.elements {
+            let frame = element.frame
+            let inside = frame.minX >= -Self.tolerance && frame.minY >= -Self.tolerance
+                && frame.maxX <= size.width + Self.tolerance && frame.maxY <= size.height + Self.tolerance
+                && frame.width >= 0 && frame.height >= 0
+            #expect(inside, "seed \(seed): \(element) outside \(size)\n\(json)")
+        }
+    }
+
+    @Test("no two cells of a section overlap", arguments: seeds)
+    func noOverlaps(seed: UInt64) throws {
+        var generator = RandomSpecGenerator(seed: seed, kinds: Self.kinds)
+        let (json, extent) = generator.spec()
+        let spec = try Spec(jsonText: json)
+        let result = try LayoutEngine().layout(spec, crossExtent: extent)
+        for index in spec.sections.indices {
+            let cells = result.elements(ofSection: index).filter { $0.kind == .cell }.map(\.frame)
+            for first in cells.indices {
+                for second in cells.indices where second > first {
+                    let a = cells[first], b = cells[second]
+                    let overlapX = min(a.maxX, b.maxX) - max(a.minX, b.minX)
+                    let overlapY = min(a.maxY, b.maxY) - max(a.minY, b.minY)
+                    #expect(!(overlapX > Self.tolerance && overlapY > Self.tolerance),
+                            "seed \(seed) section \(index): items \(first) \(a) and \(second) \(b) overlap\n\(json)")
+                }
+            }
+        }
+    }
+
+    @Test("rect queries equal a brute-force filter, edges included", arguments: seeds)
+    func rectQueries(seed: UInt64) throws {
+        var generator = RandomSpecGenerator(seed: seed, kinds: Self.kinds)
+        let (json, extent) = generator.spec()
+        let result = try LayoutEngine().layout(Spec(jsonText: json), crossExtent: extent)
+        let all = result.elements
+        var random = SeededRandom(seed: seed ^ 0xABCD)
+        let size = result.contentSize
+        for query in 0..<40 {
+            let rect: Rect
+            if query % 4 == 0, let element = all.randomElement(using: &random) {
+                // Rects that share an edge with an element: touching is not intersecting.
+                let frame = element.frame
+                rect = [
+                    Rect(x: frame.maxX, y: frame.minY, width: 10, height: frame.height),
+                    Rect(x: frame.minX, y: frame.maxY, width: frame.width, height: 10),
+                    Rect(x: frame.minX - 10, y: frame.minY, width: 10, height: frame.height),
+                    frame,
+                ][query / 4 % 4]
+            } else {
+                rect = Rect(
+                    x: random.quarter(-50...(size.width + 50)),
+                    y: random.quarter(-50...(size.height + 50)),
+                    width: random.quarter(0...400),
+                    height: random.quarter(0...900)
+                )
+            }
+            let expected = all.filter { $0.frame.intersects(rect) }
+            #expect(result.elements(in: rect) == expected, "seed \(seed) rect \(rect)\n\(json)")
+        }
+    }
+
+    @Test("the same spec gives identical output, also after a JSON round trip", arguments: Array(seeds.prefix(100)))
+    func deterministic(seed: UInt64) throws {
+        var generator = RandomSpecGenerator(seed: seed, kinds: Self.kinds)
+        let (json, extent) = generator.spec()
+        let spec = try Spec(jsonText: json)
+        let first = try LayoutEngine().layout(spec, crossExtent: extent).elements.map(\.jsonText)
+        let second = try LayoutEngine().layout(Spec(jsonText: json), crossExtent: extent).elements.map(\.jsonText)
+        let roundTrip = try Spec(json: spec.jsonValue)
+        let third = try LayoutEngine().layout(roundTrip, crossExtent: extent).elements.map(\.jsonText)
+        #expect(first == second, "seed \(seed)")
+        #expect(first == third, "seed \(seed): the spec's JSON encoding lays out differently\n\(json)")
+        #expect(roundTrip.canonicalText == spec.canonicalText, "seed \(seed)")
+    }
+
+    @Test("streaming in small chunks gives the same layout", arguments: Array(seeds.prefix(50)))
+    func chunkedStreaming(seed: UInt64) throws {
+        var generator = RandomSpecGenerator(seed: seed, kinds: Self.kinds)
+        let (json, extent) = generator.spec()
+        let spec = try Spec(jsonText: json)
+        let whole = try LayoutEngine().layout(spec, crossExtent: extent).elements
+        let chunked = try LayoutEngine(chunkSize: 3).layout(spec, crossExtent: extent).elements
+        #expect(whole == chunked, "seed \(seed)")
+    }
+}
