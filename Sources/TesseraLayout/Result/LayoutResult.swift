@@ -91,3 +91,15 @@ public struct LayoutResult: Sendable {
         return LayoutElement(kind: kind, section: section.index, frame: axis.screenRect(frame))
     }
 }
+
+extension LayoutResult {
+    /// Bytes held by the layout's storage (frames, index, section
+    /// geometry), for memory budgets; excludes the fixed size of the value.
+    public var storageBytes: Int {
+        var bytes = sections.capacity * MemoryLayout<SectionGeometry>.stride
+        for (frames, index) in zip(cells, indexes) {
+            bytes += frames.capacity * MemoryLayout<LocalFrame>.stride + index.byteCount
+        }
+        return bytes
+    }
+}
