@@ -6,6 +6,6 @@ struct Tessera: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
         abstract: "Compute collection-view layouts and answer rect queries.",
-        subcommands: [LayoutCommand.self, BenchCommand.self]
+        subcommands: [LayoutCommand.self, RenderCommand.self, BenchCommand.self]
     )
 }

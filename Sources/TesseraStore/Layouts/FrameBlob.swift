@@ -1,0 +1,39 @@
+import TesseraLayout
+
+/// Cell frames as stored: four little-endian doubles per cell (cross,
+/// scroll, cross length, scroll length), relative to the items origin.
+/// Exact to the bit, unlike the R*Tree's 32-bit floats.
+enum FrameBlob {
+    static let bytesPerFrame = 32
+
+    static func encode(_ frames: ArraySlice<LocalFrame>) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: frames.count * bytesPerFrame)
+        bytes.withUnsafeMutableBytes { raw in
+            var offset = 0
+            for frame in frames {
+                for value in [frame.cross, frame.scroll, frame.crossLength, frame.scrollLength] {
+                    raw.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: offset, as: UInt64.self)
+                    offset += 8
+                }
+            }
+        }
+        return bytes
+    }
+
+    /// The number of frames in a blob of `byteCount` bytes.
+    static func count(byteCount: Int) -> Int { byteCount / bytesPerFrame }
+
+    /// Frame `index` of a blob.
+    @inline(__always)
+    static func frame(_ raw: UnsafeRawBufferPointer, at index: Int) -> LocalFrame {
+        let offset = index * bytesPerFrame
+        func value(_ field: Int) -> Double {
+            Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + field * 8, as: UInt64.self)))
+        }
+        return LocalFrame(cross: value(0), scroll: value(1), crossLength: value(2), scrollLength: value(3))
+    }
+
+    static func decode(_ raw: UnsafeRawBufferPointer) -> [LocalFrame] {
+        (0..<count(byteCount: raw.count)).map { frame(raw, at: $0) }
+    }
+}

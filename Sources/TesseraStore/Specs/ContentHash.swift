@@ -1,0 +1,33 @@
+/// A 128-bit content fingerprint (two independent FNV-1a 64 lanes), as hex.
+///
+/// It tells whether a spec or a section changed; it is not a defence against
+/// someone crafting collisions, which a layout cache does not need.
+struct ContentHasher {
+    private var low: UInt64 = 0xCBF2_9CE4_8422_2325
+    private var high: UInt64 = 0x6C62_272E_07BB_0142
+    private var length: UInt64 = 0
+
+    mutating func combine(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes {
+            low = (low ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            high = (high ^ UInt64(byte)) &* 0x0000_0100_0000_0129
+            length &+= 1
+        }
+    }
+
+    mutating func combine(_ text: String) {
+        combine(text.utf8)
+        // A separator, so that ("ab", "c") and ("a", "bc") differ.
+        combine(CollectionOfOne(0xFF))
+    }
+
+    var hex: String {
+        let mixedHigh = high ^ length &* 0x9E37_79B9_7F4A_7C15
+        return hex(mixedHigh) + hex(low)
+    }
+
+    private func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,71 @@
+import TesseraLayout
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a stored layout depends on: the spec's canonical content (item files
+/// included, by their bytes) as a whole and per section.
+///
+/// A layout is valid only for the exact spec content, cross extent and engine
+/// version it was computed from; the per-section hashes let an update keep
+/// the sections that did not change.
+public struct SpecFingerprint: Sendable, Hashable {
+    /// The hash of the whole spec.
+    public var specHash: String
+    /// One hash per section, in spec order.
+    public var sectionHashes: [String]
+    /// Each section's identity: its `id`, or its index when it has none.
+    public var sectionIdentities: [String]
+
+    public init(spec: Spec) throws {
+        var whole = ContentHasher()
+        whole.combine("tessera-spec-1")
+        whole.combine(spec.axis.rawValue)
+        whole.combine(JSONWriter.format(spec.sectionSpacing))
+        var sectionHashes: [String] = []
+        var identities: [String] = []
+        for (index, section) in spec.sections.enumerated() {
+            let hash = try Self.hash(section, index: index, axis: spec.axis)
+            sectionHashes.append(hash)
+            identities.append(section.id ?? "#\(index)")
+            whole.combine(hash)
+        }
+        self.specHash = whole.hex
+        self.sectionHashes = sectionHashes
+        self.sectionIdentities = identities
+    }
+
+    /// A section's content: its JSON without the id (identity is not
+    /// content) and, for file items, the file's bytes.
+    static func hash(_ section: Section, index: Int, axis: Axis) throws -> String {
+        var hasher = ContentHasher()
+        hasher.combine(axis.rawValue)
+        var json = section.jsonValue
+        if case .object(var object) = json {
+            object["id"] = nil
+            json = .object(object)
+        }
+        hasher.combine(JSONWriter.canonical(json))
+        if case .file(_, let resolvedPath) = section.items {
+            try hashFile(resolvedPath, section: index, into: &hasher)
+        }
+        return hasher.hex
+    }
+
+    private static func hashFile(_ path: String, section: Int, into hasher: inout ContentHasher) throws {
+        guard let file = fopen(path, "rb") else {
+            throw SpecError(
+                path: "sections[\(section)].items.file",
+                reason: "cannot read '\(path)': \(String(cString: strerror(errno)))"
+            )
+        }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let read = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if read == 0 { break }
+            hasher.combine(buffer[0..<read])
+        }
+    }
+}
