@@ -35,14 +35,43 @@ public struct SectionGeometry: Sendable, Hashable {
         cellSpan: ClosedRange<Double>?
     ) {
         let sides = insets.along(axis)
+        self.init(
+            index: index,
+            start: start,
+            header: header,
+            footer: footer,
+            background: background,
+            scrollStartInset: sides.scrollStart,
+            scrollEndInset: sides.scrollEnd,
+            crossStartInset: sides.crossStart,
+            itemCount: itemCount,
+            itemsExtent: itemsExtent,
+            cellSpan: cellSpan
+        )
+    }
+
+    /// A geometry from stored fields, as a store reads it back.
+    public init(
+        index: Int,
+        start: Double,
+        header: Supplementary?,
+        footer: Supplementary?,
+        background: Bool,
+        scrollStartInset: Double,
+        scrollEndInset: Double,
+        crossStartInset: Double,
+        itemCount: Int,
+        itemsExtent: Double,
+        cellSpan: ClosedRange<Double>?
+    ) {
         self.index = index
         self.start = start
         self.header = header
         self.footer = footer
         self.background = background
-        self.scrollStartInset = sides.scrollStart
-        self.scrollEndInset = sides.scrollEnd
-        self.crossStartInset = sides.crossStart
+        self.scrollStartInset = scrollStartInset
+        self.scrollEndInset = scrollEndInset
+        self.crossStartInset = crossStartInset
         self.itemCount = itemCount
         self.itemsExtent = itemsExtent
         self.cellSpan = cellSpan

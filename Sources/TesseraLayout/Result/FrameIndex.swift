@@ -22,7 +22,7 @@ struct Bounds: Sendable, Hashable {
     /// Whether these closed bounds may hold a frame that meets `query`.
     /// Closed on both sides so that it never prunes a real hit; the exact
     /// open-interior test is made on each candidate frame.
-    func mayIntersect(_ query: Bounds) -> Bool {
+    func mayIntersect(_ query: QueryBounds) -> Bool {
         minCross <= query.maxCross && query.minCross <= maxCross
             && minScroll <= query.maxScroll && query.minScroll <= maxScroll
     }
@@ -62,7 +62,7 @@ struct FrameIndex: Sendable {
 
     /// Calls `body` with the index of every frame whose bounds may meet
     /// `query`, in ascending order.
-    func forEachCandidate(in query: Bounds, frameCount: Int, _ body: (Int) -> Void) {
+    func forEachCandidate(in query: QueryBounds, frameCount: Int, _ body: (Int) -> Void) {
         let fanout = Self.fanout
         for branch in branches.indices where branches[branch].mayIntersect(query) {
             let firstLeaf = branch * fanout

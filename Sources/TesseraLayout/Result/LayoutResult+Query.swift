@@ -64,29 +64,16 @@ extension LayoutResult {
         footer: LayoutElement?,
         to result: inout [LayoutElement]
     ) {
-        if let header, header.frame.intersects(rect) { result.append(header) }
         let frames = cells[section.index]
-        if !frames.isEmpty {
-            let absolute = axis.localFrame(rect)
-            // The index holds frames relative to the items origin; a query
-            // moved there may be off by rounding, so it is widened a little
-            // and every candidate is tested exactly in absolute coordinates.
-            let slack = 1e-9 * (abs(absolute.scroll) + abs(absolute.scrollLength) + abs(section.itemsScrollOrigin)) + 1e-9
-            let crossSlack = 1e-9 * (abs(absolute.cross) + abs(absolute.crossLength) + crossExtent) + 1e-9
-            let query = Bounds(
-                minCross: absolute.cross - section.crossStartInset - crossSlack,
-                maxCross: absolute.crossEnd - section.crossStartInset + crossSlack,
-                minScroll: absolute.scroll - section.itemsScrollOrigin - slack,
-                maxScroll: absolute.scrollEnd - section.itemsScrollOrigin + slack
-            )
-            indexes[section.index].forEachCandidate(in: query, frameCount: frames.count) { item in
-                if section.absolute(frames[item]).intersects(absolute) {
-                    result.append(cell(section: section, item: item))
-                }
-            }
+        let index = indexes[section.index]
+        SectionQuery(section: section, axis: axis, crossExtent: crossExtent).appendElements(
+            in: rect,
+            header: header,
+            footer: footer,
+            to: &result
+        ) { bounds, visit in
+            index.forEachCandidate(in: bounds, frameCount: frames.count) { item in visit(item, frames[item]) }
         }
-        if let footer, footer.frame.intersects(rect) { result.append(footer) }
-        if let background = supplementary(.background, of: section), background.frame.intersects(rect) { result.append(background) }
     }
 }
 

@@ -81,14 +81,7 @@ public struct LayoutResult: Sendable {
     }
 
     func supplementary(_ kind: LayoutElement.Kind, of section: SectionGeometry) -> LayoutElement? {
-        let frame: LocalFrame? = switch kind {
-        case .header: section.headerFrame(crossExtent: crossExtent)
-        case .footer: section.footerFrame(crossExtent: crossExtent)
-        case .background: section.backgroundFrame(crossExtent: crossExtent)
-        case .cell: nil
-        }
-        guard let frame else { return nil }
-        return LayoutElement(kind: kind, section: section.index, frame: axis.screenRect(frame))
+        SectionQuery(section: section, axis: axis, crossExtent: crossExtent).supplementary(kind)
     }
 }
 

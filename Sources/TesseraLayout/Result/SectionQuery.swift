@@ -1,0 +1,86 @@
+/// Answers a rect query within one section, given a way to enumerate the
+/// candidate cells; shared by in-memory layouts and stores, so both return
+/// the same elements, bit for bit and in the same order.
+public struct SectionQuery: Sendable {
+    public let section: SectionGeometry
+    public let axis: Axis
+    public let crossExtent: Double
+
+    public init(section: SectionGeometry, axis: Axis, crossExtent: Double) {
+        self.section = section
+        self.axis = axis
+        self.crossExtent = crossExtent
+    }
+
+    /// Enumerates the cells whose frames (relative to the items origin) may
+    /// meet closed `bounds`, calling `visit(item, frame)` in ascending item
+    /// order; it may include cells that do not meet them.
+    public typealias CandidateCells = (_ bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) -> Void
+
+    /// Appends the section's elements that intersect `rect`, in the order
+    /// header, cells by item, footer, background. `header` and `footer` are
+    /// the supplementaries to test (pinned or not).
+    public func appendElements(
+        in rect: Rect,
+        header: LayoutElement?,
+        footer: LayoutElement?,
+        to result: inout [LayoutElement],
+        candidates: CandidateCells
+    ) {
+        guard !section.isEmpty else { return }
+        if let header, header.frame.intersects(rect) { result.append(header) }
+        if section.itemCount > 0 {
+            let absolute = axis.localFrame(rect)
+            candidates(relativeBounds(of: absolute)) { item, frame in
+                let placed = section.absolute(frame)
+                if placed.intersects(absolute) {
+                    result.append(LayoutElement(kind: .cell, section: section.index, item: item, frame: axis.screenRect(placed)))
+                }
+            }
+        }
+        if let footer, footer.frame.intersects(rect) { result.append(footer) }
+        if let background = supplementary(.background), background.frame.intersects(rect) { result.append(background) }
+    }
+
+    /// The section's header, footer or background, unpinned.
+    public func supplementary(_ kind: LayoutElement.Kind) -> LayoutElement? {
+        let frame: LocalFrame? = switch kind {
+        case .header: section.headerFrame(crossExtent: crossExtent)
+        case .footer: section.footerFrame(crossExtent: crossExtent)
+        case .background: section.backgroundFrame(crossExtent: crossExtent)
+        case .cell: nil
+        }
+        guard let frame else { return nil }
+        return LayoutElement(kind: kind, section: section.index, frame: axis.screenRect(frame))
+    }
+
+    /// A query moved to the items origin. Rounding may put it off by an ulp,
+    /// so it is widened a little; every candidate is then tested exactly in
+    /// absolute coordinates.
+    public func relativeBounds(of absolute: LocalFrame) -> QueryBounds {
+        let origin = section.itemsScrollOrigin
+        let slack = 1e-9 * (abs(absolute.scroll) + abs(absolute.scrollLength) + abs(origin)) + 1e-9
+        let crossSlack = 1e-9 * (abs(absolute.cross) + abs(absolute.crossLength) + crossExtent) + 1e-9
+        return QueryBounds(
+            minCross: absolute.cross - section.crossStartInset - crossSlack,
+            maxCross: absolute.crossEnd - section.crossStartInset + crossSlack,
+            minScroll: absolute.scroll - origin - slack,
+            maxScroll: absolute.scrollEnd - origin + slack
+        )
+    }
+}
+
+/// Closed bounds of a query in (cross, scroll) coordinates.
+public struct QueryBounds: Sendable, Hashable {
+    public var minCross: Double
+    public var maxCross: Double
+    public var minScroll: Double
+    public var maxScroll: Double
+
+    public init(minCross: Double, maxCross: Double, minScroll: Double, maxScroll: Double) {
+        self.minCross = minCross
+        self.maxCross = maxCross
+        self.minScroll = minScroll
+        self.maxScroll = maxScroll
+    }
+}
