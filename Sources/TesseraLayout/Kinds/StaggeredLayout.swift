@@ -11,7 +11,8 @@
 /// whose highest bottom is smallest (ties leftmost) and starts below all of
 /// them. With "roundRobin" item i goes to column i mod n and `columns` is not
 /// read. The first item of a column starts at the items top, later ones
-/// `lineSpacing` below the column's bottom.
+/// `lineSpacing` below the column's bottom. Spacing wider than the available
+/// extent (a negative column width) is an error naming `columns`.
 ///
 /// Frames are not sorted along the scroll axis (a tall item in one column
 /// ends after short items placed later in another), which is why rect
