@@ -1,15 +1,125 @@
-/// `mosaic`: not implemented yet (work in progress).
+/// `mosaic`: aspect-ratio items whose lengths snap to a grid, where an item
+/// may span every column that is level at the top (PluginLayout's mosaic,
+/// after Lightbox).
+///
+/// Parameters: `columns` n (required), `lineMultiple` 20 (at least 1),
+/// `itemSpacing` 0, `lineSpacing` 0. Columns are as in staggered. For each
+/// item: the columns whose bottom is the lowest, in index order, and the
+/// contiguous run of them that starts at the first; the item spans that run
+/// unless its `canBeBig` is false, the previous item spanned several columns,
+/// or its aspect ratio is below 1 and the run is every column. It starts
+/// `lineSpacing` below the run's bottom (on the first row too); its length is
+/// its width / aspect ratio rounded up to a multiple of `lineMultiple`, then
+/// snapped to the bottom of a column that ends less than `lineMultiple` away.
+///
+/// The aspect ratio is the item's on-screen `aspectRatio` (default 1) as
+/// cross per scroll length: for a horizontal spec it is height / width, so
+/// "below 1" means longer along the scroll axis than across, on both axes.
+///
+/// The snap can only make a length negative when the columns have no width
+/// (every item is then 0 long before the snap): such a length is 0 instead.
 public struct MosaicLayout: SectionLayout, Hashable {
     public static let kind = "mosaic"
 
+    public var columns: Int
+    public var lineMultiple: Double
+    public var itemSpacing: Double
+    public var lineSpacing: Double
+
+    public init(columns: Int, lineMultiple: Double = 20, itemSpacing: Double = 0, lineSpacing: Double = 0) {
+        self.columns = columns
+        self.lineMultiple = lineMultiple
+        self.itemSpacing = itemSpacing
+        self.lineSpacing = lineSpacing
+    }
+
     public init(parameters: LayoutParameters) throws {
-        throw parameters.path.appending("kind").error("the mosaic kind is not implemented yet")
+        self.init(
+            columns: try parameters.requiredInteger("columns"),
+            lineMultiple: try parameters.number("lineMultiple", default: 20, rule: .atLeastOne),
+            itemSpacing: try parameters.number("itemSpacing", default: 0),
+            lineSpacing: try parameters.number("lineSpacing", default: 0)
+        )
     }
 
     public var kind: String { Self.kind }
-    public var parameters: JSONObject { JSONObject() }
+
+    public var parameters: JSONObject {
+        JSONObject([
+            "columns": .number(Double(columns)),
+            "lineMultiple": .number(lineMultiple),
+            "itemSpacing": .number(itemSpacing),
+            "lineSpacing": .number(lineSpacing),
+        ])
+    }
 
     public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
-        throw context.layoutPath.error("the mosaic kind is not implemented yet")
+        let path = context.layoutPath
+        try LayoutParameters.check(lineMultiple, rule: .atLeastOne, at: path.appending("lineMultiple"))
+        let columnWidth = try ColumnSet.columnWidth(
+            columns: columns, itemSpacing: itemSpacing, lineSpacing: lineSpacing, available: context.available, path: path
+        )
+        return Placer(
+            axis: context.axis,
+            columnWidth: columnWidth,
+            lineMultiple: lineMultiple,
+            itemSpacing: itemSpacing,
+            lineSpacing: lineSpacing,
+            bottoms: Array(repeating: 0, count: columns)
+        )
+    }
+
+    struct Placer: ResumableItemPlacer {
+        let axis: Axis
+        let columnWidth: Double
+        let lineMultiple: Double
+        let itemSpacing: Double
+        let lineSpacing: Double
+        /// The end of each column's last item; 0 while the column is empty.
+        var bottoms: [Double]
+        var previousSpanned = false
+
+        var openItems: Range<Int> { 0..<0 }
+
+        mutating func place(_ item: Item, index: Int, location: ItemLocation, into sink: inout FrameSink) throws {
+            let ratio = axis.crossPerScroll(aspectRatio: try item.validAspectRatio(at: location) ?? 1)
+            let canBeBig = try item.validCanBeBig(at: location) ?? true
+
+            // The lowest columns, and the run of them from the first.
+            let count = bottoms.count
+            var first = 0
+            for column in 1..<count where bottoms[column] < bottoms[first] { first = column }
+            let bottom = bottoms[first]
+            var run = 1
+            while first + run < count, bottoms[first + run] == bottom { run += 1 }
+            if !canBeBig || previousSpanned || (ratio < 1 && run == count) { run = 1 }
+
+            let start = bottom + lineSpacing
+            let width = Double(run) * columnWidth + Double(run - 1) * itemSpacing
+            var lines = (width / ratio) / lineMultiple
+            let nearest = lines.rounded()
+            if abs(lines - nearest) < 1e-9 { lines = nearest }
+            var length = lines.rounded(.up) * lineMultiple
+
+            // Snap to the first column, in order of bottom then index, that
+            // ends within one line multiple of the item's end.
+            let end = start + length
+            var snap: Int?
+            for column in 0..<count where abs(bottoms[column] - end) < lineMultiple {
+                if let current = snap, bottoms[current] <= bottoms[column] { continue }
+                snap = column
+            }
+            if let snap { length = max(0, bottoms[snap] - start) }
+
+            for column in first..<(first + run) { bottoms[column] = start + length }
+            previousSpanned = run > 1
+            sink.emit(item: index, frame: LocalFrame(
+                cross: Double(first) * (columnWidth + itemSpacing), scroll: start, crossLength: width, scrollLength: length
+            ))
+        }
+
+        func finish(into sink: inout FrameSink) -> Double {
+            bottoms.max() ?? 0
+        }
     }
 }

@@ -1,0 +1,154 @@
+/// One block of a ``PatternLayout``: a fixed arrangement of frames that the
+/// pattern stacks along the scroll axis. Item k of a block gets its k-th frame.
+///
+/// ``PatternLayout/Block`` (frames in grid units, as written in JSON) is one
+/// implementation; conform your own type to compute frames in Swift, like
+/// SquareMosaicLayout's custom block objects.
+public protocol PatternBlock: Sendable {
+    /// Whether the pattern repeats this block: the first repeated block of a
+    /// pattern repeats for all remaining items, and later blocks are unused.
+    var repeated: Bool { get }
+
+    /// The block's frames, in item order, for the section described by
+    /// `context`: `cross` from the items' cross start (0 … available) and
+    /// `scroll` from the block's top. Lengths must not be negative, and a
+    /// block needs at least one frame.
+    ///
+    /// - Parameter path: the block's JSON path, to name it in errors.
+    func frames(in context: SectionContext, path: JSONPath) throws -> [LocalFrame]
+
+    /// The block as it is stored in a spec and compared to tell whether a
+    /// section changed. A block that only exists in Swift cannot be read back
+    /// from JSON, but its value must still change whenever its frames do.
+    var jsonValue: JSONValue { get }
+}
+
+extension PatternLayout {
+    /// A frame in grid units, written as for a vertical spec: `x` and `width`
+    /// across the scroll axis, `y` and `height` along it.
+    public struct UnitFrame: Sendable, Hashable, Codable {
+        public var x: Double
+        public var y: Double
+        public var width: Double
+        public var height: Double
+
+        public init(x: Double, y: Double, width: Double, height: Double) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// A block whose frames are in units, as in JSON: the block is `units`
+    /// units across the available extent with `gutter` points between
+    /// adjacent units, and a unit is `unitAspect` times as long along the
+    /// scroll axis as it is across.
+    ///
+    /// Unit positions and sizes need not be integers (a half-unit frame is
+    /// fine) and may pass the block's `units` (the frame then passes the
+    /// available extent, like a flow item wider than its line): x and y must
+    /// not be negative, width and height must be above 0.
+    public struct Block: PatternBlock, Hashable, Codable {
+        public var units: Int
+        public var unitAspect: Double
+        public var gutter: Double
+        public var frames: [UnitFrame]
+        public var repeated: Bool
+
+        public init(units: Int, unitAspect: Double = 1, gutter: Double = 0, frames: [UnitFrame], repeated: Bool = false) {
+            self.units = units
+            self.unitAspect = unitAspect
+            self.gutter = gutter
+            self.frames = frames
+            self.repeated = repeated
+        }
+
+        /// Reads a block object of a pattern's `blocks`.
+        public init(json: JSONValue, path: JSONPath) throws {
+            guard case .object(let object) = json else { throw path.error("a block must be an object, got \(json.typeName)") }
+            let fields = LayoutParameters(object: object, path: path)
+            let units = try fields.requiredInteger("units")
+            let unitAspect = try fields.number("unitAspect", default: 1, rule: .positive)
+            let gutter = try fields.number("gutter", default: 0)
+            guard let framesValue = object["frames"], framesValue != .null else { throw path.appending("frames").error("is required") }
+            guard case .array(let frameValues) = framesValue else {
+                throw path.appending("frames").error("must be an array of [x, y, width, height] arrays, got \(framesValue.typeName)")
+            }
+            let frames = try frameValues.enumerated().map { index, value in
+                guard case .array(let numbers) = value, numbers.count == 4 else {
+                    throw path.appending("frames").appending(index).error("must be an array of four numbers [x, y, width, height]")
+                }
+                var parts: [Double] = []
+                for number in numbers {
+                    guard case .number(let part) = number else {
+                        throw path.appending("frames").appending(index).error("must be an array of four numbers [x, y, width, height]")
+                    }
+                    parts.append(part)
+                }
+                return UnitFrame(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
+            }
+            self.init(
+                units: units,
+                unitAspect: unitAspect,
+                gutter: gutter,
+                frames: frames,
+                repeated: try fields.bool("repeated", default: false)
+            )
+            try validate(at: path)
+        }
+
+        public var jsonValue: JSONValue {
+            .object(JSONObject([
+                "units": .number(Double(units)),
+                "unitAspect": .number(unitAspect),
+                "gutter": .number(gutter),
+                "frames": .array(frames.map { .array([.number($0.x), .number($0.y), .number($0.width), .number($0.height)]) }),
+                "repeated": .bool(repeated),
+            ]))
+        }
+
+        /// Checks the rules that do not depend on the available extent.
+        func validate(at path: JSONPath) throws {
+            if units < 1 { throw path.appending("units").error("must be at least 1, got \(units)") }
+            try LayoutParameters.check(unitAspect, rule: .positive, at: path.appending("unitAspect"))
+            try LayoutParameters.check(gutter, rule: .nonNegative, at: path.appending("gutter"))
+            if frames.isEmpty { throw path.appending("frames").error("must not be empty: a block without frames can place no item") }
+            for (index, frame) in frames.enumerated() {
+                let framePath = path.appending("frames").appending(index)
+                try LayoutParameters.check(frame.x, rule: .nonNegative, at: framePath.appending(0))
+                try LayoutParameters.check(frame.y, rule: .nonNegative, at: framePath.appending(1))
+                try LayoutParameters.check(frame.width, rule: .positive, at: framePath.appending(2))
+                try LayoutParameters.check(frame.height, rule: .positive, at: framePath.appending(3))
+            }
+        }
+
+        public func frames(in context: SectionContext, path: JSONPath) throws -> [LocalFrame] {
+            try validate(at: path)
+            let gutters = Double(units - 1) * gutter
+            if gutters > context.available {
+                throw path.appending("gutter").error(
+                    "\(units) units need \(JSONWriter.format(gutters)) points of gutters, more than the \(JSONWriter.format(context.available)) available"
+                )
+            }
+            let unitWidth = (context.available - gutters) / Double(units)
+            let unitLength = unitWidth * unitAspect
+            return try frames.enumerated().map { index, unit in
+                let frame = LocalFrame(
+                    cross: unit.x * (unitWidth + gutter),
+                    scroll: unit.y * (unitLength + gutter),
+                    crossLength: unit.width * unitWidth + (unit.width - 1) * gutter,
+                    scrollLength: unit.height * unitLength + (unit.height - 1) * gutter
+                )
+                // Only a frame less than one unit wide can lose more to the
+                // gutter than it has.
+                if frame.crossLength < 0 || frame.scrollLength < 0 {
+                    throw path.appending("frames").appending(index).error(
+                        "is smaller than the gutter it spans: units are \(JSONWriter.format(unitWidth)) × \(JSONWriter.format(unitLength)) points at this width"
+                    )
+                }
+                return frame
+            }
+        }
+    }
+}
