@@ -1,1 +1,0 @@
-public enum TesseraStoreVersion { public static let schema = 0 }
