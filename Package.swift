@@ -30,6 +30,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout"]),
+        .testTarget(name: "TesseraStoreTests", dependencies: ["TesseraStore", "TesseraLayout"]),
     ],
     swiftLanguageModes: [.v6]
 )
