@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Tessera",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "TesseraLayout", targets: ["TesseraLayout"]),
         .library(name: "TesseraStore", targets: ["TesseraStore"]),
@@ -31,6 +31,7 @@ let package = Package(
         ),
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout"]),
         .testTarget(name: "TesseraStoreTests", dependencies: ["TesseraStore", "TesseraLayout"]),
+        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout"]),
     ],
     swiftLanguageModes: [.v6]
 )

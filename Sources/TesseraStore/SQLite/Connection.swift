@@ -123,7 +123,11 @@ public final class Connection {
     private func configure(_ options: Options) throws {
         // NORMAL is durable in WAL mode except for the last commits at a power loss,
         // and avoids an fsync per commit. temp_store=MEMORY keeps sorts off the disk.
+        // Debian builds SQLite with SECURE_DELETE, which zeroes every freed page:
+        // freeing a 1M-element layout took 0.3 s with it and 0.05 s without.
+        // Layout frames are not secrets, so the zeroing buys nothing here.
         try execute("""
+            PRAGMA secure_delete = OFF;
             PRAGMA foreign_keys = ON;
             PRAGMA synchronous = NORMAL;
             PRAGMA temp_store = MEMORY;

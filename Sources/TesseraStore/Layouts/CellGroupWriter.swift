@@ -1,0 +1,79 @@
+import TesseraLayout
+
+/// Persists a layout while the engine computes it: cells go out in groups of
+/// `groupSize` consecutive items (one blob of exact frames and one R*Tree row
+/// with the group's union rect each), sections as rows of their geometry.
+///
+/// Groups cover fixed item ranges (items k·size ..< (k+1)·size), so a cell is
+/// found by arithmetic and an append rewrites only the last group.
+struct CellGroupWriter: LayoutConsumer {
+    static let groupSize = 256
+
+    let connection: Connection
+    let layoutID: Int64
+    private var groupFirstItem = -1
+    private var frames: [LocalFrame] = []
+    private var filled: [Bool] = []
+    private(set) var overhang = 0.0
+    private(set) var sectionsWritten = 0
+    /// Called with the number of cells written so far.
+    var progress: ((Int) -> Void)?
+    private var cellsWritten = 0
+
+    init(connection: Connection, layoutID: Int64) {
+        self.connection = connection
+        self.layoutID = layoutID
+        frames.reserveCapacity(Self.groupSize)
+    }
+
+    mutating func beginSection(_ index: Int, origin: SectionOrigin) throws {
+        groupFirstItem = -1
+    }
+
+    mutating func consumeCells(_ placed: [PlacedFrame], section: Int, origin: SectionOrigin) throws {
+        for cell in placed {
+            let first = cell.item - cell.item % Self.groupSize
+            if first != groupFirstItem {
+                try flush(section: section)
+                groupFirstItem = first
+            }
+            let offset = cell.item - first
+            if offset >= frames.count {
+                frames.append(contentsOf: repeatElement(LocalFrame(cross: 0, scroll: 0, crossLength: 0, scrollLength: 0), count: offset - frames.count + 1))
+                filled.append(contentsOf: repeatElement(false, count: offset - filled.count + 1))
+            }
+            frames[offset] = cell.frame
+            filled[offset] = true
+        }
+        cellsWritten += placed.count
+        progress?(cellsWritten)
+    }
+
+    mutating func endSection(_ geometry: SectionGeometry, placer: any ItemPlacer) throws {
+        try flush(section: geometry.index)
+        if let span = geometry.absoluteCellSpan {
+            overhang = max(overhang, geometry.start - span.lowerBound, span.upperBound - geometry.end)
+        }
+        try SectionRow(geometry: geometry, placerState: try PlacerState.encode(placer)).insert(layoutID: layoutID, into: connection)
+        sectionsWritten += 1
+    }
+
+    /// Writes the open group. A kind that writes cells of one group out of
+    /// order is still stored correctly as long as the group is complete.
+    private mutating func flush(section: Int) throws {
+        guard groupFirstItem >= 0, !frames.isEmpty else { return }
+        guard filled.allSatisfy({ $0 }) else {
+            throw SpecError(path: "sections[\(section)].layout", reason: "the layout wrote the cells of items \(groupFirstItem)... out of order across groups")
+        }
+        try CellGroups.write(
+            layoutID: layoutID,
+            section: section,
+            firstItem: groupFirstItem,
+            frames: frames,
+            connection: connection
+        )
+        frames.removeAll(keepingCapacity: true)
+        filled.removeAll(keepingCapacity: true)
+        groupFirstItem = -1
+    }
+}

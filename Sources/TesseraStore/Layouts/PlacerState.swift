@@ -1,0 +1,23 @@
+import Foundation
+import TesseraLayout
+
+/// A placer's state as stored with its section, so that appended items can
+/// go on from where the layout stopped.
+enum PlacerState {
+    /// The encoded state, or nil for kinds that cannot resume (they are laid
+    /// out again on append).
+    static func encode(_ placer: any ItemPlacer) throws -> [UInt8]? {
+        guard let resumable = placer as? any ResumableItemPlacer else { return nil }
+        return Array(try JSONEncoder().encode(resumable))
+    }
+
+    /// Restores a placer of the same type as `fresh` from `bytes`.
+    static func decode(_ bytes: [UInt8], like fresh: any ItemPlacer) throws -> (any ResumableItemPlacer)? {
+        guard let resumable = fresh as? any ResumableItemPlacer else { return nil }
+        return try decode(bytes, as: type(of: resumable))
+    }
+
+    private static func decode<Placer: ResumableItemPlacer>(_ bytes: [UInt8], as type: Placer.Type) throws -> Placer {
+        try JSONDecoder().decode(Placer.self, from: Data(bytes))
+    }
+}

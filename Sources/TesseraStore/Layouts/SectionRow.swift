@@ -1,0 +1,54 @@
+import TesseraLayout
+
+/// A `layout_sections` row: a section's geometry, which is all a query needs
+/// to place its cells, header, footer and background.
+struct SectionRow {
+    var geometry: SectionGeometry
+    var placerState: [UInt8]?
+
+    static let columns = """
+        section, start, item_count, items_extent, cell_span_low, cell_span_high, header_size, header_pinned,
+        footer_size, footer_pinned, background, scroll_start_inset, scroll_end_inset, cross_start_inset
+        """
+
+    func insert(layoutID: Int64, into connection: Connection) throws {
+        let statement = try connection.cachedStatement("""
+            INSERT OR REPLACE INTO layout_sections (layout_id, \(Self.columns), end, placer_state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let geometry = self.geometry
+        try statement.bind(layoutID, geometry.index, geometry.start, geometry.itemCount, geometry.itemsExtent)
+        try statement.bind(geometry.cellSpan?.lowerBound, at: 6)
+        try statement.bind(geometry.cellSpan?.upperBound, at: 7)
+        try statement.bind(geometry.header?.size, at: 8)
+        try statement.bind(geometry.header?.pinned ?? false, at: 9)
+        try statement.bind(geometry.footer?.size, at: 10)
+        try statement.bind(geometry.footer?.pinned ?? false, at: 11)
+        try statement.bind(geometry.background, at: 12)
+        try statement.bind(geometry.scrollStartInset, at: 13)
+        try statement.bind(geometry.scrollEndInset, at: 14)
+        try statement.bind(geometry.crossStartInset, at: 15)
+        try statement.bind(geometry.end, at: 16)
+        try statement.bind(placerState, at: 17)
+        try statement.execute()
+    }
+
+    /// Reads the geometry from a statement that selected `columns` first.
+    static func geometry(from statement: Statement) -> SectionGeometry {
+        let spanLow: Double? = statement.isNull(at: 4) ? nil : statement.double(at: 4)
+        let spanHigh: Double? = statement.isNull(at: 5) ? nil : statement.double(at: 5)
+        return SectionGeometry(
+            index: statement.int(at: 0),
+            start: statement.double(at: 1),
+            header: statement.isNull(at: 6) ? nil : Supplementary(size: statement.double(at: 6), pinned: statement.bool(at: 7)),
+            footer: statement.isNull(at: 8) ? nil : Supplementary(size: statement.double(at: 8), pinned: statement.bool(at: 9)),
+            background: statement.bool(at: 10),
+            scrollStartInset: statement.double(at: 11),
+            scrollEndInset: statement.double(at: 12),
+            crossStartInset: statement.double(at: 13),
+            itemCount: statement.int(at: 2),
+            itemsExtent: statement.double(at: 3),
+            cellSpan: spanLow.flatMap { low in spanHigh.map { low...$0 } }
+        )
+    }
+}
