@@ -55,7 +55,17 @@ struct OccupancyGrid: Sendable, Codable {
                 let end = storedRowsEnd
                 // Rows never written are free: the search always ends there.
                 if row >= end { return (row, column) }
-                unionOfRows(row, min(row + height, end))
+                let windowEnd = min(row + height, end)
+                // A row with no room for the block anywhere rules out every
+                // start row above it in the window: jump past it. Without
+                // this, a tall block after another one retries each of the
+                // other's rows, at a cost that grows with the square of height.
+                if height > 1, let blocked = lastBlockedRow(from: row, to: windowEnd, width: width) {
+                    row = blocked + 1
+                    column = 0
+                    continue
+                }
+                unionOfRows(row, windowEnd)
                 if let found = firstRun(of: width, from: column) { return (row, found) }
             }
             row += 1
@@ -68,7 +78,6 @@ struct OccupancyGrid: Sendable, Codable {
         let rowsNeeded = row + height - firstStoredRow
         let storedRows = words.count / wordsPerRow
         if rowsNeeded > storedRows {
-            words.reserveCapacity(rowsNeeded * wordsPerRow)
             for _ in storedRows..<rowsNeeded {
                 for _ in 0..<(wordsPerRow - 1) { words.append(0) }
                 words.append(padding)
@@ -103,6 +112,19 @@ struct OccupancyGrid: Sendable, Codable {
         let base = (row - firstStoredRow) * wordsPerRow
         for word in base..<(base + wordsPerRow) where words[word] != ~0 { return false }
         return true
+    }
+
+    /// The lowest row in `from..<to` (all stored) without `width` free
+    /// cells side by side, or nil.
+    private mutating func lastBlockedRow(from: Int, to: Int, width: Int) -> Int? {
+        var row = to - 1
+        while row >= from {
+            let base = (row - firstStoredRow) * wordsPerRow
+            for word in 0..<wordsPerRow { scratch[word] = words[base + word] }
+            if firstRun(of: width, from: 0) == nil { return row }
+            row -= 1
+        }
+        return nil
     }
 
     /// Sets `scratch` to the union of the taken cells of rows `from..<to`
