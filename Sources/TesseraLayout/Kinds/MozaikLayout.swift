@@ -11,6 +11,9 @@
 /// small items fill the holes big ones left. Ordered keeps a skyline: an item
 /// goes below everything already in the columns it spans, at the start
 /// column where that is highest, and never above earlier items.
+///
+/// Limits beyond the contract, so that a spec cannot exhaust memory: at most
+/// ``maximumColumns`` columns, and items of at most ``maximumRowSpan`` rows.
 public struct MozaikLayout: SectionLayout, Hashable {
     public static let kind = "mozaik"
 
@@ -35,6 +38,8 @@ public struct MozaikLayout: SectionLayout, Hashable {
         case ordered
     }
 
+    /// The matrix's columns. Explicit widths may add up to more or less than
+    /// the available extent: the matrix is laid out as given, from the start.
     public var columns: Columns
     /// The length of one row along the scroll axis.
     public var rowHeight: Double
@@ -42,6 +47,7 @@ public struct MozaikLayout: SectionLayout, Hashable {
     public var itemSpacing: Double
     /// Points between adjacent rows.
     public var lineSpacing: Double
+    /// Whether small items back-fill holes (dense) or stay below earlier items.
     public var order: Order
 
     public init(columns: Columns, rowHeight: Double, itemSpacing: Double = 0, lineSpacing: Double = 0, order: Order = .dense) {
