@@ -1,15 +1,150 @@
-/// `mozaik`: not implemented yet (work in progress).
+/// `mozaik`: a matrix of columns and rows whose items span blocks of cells,
+/// like ADMozaikLayout.
+///
+/// Parameters: `columns` (an array of column widths) or `columnCount` n (n
+/// equal columns that fill avail; when both are given `columns` wins),
+/// `rowHeight` (required), `itemSpacing` 0 between columns, `lineSpacing` 0
+/// between rows, `order` "dense" (default) or "ordered". Items span
+/// `columns`×`rows` cells (1×1 by default).
+///
+/// Dense order puts each item in the first free block in reading order, so
+/// small items fill the holes big ones left. Ordered keeps a skyline: an item
+/// goes below everything already in the columns it spans, at the start
+/// column where that is highest, and never above earlier items.
+///
+/// Limits beyond the contract, so that a spec cannot exhaust memory: at most
+/// ``maximumColumns`` columns, and items of at most ``maximumRowSpan`` rows.
 public struct MozaikLayout: SectionLayout, Hashable {
     public static let kind = "mozaik"
 
+    /// The most columns a matrix may have.
+    public static let maximumColumns = OccupancyGrid.maximumColumns
+    /// The most rows one item may span.
+    public static let maximumRowSpan = 65_536
+
+    /// How the matrix's columns are given.
+    public enum Columns: Sendable, Hashable {
+        /// Each column's width, in points.
+        case widths([Double])
+        /// This many equal columns that fill the available extent.
+        case count(Int)
+    }
+
+    /// Where an item goes.
+    public enum Order: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The first free block in reading order: holes get back-filled.
+        case dense
+        /// Below every earlier item of the spanned columns (a skyline).
+        case ordered
+    }
+
+    /// The matrix's columns. Explicit widths may add up to more or less than
+    /// the available extent: the matrix is laid out as given, from the start.
+    public var columns: Columns
+    /// The length of one row along the scroll axis.
+    public var rowHeight: Double
+    /// Points between adjacent columns.
+    public var itemSpacing: Double
+    /// Points between adjacent rows.
+    public var lineSpacing: Double
+    /// Whether small items back-fill holes (dense) or stay below earlier items.
+    public var order: Order
+
+    public init(columns: Columns, rowHeight: Double, itemSpacing: Double = 0, lineSpacing: Double = 0, order: Order = .dense) {
+        self.columns = columns
+        self.rowHeight = rowHeight
+        self.itemSpacing = itemSpacing
+        self.lineSpacing = lineSpacing
+        self.order = order
+    }
+
     public init(parameters: LayoutParameters) throws {
-        throw parameters.path.appending("kind").error("the mozaik kind is not implemented yet")
+        let columns: Columns
+        if let widths = try Self.widths(in: parameters) {
+            columns = .widths(widths)
+        } else if let count = try parameters.integer("columnCount") {
+            columns = .count(count)
+        } else {
+            throw parameters.path.appending("columns").error("is required: an array of column widths (or give columnCount)")
+        }
+        self.init(
+            columns: columns,
+            rowHeight: try parameters.requiredNumber("rowHeight"),
+            itemSpacing: try parameters.number("itemSpacing", default: 0),
+            lineSpacing: try parameters.number("lineSpacing", default: 0),
+            order: Order(rawValue: try parameters.string(
+                "order", oneOf: Order.allCases.map(\.rawValue), default: Order.dense.rawValue
+            )) ?? .dense
+        )
+    }
+
+    private static func widths(in parameters: LayoutParameters) throws -> [Double]? {
+        guard let value = parameters.object["columns"], value != .null else { return nil }
+        let path = parameters.path.appending("columns")
+        guard case .array(let elements) = value else {
+            throw path.error("must be an array of column widths, got \(value.typeName)")
+        }
+        return try elements.enumerated().map { index, element in
+            guard case .number(let width) = element else {
+                throw path.appending(index).error("must be a number, got \(element.typeName)")
+            }
+            return width
+        }
     }
 
     public var kind: String { Self.kind }
-    public var parameters: JSONObject { JSONObject() }
+
+    public var parameters: JSONObject {
+        var object = JSONObject()
+        switch columns {
+        case .widths(let widths): object["columns"] = .array(widths.map { .number($0) })
+        case .count(let count): object["columnCount"] = .number(Double(count))
+        }
+        object["rowHeight"] = .number(rowHeight)
+        object["itemSpacing"] = .number(itemSpacing)
+        object["lineSpacing"] = .number(lineSpacing)
+        object["order"] = .string(order.rawValue)
+        return object
+    }
 
     public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
-        throw context.layoutPath.error("the mozaik kind is not implemented yet")
+        let path = context.layoutPath
+        try LayoutParameters.check(rowHeight, rule: .nonNegative, at: path.appending("rowHeight"))
+        try LayoutParameters.check(itemSpacing, rule: .nonNegative, at: path.appending("itemSpacing"))
+        try LayoutParameters.check(lineSpacing, rule: .nonNegative, at: path.appending("lineSpacing"))
+        return Placer(
+            widths: try columnWidths(in: context),
+            rowHeight: rowHeight,
+            itemSpacing: itemSpacing,
+            lineSpacing: lineSpacing,
+            order: order
+        )
+    }
+
+    /// The validated column widths for this section.
+    private func columnWidths(in context: SectionContext) throws -> [Double] {
+        let path = context.layoutPath
+        switch columns {
+        case .widths(let widths):
+            if widths.isEmpty { throw path.appending("columns").error("must hold at least one column width") }
+            if widths.count > Self.maximumColumns {
+                throw path.appending("columns").error("must hold at most \(Self.maximumColumns) columns, got \(widths.count)")
+            }
+            for (index, width) in widths.enumerated() {
+                try LayoutParameters.check(width, rule: .nonNegative, at: path.appending("columns").appending(index))
+            }
+            return widths
+        case .count(let count):
+            let countPath = path.appending("columnCount")
+            if count < 1 { throw countPath.error("must be at least 1, got \(count)") }
+            if count > Self.maximumColumns { throw countPath.error("must be at most \(Self.maximumColumns), got \(count)") }
+            let spacingTotal = Double(count - 1) * itemSpacing
+            if spacingTotal > context.available {
+                throw countPath.error(
+                    "\(count) columns need \(JSONWriter.format(spacingTotal)) points of spacing, more than the \(JSONWriter.format(context.available)) available"
+                )
+            }
+            return Array(repeating: (context.available - spacingTotal) / Double(count), count: count)
+        }
     }
 }
