@@ -5,7 +5,7 @@ import Testing
 /// axes. Each case prints its seed; rerun one with `seed` to reproduce it.
 @Suite("properties on random specs")
 struct PropertyTests {
-    static let kinds = ["flow", "grid", "pattern", "staggered", "mosaic"]
+    static let kinds = ["flow", "grid", "scaledGrid", "mozaik", "pattern", "staggered", "mosaic"]
     static let seeds: [UInt64] = Array(1...300)
 
     /// Cells may extend past the content by rounding only.
