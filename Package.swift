@@ -29,8 +29,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout"]),
-        .testTarget(name: "TesseraStoreTests", dependencies: ["TesseraStore", "TesseraLayout"]),
+        .target(name: "TesseraTestSupport", dependencies: ["TesseraLayout"], path: "Tests/TesseraTestSupport"),
+        .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
+        .testTarget(name: "TesseraStoreTests", dependencies: ["TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,11 +1,12 @@
 import Testing
+import TesseraTestSupport
 @testable import TesseraLayout
 
 /// The contract's invariants, checked on random specs of every kind and both
 /// axes. Each case prints its seed; rerun one with `seed` to reproduce it.
 @Suite("properties on random specs")
 struct PropertyTests {
-    static let kinds = ["flow", "grid", "scaledGrid", "mozaik", "pattern", "staggered", "mosaic"]
+    static let kinds = allKinds
     static let seeds: [UInt64] = Array(1...300)
 
     /// Cells may extend past the content by rounding only.

@@ -19,6 +19,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     /// A schema migration failed; its transaction was rolled back, so the file is at
     /// the previous version.
     case migrationFailed(path: String, version: Int, name: String, underlying: SQLiteError)
+    /// No spec is stored under that name.
+    case noSuchSpec(name: String)
+    /// A request the store cannot carry out as asked, with the reason.
+    case invalidArgument(String)
 
     public var description: String {
         switch self {
@@ -43,6 +47,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
         case let .migrationFailed(path, version, name, underlying):
             return "Migrating '\(path)' to schema version \(version) (\(name)) failed and was rolled "
                 + "back; the file is still at version \(version - 1). Cause: \(underlying)"
+        case let .noSuchSpec(name):
+            return "no spec named \"\(name)\" is stored; save or precompute it first"
+        case let .invalidArgument(reason):
+            return reason
         }
     }
 

@@ -32,8 +32,9 @@ public struct StoredLayout: Sendable, Hashable {
     public var elementCount: Int
     public var engineVersion: Int
     public var computeSeconds: Double
-    /// Bytes of cell frames stored (the blobs), the bulk of a layout's size.
-    public var storedBytes: Int
+
+    /// Bytes of exact cell frames stored, the bulk of a layout's size.
+    public var frameBytes: Int { cellCount * 32 }
 
     /// The on-screen content size.
     public var contentSize: Size {

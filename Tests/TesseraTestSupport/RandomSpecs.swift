@@ -1,15 +1,15 @@
-@testable import TesseraLayout
+import TesseraLayout
 
 /// A small deterministic generator (SplitMix64), so every failure names a
 /// seed that reproduces it.
-struct SeededRandom: RandomNumberGenerator {
+public struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,25 +17,28 @@ struct SeededRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
-    mutating func chance(_ probability: Double) -> Bool { double(0...1) < probability }
+    public mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+    public mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
+    public mutating func chance(_ probability: Double) -> Bool { double(0...1) < probability }
     /// A number rounded to quarters, so that worked-out sums are often exact
     /// and ties (equal bottoms, touching edges) actually happen.
-    mutating func quarter(_ range: ClosedRange<Double>) -> Double { (double(range) * 4).rounded() / 4 }
+    public mutating func quarter(_ range: ClosedRange<Double>) -> Double { (double(range) * 4).rounded() / 4 }
 }
 
+/// Every kind of the contract.
+public let allKinds = ["flow", "grid", "scaledGrid", "mozaik", "pattern", "staggered", "mosaic"]
+
 /// Random specs of every kind, as JSON text, with the cross extent to use.
-struct RandomSpecGenerator {
+public struct RandomSpecGenerator {
     var random: SeededRandom
     var kinds: [String]
 
-    init(seed: UInt64, kinds: [String]) {
+    public init(seed: UInt64, kinds: [String]) {
         random = SeededRandom(seed: seed)
         self.kinds = kinds
     }
 
-    mutating func spec(maxSections: Int = 4, maxItems: Int = 60) -> (json: String, extent: Double) {
+    public mutating func spec(maxSections: Int = 4, maxItems: Int = 60) -> (json: String, extent: Double) {
         let extent = random.quarter(200...800)
         let axis = random.chance(0.5) ? "vertical" : "horizontal"
         var sections: [String] = []

@@ -1,0 +1,180 @@
+import TesseraLayout
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Saving and reading specs.
+extension LayoutStore {
+    /// Saves `spec` under `name` (or its own name) and lays it out at every
+    /// extent in `crossExtents` and at every extent already stored for that
+    /// name, all in one transaction: if the spec is invalid at any extent,
+    /// nothing changes and the previous spec and layouts stay as they were.
+    /// Layouts still fresh for the saved content are kept as they are.
+    ///
+    /// - Returns: the layouts now stored for the spec.
+    @discardableResult
+    public func save(
+        _ spec: Spec,
+        as name: String? = nil,
+        crossExtents: [Double] = [],
+        progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
+    ) throws -> [StoredLayout] {
+        guard let name = name ?? spec.name, !name.isEmpty else {
+            throw StoreError.invalidArgument("the spec has no name: give one (a \"name\" in the spec, or a name to save it as)")
+        }
+        for extent in crossExtents { try LayoutEngine.checkCrossExtent(extent, axis: spec.axis) }
+        let stored = spec.resolvingItemFiles()
+        let fingerprint = try SpecFingerprint(spec: stored)
+        return try pool.write { connection in
+            let specID = try Self.upsertSpec(stored, name: name, fingerprint: fingerprint, connection: connection)
+            var extents = try Self.storedExtents(specID: specID, connection: connection)
+            for extent in crossExtents where !extents.contains(extent) { extents.append(extent) }
+            for extent in extents.sorted() {
+                // Same content, same engine: the stored layout is still right.
+                if try Self.freshLayout(name: name, crossExtent: extent, connection: connection) != nil { continue }
+                _ = try computeLayout(
+                    spec: stored, name: name, specID: specID, fingerprint: fingerprint,
+                    crossExtent: extent, connection: connection, progress: progress
+                )
+            }
+            return try Self.layouts(specID: specID, connection: connection)
+        }
+    }
+
+    /// The spec stored under `name`, or nil.
+    public func spec(named name: String) throws -> Spec? {
+        try pool.read { connection in try loadSpec(name: name, connection: connection)?.spec }
+    }
+
+    /// Every stored spec, by name.
+    public func specs() throws -> [StoredSpec] {
+        try pool.read { connection in
+            let query = try connection.cachedStatement(
+                "SELECT name, axis, section_count, content_hash, updated_at FROM specs ORDER BY name"
+            )
+            var result: [StoredSpec] = []
+            while try query.step() {
+                result.append(StoredSpec(
+                    name: query.text(at: 0),
+                    axis: Axis(rawValue: query.text(at: 1)) ?? .vertical,
+                    sectionCount: query.int(at: 2),
+                    contentHash: query.text(at: 3),
+                    updatedAt: query.double(at: 4)
+                ))
+            }
+            return result
+        }
+    }
+
+    /// Deletes a spec and all its layouts. Returns whether it existed.
+    @discardableResult
+    public func deleteSpec(named name: String) throws -> Bool {
+        try pool.write { connection in
+            guard let specID = try Self.specID(name: name, connection: connection) else { return false }
+            for layout in try Self.layouts(specID: specID, connection: connection) {
+                try Self.deleteLayout(id: layout.id, connection: connection)
+            }
+            let delete = try connection.cachedStatement("DELETE FROM specs WHERE id = ?")
+            try delete.bind(specID)
+            try delete.execute()
+            return true
+        }
+    }
+
+    // MARK: - Rows
+
+    static func specID(name: String, connection: Connection) throws -> Int64? {
+        let query = try connection.cachedStatement("SELECT id FROM specs WHERE name = ?")
+        try query.bind(name)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return query.int64(at: 0)
+    }
+
+    /// Inserts or replaces the spec row and its section hashes.
+    static func upsertSpec(_ spec: Spec, name: String, fingerprint: SpecFingerprint, connection: Connection) throws -> Int64 {
+        var json = spec.jsonValue
+        if case .object(var object) = json {
+            object["name"] = .string(name)
+            json = .object(object)
+        }
+        let body = JSONWriter.canonical(json)
+        let now = LayoutStore.timestamp()
+        let specID: Int64
+        if let existing = try Self.specID(name: name, connection: connection) {
+            let update = try connection.cachedStatement(
+                "UPDATE specs SET body = ?, content_hash = ?, axis = ?, section_count = ?, updated_at = ? WHERE id = ?"
+            )
+            try update.bind(body, fingerprint.specHash, spec.axis.rawValue, spec.sections.count, now, existing)
+            try update.execute()
+            specID = existing
+        } else {
+            let insert = try connection.cachedStatement("""
+                INSERT INTO specs (name, body, content_hash, axis, section_count, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
+            try insert.bind(name, body, fingerprint.specHash, spec.axis.rawValue, spec.sections.count, now, now)
+            try insert.execute()
+            specID = connection.lastInsertRowID
+        }
+        let clear = try connection.cachedStatement("DELETE FROM spec_sections WHERE spec_id = ?")
+        try clear.bind(specID)
+        try clear.execute()
+        let insertSection = try connection.cachedStatement(
+            "INSERT INTO spec_sections (spec_id, section, identity, content_hash) VALUES (?, ?, ?, ?)"
+        )
+        for (index, hash) in fingerprint.sectionHashes.enumerated() {
+            try insertSection.bind(specID, index, fingerprint.sectionIdentities[index], hash)
+            try insertSection.execute()
+        }
+        return specID
+    }
+
+    struct LoadedSpec {
+        var id: Int64
+        var spec: Spec
+        var contentHash: String
+    }
+
+    func loadSpec(name: String, connection: Connection) throws -> LoadedSpec? {
+        let query = try connection.cachedStatement("SELECT id, body, content_hash FROM specs WHERE name = ?")
+        try query.bind(name)
+        guard try query.step() else { return nil }
+        let id = query.int64(at: 0)
+        let body = query.text(at: 1)
+        let hash = query.text(at: 2)
+        query.reset()
+        do {
+            return LoadedSpec(id: id, spec: try Spec(jsonText: body, registry: registry), contentHash: hash)
+        } catch let error as SpecError {
+            throw StoreError.invalidArgument("the stored spec \"\(name)\" cannot be read by this program: \(error)")
+        }
+    }
+
+    static func storedExtents(specID: Int64, connection: Connection) throws -> [Double] {
+        let query = try connection.cachedStatement("SELECT cross_extent FROM layouts WHERE spec_id = ? ORDER BY cross_extent")
+        try query.bind(specID)
+        var extents: [Double] = []
+        while try query.step() { extents.append(query.double(at: 0)) }
+        return extents
+    }
+}
+
+extension Spec {
+    /// This spec with every items file named by its resolved path, so that a
+    /// stored spec reads the same files wherever it is loaded from.
+    func resolvingItemFiles() -> Spec {
+        var copy = self
+        for index in copy.sections.indices {
+            if case .file(_, let resolved) = copy.sections[index].items {
+                let absolute = realpath(resolved, nil).map { pointer in
+                    defer { free(pointer) }
+                    return String(cString: pointer)
+                } ?? resolved
+                copy.sections[index].items = .file(path: absolute, resolvedPath: absolute)
+            }
+        }
+        return copy
+    }
+}

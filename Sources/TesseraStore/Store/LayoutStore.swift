@@ -1,0 +1,55 @@
+import TesseraLayout
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A persistent layout cache in one SQLite file: specs by name, their
+/// layouts per cross extent, and rect queries answered from disk.
+///
+/// ```swift
+/// let store = try LayoutStore(path: "feed.sqlite")
+/// try store.save(spec, as: "home", crossExtents: [390, 430, 820])
+/// let visible = try store.visibleElements(name: "home", crossExtent: 390,
+///                                         viewport: Rect(x: 0, y: 12_000, width: 390, height: 844))
+/// ```
+///
+/// A store is `Sendable`: share one between threads and tasks. Writes run one
+/// at a time on one connection; reads run on a pool of read-only connections,
+/// each in a transaction that sees one committed state, so a reader never sees
+/// a layout half-written or half-replaced. Other processes may use the same
+/// file; their writes wait for each other.
+public final class LayoutStore: Sendable {
+    public let path: String
+    /// The layout kinds stored specs may name.
+    public let registry: LayoutRegistry
+    let pool: DatabasePool
+    let engine = LayoutEngine()
+
+    /// Opens the store at `path`, creating it if needed.
+    ///
+    /// - Throws: ``StoreError`` for a file that is not a Tessera store (left
+    ///   untouched), ``SQLiteError`` when SQLite fails.
+    public init(path: String, registry: LayoutRegistry = .standard, maximumReaders: Int = 4) throws {
+        self.path = path
+        self.registry = registry
+        self.pool = try DatabasePool(
+            path: path,
+            configuration: DatabasePool.Configuration(maximumReaderCount: max(1, maximumReaders))
+        )
+    }
+
+    /// Seconds since 1970, for the rows' timestamps.
+    static func timestamp() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Seconds on a monotonic clock, for durations.
+    static func monotonic() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import TesseraLayout
+@testable import TesseraStore
+
+@Suite("store: invalidation, prune and refusals")
+struct LayoutStoreInvalidationTests {
+    static func grid(_ fraction: Int, count: Int = 30) throws -> Spec {
+        try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": \#(fraction)}, "items": {"count": \#(count), "cycle": [{}]}}]}"#)
+    }
+
+    @Test("saving changed content recomputes every stored width in the same call")
+    func specChange() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        try store.save(Self.grid(3), as: "feed", crossExtents: [300, 600])
+        #expect(try store.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame.width == 100)
+        let layouts = try store.save(Self.grid(2), as: "feed")
+        #expect(layouts.map(\.crossExtent) == [300, 600])
+        #expect(layouts.allSatisfy { $0.state == .fresh })
+        #expect(try store.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame.width == 150)
+        #expect(try store.element(name: "feed", crossExtent: 600, section: 0, item: 0)?.frame.width == 300)
+    }
+
+    @Test("another width is another layout, computed on first use")
+    func widthChange() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        try store.save(Self.grid(3), as: "feed", crossExtents: [300])
+        let (layout, computed) = try store.layout(name: "feed", crossExtent: 450)
+        #expect(computed)
+        #expect(layout.contentSize == Size(width: 450, height: 1500))
+        #expect(try store.layout(name: "feed", crossExtent: 450).computed == false)
+        #expect(try store.layouts().map(\.crossExtent) == [300, 450])
+    }
+
+    @Test("a layout of another engine version is stale and recomputed, never served")
+    func engineVersion() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        try store.save(Self.grid(3), as: "feed", crossExtents: [300])
+        try store.pool.write { connection in try connection.execute("UPDATE layouts SET engine_version = engine_version + 1") }
+        #expect(try store.layouts().map(\.state) == [.stale])
+        #expect(try store.layout(name: "feed", crossExtent: 300).computed)
+        #expect(try store.layouts().map(\.state) == [.fresh])
+    }
+
+    @Test("invalidate marks layouts stale; the next query recomputes; prune deletes and shrinks the file")
+    func invalidateAndPrune() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        try store.save(Self.grid(3, count: 30_000), as: "feed", crossExtents: [300, 600])
+        #expect(try store.invalidate(name: "feed", crossExtent: 300) == 1)
+        #expect(try store.layouts().map(\.state) == [.stale, .fresh])
+        #expect(try store.invalidate(name: "feed") == 2)
+        #expect(try store.layout(name: "feed", crossExtent: 300).computed)
+        let report = try store.prune()
+        #expect(report.layoutsDeleted == 1)
+        #expect(report.bytesAfter < report.bytesBefore)
+        #expect(try store.layouts().map(\.crossExtent) == [300])
+        #expect(throws: StoreError.noSuchSpec(name: "nope")) { try store.invalidate(name: "nope") }
+    }
+
+    @Test("a spec that fails at any width changes nothing: the old spec and layouts stay")
+    func badSpecChangesNothing() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        try store.save(Self.grid(3), as: "feed", crossExtents: [300])
+        let before = try store.elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 1e6))
+        // Valid at 300, impossible at 10: 2 items per line need 50 points of spacing.
+        let bad = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 2, "itemSpacing": 50}, "items": [{}]}]}"#)
+        #expect(throws: SpecError.self) { try store.save(bad, as: "feed", crossExtents: [300, 10]) }
+        #expect(try store.elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 1e6)) == before)
+        #expect(try store.layouts().map(\.crossExtent) == [300])
+        #expect(try store.specs().count == 1)
+        #expect(throws: StoreError.self) { try store.save(Self.grid(3)) }
+    }
+
+    @Test("a changed items file is caught: the stored layout stays, a recompute asks for a new save")
+    func changedItemsFile() throws {
+        let temporary = try TemporaryStore()
+        try #"{"size": [10, 10]}"#.write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
+        try #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"file": "items.ndjson"}}]}"#
+            .write(toFile: temporary.file("spec.json"), atomically: true, encoding: .utf8)
+        let store = temporary.store
+        try store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "files", crossExtents: [100])
+        try "{\"size\": [20, 20]}\n{\"size\": [20, 20]}".write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
+        #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 0)?.frame.width == 10)
+        #expect(throws: StoreError.self) { try store.layout(name: "files", crossExtent: 200) }
+        try store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "files")
+        #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 1)?.frame.width == 20)
+    }
+}

@@ -1,0 +1,62 @@
+import Testing
+import TesseraLayout
+import TesseraTestSupport
+@testable import TesseraStore
+
+@Suite("store: round trip against the engine")
+struct LayoutStoreRoundTripTests {
+    @Test("stored layouts answer every query exactly like the in-memory layout", arguments: Array(UInt64(1)...60))
+    func roundTrip(seed: UInt64) throws {
+        var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
+        let (json, extent) = generator.spec(maxSections: 5, maxItems: 400)
+        let spec = try Spec(jsonText: json)
+        let memory = try LayoutEngine().layout(spec, crossExtent: extent)
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        try store.save(spec, as: "random", crossExtents: [extent])
+
+        #expect(try store.contentSize(name: "random", crossExtent: extent) == memory.contentSize)
+        let everything = Rect(x: -1e6, y: -1e6, width: 4e6, height: 4e6)
+        #expect(try store.elements(name: "random", crossExtent: extent, in: everything) == memory.elements, "seed \(seed)")
+
+        var random = SeededRandom(seed: seed &* 7919)
+        let size = memory.contentSize
+        let all = memory.elements
+        for query in 0..<30 {
+            var rect = Rect(
+                x: random.quarter(-50...(size.width + 50)), y: random.quarter(-50...(size.height + 50)),
+                width: random.quarter(0...500), height: random.quarter(0...900)
+            )
+            if query % 3 == 0, let element = all.randomElement(using: &random) {
+                // A rect that only touches an element's edge: no match.
+                rect = Rect(x: element.frame.maxX, y: element.frame.minY, width: 5, height: element.frame.height)
+            }
+            #expect(try store.elements(name: "random", crossExtent: extent, in: rect) == memory.elements(in: rect), "seed \(seed) rect \(rect)")
+            #expect(try store.visibleElements(name: "random", crossExtent: extent, viewport: rect) == memory.visibleElements(viewport: rect),
+                    "seed \(seed) viewport \(rect)")
+        }
+        for (index, section) in memory.sections.enumerated() where section.itemCount > 0 {
+            for item in [0, section.itemCount / 2, section.itemCount - 1] {
+                #expect(try store.element(name: "random", crossExtent: extent, section: index, item: item)
+                    == memory.element(section: index, item: item))
+            }
+            #expect(try store.element(name: "random", crossExtent: extent, section: index, item: section.itemCount) == nil)
+        }
+    }
+
+    @Test("a layout far down the scroll axis keeps exact frames (R*Tree floats are only an index)")
+    func exactFarFrames() throws {
+        let spec = try Spec(jsonText: """
+        {"format": 1, "sections": [{"layout": {"kind": "flow"}, "insets": {"top": 48000000.3}, "items": [{"size": [100.1, 0.7]}, {"size": [100.1, 0.7]}]}]}
+        """)
+        let memory = try LayoutEngine().layout(spec, crossExtent: 390)
+        let temporary = try TemporaryStore()
+        try temporary.store.save(spec, as: "far", crossExtents: [390])
+        let rect = Rect(x: 100.1, y: 48000000.3, width: 1, height: 0.5)
+        // The second cell starts exactly at x = 100.1: the first one only touches the rect.
+        let stored = try temporary.store.elements(name: "far", crossExtent: 390, in: rect)
+        #expect(stored == memory.elements(in: rect))
+        #expect(stored.map(\.item) == [1])
+        #expect(stored.first?.frame == Rect(x: 100.1, y: 48000000.3, width: 100.1, height: 0.7))
+    }
+}
