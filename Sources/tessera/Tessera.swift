@@ -6,6 +6,9 @@ struct Tessera: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
         abstract: "Compute collection-view layouts and answer rect queries.",
-        subcommands: [LayoutCommand.self, RenderCommand.self, BenchCommand.self]
+        subcommands: [
+            LayoutCommand.self, PrecomputeCommand.self, QueryCommand.self, ItemCommand.self, ListCommand.self,
+            InvalidateCommand.self, PruneCommand.self, RenderCommand.self, BenchCommand.self,
+        ]
     )
 }

@@ -39,6 +39,15 @@ public struct LayoutSummary: Sendable, Hashable {
     public var cellCount: Int
     public var elementCount: Int
 
+    public init(axis: Axis, crossExtent: Double, contentLength: Double, sectionCount: Int, cellCount: Int, elementCount: Int) {
+        self.axis = axis
+        self.crossExtent = crossExtent
+        self.contentLength = contentLength
+        self.sectionCount = sectionCount
+        self.cellCount = cellCount
+        self.elementCount = elementCount
+    }
+
     /// The on-screen content size.
     public var contentSize: Size {
         switch axis {

@@ -27,15 +27,7 @@ enum BenchTable {
     }
 
     static func format(_ rows: [[String]]) -> String {
-        guard let header = rows.first else { return "" }
-        var widths = header.map(\.count)
-        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
-        var lines: [String] = []
-        for (number, row) in rows.enumerated() {
-            lines.append("| " + row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |")
-            if number == 0 { lines.append("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|") }
-        }
-        return lines.joined(separator: "\n")
+        TextTable.format(rows)
     }
 }
 

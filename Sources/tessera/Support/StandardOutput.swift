@@ -29,6 +29,11 @@ struct StandardOutput {
     }
 }
 
+/// Writes text to standard error without a newline (progress bars).
+func printErrorInline(_ text: String) {
+    writeAll(Array(text.utf8), to: 2)
+}
+
 /// Writes one line to standard error.
 func printError(_ text: String) {
     writeAll(Array((text + "\n").utf8), to: 2)

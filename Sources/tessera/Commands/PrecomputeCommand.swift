@@ -1,0 +1,61 @@
+import ArgumentParser
+import TesseraLayout
+import TesseraStore
+
+/// `tessera precompute SPEC --db FILE --width W [--width W2 ...]`.
+struct PrecomputeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "precompute",
+        abstract: "Store a spec and its layouts at each width, in one transaction."
+    )
+
+    @Argument(help: "The spec file (JSON, format 1).")
+    var spec: String
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: "A container width to lay out (vertical specs); repeat for several.")
+    var width: [Double] = []
+
+    @Option(help: "A container height to lay out (horizontal specs); repeat for several.")
+    var height: [Double] = []
+
+    @Option(help: "The name to store the spec under (default: the spec's own name).")
+    var name: String?
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    func run() throws {
+        let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec) }
+        let extents = loaded.axis == .vertical ? width : height
+        if extents.isEmpty || !(loaded.axis == .vertical ? height : width).isEmpty {
+            throw CommandError(loaded.axis == .vertical
+                ? "the spec scrolls vertically: give one or more --width (and no --height)"
+                : "the spec scrolls horizontally: give one or more --height (and no --width)")
+        }
+        guard let specName = name ?? loaded.name else {
+            throw CommandError("\(spec): the spec has no \"name\": give one with --name")
+        }
+        let store = try database.open()
+        let before = try reportingErrors { try store.layouts().filter { $0.specName == specName } }
+        let bar = ProgressBar(enabled: !quiet)
+        bar.start()
+        let started = ProgressBar.now()
+        let layouts = try reportingErrors(file: spec) {
+            try store.save(loaded, as: specName, crossExtents: extents) { bar.update($0) }
+        }
+        bar.finish()
+        guard !quiet else { return }
+        let seconds = ProgressBar.now() - started
+        for layout in layouts {
+            let old = before.first { $0.crossExtent == layout.crossExtent }
+            let action = old?.id == layout.id ? "kept" : (old == nil ? "computed" : "recomputed")
+            let size = layout.contentSize
+            print("\(specName) @ \(JSONWriter.format(layout.crossExtent)): \(action), \(layout.elementCount) elements, "
+                + "content \(JSONWriter.format(size.width))×\(JSONWriter.format(size.height)), "
+                + String(format: "%.2fs, ", layout.computeSeconds) + "\(layout.frameBytes) bytes of frames")
+        }
+        print(String(format: "stored in %@ in %.2fs", database.db, seconds))
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import TesseraLayout
+import TesseraStore
+
+/// `tessera query`: the elements in a rect or viewport, from a store or a spec.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Print the elements that intersect a rect, or are visible in a viewport (pinned headers applied).",
+        discussion: "From a store (--db FILE --name N), computing and storing the layout first when it is missing or stale, or from a spec file (--spec SPEC) in memory."
+    )
+
+    @Option(help: "The store file.")
+    var db: String?
+
+    @Option(help: "The stored spec's name (with --db).")
+    var name: String?
+
+    @Option(help: "A spec file, laid out in memory instead of a store.")
+    var spec: String?
+
+    @OptionGroup var extent: ExtentOptions
+
+    @Option(help: "The rect x,y,w,h: elements whose frames intersect it.")
+    var rect: RectArgument?
+
+    @Option(help: "The viewport x,y,w,h: visible elements, with pinned headers and footers moved.")
+    var viewport: RectArgument?
+
+    @Option(help: "Output format: table (default on a terminal), json or ndjson.")
+    var format: DisplayFormat?
+
+    func validate() throws {
+        guard (rect == nil) != (viewport == nil) else { throw ValidationError("give exactly one of --rect or --viewport") }
+        guard (spec == nil) != (db == nil) else { throw ValidationError("give either --db FILE --name N, or --spec SPEC") }
+        if db != nil, name == nil { throw ValidationError("--db needs --name, the stored spec's name") }
+    }
+
+    func run() throws {
+        guard let query = (rect ?? viewport)?.rect else { return }
+        let pinning = viewport != nil
+        let printer = ElementPrinter(format: DisplayFormat.resolve(format))
+        if let spec {
+            let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec) }
+            let result = try reportingErrors(file: spec) { try LayoutEngine().layout(loaded, crossExtent: try extent.crossExtent(for: loaded.axis)) }
+            printer.print(summary: result.summary, elements: pinning ? result.visibleElements(viewport: query) : result.elements(in: query))
+            return
+        }
+        guard let db, let name else { return }
+        let store = try DatabaseOption(db: db).open()
+        let stored = try reportingErrors { () -> (StoredLayout, Bool) in
+            guard let axis = try store.specs().first(where: { $0.name == name })?.axis else { throw StoreError.noSuchSpec(name: name) }
+            let (layout, computed) = try store.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
+            return (layout, computed)
+        }
+        if stored.1 {
+            printError("query: the layout of \"\(name)\" at \(JSONWriter.format(stored.0.crossExtent)) was missing or stale; computed and stored it")
+        }
+        let elements = try reportingErrors {
+            pinning
+                ? try store.visibleElements(name: name, crossExtent: stored.0.crossExtent, viewport: query)
+                : try store.elements(name: name, crossExtent: stored.0.crossExtent, in: query)
+        }
+        printer.print(summary: stored.0.summary, elements: elements)
+    }
+}
+
+extension DatabaseOption {
+    init(db: String) {
+        self.init()
+        self.db = db
+    }
+}
+
+extension StoredLayout {
+    var summary: LayoutSummary {
+        LayoutSummary(axis: axis, crossExtent: crossExtent, contentLength: contentLength, sectionCount: sectionCount, cellCount: cellCount, elementCount: elementCount)
+    }
+}
