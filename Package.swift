@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "TesseraTestSupport", dependencies: ["TesseraLayout"], path: "Tests/TesseraTestSupport"),
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
         .testTarget(name: "TesseraStoreTests", dependencies: ["TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
-        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout"]),
+        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout", "TesseraStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TesseraLayout
+import TesseraStore
+
+@Suite("a precompute killed with SIGKILL")
+struct KillTests {
+    @Test("leaves the previous spec and layout intact and the file consistent")
+    func killMidway() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("feed.sqlite").path
+        let small = directory.appendingPathComponent("small.json")
+        let large = directory.appendingPathComponent("large.json")
+        try #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 1000, "cycle": [{}]}}]}"#
+            .write(to: small, atomically: true, encoding: .utf8)
+        try #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 4}, "items": {"count": 3000000, "cycle": [{}]}}]}"#
+            .write(to: large, atomically: true, encoding: .utf8)
+        let first = try CLIRunner.run(["precompute", small.path, "--db", database, "--width", "390", "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let expected = try LayoutEngine().layout(Spec(contentsOfFile: small.path), crossExtent: 390).elements
+
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = ["precompute", large.path, "--db", database, "--width", "390", "--quiet"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the transaction has written a few MB to the WAL.
+        let wal = database + "-wal"
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning {
+            let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+            if size > 8_000_000 { break }
+            usleep(2000)
+        }
+        #expect(process.isRunning, "the precompute finished before it could be killed")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let connection = try Connection(path: database, mode: .readOnly)
+        let integrity = try connection.prepare("PRAGMA integrity_check")
+        #expect(try integrity.step())
+        #expect(integrity.text(at: 0) == "ok")
+        let rtree = try connection.prepare("SELECT rtreecheck('cell_groups_rtree')")
+        #expect(try rtree.step())
+        #expect(rtree.text(at: 0) == "ok")
+        connection.close()
+
+        let store = try LayoutStore(path: database)
+        let layouts = try store.layouts()
+        #expect(layouts.count == 1)
+        #expect(layouts.first?.state == .fresh)
+        #expect(layouts.first?.cellCount == 1000)
+        #expect(try store.elements(name: "feed", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 1e9)) == expected)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TesseraLayout
+@testable import TesseraStore
+
+@Suite("store: concurrent readers and writers")
+struct LayoutStoreConcurrencyTests {
+    /// 3,000 cells of one width: a reader can tell the two versions apart by
+    /// any cell, and a mix by two cells that disagree.
+    static func version(_ width: Double) throws -> Spec {
+        try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow", "alignment": "start"}, "items": {"count": 3000, "cycle": [{"size": [\#(width), 10]}]}}]}"#)
+    }
+
+    @Test("a reader querying while a writer replaces the layout sees the old or the new one, never a mix")
+    func readersSeeWholeLayouts() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        try store.save(Self.version(10), as: "feed", crossExtents: [100])
+        let everything = Rect(x: 0, y: 0, width: 100, height: 1e7)
+        let stop = ManagedAtomicFlag()
+        let failures = LockedList()
+        let reads = LockedCounter()
+        let readers = (0..<2).map { _ in
+            Thread {
+                while !stop.isSet {
+                    do {
+                        let elements = try store.elements(name: "feed", crossExtent: 100, in: everything)
+                        let widths = Set(elements.map(\.frame.width))
+                        if elements.count != 3000 || widths.count != 1 {
+                            failures.append("saw \(elements.count) cells of widths \(widths.sorted())")
+                        }
+                        reads.increment()
+                    } catch {
+                        failures.append("\(error)")
+                    }
+                }
+            }
+        }
+        readers.forEach { $0.start() }
+        for round in 0..<12 {
+            try store.save(Self.version(round % 2 == 0 ? 20 : 10), as: "feed")
+        }
+        stop.set()
+        while readers.contains(where: { $0.isExecuting }) { usleep(1000) }
+        #expect(failures.values.isEmpty, "\(failures.values.prefix(3))")
+        #expect(reads.value > 0)
+    }
+
+    @Test("threads computing the same missing layout compute it once and agree")
+    func concurrentComputeOnce() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        try store.save(Self.version(10), as: "feed")
+        let computed = LockedCounter()
+        let results = LockedList()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            do {
+                let (layout, didCompute) = try store.layout(name: "feed", crossExtent: 250)
+                if didCompute { computed.increment() }
+                results.append("\(layout.id) \(layout.elementCount)")
+            } catch {
+                results.append("error \(error)")
+            }
+        }
+        #expect(computed.value == 1)
+        #expect(Set(results.values).count == 1)
+    }
+}
+
+final class ManagedAtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    var isSet: Bool { lock.withLock { flag } }
+    func set() { lock.withLock { flag = true } }
+}
+
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
+}
+
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    var values: [String] { lock.withLock { items } }
+    func append(_ item: String) { lock.withLock { items.append(item) } }
+}
