@@ -5,13 +5,18 @@ import TesseraTestSupport
 
 @Suite("store: round trip against the engine")
 struct LayoutStoreRoundTripTests {
-    @Test("stored layouts answer every query exactly like the in-memory layout", arguments: Array(UInt64(1)...60))
-    func roundTrip(seed: UInt64) throws {
+    /// Readers answer from a cached directory of groups, or through the
+    /// on-disk R*Tree when the layout is too large to cache (limit 0 here).
+    static let cases: [(seed: UInt64, cacheLimit: Int)] =
+        (UInt64(1)...50).map { ($0, 2_000_000) } + (UInt64(51)...80).map { ($0, 0) }
+
+    @Test("stored layouts answer every query exactly like the in-memory layout, cached and through the R*Tree", arguments: cases)
+    func roundTrip(seed: UInt64, cacheLimit: Int) throws {
         var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
         let (json, extent) = generator.spec(maxSections: 5, maxItems: 400)
         let spec = try Spec(jsonText: json)
         let memory = try LayoutEngine().layout(spec, crossExtent: extent)
-        let temporary = try TemporaryStore()
+        let temporary = try TemporaryStore(readerCacheLimit: cacheLimit)
         let store = temporary.store
         try store.save(spec, as: "random", crossExtents: [extent])
 

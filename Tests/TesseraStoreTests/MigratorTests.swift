@@ -153,9 +153,9 @@ struct MigratorTests {
             INSERT INTO layouts (id, spec_id, cross_extent, engine_version, spec_hash, content_length,
                 section_count, cell_count, element_count, status, created_at, updated_at)
                 VALUES (1, 1, 390, 1, 'h', 1000, 1, 2, 2, 'ready', 0, 0);
-            INSERT INTO cell_groups (id, layout_id, section, first_item, frames) VALUES
-                (10, 1, 0, 0, x''), (11, 1, 0, 64, x'');
-            INSERT INTO cell_groups_rtree VALUES (10, 1, 1, 0, 0, 0, 390, 0, 500), (11, 1, 1, 0, 0, 0, 390, 500, 1000);
+            INSERT INTO cell_groups (id, frames) VALUES (10, x''), (11, x'');
+            INSERT INTO cell_group_directory VALUES (1, 0, 0, 10, 0, 390, 0, 500), (1, 0, 250, 11, 0, 390, 500, 1000);
+            INSERT INTO cell_groups_rtree VALUES (10, 1, 1, 0, 0, 0, 390, 0, 500, 0), (11, 1, 1, 0, 0, 0, 390, 500, 1000, 250);
             """)
         let query = try db.cachedStatement("""
             SELECT id FROM cell_groups_rtree WHERE min_layout <= ?1 AND max_layout >= ?1
@@ -165,9 +165,11 @@ struct MigratorTests {
         var ids: [Int] = []
         while try query.step() { ids.append(query.int(at: 0)) }
         #expect(ids == [11])
-        // The cascade removes groups, but never their rtree rows (a virtual table).
+        // The cascade removes directory entries, but neither the groups nor
+        // their rtree rows: the store deletes those explicitly.
         try db.execute("DELETE FROM layouts WHERE id = 1")
-        #expect(try db.int("SELECT count(*) FROM cell_groups") == 0)
+        #expect(try db.int("SELECT count(*) FROM cell_group_directory") == 0)
+        #expect(try db.int("SELECT count(*) FROM cell_groups") == 2)
         #expect(try db.int("SELECT count(*) FROM cell_groups_rtree") == 2)
     }
 }

@@ -8,11 +8,11 @@ final class TemporaryStore {
     let path: String
     let store: LayoutStore
 
-    init(registry: LayoutRegistry = .standard) throws {
+    init(registry: LayoutRegistry = .standard, readerCacheLimit: Int = 2_000_000) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent("layouts.sqlite").path
-        store = try LayoutStore(path: path, registry: registry)
+        store = try LayoutStore(path: path, registry: registry, readerCacheLimit: readerCacheLimit)
     }
 
     deinit {

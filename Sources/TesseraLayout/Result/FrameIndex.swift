@@ -35,13 +35,14 @@ struct Bounds: Sendable, Hashable {
 /// sorted along the scroll axis, and a dense mozaik back-fills holes far up),
 /// and fast for every kind of ours because consecutive items lie close
 /// together. The seeds' binary searches assume sorted frames and miss items.
-struct FrameIndex: Sendable {
+public struct FrameIndex: Sendable {
     static let fanout = 64
 
     private var leaves: [Bounds] = []
     private var branches: [Bounds] = []
 
-    init(frames: [LocalFrame]) {
+    /// An index over frames in order.
+    public init(frames: [LocalFrame]) {
         let fanout = Self.fanout
         leaves.reserveCapacity(frames.count / fanout + 1)
         var start = 0
@@ -51,7 +52,28 @@ struct FrameIndex: Sendable {
             leaves.append(bounds)
             start += fanout
         }
-        start = 0
+        buildBranches()
+    }
+
+    /// An index over closed bounds in order (a store's groups of cells).
+    public init(bounds entries: [QueryBounds]) {
+        let fanout = Self.fanout
+        leaves.reserveCapacity(entries.count / fanout + 1)
+        var start = 0
+        while start < entries.count {
+            var bounds = Bounds()
+            for entry in entries[start..<min(start + fanout, entries.count)] {
+                bounds.add(Bounds(minCross: entry.minCross, maxCross: entry.maxCross, minScroll: entry.minScroll, maxScroll: entry.maxScroll))
+            }
+            leaves.append(bounds)
+            start += fanout
+        }
+        buildBranches()
+    }
+
+    private mutating func buildBranches() {
+        let fanout = Self.fanout
+        var start = 0
         while start < leaves.count {
             var bounds = Bounds()
             for leaf in leaves[start..<min(start + fanout, leaves.count)] { bounds.add(leaf) }
@@ -62,7 +84,7 @@ struct FrameIndex: Sendable {
 
     /// Calls `body` with the index of every frame whose bounds may meet
     /// `query`, in ascending order.
-    func forEachCandidate(in query: QueryBounds, frameCount: Int, _ body: (Int) -> Void) {
+    public func forEachCandidate(in query: QueryBounds, frameCount: Int, _ body: (Int) -> Void) {
         let fanout = Self.fanout
         for branch in branches.indices where branches[branch].mayIntersect(query) {
             let firstLeaf = branch * fanout

@@ -7,7 +7,8 @@ import TesseraLayout
 /// Groups cover fixed item ranges (items k·size ..< (k+1)·size), so a cell is
 /// found by arithmetic and an append rewrites only the last group.
 struct CellGroupWriter: LayoutConsumer {
-    static let groupSize = 256
+    /// 250 frames of 32 bytes fill one 8 KiB page (see `Connection.Options.pageSize`).
+    static let groupSize = 250
 
     let connection: Connection
     let layoutID: Int64

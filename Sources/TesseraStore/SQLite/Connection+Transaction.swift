@@ -1,5 +1,12 @@
 import CSQLite
 
+extension SQL {
+    static let beginDeferred = SQL("BEGIN DEFERRED")
+    static let beginImmediate = SQL("BEGIN IMMEDIATE")
+    static let beginExclusive = SQL("BEGIN EXCLUSIVE")
+    static let commit = SQL("COMMIT")
+}
+
 extension Connection {
     /// When a transaction takes its locks.
     public enum TransactionKind: Sendable {
@@ -12,11 +19,11 @@ extension Connection {
         /// Like `.immediate`; in WAL mode the two are the same.
         case exclusive
 
-        var beginSQL: String {
+        var begin: SQL {
             switch self {
-            case .deferred: "BEGIN DEFERRED"
-            case .immediate: "BEGIN IMMEDIATE"
-            case .exclusive: "BEGIN EXCLUSIVE"
+            case .deferred: SQL.beginDeferred
+            case .immediate: SQL.beginImmediate
+            case .exclusive: SQL.beginExclusive
             }
         }
     }
@@ -28,11 +35,11 @@ extension Connection {
     /// - Throws: whatever `body` throws, or `SQLiteError` if BEGIN/COMMIT fail
     ///   (`SQLITE_BUSY` when another connection kept the lock past the busy timeout).
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
-        try cachedStatement(kind.beginSQL).execute()
+        try cachedStatement(kind.begin).execute()
         let result: T
         do {
             result = try body()
-            try cachedStatement("COMMIT").execute()
+            try cachedStatement(SQL.commit).execute()
         } catch {
             rollbackAfterFailure()
             throw error

@@ -28,11 +28,16 @@ public final class Connection {
         /// Whether a read-write connection switches the file to WAL, so readers never
         /// block the writer nor the writer the readers. Ignored for `.readOnly`.
         public var walMode: Bool
+        /// The page size of a file created by this connection (ignored for an
+        /// existing file). 8 KiB holds a group of 250 cell frames on one page,
+        /// so a query reads it in place instead of assembling overflow pages.
+        public var pageSize: Int
 
-        public init(busyTimeout: Double = 5, mmapSize: Int = 268_435_456, walMode: Bool = true) {
+        public init(busyTimeout: Double = 5, mmapSize: Int = 268_435_456, walMode: Bool = true, pageSize: Int = 8192) {
             self.busyTimeout = busyTimeout
             self.mmapSize = mmapSize
             self.walMode = walMode
+            self.pageSize = pageSize
         }
     }
 
@@ -45,6 +50,11 @@ public final class Connection {
     let handle: OpaquePointer
     /// Prepared statements by SQL text (see `cachedStatement(_:)`).
     var statementCache: [String: Statement] = [:]
+    /// The same statements, keyed by `SQL` identity (see `SQL`).
+    var identityCache: [ObjectIdentifier: Statement] = [:]
+    /// State that a layer above keeps per connection (a store's cache of
+    /// layout geometry); it lives and dies with the connection.
+    public var attachment: AnyObject?
     /// Nesting depth of `savepoint(_:)`, to name savepoints uniquely.
     var savepointDepth = 0
     private(set) var isClosed = false
@@ -97,6 +107,7 @@ public final class Connection {
         isClosed = true
         for statement in statementCache.values { statement.finalize() }
         statementCache.removeAll()
+        identityCache.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -134,6 +145,8 @@ public final class Connection {
             PRAGMA mmap_size = \(options.mmapSize);
             """)
         if mode == .readWriteCreate && options.walMode {
+            // Only takes effect on an empty file, and only before WAL is on.
+            try execute("PRAGMA page_size = \(options.pageSize)")
             try enableWAL()
         }
     }

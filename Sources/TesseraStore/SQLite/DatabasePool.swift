@@ -87,16 +87,21 @@ public final class DatabasePool: Sendable {
     /// first read), whatever the writer commits meanwhile. The next `read` sees the
     /// writes committed before it began.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        try withReader { connection in
+            try connection.transaction(.deferred) {
+                // An unfinished SELECT would keep the snapshot past the transaction.
+                defer { connection.resetActiveStatements() }
+                return try body(connection)
+            }
+        }
+    }
+
+    private func withReader<T>(_ body: (Connection) throws -> T) throws -> T {
         readerPermits.wait()
         defer { readerPermits.signal() }
         let slot = try idleReaders.withLock { $0.popLast() } ?? openReader()
         defer { idleReaders.withLock { $0.append(slot) } }
-        let connection = slot.connection
-        return try connection.transaction(.deferred) {
-            // An unfinished SELECT would keep the snapshot past the transaction.
-            defer { connection.resetActiveStatements() }
-            return try body(connection)
-        }
+        return try body(slot.connection)
     }
 
     private func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {

@@ -39,7 +39,7 @@ CREATE TABLE spec_sections (
 
 -- layouts: one row per (spec, cross extent)
 CREATE TABLE layouts (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: readers cache by id and revision
     spec_id INTEGER NOT NULL REFERENCES specs(id) ON DELETE CASCADE,
     cross_extent REAL NOT NULL,
     engine_version INTEGER NOT NULL,
@@ -53,6 +53,7 @@ CREATE TABLE layouts (
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL,
     compute_seconds REAL NOT NULL DEFAULT 0,
+    revision INTEGER NOT NULL DEFAULT 0, -- bumped by every change in place, for readers' caches
     UNIQUE (spec_id, cross_extent)
 );
 
@@ -83,30 +84,40 @@ CREATE INDEX layout_sections_by_end ON layout_sections(layout_id, end);
 
 -- cells in groups of consecutive items: exact frames as a blob of little-endian
 -- doubles (cross, scroll, crossLength, scrollLength per cell), relative to the
--- items origin
+-- items origin. 250 frames fill one 8 KiB page, so a group is read in place.
 CREATE TABLE cell_groups (
     id INTEGER PRIMARY KEY,
-    layout_id INTEGER NOT NULL REFERENCES layouts(id) ON DELETE CASCADE,
-    section INTEGER NOT NULL,
-    first_item INTEGER NOT NULL,
     frames BLOB NOT NULL
 );
 
-CREATE UNIQUE INDEX cell_groups_by_item ON cell_groups(layout_id, section, first_item);
+-- the groups of each layout section, with their exact union rect relative to
+-- the items origin: small enough for a reader to hold in memory, so that a
+-- query finds its groups without index SQL; also finds an item's group
+CREATE TABLE cell_group_directory (
+    layout_id INTEGER NOT NULL REFERENCES layouts(id) ON DELETE CASCADE,
+    section INTEGER NOT NULL,
+    first_item INTEGER NOT NULL,
+    group_id INTEGER NOT NULL,          -- cell_groups.id and cell_groups_rtree.id
+    min_cross REAL NOT NULL,
+    max_cross REAL NOT NULL,
+    min_scroll REAL NOT NULL,
+    max_scroll REAL NOT NULL,
+    PRIMARY KEY (layout_id, section, first_item)
+) WITHOUT ROWID;
 
--- the index: one R*Tree row per group (id = cell_groups.id), its union rect
--- (32-bit floats rounded outward: an index only, never frames; layout ids and
--- sections are exact up to 2^24)
+-- the on-disk index for layouts too large to hold a directory in memory: one
+-- R*Tree row per group, its union rect (32-bit floats rounded outward: an
+-- index only, never frames; layout ids and sections are exact up to 2^24)
 --
--- ON DELETE CASCADE does not reach this virtual table: whoever deletes
--- cell_groups rows (directly or through a cascade from layouts or specs) must
--- delete their rtree rows explicitly, or queries return ids of missing groups.
+-- ON DELETE CASCADE reaches neither this virtual table nor cell_groups: whoever
+-- deletes directory rows must delete their groups and rtree rows explicitly.
 CREATE VIRTUAL TABLE cell_groups_rtree USING rtree(
     id,
     min_layout, max_layout,
     min_section, max_section,
     min_cross, max_cross,
-    min_scroll, max_scroll
+    min_scroll, max_scroll,
+    +first_item
 );
 
 """#

@@ -15,7 +15,7 @@ extension LayoutStore {
         if let fresh = try pool.read({ connection in try Self.freshLayout(name: name, crossExtent: crossExtent, connection: connection) }) {
             return (fresh, false)
         }
-        return try pool.write { connection in
+        let result = try pool.write { connection in
             // Another thread or process may have computed it meanwhile.
             if let fresh = try Self.freshLayout(name: name, crossExtent: crossExtent, connection: connection) {
                 return (fresh, false)
@@ -37,6 +37,8 @@ extension LayoutStore {
             }
             return (layout, true)
         }
+        if result.computed { checkpoint(afterWriting: result.layout.cellCount) }
+        return result
     }
 
     /// Lays out a stored spec at several extents, each computed only when

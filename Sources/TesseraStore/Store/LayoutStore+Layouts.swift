@@ -26,6 +26,18 @@ extension LayoutStore {
         }
     }
 
+    /// Deletes the spec's layout at one extent, all of its rows, at once.
+    /// Returns whether there was one.
+    @discardableResult
+    public func deleteLayout(name: String, crossExtent: Double) throws -> Bool {
+        try pool.write { connection in
+            guard let specID = try Self.specID(name: name, connection: connection) else { throw StoreError.noSuchSpec(name: name) }
+            guard let id = try Self.layoutID(specID: specID, crossExtent: crossExtent, connection: connection) else { return false }
+            try Self.deleteLayout(id: id, connection: connection)
+            return true
+        }
+    }
+
     /// What ``prune()`` removed.
     public struct PruneReport: Sendable, Hashable {
         public var layoutsDeleted: Int
@@ -57,9 +69,12 @@ extension LayoutStore {
     private static let layoutColumns = """
         l.id, s.name, s.axis, l.cross_extent,
         l.status = 'ready' AND l.spec_hash = s.content_hash AND l.engine_version = ?,
-        l.content_length, l.section_count, l.cell_count, l.element_count, l.engine_version, l.compute_seconds
+        l.content_length, l.section_count, l.cell_count, l.element_count, l.engine_version, l.compute_seconds,
+        l.overhang, l.revision
         FROM layouts AS l JOIN specs AS s ON s.id = l.spec_id
         """
+
+    private static let resolveSQL = SQL("SELECT \(layoutColumns) WHERE s.name = ? AND l.cross_extent = ?")
 
     private static func layout(from query: Statement) -> StoredLayout {
         StoredLayout(
@@ -79,12 +94,19 @@ extension LayoutStore {
 
     /// The fresh layout of a spec at an extent, or nil when it is missing or stale.
     static func freshLayout(name: String, crossExtent: Double, connection: Connection) throws -> StoredLayout? {
-        let query = try connection.cachedStatement("SELECT \(layoutColumns) WHERE s.name = ? AND l.cross_extent = ?")
+        try resolvedLayout(name: name, crossExtent: crossExtent, connection: connection)?.layout
+    }
+
+    /// The fresh layout with what a reader needs besides: one statement, the
+    /// first of every query.
+    static func resolvedLayout(name: String, crossExtent: Double, connection: Connection) throws -> ResolvedLayout? {
+        let query = try connection.cachedStatement(resolveSQL)
         try query.bind(LayoutEngine.version, name, crossExtent)
         guard try query.step() else { return nil }
         defer { query.reset() }
         let layout = layout(from: query)
-        return layout.state == .fresh ? layout : nil
+        guard layout.state == .fresh else { return nil }
+        return ResolvedLayout(layout: layout, overhang: query.double(at: 11), revision: query.int64(at: 12))
     }
 
     static func layout(id: Int64, connection: Connection) throws -> StoredLayout? {

@@ -26,7 +26,7 @@ extension LayoutStore {
         for extent in crossExtents { try LayoutEngine.checkCrossExtent(extent, axis: spec.axis) }
         let stored = spec.resolvingItemFiles()
         let fingerprint = try SpecFingerprint(spec: stored)
-        return try pool.write { connection in
+        let layouts = try pool.write { connection in
             let specID = try Self.upsertSpec(stored, name: name, fingerprint: fingerprint, connection: connection)
             var extents = try Self.storedExtents(specID: specID, connection: connection)
             for extent in crossExtents where !extents.contains(extent) { extents.append(extent) }
@@ -40,6 +40,8 @@ extension LayoutStore {
             }
             return try Self.layouts(specID: specID, connection: connection)
         }
+        checkpoint(afterWriting: layouts.reduce(0) { $0 + $1.cellCount })
+        return layouts
     }
 
     /// The spec stored under `name`, or nil.

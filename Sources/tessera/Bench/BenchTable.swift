@@ -1,5 +1,42 @@
 /// Plain-text tables of benchmark reports.
 enum BenchTable {
+    static func render(_ output: BenchOutput, count: Int, runs: Int) -> String {
+        var parts: [String] = []
+        if !output.engine.isEmpty { parts.append(engine(output.engine, count: count)) }
+        if let store = output.store { parts.append(self.store(store, ndjson: output.ndjson, runs: runs)) }
+        return parts.joined(separator: "\n\n")
+    }
+
+    static func store(_ report: StoreBenchmark.Report, ndjson: NDJSONBenchmark.Report?, runs: Int) -> String {
+        func micro(_ value: Double?) -> String { value.map { String(format: "%.1f µs", $0) } ?? "-" }
+        func seconds(_ value: Double?) -> String { value.map { String(format: "%.3f s", $0) } ?? "-" }
+        var rows = [["measure", "Tessera store", "baseline (same run)", "ratio"]]
+        let rtreeInsert = report.perElementRTreeInsertSeconds
+        rows.append(["precompute + persist \(report.elements) elements", seconds(report.precomputeSeconds),
+                     rtreeInsert.map { "per-element R*Tree insert only: " + seconds($0) } ?? "-",
+                     rtreeInsert.map { String(format: "%.1f× faster", $0 / report.precomputeSeconds) } ?? "-"])
+        rows.append(["  of which compute + write inside the transaction", seconds(report.computeOnlySeconds), "", ""])
+        rows.append(["elements/s", rate(report.precomputeElementsPerSecond), "", ""])
+        rows.append(["file bytes/element", String(format: "%.1f", report.bytesPerElement), "", ""])
+        rows.append(["rect query 390×844, p50 (warm)", micro(report.queryP50Microseconds),
+                     "per-element R*Tree: " + micro(report.perElementRTreeQueryP50Microseconds),
+                     report.perElementRTreeQueryP50Microseconds.map { String(format: "%.2f×", $0 / report.queryP50Microseconds) } ?? "-"])
+        rows.append(["rect query 390×844, p99 (warm)", micro(report.queryP99Microseconds),
+                     "per-element R*Tree: " + micro(report.perElementRTreeQueryP99Microseconds),
+                     report.perElementRTreeQueryP99Microseconds.map { String(format: "%.2f×", $0 / report.queryP99Microseconds) } ?? "-"])
+        rows.append(["viewport query with pinning, p50 / p99", micro(report.viewportP50Microseconds) + " / " + micro(report.viewportP99Microseconds),
+                     "in-memory index: " + micro(report.inMemoryQueryP50Microseconds), ""])
+        rows.append(["invalidate (mark stale)", seconds(report.invalidateSeconds), "", ""])
+        rows.append(["delete a layout (all rows)", seconds(report.deleteLayoutSeconds), "", ""])
+        rows.append(["replace: save changed spec, recompute, swap", seconds(report.replaceSeconds), "", ""])
+        rows.append(["peak RSS of this benchmark process", String(format: "%.0f MB", Double(report.peakResidentBytes) / 1e6), "", ""])
+        if let ndjson {
+            rows.append(["precompute \(ndjson.elements) items from NDJSON (\(ndjson.fileBytes / 1_000_000) MB)", seconds(ndjson.seconds), "", ""])
+            rows.append(["  peak RSS while streaming it", String(format: "%.0f MB", Double(ndjson.peakResidentBytes) / 1e6), "", ""])
+        }
+        return "Store: sections of 1,000 grid items at width 390, medians of \(runs) runs\n" + format(rows)
+    }
+
     static func engine(_ reports: [EngineBenchmark.Report], count: Int) -> String {
         var rows = [[
             "kind", "cells/s (median)", "streamed cells/s", "vs copy baseline", "bytes/element", "peak RSS",

@@ -1,24 +1,39 @@
 import ArgumentParser
 import Foundation
 import TesseraLayout
+import TesseraStore
 
 /// `tessera bench`: the reproducible benchmark behind the README's tables.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure compute speed, memory and query latency, each beside a baseline from the same run."
+        abstract: "Measure compute speed, memory, store and query latency, each beside a baseline from the same run.",
+        discussion: "Every measurement runs in a child process of its own, so that its peak memory is its own. Medians of --runs runs."
     )
 
-    @Option(help: "Items per benchmark section: 1m (default), 100k, or a number.")
+    enum Suite: String, ExpressibleByArgument, CaseIterable {
+        case engine, store, all
+    }
+
+    @Option(help: "What to measure: engine, store, or all.")
+    var suite: Suite = .all
+
+    @Option(help: "Items: 1m (default), 10m, 100k, or a number.")
     var size: String = "1m"
 
     @Option(help: "Timed runs per measurement; the median is reported.")
     var runs: Int = 5
 
-    @Option(help: "Only these kinds (comma-separated).")
+    @Option(help: "Only these kinds in the engine suite (comma-separated).")
     var kinds: String?
 
-    @Flag(help: "Print JSON instead of a table.")
+    @Flag(help: "Skip the per-element R*Tree baseline (slow: about 10 s per million elements).")
+    var noBaseline = false
+
+    @Option(help: "Where the benchmark writes its temporary stores.")
+    var directory: String = "/tmp"
+
+    @Flag(help: "Print JSON instead of tables.")
     var json = false
 
     @Option(help: .hidden)
@@ -26,28 +41,62 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         let count = try Self.count(size)
+        guard runs >= 1 else { throw CommandError("--runs must be at least 1") }
         if let child {
-            // One kind per process, so that its peak memory is its own.
-            let report = try EngineBenchmark(kind: child, count: count, runs: runs).run()
-            let data = try JSONEncoder().encode(report)
-            print(String(decoding: data, as: UTF8.self))
+            try runAsChild(child, count: count)
             return
         }
-        let selected = kinds?.split(separator: ",").map(String.init) ?? BenchSpecs.kinds
-        for kind in selected where !BenchSpecs.kinds.contains(kind) {
-            throw CommandError("unknown kind \"\(kind)\" in --kinds (known: \(BenchSpecs.kinds.joined(separator: ", ")))")
+        var output = BenchOutput()
+        if suite != .store {
+            let selected = kinds?.split(separator: ",").map(String.init) ?? BenchSpecs.kinds
+            for kind in selected where !BenchSpecs.kinds.contains(kind) {
+                throw CommandError("unknown kind \"\(kind)\" in --kinds (known: \(BenchSpecs.kinds.joined(separator: ", ")))")
+            }
+            for kind in selected {
+                note("engine: \(kind), \(count) items, \(runs) runs")
+                output.engine.append(try spawn(["--child", "kind:\(kind)"], count: count, as: EngineBenchmark.Report.self))
+            }
         }
-        var reports: [EngineBenchmark.Report] = []
-        for kind in selected {
-            if !json { printError("bench: \(kind), \(count) items, \(runs) runs…") }
-            reports.append(try runChild(kind: kind, count: count))
+        if suite != .engine {
+            note("store: \(count) elements, \(runs) runs\(noBaseline ? "" : ", with the per-element R*Tree baseline")")
+            output.store = try spawn(["--child", "store"], count: count, as: StoreBenchmark.Report.self)
+            note("store: \(count) items streamed from an NDJSON file")
+            output.ndjson = try spawn(["--child", "ndjson"], count: count, as: NDJSONBenchmark.Report.self)
         }
         if json {
-            let data = try JSONEncoder().encode(reports)
-            print(String(decoding: data, as: UTF8.self))
+            print(String(decoding: try JSONEncoder().encode(output), as: UTF8.self))
         } else {
-            print(BenchTable.engine(reports, count: count))
+            print(BenchTable.render(output, count: count, runs: runs))
         }
+    }
+
+    private func runAsChild(_ child: String, count: Int) throws {
+        let data: Data
+        if child.hasPrefix("kind:") {
+            data = try JSONEncoder().encode(EngineBenchmark(kind: String(child.dropFirst(5)), count: count, runs: runs).run())
+        } else if child == "store" {
+            data = try JSONEncoder().encode(StoreBenchmark(count: count, runs: runs, directory: directory).run(baseline: !noBaseline))
+        } else if child.hasPrefix("queries:") {
+            // Profiling aid: only queries, against an existing store of "bench".
+            let store = try LayoutStore(path: String(child.dropFirst(8)))
+            let layout = try store.layout(name: "bench", crossExtent: BenchSpecs.width).layout
+            var random = BenchRandom(seed: 1)
+            var samples = Samples()
+            // TESSERA_BENCH_X moves the rect off the cells, to time everything but the blobs.
+            let x = Double(ProcessInfo.processInfo.environment["TESSERA_BENCH_X"] ?? "0") ?? 0
+            for _ in 0..<count {
+                let viewport = Rect(x: x, y: random.unit() * max(0, layout.contentLength - 844), width: 390, height: 844)
+                let start = now()
+                _ = try store.elements(name: "bench", crossExtent: layout.crossExtent, in: viewport)
+                samples.add(now() - start)
+            }
+            data = Data(String(format: "p50 %.1f µs, p99 %.1f µs", samples.median * 1e6, samples.percentile(0.99) * 1e6).utf8)
+        } else if child == "ndjson" {
+            data = try JSONEncoder().encode(NDJSONBenchmark(count: count, directory: directory).run())
+        } else {
+            throw CommandError("unknown benchmark \(child)")
+        }
+        print(String(decoding: data, as: UTF8.self))
     }
 
     static func count(_ text: String) throws -> Int {
@@ -61,16 +110,31 @@ struct BenchCommand: ParsableCommand {
         }
     }
 
-    private func runChild(kind: String, count: Int) throws -> EngineBenchmark.Report {
+    private func note(_ text: String) {
+        if !json { printError("bench: " + text + "…") }
+    }
+
+    private func spawn<Report: Decodable>(_ arguments: [String], count: Int, as type: Report.Type) throws -> Report {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["bench", "--child", kind, "--size", String(count), "--runs", String(runs)]
+        var childArguments = ["bench", "--size", String(count), "--runs", String(runs), "--directory", directory] + arguments
+        if noBaseline { childArguments.append("--no-baseline") }
+        process.arguments = childArguments
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CommandError("the \(kind) benchmark failed (exit \(process.terminationStatus))") }
-        return try JSONDecoder().decode(EngineBenchmark.Report.self, from: data)
+        guard process.terminationStatus == 0 else {
+            throw CommandError("the benchmark \(arguments.joined(separator: " ")) failed (exit \(process.terminationStatus))")
+        }
+        return try JSONDecoder().decode(Report.self, from: data)
     }
+}
+
+/// Everything one `tessera bench` run measured.
+struct BenchOutput: Codable {
+    var engine: [EngineBenchmark.Report] = []
+    var store: StoreBenchmark.Report?
+    var ndjson: NDJSONBenchmark.Report?
 }

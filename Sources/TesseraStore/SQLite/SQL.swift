@@ -1,0 +1,28 @@
+/// A fixed SQL statement with an identity: a connection caches its compiled
+/// form by that identity, so a hot query costs no hashing of its text.
+///
+/// Declare each one once, as a `static let`, and pass it to
+/// `Connection.cachedStatement(_:)`.
+public final class SQL: Sendable {
+    public let text: String
+
+    public init(_ text: String) {
+        self.text = text
+    }
+}
+
+extension Connection {
+    /// The compiled statement for `sql`, handed out reset with its bindings
+    /// cleared (see `cachedStatement(_:)` for text keys).
+    public func cachedStatement(_ sql: SQL) throws -> Statement {
+        let key = ObjectIdentifier(sql)
+        if let statement = identityCache[key] {
+            statement.reset()
+            statement.clearBindings()
+            return statement
+        }
+        let statement = try cachedStatement(sql.text)
+        identityCache[key] = statement
+        return statement
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import TesseraLayout
+import TesseraStore
+
+/// Measures the store in this process: precompute + persist, file size,
+/// warm viewport queries, invalidation and replacement, each beside a
+/// baseline measured in the same run.
+struct StoreBenchmark {
+    var count: Int
+    var runs: Int
+    var directory: String
+
+    struct Report: Codable {
+        var elements: Int
+        var precomputeSeconds: Double
+        var precomputeElementsPerSecond: Double
+        var computeOnlySeconds: Double
+        var bytesPerElement: Double
+        var queryP50Microseconds: Double
+        var queryP99Microseconds: Double
+        var viewportP50Microseconds: Double
+        var viewportP99Microseconds: Double
+        var inMemoryQueryP50Microseconds: Double
+        var invalidateSeconds: Double
+        var deleteLayoutSeconds: Double
+        var replaceSeconds: Double
+        var perElementRTreeInsertSeconds: Double?
+        var perElementRTreeQueryP50Microseconds: Double?
+        var perElementRTreeQueryP99Microseconds: Double?
+        var peakResidentBytes: Int
+    }
+
+    /// A phone feed: a pinned header per section of 1,000 grid items.
+    static func spec(count: Int) throws -> Spec {
+        let sections = max(1, count / 1000)
+        let json = """
+        {"format": 1, "name": "bench", "sections": [\(Array(repeating: """
+        {"layout": {"kind": "grid", "fraction": 3, "itemSpacing": 2, "lineSpacing": 2}, "header": {"size": 44, "pinned": true},
+         "items": {"count": \(count / sections), "cycle": [{}, {}, {"fraction": 2, "aspectRatio": 1.5}, {}]}}
+        """, count: sections).joined(separator: ","))]}
+        """
+        return try Spec(jsonText: json)
+    }
+
+    func run(baseline: Bool) throws -> Report {
+        let spec = try Self.spec(count: count)
+        let width = BenchSpecs.width
+        var precompute = Samples()
+        var computeOnly = Samples()
+        var path = ""
+        for run in 0..<runs {
+            path = "\(directory)/store-\(run).sqlite"
+            Self.remove(path)
+            let store = try LayoutStore(path: path)
+            let start = now()
+            let layouts = try store.save(spec, crossExtents: [width])
+            precompute.add(now() - start)
+            computeOnly.add(layouts.first?.computeSeconds ?? 0)
+            if run < runs - 1 { Self.remove(path) }
+        }
+        let store = try LayoutStore(path: path)
+        try store.prune()
+        let layout = try store.layout(name: "bench", crossExtent: width).layout
+        let fileBytes = Self.fileSize(path)
+        let queries = try queryTimes(store: store, layout: layout)
+        let memory = try LayoutEngine().layout(spec, crossExtent: width)
+        let inMemory = queryTimes(memory: memory)
+
+        var invalidate = Samples()
+        var delete = Samples()
+        var replace = Samples()
+        for run in 0..<max(1, runs) {
+            let start = now()
+            try store.invalidate(name: "bench", crossExtent: width)
+            invalidate.add(now() - start)
+            try store.layout(name: "bench", crossExtent: width)
+            let deleteStart = now()
+            try store.deleteLayout(name: "bench", crossExtent: width)
+            delete.add(now() - deleteStart)
+            try store.layout(name: "bench", crossExtent: width)
+            // A replacement: the spec changes (one more item), every row is rewritten.
+            var changed = spec
+            if case .cycle(let count, let cycle) = changed.sections[0].items {
+                changed.sections[0].items = .cycle(count: count + 1 + run, cycle)
+            }
+            let replaceStart = now()
+            try store.save(changed)
+            replace.add(now() - replaceStart)
+        }
+        var report = Report(
+            elements: layout.elementCount,
+            precomputeSeconds: precompute.median,
+            precomputeElementsPerSecond: Double(layout.elementCount) / precompute.median,
+            computeOnlySeconds: computeOnly.median,
+            bytesPerElement: Double(fileBytes) / Double(layout.elementCount),
+            queryP50Microseconds: queries.rect.median * 1e6,
+            queryP99Microseconds: queries.rect.percentile(0.99) * 1e6,
+            viewportP50Microseconds: queries.viewport.median * 1e6,
+            viewportP99Microseconds: queries.viewport.percentile(0.99) * 1e6,
+            inMemoryQueryP50Microseconds: inMemory.median * 1e6,
+            invalidateSeconds: invalidate.median,
+            deleteLayoutSeconds: delete.median,
+            replaceSeconds: replace.median,
+            peakResidentBytes: ProcessMemory.peakResidentBytes ?? 0
+        )
+        Self.remove(path)
+        if baseline {
+            let rtree = try PerElementRTreeBaseline(directory: directory).run(memory: memory)
+            report.perElementRTreeInsertSeconds = rtree.insertSeconds
+            report.perElementRTreeQueryP50Microseconds = rtree.query.median * 1e6
+            report.perElementRTreeQueryP99Microseconds = rtree.query.percentile(0.99) * 1e6
+        }
+        return report
+    }
+
+    /// Phone viewports at random offsets, after a warm-up.
+    private func queryTimes(store: LayoutStore, layout: StoredLayout) throws -> (rect: Samples, viewport: Samples) {
+        var random = BenchRandom(seed: 7)
+        var rect = Samples()
+        var viewport = Samples()
+        var found = 0
+        for round in 0..<4000 {
+            let query = Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: 390, height: 844)
+            let start = now()
+            if round % 2 == 0 {
+                found &+= try store.elements(name: "bench", crossExtent: layout.crossExtent, in: query).count
+                if round >= 1000 { rect.add(now() - start) }
+            } else {
+                found &+= try store.visibleElements(name: "bench", crossExtent: layout.crossExtent, viewport: query).count
+                if round >= 1000 { viewport.add(now() - start) }
+            }
+        }
+        if found == -1 { print(found) }
+        return (rect, viewport)
+    }
+
+    private func queryTimes(memory: LayoutResult) -> Samples {
+        var random = BenchRandom(seed: 7)
+        var samples = Samples()
+        var found = 0
+        for _ in 0..<2000 {
+            let query = Rect(x: 0, y: random.unit() * max(0, memory.summary.contentLength - 844), width: 390, height: 844)
+            let start = now()
+            found &+= memory.elements(in: query).count
+            samples.add(now() - start)
+        }
+        if found == -1 { print(found) }
+        return samples
+    }
+
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        var total = 0
+        for suffix in ["", "-wal"] {
+            var info = stat()
+            if stat(path + suffix, &info) == 0 { total += Int(info.st_size) }
+        }
+        return total
+    }
+}
+
+/// The research notes' baseline: one R*Tree row per element, exact frames
+/// joined from a table, in one transaction.
+struct PerElementRTreeBaseline {
+    var directory: String
+
+    func run(memory: LayoutResult) throws -> (insertSeconds: Double, query: Samples) {
+        let path = "\(directory)/baseline-rtree.sqlite"
+        StoreBenchmark.remove(path)
+        defer { StoreBenchmark.remove(path) }
+        let connection = try Connection(path: path)
+        try connection.execute("""
+            CREATE VIRTUAL TABLE boxes USING rtree(id, min_x, max_x, min_y, max_y);
+            CREATE TABLE frames (id INTEGER PRIMARY KEY, section INTEGER, item INTEGER, x REAL, y REAL, w REAL, h REAL);
+            """)
+        let elements = memory.elements
+        let start = now()
+        try connection.transaction {
+            let box = try connection.cachedStatement("INSERT INTO boxes VALUES (?, ?, ?, ?, ?)")
+            let frame = try connection.cachedStatement("INSERT INTO frames VALUES (?, ?, ?, ?, ?, ?, ?)")
+            for (id, element) in elements.enumerated() {
+                let rect = element.frame
+                try box.bind(id, rect.minX, rect.maxX, rect.minY, rect.maxY)
+                try box.execute()
+                try frame.bind(id, element.section, element.item ?? -1, rect.x, rect.y)
+                try frame.bind(rect.width, at: 6)
+                try frame.bind(rect.height, at: 7)
+                try frame.execute()
+            }
+        }
+        let insertSeconds = now() - start
+        var random = BenchRandom(seed: 7)
+        var samples = Samples()
+        let query = try connection.cachedStatement("""
+            SELECT f.section, f.item, f.x, f.y, f.w, f.h FROM boxes AS b JOIN frames AS f ON f.id = b.id
+            WHERE b.max_x > ?1 AND b.min_x < ?2 AND b.max_y > ?3 AND b.min_y < ?4
+            """)
+        var found = 0
+        for round in 0..<3000 {
+            let y = random.unit() * max(0, memory.summary.contentLength - 844)
+            let begin = now()
+            try query.bind(0.0, 390.0, y, y + 844)
+            while try query.step() {
+                // The exact test, as the store does, on the joined frames.
+                let x = query.double(at: 2), top = query.double(at: 3), w = query.double(at: 4), h = query.double(at: 5)
+                if x < 390, 0 < x + w, top < y + 844, y < top + h { found &+= 1 }
+            }
+            if round >= 1000 { samples.add(now() - begin) }
+        }
+        if found == -1 { print(found) }
+        return (insertSeconds, samples)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
