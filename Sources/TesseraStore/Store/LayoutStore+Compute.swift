@@ -15,7 +15,7 @@ extension LayoutStore {
         if let fresh = try pool.read({ connection in try Self.freshLayout(name: name, crossExtent: crossExtent, connection: connection) }) {
             return (fresh, false)
         }
-        let result = try pool.write { connection in
+        let result: (layout: StoredLayout, computed: Bool) = try pool.write { connection in
             // Another thread or process may have computed it meanwhile.
             if let fresh = try Self.freshLayout(name: name, crossExtent: crossExtent, connection: connection) {
                 return (fresh, false)
