@@ -73,6 +73,40 @@ public struct LayoutEngine: Sendable {
         start: Double,
         into consumer: inout Consumer
     ) throws -> (geometry: SectionGeometry, placer: any ItemPlacer) {
+        try layoutSection(section, index: index, axis: axis, crossExtent: crossExtent, start: start, resuming: nil, into: &consumer)
+    }
+
+    /// Goes on with a section from a placer saved after its first
+    /// `itemCount` items: places the items from `itemCount` on and writes
+    /// their frames, and again those of the placer's open items (their
+    /// frames may change). The result is the same as laying the section out
+    /// from its first item; the geometry's `cellSpan` covers only the frames
+    /// written by this call.
+    public func resumeSection<Consumer: LayoutConsumer>(
+        _ section: Section,
+        index: Int,
+        axis: Axis,
+        crossExtent: Double,
+        start: Double,
+        placer: any ResumableItemPlacer,
+        after itemCount: Int,
+        into consumer: inout Consumer
+    ) throws -> (geometry: SectionGeometry, placer: any ItemPlacer) {
+        try layoutSection(
+            section, index: index, axis: axis, crossExtent: crossExtent, start: start,
+            resuming: (placer, itemCount), into: &consumer
+        )
+    }
+
+    private func layoutSection<Consumer: LayoutConsumer>(
+        _ section: Section,
+        index: Int,
+        axis: Axis,
+        crossExtent: Double,
+        start: Double,
+        resuming: (placer: any ResumableItemPlacer, itemCount: Int)?,
+        into consumer: inout Consumer
+    ) throws -> (geometry: SectionGeometry, placer: any ItemPlacer) {
         let sectionPath = JSONPath.root.appending("sections").appending(index)
         try Self.validate(section, path: sectionPath)
         let sides = section.insets.along(axis)
@@ -89,12 +123,15 @@ public struct LayoutEngine: Sendable {
             scroll: SectionGeometry.itemsOrigin(start: start, headerLength: headerLength, inset: sides.scrollStart)
         )
         try consumer.beginSection(index, origin: origin)
-        var placer = try section.layout.makePlacer(in: context)
+        var placer: any ItemPlacer = try resuming?.placer ?? section.layout.makePlacer(in: context)
+        let firstItem = resuming?.itemCount ?? 0
+        // Open items are written again when a resumed placer finishes them.
+        let rewritten = resuming.map { $0.placer.openItems.count } ?? 0
         var sink = FrameSink()
         var tracker = CellTracker(section: index, kind: section.layout.kind)
-        var itemCount = 0
+        var itemCount = firstItem
         let chunkSize = self.chunkSize
-        try section.items.forEach(section: index) { item, itemIndex, location in
+        try section.items.forEach(section: index, from: firstItem) { item, itemIndex, location in
             try placer.place(item, index: itemIndex, location: location, into: &sink)
             itemCount = itemIndex + 1
             if sink.frames.count >= chunkSize {
@@ -109,7 +146,7 @@ public struct LayoutEngine: Sendable {
             try tracker.record(frames)
             try consumer.consumeCells(frames, section: index, origin: origin)
         }
-        try tracker.check(itemCount: itemCount, itemsExtent: itemsExtent)
+        try tracker.check(itemCount: itemCount - firstItem + rewritten, itemsExtent: itemsExtent)
         let geometry = SectionGeometry(
             index: index,
             start: start,
@@ -137,8 +174,17 @@ public struct LayoutEngine: Sendable {
         if let footer = section.footer {
             try LayoutParameters.check(footer.size, rule: .nonNegative, at: path.appending("footer").appending("size"))
         }
-        if case .cycle(let count, _) = section.items, count < 0 {
-            throw path.appending("items").appending("count").error("must be at least 0, got \(count)")
+        try validate(section.items, path: path.appending("items"))
+    }
+
+    private static func validate(_ items: ItemSource, path: JSONPath) throws {
+        switch items {
+        case .cycle(let count, _) where count < 0:
+            throw path.appending("count").error("must be at least 0, got \(count)")
+        case .segments(let parts):
+            for (index, part) in parts.enumerated() { try validate(part, path: path.appending("segments").appending(index)) }
+        default:
+            break
         }
     }
 }

@@ -61,12 +61,14 @@ public struct Item: Sendable, Hashable {
 
 /// Where an item came from, for error messages: `sections[2].items[17]`,
 /// `sections[1].items.cycle[3]`, or the line of an items file.
-public struct ItemLocation: Sendable, Hashable {
+public struct ItemLocation: Sendable {
     public var section: Int
     /// The item's index in the section.
     public var index: Int
     /// For cycled items, the index of the cycle entry the item repeats.
     public var cycleEntry: Int?
+    /// For items of a `segments` source, the segment and the item's index in it.
+    public var segment: (index: Int, item: Int)?
 
     public init(section: Int, index: Int, cycleEntry: Int? = nil) {
         self.section = section
@@ -75,9 +77,10 @@ public struct ItemLocation: Sendable, Hashable {
     }
 
     public var path: JSONPath {
-        let items = JSONPath.root.appending("sections").appending(section).appending("items")
+        var items = JSONPath.root.appending("sections").appending(section).appending("items")
+        if let segment { items = items.appending("segments").appending(segment.index) }
         if let cycleEntry { return items.appending("cycle").appending(cycleEntry) }
-        return items.appending(index)
+        return items.appending(segment?.item ?? index)
     }
 
     /// An error about one field of this item.

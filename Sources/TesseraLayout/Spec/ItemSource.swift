@@ -1,5 +1,5 @@
 /// Where a section's items come from.
-public enum ItemSource: Sendable, Hashable {
+public indirect enum ItemSource: Sendable, Hashable {
     /// Items listed in the spec.
     case list([Item])
     /// `count` items, item i being `cycle[i % cycle.count]`: a huge feed in a
@@ -8,6 +8,10 @@ public enum ItemSource: Sendable, Hashable {
     /// One item per line of an NDJSON file, read as a stream. `path` is as
     /// written in the spec; `resolvedPath` is where it is read from.
     case file(path: String, resolvedPath: String)
+    /// The items of each source in turn (an extension of format 1, written
+    /// `{"segments": [...]}`): how items appended to a cycle or a file are
+    /// kept without expanding them.
+    case segments([ItemSource])
 
     /// The number of items, when known without reading a file.
     public var knownCount: Int? {
@@ -15,30 +19,81 @@ public enum ItemSource: Sendable, Hashable {
         case .list(let items): items.count
         case .cycle(let count, _): count
         case .file: nil
+        case .segments(let parts):
+            parts.reduce(0 as Int?) { total, part in total.flatMap { total in part.knownCount.map { total + $0 } } }
         }
     }
 
-    /// Calls `body` with each item, its index and its location, in order.
+    /// These items followed by `items`, as compactly as the source allows.
+    public func appending(_ items: [Item]) -> ItemSource {
+        switch self {
+        case .list(let existing):
+            return ItemSource.list(existing + items)
+        case .segments(var parts):
+            if case .list(let last)? = parts.last {
+                parts[parts.count - 1] = ItemSource.list(last + items)
+            } else {
+                parts.append(ItemSource.list(items))
+            }
+            return ItemSource.segments(parts)
+        default:
+            return ItemSource.segments([self, ItemSource.list(items)])
+        }
+    }
+
+    /// Calls `body` with each item from index `first` on, its index and its
+    /// location, in order.
     public func forEach(
         section: Int,
+        from first: Int = 0,
         _ body: (_ item: Item, _ index: Int, _ location: ItemLocation) throws -> Void
     ) throws {
+        _ = try visit(section: section, offset: 0, from: first, segment: nil, body)
+    }
+
+    /// Visits the items of this source whose global index (offset + local)
+    /// is at least `first`; returns the number of items in the source.
+    private func visit(
+        section: Int,
+        offset: Int,
+        from first: Int,
+        segment: Int?,
+        _ body: (_ item: Item, _ index: Int, _ location: ItemLocation) throws -> Void
+    ) throws -> Int {
+        func location(_ local: Int, cycleEntry: Int? = nil) -> ItemLocation {
+            var location = ItemLocation(section: section, index: offset + local, cycleEntry: cycleEntry)
+            if let segment { location.segment = (segment, local) }
+            return location
+        }
         switch self {
         case .list(let items):
-            for (index, item) in items.enumerated() {
-                try body(item, index, ItemLocation(section: section, index: index))
+            for local in max(0, first - offset)..<max(max(0, first - offset), items.count) {
+                try body(items[local], offset + local, location(local))
             }
+            return items.count
         case .cycle(let count, let cycle):
-            guard !cycle.isEmpty else { return }
-            var entry = 0
-            for index in 0..<count {
-                try body(cycle[entry], index, ItemLocation(section: section, index: index, cycleEntry: entry))
+            guard !cycle.isEmpty else { return 0 }
+            let start = min(max(0, first - offset), count)
+            var entry = start % cycle.count
+            for local in start..<count {
+                try body(cycle[entry], offset + local, location(local, cycleEntry: entry))
                 entry += 1
                 if entry == cycle.count { entry = 0 }
             }
+            return count
         case .file(_, let resolvedPath):
             let reader = try NDJSONItemReader(path: resolvedPath, section: section)
-            try reader.forEach(body)
+            return try reader.forEach(skipping: max(0, first - offset)) { item, local, fileLocation in
+                var itemLocation = location(local)
+                if segment == nil { itemLocation = fileLocation }
+                try body(item, offset + local, itemLocation)
+            }
+        case .segments(let parts):
+            var total = 0
+            for (index, part) in parts.enumerated() {
+                total += try part.visit(section: section, offset: offset + total, from: first, segment: index, body)
+            }
+            return total
         }
     }
 }

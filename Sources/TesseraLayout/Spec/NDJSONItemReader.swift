@@ -19,7 +19,10 @@ struct NDJSONItemReader {
         JSONPath.root.appending("sections").appending(section).appending("items").appending("file")
     }
 
-    func forEach(_ body: (_ item: Item, _ index: Int, _ location: ItemLocation) throws -> Void) throws {
+    /// Reads every item; the first `skipped` items are counted but not parsed.
+    /// Returns the number of items in the file.
+    @discardableResult
+    func forEach(skipping skipped: Int = 0, _ body: (_ item: Item, _ index: Int, _ location: ItemLocation) throws -> Void) throws -> Int {
         guard let file = fopen(path, "rb") else {
             throw filePath.error("cannot read '\(path)': \(String(cString: strerror(errno)))")
         }
@@ -32,6 +35,10 @@ struct NDJSONItemReader {
         func consume(_ bytes: ArraySlice<UInt8>) throws {
             lineNumber += 1
             guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
+            if index < skipped {
+                index += 1
+                return
+            }
             let location = ItemLocation(section: section, index: index)
             let json: JSONValue
             do {
@@ -63,5 +70,6 @@ struct NDJSONItemReader {
             line.append(contentsOf: buffer[start..<read])
         }
         if !line.isEmpty { try consume(line[...]) }
+        return index
     }
 }

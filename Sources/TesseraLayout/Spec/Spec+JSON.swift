@@ -137,6 +137,14 @@ extension Section {
         case .array(let values):
             return .list(try values.enumerated().map { index, item in try Item(json: item, path: path.appending(index)) })
         case .object(let object):
+            if let segments = object["segments"], segments != .null {
+                guard case .array(let parts) = segments, !parts.isEmpty else {
+                    throw path.appending("segments").error("must be a non-empty array of item sources")
+                }
+                return .segments(try parts.enumerated().map { index, part in
+                    try Self.items(part, path: path.appending("segments").appending(index), baseDirectory: baseDirectory)
+                })
+            }
             if let file = object["file"], file != .null {
                 guard case .string(let filePath) = file else { throw path.appending("file").error("must be a string, got \(file.typeName)") }
                 guard !filePath.isEmpty else { throw path.appending("file").error("must not be empty") }
@@ -157,7 +165,7 @@ extension Section {
             }
             return .cycle(count: count, cycle)
         default:
-            throw path.error("must be an array of items, {\"count\": N, \"cycle\": [...]} or {\"file\": \"items.ndjson\"}, got \(value.typeName)")
+            throw path.error("must be an array of items, {\"count\": N, \"cycle\": [...]}, {\"file\": \"items.ndjson\"} or {\"segments\": [...]}, got \(value.typeName)")
         }
     }
 
@@ -181,14 +189,23 @@ extension Section {
         if let header { object["header"] = .object(JSONObject(["size": .number(header.size), "pinned": .bool(header.pinned)])) }
         if let footer { object["footer"] = .object(JSONObject(["size": .number(footer.size), "pinned": .bool(footer.pinned)])) }
         if background { object["background"] = .bool(true) }
-        switch items {
-        case .list(let list):
-            object["items"] = .array(list.map(\.jsonValue))
-        case .cycle(let count, let cycle):
-            object["items"] = .object(JSONObject(["count": .number(Double(count)), "cycle": .array(cycle.map(\.jsonValue))]))
-        case .file(let path, _):
-            object["items"] = .object(JSONObject(["file": .string(path)]))
-        }
+        object["items"] = items.jsonValue
         return .object(object)
+    }
+}
+
+extension ItemSource {
+    /// The items as JSON, as a user would write them.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .list(let list):
+            .array(list.map(\.jsonValue))
+        case .cycle(let count, let cycle):
+            .object(JSONObject(["count": .number(Double(count)), "cycle": .array(cycle.map(\.jsonValue))]))
+        case .file(let path, _):
+            .object(JSONObject(["file": .string(path)]))
+        case .segments(let parts):
+            .object(JSONObject(["segments": .array(parts.map(\.jsonValue))]))
+        }
     }
 }

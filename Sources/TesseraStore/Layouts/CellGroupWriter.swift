@@ -17,6 +17,16 @@ struct CellGroupWriter: LayoutConsumer {
     private var filled: [Bool] = []
     private(set) var overhang = 0.0
     private(set) var sectionsWritten = 0
+    /// Slots of sections whose slot is not their index (after updates).
+    var slots: [Int: Int] = [:]
+    /// Whether groups may already hold frames (a resumed section): they are
+    /// read first, and the frames written replace theirs item by item.
+    var mergesExistingGroups = false
+    /// Whether `endSection` writes the section's row; an update writes all
+    /// rows itself once the sections are placed.
+    var writesSectionRows = true
+    /// The geometry and placer state of the sections written.
+    private(set) var finished: [(geometry: SectionGeometry, placerState: [UInt8]?)] = []
     /// Called with the number of cells written so far.
     var progress: ((Int) -> Void)?
     private var cellsWritten = 0
@@ -31,12 +41,20 @@ struct CellGroupWriter: LayoutConsumer {
         groupFirstItem = -1
     }
 
+    func slot(of section: Int) -> Int {
+        slots[section] ?? section
+    }
+
     mutating func consumeCells(_ placed: [PlacedFrame], section: Int, origin: SectionOrigin) throws {
         for cell in placed {
             let first = cell.item - cell.item % Self.groupSize
             if first != groupFirstItem {
                 try flush(section: section)
                 groupFirstItem = first
+                if mergesExistingGroups, let id = try CellGroups.existingGroup(layoutID: layoutID, slot: slot(of: section), firstItem: first, connection: connection) {
+                    frames = try CellGroups.frames(groupID: id, connection: connection)
+                    filled = Array(repeating: true, count: frames.count)
+                }
             }
             let offset = cell.item - first
             if offset >= frames.count {
@@ -55,7 +73,11 @@ struct CellGroupWriter: LayoutConsumer {
         if let span = geometry.absoluteCellSpan {
             overhang = max(overhang, geometry.start - span.lowerBound, span.upperBound - geometry.end)
         }
-        try SectionRow(geometry: geometry, placerState: try PlacerState.encode(placer)).insert(layoutID: layoutID, into: connection)
+        let state = try PlacerState.encode(placer)
+        if writesSectionRows {
+            try SectionRow(geometry: geometry, slot: slot(of: geometry.index), placerState: state).insert(layoutID: layoutID, into: connection)
+        }
+        finished.append((geometry, state))
         sectionsWritten += 1
     }
 
@@ -68,7 +90,7 @@ struct CellGroupWriter: LayoutConsumer {
         }
         try CellGroups.write(
             layoutID: layoutID,
-            section: section,
+            slot: slot(of: section),
             firstItem: groupFirstItem,
             frames: frames,
             connection: connection

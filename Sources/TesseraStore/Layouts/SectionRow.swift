@@ -4,17 +4,19 @@ import TesseraLayout
 /// to place its cells, header, footer and background.
 struct SectionRow {
     var geometry: SectionGeometry
+    /// The key of the section's cells, which stays when sections move.
+    var slot: Int
     var placerState: [UInt8]?
 
     static let columns = """
         section, start, item_count, items_extent, cell_span_low, cell_span_high, header_size, header_pinned,
-        footer_size, footer_pinned, background, scroll_start_inset, scroll_end_inset, cross_start_inset
+        footer_size, footer_pinned, background, scroll_start_inset, scroll_end_inset, cross_start_inset, slot
         """
 
     func insert(layoutID: Int64, into connection: Connection) throws {
         let statement = try connection.cachedStatement("""
             INSERT OR REPLACE INTO layout_sections (layout_id, \(Self.columns), end, placer_state)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let geometry = self.geometry
         try statement.bind(layoutID, geometry.index, geometry.start, geometry.itemCount, geometry.itemsExtent)
@@ -28,9 +30,15 @@ struct SectionRow {
         try statement.bind(geometry.scrollStartInset, at: 13)
         try statement.bind(geometry.scrollEndInset, at: 14)
         try statement.bind(geometry.crossStartInset, at: 15)
-        try statement.bind(geometry.end, at: 16)
-        try statement.bind(placerState, at: 17)
+        try statement.bind(slot, at: 16)
+        try statement.bind(geometry.end, at: 17)
+        try statement.bind(placerState, at: 18)
         try statement.execute()
+    }
+
+    /// Reads the slot from a statement that selected `columns` first.
+    static func slot(from statement: Statement) -> Int {
+        statement.int(at: 14)
     }
 
     /// Reads the geometry from a statement that selected `columns` first.

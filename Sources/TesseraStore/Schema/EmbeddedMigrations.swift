@@ -62,6 +62,7 @@ CREATE TABLE layouts (
 CREATE TABLE layout_sections (
     layout_id INTEGER NOT NULL REFERENCES layouts(id) ON DELETE CASCADE,
     section INTEGER NOT NULL,
+    slot INTEGER NOT NULL,              -- the key of the section's cells: stays when sections are inserted before it
     start REAL NOT NULL,
     end REAL NOT NULL,                  -- END is a keyword SQLite accepts as a name here
     item_count INTEGER NOT NULL,
@@ -81,6 +82,7 @@ CREATE TABLE layout_sections (
 ) WITHOUT ROWID;
 
 CREATE INDEX layout_sections_by_end ON layout_sections(layout_id, end);
+CREATE UNIQUE INDEX layout_sections_by_slot ON layout_sections(layout_id, slot);
 
 -- cells in groups of consecutive items: exact frames as a blob of little-endian
 -- doubles (cross, scroll, crossLength, scrollLength per cell), relative to the
@@ -90,31 +92,31 @@ CREATE TABLE cell_groups (
     frames BLOB NOT NULL
 );
 
--- the groups of each layout section, with their exact union rect relative to
+-- the groups of each layout section (by slot), with their exact union rect relative to
 -- the items origin: small enough for a reader to hold in memory, so that a
 -- query finds its groups without index SQL; also finds an item's group
 CREATE TABLE cell_group_directory (
     layout_id INTEGER NOT NULL REFERENCES layouts(id) ON DELETE CASCADE,
-    section INTEGER NOT NULL,
+    slot INTEGER NOT NULL,              -- layout_sections.slot
     first_item INTEGER NOT NULL,
     group_id INTEGER NOT NULL,          -- cell_groups.id and cell_groups_rtree.id
     min_cross REAL NOT NULL,
     max_cross REAL NOT NULL,
     min_scroll REAL NOT NULL,
     max_scroll REAL NOT NULL,
-    PRIMARY KEY (layout_id, section, first_item)
+    PRIMARY KEY (layout_id, slot, first_item)
 ) WITHOUT ROWID;
 
 -- the on-disk index for layouts too large to hold a directory in memory: one
 -- R*Tree row per group, its union rect (32-bit floats rounded outward: an
--- index only, never frames; layout ids and sections are exact up to 2^24)
+-- index only, never frames; layout ids and slots are exact up to 2^24)
 --
 -- ON DELETE CASCADE reaches neither this virtual table nor cell_groups: whoever
 -- deletes directory rows must delete their groups and rtree rows explicitly.
 CREATE VIRTUAL TABLE cell_groups_rtree USING rtree(
     id,
     min_layout, max_layout,
-    min_section, max_section,
+    min_slot, max_slot,
     min_cross, max_cross,
     min_scroll, max_scroll,
     +first_item

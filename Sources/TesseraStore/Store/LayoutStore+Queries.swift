@@ -107,7 +107,7 @@ struct LayoutReader {
     /// Appends the cells of one section that may meet `bounds`, in item order.
     private func forEachCandidate(section: SectionGeometry, bounds: QueryBounds, cache: CachedLayout?, _ visit: (Int, LocalFrame) -> Void) throws {
         guard let cache else {
-            try CellGroups.forEachCandidateFromIndex(layoutID: layout.id, section: section.index, bounds: bounds, connection: connection, visit)
+            try CellGroups.forEachCandidateFromIndex(layoutID: layout.id, slot: try slot(of: section.index), bounds: bounds, connection: connection, visit)
             return
         }
         let groups = cache.groups[section.index]
@@ -147,20 +147,27 @@ struct LayoutReader {
     }
 
     func cell(section: Int, item: Int) throws -> LayoutElement? {
-        guard item >= 0, let geometry = try geometry(section: section), item < geometry.itemCount,
-              let frame = try CellGroups.frame(layoutID: layout.id, section: section, item: item, connection: connection)
+        guard item >= 0, let (geometry, slot) = try row(section: section), item < geometry.itemCount,
+              let frame = try CellGroups.frame(layoutID: layout.id, slot: slot, item: item, connection: connection)
         else { return nil }
         return LayoutElement(kind: .cell, section: section, item: item, frame: layout.axis.screenRect(geometry.absolute(frame)))
     }
 
-    func geometry(section: Int) throws -> SectionGeometry? {
+    func row(section: Int) throws -> (SectionGeometry, Int)? {
         let query = try connection.cachedStatement(
             "SELECT \(SectionRow.columns) FROM layout_sections WHERE layout_id = ? AND section = ?"
         )
         try query.bind(layout.id, section)
         guard try query.step() else { return nil }
         defer { query.reset() }
-        return SectionRow.geometry(from: query)
+        return (SectionRow.geometry(from: query), SectionRow.slot(from: query))
+    }
+
+    private func slot(of section: Int) throws -> Int {
+        guard let (_, slot) = try row(section: section) else {
+            throw StoreError.invalidArgument("the layout of \"\(layout.specName)\" has no section \(section)")
+        }
+        return slot
     }
 }
 
@@ -244,17 +251,21 @@ final class SectionCache {
         )
         try sectionRows.bind(layout.layout.id)
         var sections: [SectionGeometry] = []
+        var sectionOfSlot: [Int: Int] = [:]
         sections.reserveCapacity(layout.layout.sectionCount)
-        while try sectionRows.step() { sections.append(SectionRow.geometry(from: sectionRows)) }
+        while try sectionRows.step() {
+            let geometry = SectionRow.geometry(from: sectionRows)
+            sectionOfSlot[SectionRow.slot(from: sectionRows)] = geometry.index
+            sections.append(geometry)
+        }
         var groups = [SectionGroups](repeating: SectionGroups(), count: sections.count)
         let groupRows = try connection.cachedStatement("""
-            SELECT section, first_item, group_id, min_cross, max_cross, min_scroll, max_scroll
-            FROM cell_group_directory WHERE layout_id = ? ORDER BY section, first_item
+            SELECT slot, first_item, group_id, min_cross, max_cross, min_scroll, max_scroll
+            FROM cell_group_directory WHERE layout_id = ? ORDER BY slot, first_item
             """)
         try groupRows.bind(layout.layout.id)
         while try groupRows.step() {
-            let section = groupRows.int(at: 0)
-            guard groups.indices.contains(section) else { continue }
+            guard let section = sectionOfSlot[groupRows.int(at: 0)], groups.indices.contains(section) else { continue }
             groups[section].firstItems.append(groupRows.int(at: 1))
             groups[section].ids.append(groupRows.int64(at: 2))
             groups[section].bounds.append(QueryBounds(

@@ -10,7 +10,9 @@ extension LayoutStore {
     /// extent in `crossExtents` and at every extent already stored for that
     /// name, all in one transaction: if the spec is invalid at any extent,
     /// nothing changes and the previous spec and layouts stay as they were.
-    /// Layouts still fresh for the saved content are kept as they are.
+    /// A spec already stored is updated incrementally (see
+    /// ``update(name:with:)``); layouts still fresh for the saved content are
+    /// kept as they are.
     ///
     /// - Returns: the layouts now stored for the spec.
     @discardableResult
@@ -20,28 +22,48 @@ extension LayoutStore {
         crossExtents: [Double] = [],
         progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
     ) throws -> [StoredLayout] {
+        try precompute(spec, as: name, crossExtents: crossExtents, progress: progress).layouts
+    }
+
+    /// ``save(_:as:crossExtents:progress:)``, also telling what it did to
+    /// each layout: kept, shifted, resumed or recomputed sections.
+    public func precompute(
+        _ spec: Spec,
+        as name: String? = nil,
+        crossExtents: [Double],
+        progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
+    ) throws -> (layouts: [StoredLayout], report: UpdateReport) {
         guard let name = name ?? spec.name, !name.isEmpty else {
             throw StoreError.invalidArgument("the spec has no name: give one (a \"name\" in the spec, or a name to save it as)")
         }
         for extent in crossExtents { try LayoutEngine.checkCrossExtent(extent, axis: spec.axis) }
         let stored = spec.resolvingItemFiles()
         let fingerprint = try SpecFingerprint(spec: stored)
-        let layouts = try pool.write { connection in
-            let specID = try Self.upsertSpec(stored, name: name, fingerprint: fingerprint, connection: connection)
-            var extents = try Self.storedExtents(specID: specID, connection: connection)
-            for extent in crossExtents where !extents.contains(extent) { extents.append(extent) }
-            for extent in extents.sorted() {
-                // Same content, same engine: the stored layout is still right.
-                if try Self.freshLayout(name: name, crossExtent: extent, connection: connection) != nil { continue }
+        let result: (layouts: [StoredLayout], report: UpdateReport) = try pool.write { connection in
+            var report = UpdateReport()
+            let specID: Int64
+            if let existing = try Self.specID(name: name, connection: connection) {
+                report = try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, connection: connection)
+                specID = existing
+            } else {
+                specID = try Self.upsertSpec(stored, name: name, fingerprint: fingerprint, connection: connection)
+            }
+            let existing = try Self.storedExtents(specID: specID, connection: connection)
+            for extent in crossExtents.sorted() where !existing.contains(extent) && !report.layouts.contains(where: { $0.crossExtent == extent }) {
                 _ = try computeLayout(
                     spec: stored, name: name, specID: specID, fingerprint: fingerprint,
                     crossExtent: extent, connection: connection, progress: progress
                 )
+                var entry = UpdateReport.Layout(crossExtent: extent)
+                entry.fullRecompute = true
+                entry.recomputed = stored.sections.count
+                report.layouts.append(entry)
             }
-            return try Self.layouts(specID: specID, connection: connection)
+            report.layouts.sort { $0.crossExtent < $1.crossExtent }
+            return (try Self.layouts(specID: specID, connection: connection), report)
         }
-        checkpoint(afterWriting: layouts.reduce(0) { $0 + $1.cellCount })
-        return layouts
+        checkpoint(afterWriting: result.layouts.reduce(0) { $0 + $1.cellCount })
+        return result
     }
 
     /// The spec stored under `name`, or nil.
