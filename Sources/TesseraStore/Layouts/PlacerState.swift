@@ -14,10 +14,11 @@ enum PlacerState {
     /// Restores a placer of the same type as `fresh` from `bytes`.
     static func decode(_ bytes: [UInt8], like fresh: any ItemPlacer) throws -> (any ResumableItemPlacer)? {
         guard let resumable = fresh as? any ResumableItemPlacer else { return nil }
-        return try decode(bytes, like: resumable)
+        return try restore(bytes, as: resumable)
     }
 
-    private static func decode<Placer: ResumableItemPlacer>(_ bytes: [UInt8], like fresh: Placer) throws -> Placer {
+    /// Opens the existential, so the decoder knows the concrete type.
+    private static func restore<Placer: ResumableItemPlacer>(_ bytes: [UInt8], as fresh: Placer) throws -> Placer {
         try JSONDecoder().decode(Placer.self, from: Data(bytes))
     }
 }
