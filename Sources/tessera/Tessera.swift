@@ -7,7 +7,7 @@ struct Tessera: ParsableCommand {
         commandName: "tessera",
         abstract: "Compute collection-view layouts and answer rect queries.",
         subcommands: [
-            LayoutCommand.self, PrecomputeCommand.self, QueryCommand.self, ItemCommand.self, ListCommand.self,
+            LayoutCommand.self, PrecomputeCommand.self, AppendCommand.self, QueryCommand.self, ItemCommand.self, ListCommand.self,
             InvalidateCommand.self, PruneCommand.self, RenderCommand.self, BenchCommand.self,
         ]
     )

@@ -38,21 +38,19 @@ struct PrecomputeCommand: ParsableCommand {
             throw CommandError("\(spec): the spec has no \"name\": give one with --name")
         }
         let store = try database.open()
-        let before = try reportingErrors { try store.layouts().filter { $0.specName == specName } }
         let bar = ProgressBar(enabled: !quiet)
         bar.start()
         let started = ProgressBar.now()
-        let layouts = try reportingErrors(file: spec) {
-            try store.save(loaded, as: specName, crossExtents: extents) { bar.update($0) }
+        let (layouts, report) = try reportingErrors(file: spec) {
+            try store.precompute(loaded, as: specName, crossExtents: extents) { bar.update($0) }
         }
         bar.finish()
         guard !quiet else { return }
         let seconds = ProgressBar.now() - started
         for layout in layouts {
-            let old = before.first { $0.crossExtent == layout.crossExtent }
-            let action = old?.id == layout.id ? "kept" : (old == nil ? "computed" : "recomputed")
+            let action = report.layouts.first { $0.crossExtent == layout.crossExtent }.map(UpdateSummary.describe) ?? "unchanged"
             let size = layout.contentSize
-            print("\(specName) @ \(JSONWriter.format(layout.crossExtent)): \(action), \(layout.elementCount) elements, "
+            print("\(specName) @ \(JSONWriter.format(layout.crossExtent)): \(action); \(layout.elementCount) elements, "
                 + "content \(JSONWriter.format(size.width))×\(JSONWriter.format(size.height)), "
                 + String(format: "%.2fs, ", layout.computeSeconds) + "\(layout.frameBytes) bytes of frames")
         }
