@@ -9,7 +9,7 @@
 CREATE TABLE specs (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
-    body TEXT NOT NULL,                 -- canonical JSON
+    body TEXT NOT NULL,                 -- canonical JSON of the spec without its sections
     content_hash TEXT NOT NULL,
     axis TEXT NOT NULL CHECK (axis IN ('vertical', 'horizontal')),
     section_count INTEGER NOT NULL,
@@ -22,6 +22,7 @@ CREATE TABLE spec_sections (
     section INTEGER NOT NULL,
     identity TEXT NOT NULL,
     content_hash TEXT NOT NULL,
+    body TEXT NOT NULL,                 -- canonical JSON of the section: one section changes, one row is written
     PRIMARY KEY (spec_id, section)
 ) WITHOUT ROWID;
 

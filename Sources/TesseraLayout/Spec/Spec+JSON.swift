@@ -91,6 +91,11 @@ extension Spec {
 }
 
 extension Section {
+    /// Reads section `index` of a spec from its JSON.
+    public init(json: JSONValue, index: Int, registry: LayoutRegistry = .standard, baseDirectory: String? = nil) throws {
+        try self.init(json: json, path: JSONPath.root.appending("sections").appending(index), registry: registry, baseDirectory: baseDirectory)
+    }
+
     init(json: JSONValue, path: JSONPath, registry: LayoutRegistry, baseDirectory: String?) throws {
         guard case .object(let object) = json else { throw path.error("a section must be an object, got \(json.typeName)") }
         let reader = LayoutParameters(object: object, path: path)

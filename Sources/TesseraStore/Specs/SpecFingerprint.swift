@@ -19,21 +19,30 @@ public struct SpecFingerprint: Sendable, Hashable {
     public var sectionIdentities: [String]
 
     public init(spec: Spec) throws {
-        var whole = ContentHasher()
-        whole.combine("tessera-spec-1")
-        whole.combine(spec.axis.rawValue)
-        whole.combine(JSONWriter.format(spec.sectionSpacing))
         var sectionHashes: [String] = []
         var identities: [String] = []
         for (index, section) in spec.sections.enumerated() {
-            let hash = try Self.hash(section, index: index, axis: spec.axis)
-            sectionHashes.append(hash)
-            identities.append(section.id ?? "#\(index)")
-            whole.combine(hash)
+            sectionHashes.append(try Self.hash(section, index: index, axis: spec.axis))
+            identities.append(Self.identity(of: section, index: index))
         }
+        self.init(axis: spec.axis, sectionSpacing: spec.sectionSpacing, sectionHashes: sectionHashes, sectionIdentities: identities)
+    }
+
+    /// A fingerprint from section hashes already known: an append hashes only
+    /// the section it changed.
+    init(axis: Axis, sectionSpacing: Double, sectionHashes: [String], sectionIdentities: [String]) {
+        var whole = ContentHasher()
+        whole.combine("tessera-spec-1")
+        whole.combine(axis.rawValue)
+        whole.combine(JSONWriter.format(sectionSpacing))
+        for hash in sectionHashes { whole.combine(hash) }
         self.specHash = whole.hex
         self.sectionHashes = sectionHashes
-        self.sectionIdentities = identities
+        self.sectionIdentities = sectionIdentities
+    }
+
+    static func identity(of section: Section, index: Int) -> String {
+        section.id ?? "#\(index)"
     }
 
     /// A section's content: its JSON without the id (identity is not

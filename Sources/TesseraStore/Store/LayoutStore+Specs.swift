@@ -116,14 +116,25 @@ extension LayoutStore {
         return query.int64(at: 0)
     }
 
-    /// Inserts or replaces the spec row and its section hashes.
-    static func upsertSpec(_ spec: Spec, name: String, fingerprint: SpecFingerprint, connection: Connection) throws -> Int64 {
-        var json = spec.jsonValue
-        if case .object(var object) = json {
+    /// Inserts or replaces the spec row and its sections' rows. With the
+    /// previous sections' hashes, only the rows of changed sections are
+    /// written.
+    static func upsertSpec(
+        _ spec: Spec,
+        name: String,
+        fingerprint: SpecFingerprint,
+        connection: Connection,
+        previous: [(identity: String, hash: String)]? = nil
+    ) throws -> Int64 {
+        var header = spec
+        header.sections = []
+        var headerJSON = header.jsonValue
+        if case .object(var object) = headerJSON {
             object["name"] = .string(name)
-            json = .object(object)
+            object["sections"] = nil
+            headerJSON = .object(object)
         }
-        let body = JSONWriter.canonical(json)
+        let body = JSONWriter.canonical(headerJSON)
         let now = LayoutStore.timestamp()
         let specID: Int64
         if let existing = try Self.specID(name: name, connection: connection) {
@@ -142,15 +153,22 @@ extension LayoutStore {
             try insert.execute()
             specID = connection.lastInsertRowID
         }
-        let clear = try connection.cachedStatement("DELETE FROM spec_sections WHERE spec_id = ?")
-        try clear.bind(specID)
-        try clear.execute()
-        let insertSection = try connection.cachedStatement(
-            "INSERT INTO spec_sections (spec_id, section, identity, content_hash) VALUES (?, ?, ?, ?)"
+        if previous?.count != spec.sections.count {
+            let clear = try connection.cachedStatement("DELETE FROM spec_sections WHERE spec_id = ?")
+            try clear.bind(specID)
+            try clear.execute()
+        }
+        let write = try connection.cachedStatement(
+            "INSERT OR REPLACE INTO spec_sections (spec_id, section, identity, content_hash, body) VALUES (?, ?, ?, ?, ?)"
         )
-        for (index, hash) in fingerprint.sectionHashes.enumerated() {
-            try insertSection.bind(specID, index, fingerprint.sectionIdentities[index], hash)
-            try insertSection.execute()
+        for (index, section) in spec.sections.enumerated() {
+            let identity = fingerprint.sectionIdentities[index]
+            let hash = fingerprint.sectionHashes[index]
+            if let previous, previous.count == spec.sections.count, previous[index].identity == identity, previous[index].hash == hash {
+                continue
+            }
+            try write.bind(specID, index, identity, hash, JSONWriter.canonical(section.jsonValue))
+            try write.execute()
         }
         return specID
     }
@@ -161,16 +179,32 @@ extension LayoutStore {
         var contentHash: String
     }
 
-    func loadSpec(name: String, connection: Connection) throws -> LoadedSpec? {
+    /// The stored spec's row: id, header JSON and content hash.
+    static func specRow(name: String, connection: Connection) throws -> (id: Int64, header: JSONValue, contentHash: String)? {
         let query = try connection.cachedStatement("SELECT id, body, content_hash FROM specs WHERE name = ?")
         try query.bind(name)
         guard try query.step() else { return nil }
-        let id = query.int64(at: 0)
-        let body = query.text(at: 1)
-        let hash = query.text(at: 2)
-        query.reset()
+        defer { query.reset() }
+        return (query.int64(at: 0), try Self.parseStored(query.text(at: 1), name: name), query.text(at: 2))
+    }
+
+    static func parseStored(_ text: String, name: String) throws -> JSONValue {
         do {
-            return LoadedSpec(id: id, spec: try Spec(jsonText: body, registry: registry), contentHash: hash)
+            return try JSONParser.parse(text)
+        } catch {
+            throw StoreError.invalidArgument("the stored spec \"\(name)\" is damaged: \(error)")
+        }
+    }
+
+    func loadSpec(name: String, connection: Connection) throws -> LoadedSpec? {
+        guard let row = try Self.specRow(name: name, connection: connection), case .object(var header) = row.header else { return nil }
+        let sections = try connection.cachedStatement("SELECT body FROM spec_sections WHERE spec_id = ? ORDER BY section")
+        try sections.bind(row.id)
+        var bodies: [JSONValue] = []
+        while try sections.step() { bodies.append(try Self.parseStored(sections.text(at: 0), name: name)) }
+        header["sections"] = .array(bodies)
+        do {
+            return LoadedSpec(id: row.id, spec: try Spec(json: .object(header), registry: registry), contentHash: row.contentHash)
         } catch let error as SpecError {
             throw StoreError.invalidArgument("the stored spec \"\(name)\" cannot be read by this program: \(error)")
         }

@@ -7,21 +7,38 @@ struct LayoutUpdater {
     let engine: LayoutEngine
     let connection: Connection
     let layout: StoredLayout
-    let oldSpec: Spec
+    let axis: Axis
+    let sectionSpacing: Double
+    /// The old spec's sections: identities and content hashes, in order.
     let oldIdentities: [(identity: String, hash: String)]
-    let newSpec: Spec
+    /// The new spec's.
     let fingerprint: SpecFingerprint
+    /// Section `i` of the old and of the new spec, asked for only when it
+    /// changed: an append reads one section, not the whole spec.
+    let oldSection: (Int) throws -> Section
+    let newSection: (Int) throws -> Section
 
     private struct OldSection {
         var geometry: SectionGeometry
         var slot: Int
-        var placerState: [UInt8]?
     }
 
     private enum Plan {
         case reuse(OldSection)
         case resume(OldSection)
         case recompute(replacing: OldSection?)
+
+        var isReuse: Bool {
+            if case .reuse = self { true } else { false }
+        }
+    }
+
+    private struct Placed {
+        var geometry: SectionGeometry
+        var slot: Int
+        /// The placer state to store, or nil to keep the stored one (reused sections).
+        var state: [UInt8]??
+        var moved: Bool
     }
 
     mutating func run() throws -> UpdateReport.Layout {
@@ -42,8 +59,7 @@ struct LayoutUpdater {
             let old = oldSections[oldIndex]
             if oldIdentities[oldIndex].hash == fingerprint.sectionHashes[index] {
                 plans.append(.reuse(old))
-            } else if old.placerState != nil,
-                      Self.onlyAppends(old: oldSpec.sections[oldIndex], new: newSpec.sections[index], oldCount: old.geometry.itemCount) {
+            } else if Self.onlyAppends(old: try oldSection(oldIndex), new: try newSection(index), oldCount: old.geometry.itemCount) {
                 plans.append(.resume(old))
             } else {
                 plans.append(.recompute(replacing: old))
@@ -57,17 +73,17 @@ struct LayoutUpdater {
         var nextSlot = (oldSections.map(\.slot).max() ?? -1) + 1
         var writer = CellGroupWriter(connection: connection, layoutID: layout.id)
         writer.writesSectionRows = false
-        var placed: [(geometry: SectionGeometry, slot: Int, state: [UInt8]?, moved: Bool)] = []
+        var placed: [Placed] = []
         for (index, plan) in plans.enumerated() {
-            let section = newSpec.sections[index]
             switch plan {
             case .reuse(let old):
                 var geometry = old.geometry
                 let moved = geometry.index != index
                 geometry.index = index
-                placed.append((geometry, old.slot, old.placerState, moved))
+                placed.append(Placed(geometry: geometry, slot: old.slot, state: .none, moved: moved))
             case .resume(let old):
-                guard let state = old.placerState, let placer = try resumablePlacer(for: section, index: index, state: state) else {
+                let section = try newSection(index)
+                guard let state = try placerState(slot: old.slot), let placer = try resumablePlacer(for: section, index: index, state: state) else {
                     placed.append(try recompute(section, index: index, replacing: old, slot: &nextSlot, writer: &writer))
                     entry.recomputed += 1
                     continue
@@ -76,7 +92,7 @@ struct LayoutUpdater {
                 writer.mergesExistingGroups = true
                 defer { writer.mergesExistingGroups = false }
                 var (geometry, finalPlacer) = try engine.resumeSection(
-                    section, index: index, axis: newSpec.axis, crossExtent: layout.crossExtent, start: 0,
+                    section, index: index, axis: axis, crossExtent: layout.crossExtent, start: 0,
                     placer: placer, after: old.geometry.itemCount, into: &writer
                 )
                 // Writes the last open group (rows are written below, once placed).
@@ -84,26 +100,30 @@ struct LayoutUpdater {
                 // This call wrote only the new and open cells: the span comes
                 // from all the section's groups, exactly.
                 geometry.cellSpan = try CellGroups.scrollSpan(layoutID: layout.id, slot: old.slot, connection: connection)
-                placed.append((geometry, old.slot, try PlacerState.encode(finalPlacer), true))
+                placed.append(Placed(geometry: geometry, slot: old.slot, state: .some(try PlacerState.encode(finalPlacer)), moved: true))
                 entry.resumed += 1
             case .recompute(let old):
-                placed.append(try recompute(section, index: index, replacing: old, slot: &nextSlot, writer: &writer))
+                placed.append(try recompute(try newSection(index), index: index, replacing: old, slot: &nextSlot, writer: &writer))
                 entry.recomputed += 1
             }
         }
 
-        // Place the sections as the engine does, then rewrite their rows.
-        var chain = SectionChain(sectionSpacing: newSpec.sectionSpacing)
+        // Place the sections as the engine does; then write the rows that changed.
+        let renumbered = placed.count != oldSections.count || placed.contains { $0.moved && $0.state == nil }
+        let keptStates = renumbered ? try allPlacerStates() : [:]
+        if renumbered {
+            let clear = try connection.cachedStatement("DELETE FROM layout_sections WHERE layout_id = ?")
+            try clear.bind(layout.id)
+            try clear.execute()
+        }
+        var chain = SectionChain(sectionSpacing: sectionSpacing)
         var overhang = 0.0
         var cellCount = 0
         var elementCount = 0
-        let clear = try connection.cachedStatement("DELETE FROM layout_sections WHERE layout_id = ?")
-        try clear.bind(layout.id)
-        try clear.execute()
         for (index, section) in placed.enumerated() {
             let oldStart = section.geometry.start
             let geometry = chain.place(section.geometry)
-            if case .reuse = plans[index] {
+            if plans[index].isReuse {
                 if section.moved || geometry.start != oldStart { entry.shifted += 1 } else { entry.kept += 1 }
             }
             if let span = geometry.absoluteCellSpan {
@@ -111,7 +131,16 @@ struct LayoutUpdater {
             }
             cellCount += geometry.isEmpty ? 0 : geometry.itemCount
             elementCount += geometry.elementCount
-            try SectionRow(geometry: geometry, slot: section.slot, placerState: section.state).insert(layoutID: layout.id, into: connection)
+            if let state = section.state {
+                try SectionRow(geometry: geometry, slot: section.slot, placerState: state).insert(layoutID: layout.id, into: connection)
+            } else if renumbered {
+                try SectionRow(geometry: geometry, slot: section.slot, placerState: keptStates[section.slot] ?? nil)
+                    .insert(layoutID: layout.id, into: connection)
+            } else if geometry.start != oldStart {
+                let move = try connection.cachedStatement("UPDATE layout_sections SET start = ?, end = ? WHERE layout_id = ? AND section = ?")
+                try move.bind(geometry.start, geometry.end, layout.id, index)
+                try move.execute()
+            }
         }
         let update = try connection.cachedStatement("""
             UPDATE layouts SET content_length = ?, section_count = ?, cell_count = ?, element_count = ?, overhang = ?,
@@ -128,25 +157,25 @@ struct LayoutUpdater {
         replacing old: OldSection?,
         slot nextSlot: inout Int,
         writer: inout CellGroupWriter
-    ) throws -> (geometry: SectionGeometry, slot: Int, state: [UInt8]?, moved: Bool) {
+    ) throws -> Placed {
         if let old { try CellGroups.delete(layoutID: layout.id, slot: old.slot, connection: connection) }
         let slot = nextSlot
         nextSlot += 1
         writer.slots[index] = slot
         let (geometry, placer) = try engine.layoutSection(
-            section, index: index, axis: newSpec.axis, crossExtent: layout.crossExtent, start: 0, into: &writer
+            section, index: index, axis: axis, crossExtent: layout.crossExtent, start: 0, into: &writer
         )
         // Writes the last open group (rows are written below, once placed).
         try writer.endSection(geometry, placer: placer)
-        return (geometry, slot, try PlacerState.encode(placer), true)
+        return Placed(geometry: geometry, slot: slot, state: .some(try PlacerState.encode(placer)), moved: true)
     }
 
     /// The placer of a section restored from its stored state, or nil for a
     /// kind that cannot resume.
     private func resumablePlacer(for section: Section, index: Int, state: [UInt8]) throws -> (any ResumableItemPlacer)? {
-        let sides = section.insets.along(newSpec.axis)
+        let sides = section.insets.along(axis)
         let context = SectionContext(
-            axis: newSpec.axis, section: index, crossExtent: layout.crossExtent,
+            axis: axis, section: index, crossExtent: layout.crossExtent,
             available: layout.crossExtent - sides.crossStart - sides.crossEnd
         )
         return try PlacerState.decode(state, like: try section.layout.makePlacer(in: context))
@@ -154,18 +183,30 @@ struct LayoutUpdater {
 
     private func loadSections() throws -> [OldSection] {
         let query = try connection.cachedStatement(
-            "SELECT \(SectionRow.columns), placer_state FROM layout_sections WHERE layout_id = ? ORDER BY section"
+            "SELECT \(SectionRow.columns) FROM layout_sections WHERE layout_id = ? ORDER BY section"
         )
         try query.bind(layout.id)
         var result: [OldSection] = []
         while try query.step() {
-            result.append(OldSection(
-                geometry: SectionRow.geometry(from: query),
-                slot: SectionRow.slot(from: query),
-                placerState: query.isNull(at: 15) ? nil : query.blob(at: 15)
-            ))
+            result.append(OldSection(geometry: SectionRow.geometry(from: query), slot: SectionRow.slot(from: query)))
         }
         return result
+    }
+
+    private func placerState(slot: Int) throws -> [UInt8]? {
+        let query = try connection.cachedStatement("SELECT placer_state FROM layout_sections WHERE layout_id = ? AND slot = ?")
+        try query.bind(layout.id, slot)
+        guard try query.step(), !query.isNull(at: 0) else { return nil }
+        defer { query.reset() }
+        return query.blob(at: 0)
+    }
+
+    private func allPlacerStates() throws -> [Int: [UInt8]?] {
+        let query = try connection.cachedStatement("SELECT slot, placer_state FROM layout_sections WHERE layout_id = ?")
+        try query.bind(layout.id)
+        var states: [Int: [UInt8]?] = [:]
+        while try query.step() { states[query.int(at: 0)] = query.isNull(at: 1) ? nil : query.blob(at: 1) }
+        return states
     }
 
     /// Whether `new` is `old` with items added at the end and nothing else

@@ -4,7 +4,20 @@ enum BenchTable {
         var parts: [String] = []
         if !output.engine.isEmpty { parts.append(engine(output.engine, count: count)) }
         if let store = output.store { parts.append(self.store(store, ndjson: output.ndjson, runs: runs)) }
+        if let updates = output.updates { parts.append(self.updates(updates, runs: runs)) }
         return parts.joined(separator: "\n\n")
+    }
+
+    static func updates(_ report: UpdateBenchmark.Report, runs: Int) -> String {
+        func milliseconds(_ value: Double) -> String { String(format: "%.1f ms", value * 1000) }
+        let rows = [
+            ["measure", "incremental", "full recompute (same run)", "ratio"],
+            ["append \(report.appendedItems) items to the last section", milliseconds(report.appendSeconds),
+             milliseconds(report.fullRecomputeSeconds), String(format: "%.0f× faster", report.fullRecomputeSeconds / report.appendSeconds)],
+            ["edit one section in the middle", milliseconds(report.editSeconds),
+             milliseconds(report.fullRecomputeSeconds), String(format: "%.0f× faster", report.fullRecomputeSeconds / report.editSeconds)],
+        ]
+        return "Updates: a feed of \(report.elements) elements in \(report.sections) sections at width 390, medians of \(runs) runs\n" + format(rows)
     }
 
     static func store(_ report: StoreBenchmark.Report, ndjson: NDJSONBenchmark.Report?, runs: Int) -> String {

@@ -62,6 +62,8 @@ struct BenchCommand: ParsableCommand {
             output.store = try spawn(["--child", "store"], count: count, as: StoreBenchmark.Report.self)
             note("store: \(count) items streamed from an NDJSON file")
             output.ndjson = try spawn(["--child", "ndjson"], count: count, as: NDJSONBenchmark.Report.self)
+            note("store: incremental updates of a \(count)-item feed")
+            output.updates = try spawn(["--child", "updates"], count: count, as: UpdateBenchmark.Report.self)
         }
         if json {
             print(String(decoding: try JSONEncoder().encode(output), as: UTF8.self))
@@ -91,6 +93,8 @@ struct BenchCommand: ParsableCommand {
                 samples.add(now() - start)
             }
             data = Data(String(format: "p50 %.1f µs, p99 %.1f µs", samples.median * 1e6, samples.percentile(0.99) * 1e6).utf8)
+        } else if child == "updates" {
+            data = try JSONEncoder().encode(UpdateBenchmark(count: count, runs: runs, directory: directory).run())
         } else if child == "ndjson" {
             data = try JSONEncoder().encode(NDJSONBenchmark(count: count, directory: directory).run())
         } else {
@@ -137,4 +141,5 @@ struct BenchOutput: Codable {
     var engine: [EngineBenchmark.Report] = []
     var store: StoreBenchmark.Report?
     var ndjson: NDJSONBenchmark.Report?
+    var updates: UpdateBenchmark.Report?
 }
