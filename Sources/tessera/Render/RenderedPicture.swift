@@ -20,11 +20,13 @@ struct RenderedPicture {
     ///   - summary: the layout's axis, cross extent and content length.
     ///   - rect: a query rect to draw, its hits highlighted.
     ///   - range: the stretch of the scroll axis to draw.
+    ///   - maximumPixels: the picture's longest side in pixels.
     ///   - elements: the elements that intersect a rect, in layout order.
     init(
         summary: LayoutSummary,
         rect: Rect?,
         range: RangeArgument?,
+        maximumPixels: Double = 2000,
         elements: (Rect) throws -> [LayoutElement]
     ) rethrows {
         let lower = range?.lower ?? 0
@@ -35,7 +37,7 @@ struct RenderedPicture {
             : Rect(x: lower, y: 0, width: length, height: summary.crossExtent)
         let drawn = try elements(area)
         let hits = Set((try rect.map(elements) ?? []).map(ElementKey.init))
-        svg = SVGRenderer(area: area).render(elements: drawn, query: rect, hits: hits)
+        svg = SVGRenderer(area: area, maximumPixels: maximumPixels).render(elements: drawn, query: rect, hits: hits)
         elementCount = drawn.count
     }
 
