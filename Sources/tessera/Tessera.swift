@@ -8,7 +8,7 @@ struct Tessera: ParsableCommand {
         abstract: "Compute collection-view layouts and answer rect queries.",
         subcommands: [
             LayoutCommand.self, PrecomputeCommand.self, AppendCommand.self, QueryCommand.self, ItemCommand.self, ListCommand.self,
-            InvalidateCommand.self, PruneCommand.self, RenderCommand.self, BenchCommand.self,
+            InvalidateCommand.self, PruneCommand.self, RenderCommand.self, DemoCommand.self, BenchCommand.self,
         ]
     )
 }

@@ -1,15 +1,27 @@
 import ArgumentParser
+import Foundation
 import TesseraLayout
+import TesseraStore
 
-/// `tessera render SPEC --width W --out FILE.svg`: draw a layout.
+/// `tessera render (SPEC | --db FILE --name N) --width W --out FILE.svg`: draw a layout.
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Draw a layout as an SVG picture, optionally with a query rect and its hits."
+        abstract: "Draw a layout as an SVG picture, optionally with a query rect and its hits.",
+        discussion: """
+        From a spec file, laid out in memory, or from a store (--db FILE --name N), which reads only \
+        the elements in the range drawn (computing and storing the layout first when it is missing or stale).
+        """
     )
 
-    @Argument(help: "The spec file (JSON, format 1).")
-    var spec: String
+    @Argument(help: "The spec file (JSON, format 1); or give --db and --name instead.")
+    var spec: String?
+
+    @Option(help: "The store file to read the layout from, instead of a spec file.")
+    var db: String?
+
+    @Option(help: "The stored spec's name (with --db).")
+    var name: String?
 
     @OptionGroup var extent: ExtentOptions
 
@@ -23,46 +35,42 @@ struct RenderCommand: ParsableCommand {
     var range: RangeArgument?
 
     func run() throws {
-        let loaded: Spec
-        let result: LayoutResult
-        do {
-            loaded = try Spec(contentsOfFile: spec)
-            result = try LayoutEngine().layout(loaded, crossExtent: try extent.crossExtent(for: loaded.axis))
-        } catch let error as SpecError {
-            throw CommandError.spec(error, file: spec)
+        let picture: RenderedPicture
+        switch (spec, db, name) {
+        case (let spec?, nil, nil):
+            picture = try renderSpec(spec)
+        case (_?, _?, _), (_?, _, _?):
+            throw CommandError("give either a SPEC file or --db FILE --name N, not both")
+        case (nil, let db?, let name?):
+            picture = try renderStored(db: db, name: name)
+        case (nil, _?, nil):
+            throw CommandError("--db needs --name, the stored spec's name")
+        case (nil, nil, _):
+            throw CommandError("give a SPEC file to render, or --db FILE --name N for a stored layout")
         }
-        let picture = RenderedPicture(result: result, rect: rect?.rect, range: range)
         try picture.write(to: out)
         printError("render: \(picture.elementCount) elements in \(out)")
     }
-}
 
-/// A layout drawn over a range of its scroll axis.
-struct RenderedPicture {
-    let svg: String
-    let elementCount: Int
-
-    init(result: LayoutResult, rect: Rect?, range: RangeArgument?) {
-        let lower = range?.lower ?? 0
-        let upper = range?.upper ?? min(result.summary.contentLength, lower + 5000)
-        let area = result.axis == .vertical
-            ? Rect(x: 0, y: lower, width: result.crossExtent, height: max(upper - lower, 1))
-            : Rect(x: lower, y: 0, width: max(upper - lower, 1), height: result.crossExtent)
-        let elements = result.elements(in: area)
-        let hits = Set((rect.map { result.elements(in: $0) } ?? []).map(ElementKey.init))
-        svg = SVGRenderer(area: area).render(elements: elements, query: rect, hits: hits)
-        elementCount = elements.count
+    private func renderSpec(_ spec: String) throws -> RenderedPicture {
+        let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec) }
+        let result = try reportingErrors(file: spec) { try LayoutEngine().layout(loaded, crossExtent: try extent.crossExtent(for: loaded.axis)) }
+        return RenderedPicture(result: result, rect: rect?.rect, range: range)
     }
 
-    func write(to path: String) throws {
-        guard let file = fopen(path, "wb") else { throw CommandError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
-        defer { fclose(file) }
-        let bytes = Array(svg.utf8)
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        guard written == bytes.count else { throw CommandError("cannot write '\(path)': disk full or closed") }
+    private func renderStored(db: String, name: String) throws -> RenderedPicture {
+        // Opening a store creates a missing file: a typo must not leave an empty store behind.
+        guard FileManager.default.fileExists(atPath: db) else { throw CommandError("no store at '\(db)'") }
+        let store = try DatabaseOption(db: db).open()
+        return try reportingErrors {
+            guard let axis = try store.specs().first(where: { $0.name == name })?.axis else { throw StoreError.noSuchSpec(name: name) }
+            let (layout, computed) = try store.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
+            if computed {
+                printError("render: the layout of \"\(name)\" at \(JSONWriter.format(layout.crossExtent)) was missing or stale; computed and stored it")
+            }
+            return try RenderedPicture(summary: layout.summary, rect: rect?.rect, range: range) { area in
+                try store.elements(name: name, crossExtent: layout.crossExtent, in: area)
+            }
+        }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -42,10 +42,10 @@ struct SVGRenderer {
         let frame = element.frame
         let fill: String
         switch element.kind {
-        case .cell: fill = "hsl(\((element.section * 47) % 360), 60%, \(hit ? 45 : 72)%)"
+        case .cell: fill = "hsl(\((element.section * 137) % 360), 60%, \(hit ? 45 : 72)%)"
         case .header: fill = "#37474f"
         case .footer: fill = "#78909c"
-        case .background: fill = "hsl(\((element.section * 47) % 360), 40%, 94%)"
+        case .background: fill = "hsl(\((element.section * 137) % 360), 40%, 94%)"
         }
         var attributes = "class=\"element \(element.kind.rawValue)\(hit ? " hit" : "")\" data-section=\"\(element.section)\""
         if let item = element.item { attributes += " data-item=\"\(item)\"" }

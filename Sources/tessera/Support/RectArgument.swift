@@ -21,6 +21,11 @@ struct RangeArgument: ExpressibleByArgument {
     var lower: Double
     var upper: Double
 
+    init(lower: Double, upper: Double) {
+        self.lower = lower
+        self.upper = upper
+    }
+
     init?(argument: String) {
         let parts = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let lower = parts[0], let upper = parts[1], lower.isFinite, upper.isFinite, lower < upper else { return nil }
