@@ -49,7 +49,7 @@ struct ReadmeTests {
             #expect(output.status == 0, "\(line): \(output.stderr)")
             #expect(!output.stdout.isEmpty || arguments[0] == "render", "\(line) printed nothing")
         }
-        let documented = ["layout", "render", "precompute", "list", "query", "item", "invalidate", "prune", "demo", "bench"]
+        let documented = ["layout", "render", "precompute", "list", "query", "item", "append", "invalidate", "prune", "demo", "bench"]
         #expect(kinds == Set(documented), "every command has a line in the README")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("waterfall.svg").path))
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("home.svg").path))
@@ -124,6 +124,12 @@ struct ReadmeTests {
         #expect(hits == layout.elements(in: Rect(x: 0, y: 0, width: 390, height: 300)))
         let item = try store.element(name: "home", crossExtent: 430, section: 2, item: 7)
         #expect(item == (try LayoutEngine().layout(spec, crossExtent: 430)).element(section: 2, item: 7))
+        let appendReport = try store.append(name: "home", section: 2, items: [Item(aspectRatio: 0.75)])
+        #expect(appendReport.layouts.map(\.resumed) == [1, 1, 1])
+        let updateReport = try store.update(name: "home", with: spec)
+        #expect(updateReport.layouts.map(\.recomputed) == [1, 1, 1])
+        #expect(try store.elements(name: "home", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 1e6))
+            == layout.elements(in: Rect(x: 0, y: 0, width: 390, height: 1e6)))
         #expect(try store.invalidate(name: "home") == 3)
         #expect(try store.prune().layoutsDeleted == 3)
 

@@ -41,7 +41,7 @@ enum BenchTable {
                      "in-memory index: " + micro(report.inMemoryQueryP50Microseconds), ""])
         rows.append(["invalidate (mark stale)", seconds(report.invalidateSeconds), "", ""])
         rows.append(["delete a layout (all rows)", seconds(report.deleteLayoutSeconds), "", ""])
-        rows.append(["replace: save changed spec, recompute, swap", seconds(report.replaceSeconds), "", ""])
+        rows.append(["re-save with the first section one item longer", seconds(report.replaceSeconds), "", ""])
         rows.append(["peak RSS of this benchmark process", String(format: "%.0f MB", Double(report.peakResidentBytes) / 1e6), "", ""])
         if let ndjson {
             rows.append(["precompute \(ndjson.elements) items from NDJSON (\(ndjson.fileBytes / 1_000_000) MB)", seconds(ndjson.seconds), "", ""])
