@@ -127,6 +127,9 @@ extension LayoutStore {
         return result
     }
 
+    /// Bytes the store takes on disk: the file and its write-ahead log.
+    public var fileBytes: Int { Self.fileSize(path) }
+
     static func fileSize(_ path: String) -> Int {
         var total = 0
         for suffix in ["", "-wal"] {

@@ -61,7 +61,7 @@ struct StoreBenchmark {
         let store = try LayoutStore(path: path)
         try store.prune()
         let layout = try store.layout(name: "bench", crossExtent: width).layout
-        let fileBytes = Self.fileSize(path)
+        let fileBytes = store.fileBytes
         let queries = try queryTimes(store: store, layout: layout)
         let memory = try LayoutEngine().layout(spec, crossExtent: width)
         let inMemory = queryTimes(memory: memory)
@@ -150,15 +150,6 @@ struct StoreBenchmark {
 
     static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
-    }
-
-    static func fileSize(_ path: String) -> Int {
-        var total = 0
-        for suffix in ["", "-wal"] {
-            var info = stat()
-            if stat(path + suffix, &info) == 0 { total += Int(info.st_size) }
-        }
-        return total
     }
 }
 
