@@ -69,3 +69,22 @@ struct FlowLayoutTests {
         #expect(cellFrames(result) == [[0, 0, 40, 30], [40, 10, 10, 10]])
     }
 }
+
+@Suite("grid: PluginLayout's early wrap does not happen here")
+struct GridWrapTests {
+    @Test("width 375, insets 10, spacing 10, three per line: three items per line, not two")
+    func threePerLine() throws {
+        let result = try layout("""
+        {"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3, "itemSpacing": 10, "lineSpacing": 10},
+          "insets": {"left": 10, "right": 10}, "items": {"count": 6, "cycle": [{}]}}]}
+        """, extent: 375)
+        // avail 355, width (355 − 20) / 3 = 111.666…: the third item ends at
+        // 355 up to rounding, which the 1e-9 tolerance accepts.
+        let frames = cellFrames(result)
+        let width = (355.0 - 20) / 3
+        #expect(frames.map { $0[1] } == [0, 0, 0, width + 10, width + 10, width + 10])
+        // Justified: the line starts at the inset and ends at the other one.
+        #expect(frames[0][0] == 10)
+        #expect(abs(frames[2][0] + frames[2][2] - 365) < 1e-9)
+    }
+}

@@ -78,3 +78,28 @@ struct ValidationTests {
         #expect(throws: SpecError.self) { try LayoutEngine().layout(spec, crossExtent: .nan) }
     }
 }
+
+@Suite("specs through Swift's coders")
+struct SpecCodableTests {
+    @Test("a spec encodes and decodes through JSONEncoder and JSONDecoder to the same layout")
+    func roundTrip() throws {
+        let spec = try Spec(jsonText: """
+        {"format": 1, "axis": "horizontal", "sections": [{"id": "a", "layout": {"kind": "mozaik", "columns": [40, 60], "rowHeight": 30},
+          "header": {"size": 12, "pinned": true}, "items": [{"columns": 2}, {"rows": 2}, {}]}]}
+        """)
+        let data = try JSONEncoder().encode(spec)
+        let decoded = try JSONDecoder().decode(Spec.self, from: data)
+        #expect(decoded.canonicalText == spec.canonicalText)
+        #expect(try LayoutEngine().layout(decoded, crossExtent: 100).elements == LayoutEngine().layout(spec, crossExtent: 100).elements)
+    }
+
+    @Test("decoding validates: the error names the JSON path")
+    func validates() {
+        let data = Array(#"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 0}}]}"#.utf8)
+        #expect(throws: SpecError(path: "sections[0].layout.fraction", reason: "must be at least 1, got 0")) {
+            _ = try JSONDecoder().decode(Spec.self, from: Data(data))
+        }
+    }
+}
+
+import Foundation
