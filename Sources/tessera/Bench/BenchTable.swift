@@ -38,7 +38,9 @@ enum BenchTable {
                      "per-element R*Tree: " + micro(report.perElementRTreeQueryP99Microseconds),
                      report.perElementRTreeQueryP99Microseconds.map { String(format: "%.2f×", $0 / report.queryP99Microseconds) } ?? "-"])
         rows.append(["viewport query with pinning, p50 / p99", micro(report.viewportP50Microseconds) + " / " + micro(report.viewportP99Microseconds),
-                     "in-memory index: " + micro(report.inMemoryQueryP50Microseconds), ""])
+                     "in-memory binary search p50 / p99: " + micro(report.binarySearchP50Microseconds) + " / " + micro(report.binarySearchP99Microseconds),
+                     String(format: "%.1f× slower", report.viewportP50Microseconds / report.binarySearchP50Microseconds)])
+        rows.append(["in-memory (TesseraLayout) rect query p50", micro(report.inMemoryQueryP50Microseconds), "", ""])
         rows.append(["invalidate (mark stale)", seconds(report.invalidateSeconds), "", ""])
         rows.append(["delete a layout (all rows)", seconds(report.deleteLayoutSeconds), "", ""])
         rows.append(["re-save with the first section one item longer", seconds(report.replaceSeconds), "", ""])

@@ -21,6 +21,8 @@ struct StoreBenchmark {
         var viewportP50Microseconds: Double
         var viewportP99Microseconds: Double
         var inMemoryQueryP50Microseconds: Double
+        var binarySearchP50Microseconds: Double
+        var binarySearchP99Microseconds: Double
         var invalidateSeconds: Double
         var deleteLayoutSeconds: Double
         var replaceSeconds: Double
@@ -65,6 +67,7 @@ struct StoreBenchmark {
         let queries = try queryTimes(store: store, layout: layout)
         let memory = try LayoutEngine().layout(spec, crossExtent: width)
         let inMemory = queryTimes(memory: memory)
+        let binarySearch = BinarySearchBaseline(layout: memory).queryTimes()
 
         var invalidate = Samples()
         var delete = Samples()
@@ -98,6 +101,8 @@ struct StoreBenchmark {
             viewportP50Microseconds: queries.viewport.median * 1e6,
             viewportP99Microseconds: queries.viewport.percentile(0.99) * 1e6,
             inMemoryQueryP50Microseconds: inMemory.median * 1e6,
+            binarySearchP50Microseconds: binarySearch.median * 1e6,
+            binarySearchP99Microseconds: binarySearch.percentile(0.99) * 1e6,
             invalidateSeconds: invalidate.median,
             deleteLayoutSeconds: delete.median,
             replaceSeconds: replace.median,
@@ -150,6 +155,51 @@ struct StoreBenchmark {
 
     static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+}
+
+/// The research notes' in-memory baseline: frames sorted by minY, a binary
+/// search for the first that may reach the query (bounded below by the
+/// tallest element), then a walk until minY passes the query.
+struct BinarySearchBaseline {
+    private var minY: [Double] = []
+    private var frames: [Rect] = []
+    private var tallest = 0.0
+    private let length: Double
+
+    init(layout: LayoutResult) {
+        let sorted = layout.elements.map(\.frame).sorted { $0.minY < $1.minY }
+        frames = sorted
+        minY = sorted.map(\.minY)
+        tallest = sorted.map(\.height).max() ?? 0
+        length = layout.summary.contentLength
+    }
+
+    func queryTimes() -> Samples {
+        var random = BenchRandom(seed: 7)
+        var samples = Samples()
+        var found = 0
+        for _ in 0..<2000 {
+            let query = Rect(x: 0, y: random.unit() * max(0, length - 844), width: 390, height: 844)
+            let start = now()
+            var lower = 0
+            var upper = minY.count
+            let low = query.minY - tallest
+            while lower < upper {
+                let middle = (lower + upper) / 2
+                if minY[middle] < low { lower = middle + 1 } else { upper = middle }
+            }
+            var hits: [Rect] = []
+            var index = lower
+            while index < frames.count, minY[index] < query.maxY {
+                if frames[index].intersects(query) { hits.append(frames[index]) }
+                index += 1
+            }
+            found &+= hits.count
+            samples.add(now() - start)
+        }
+        if found == -1 { print(found) }
+        return samples
     }
 }
 
