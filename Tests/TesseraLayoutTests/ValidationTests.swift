@@ -22,6 +22,7 @@ struct ValidationTests {
         (#"{"format": 1, "sections": [{"layout": {"kind": 1}}]}"#, "sections[0].layout.kind", "must be a string"),
         (#"{"format": 1, "sections": [{"id": [], "layout": {"kind": "flow"}}]}"#, "sections[0].id", "must be a string or an integer"),
         (#"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "insets": {"top": -2}}]}"#, "sections[0].insets.top", "must not be negative"),
+        (#"{"format": 1, "sections": [{"id": "a", "layout": {"kind": "flow"}}, {"id": 7, "layout": {"kind": "flow"}}, {"id": "a", "layout": {"kind": "flow"}}]}"#, "sections[2].id", "duplicate id \"a\" (sections[0] has it too)"),
         (#"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "insets": {"left": 300, "right": 100}}]}"#, "sections[0].insets", "exceed the container's extent"),
         (#"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "header": {}}]}"#, "sections[0].header.size", "is required"),
         (#"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "footer": {"size": 4, "pinned": 1}}]}"#, "sections[0].footer.pinned", "must be true or false"),

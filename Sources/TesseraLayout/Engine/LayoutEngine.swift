@@ -34,6 +34,7 @@ public struct LayoutEngine: Sendable {
     ) throws -> LayoutSummary {
         try Self.checkCrossExtent(crossExtent, axis: spec.axis)
         try LayoutParameters.check(spec.sectionSpacing, rule: .nonNegative, at: JSONPath.root.appending("sectionSpacing"))
+        try Self.checkSectionIDs(spec.sections)
         var chain = SectionChain(sectionSpacing: spec.sectionSpacing)
         var cellCount = 0
         var elementCount = 0
@@ -53,6 +54,20 @@ public struct LayoutEngine: Sendable {
             cellCount: cellCount,
             elementCount: elementCount
         )
+    }
+
+    /// Section ids are identities: two sections with one id would make an
+    /// update unable to tell which one changed.
+    public static func checkSectionIDs(_ sections: [Section]) throws {
+        var seen: [String: Int] = [:]
+        for (index, section) in sections.enumerated() {
+            guard let id = section.id else { continue }
+            if let first = seen[id] {
+                throw JSONPath.root.appending("sections").appending(index).appending("id")
+                    .error("duplicate id \"\(id)\" (sections[\(first)] has it too)")
+            }
+            seen[id] = index
+        }
     }
 
     /// Checks that a cross extent can be laid out.

@@ -41,6 +41,7 @@ extension Spec {
                 baseDirectory: baseDirectory
             ))
         }
+        try LayoutEngine.checkSectionIDs(sections)
         self.init(name: name, axis: axis, sectionSpacing: sectionSpacing, sections: sections)
     }
 

@@ -41,8 +41,10 @@ public struct SpecFingerprint: Sendable, Hashable {
         self.sectionIdentities = sectionIdentities
     }
 
+    /// `id:` and the section's id, or `#` and its index: the two kinds of
+    /// identity can never be equal.
     static func identity(of section: Section, index: Int) -> String {
-        section.id ?? "#\(index)"
+        section.id.map { "id:" + $0 } ?? "#\(index)"
     }
 
     /// A section's content: its JSON without the id (identity is not
