@@ -27,6 +27,33 @@ struct DatabasePoolTests {
         }
     }
 
+    @Test("without a transaction, an unfinished statement keeps one snapshot; finished ones do not")
+    func snapshotHeldByUnfinishedStatement() throws {
+        let directory = try TemporaryDirectory("implicit-snapshot")
+        let pool = try DatabasePool(path: directory.file("store.sqlite"))
+        try pool.write { db in
+            try db.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1), (2)")
+        }
+        // Statements that finish each take the newest snapshot.
+        try pool.readWithoutTransaction { db throws in
+            #expect(try db.int("SELECT sum(v) FROM t") == 3)
+            try pool.write { db in try db.execute("INSERT INTO t VALUES (10)") }
+            #expect(try db.int("SELECT sum(v) FROM t") == 13)
+        }
+        // A statement left on its first row holds the snapshot for the others.
+        try pool.readWithoutTransaction { db throws in
+            let holder = try db.cachedStatement("SELECT v FROM t ORDER BY v")
+            #expect(try holder.step())
+            try pool.write { db in try db.execute("INSERT INTO t VALUES (100)") }
+            #expect(try db.int("SELECT sum(v) FROM t") == 13)
+            #expect(try db.int("SELECT count(*) FROM t") == 3)
+        }
+        // The pool reset the holder: the next read sees the commit.
+        try pool.readWithoutTransaction { db throws in
+            #expect(try db.int("SELECT sum(v) FROM t") == 113)
+        }
+    }
+
     @Test("readers on other threads see whole generations while the writer replaces the data")
     func noMixedReads() throws {
         let directory = try TemporaryDirectory("mixed")

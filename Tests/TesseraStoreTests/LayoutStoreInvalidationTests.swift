@@ -45,6 +45,33 @@ struct LayoutStoreInvalidationTests {
         #expect(try store.layouts().map(\.state) == [.fresh])
     }
 
+    @Test("a warm reader sees every change another store (as another process) makes to the file")
+    func warmReaderSeesOtherWriters() throws {
+        let temporary = try TemporaryStore()
+        let reader = temporary.store
+        let writer = try LayoutStore(path: temporary.path)
+        try writer.save(Self.grid(3), as: "feed", crossExtents: [300])
+        let everything = Rect(x: 0, y: 0, width: 300, height: 1e6)
+        // Warm the reader's caches of the resolved layout and its groups.
+        for _ in 0..<3 { #expect(try reader.elements(name: "feed", crossExtent: 300, in: everything).count == 30) }
+
+        try writer.save(Self.grid(2), as: "feed")
+        #expect(try reader.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame.width == 150)
+
+        try writer.save(Self.grid(2, count: 31), as: "feed")
+        #expect(try reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
+
+        // Served from a stale resolution, the query would not recompute.
+        try writer.deleteLayout(name: "feed", crossExtent: 300)
+        #expect(try writer.layouts().isEmpty)
+        #expect(try reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
+        #expect(try writer.layouts().map(\.state) == [.fresh])
+
+        try writer.pool.write { connection in try connection.execute("UPDATE layouts SET engine_version = engine_version + 1") }
+        #expect(try reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
+        #expect(try writer.layouts().map(\.state) == [.fresh])
+    }
+
     @Test("invalidate marks layouts stale; the next query recomputes; prune deletes and shrinks the file")
     func invalidateAndPrune() throws {
         let temporary = try TemporaryStore()

@@ -96,6 +96,19 @@ public final class DatabasePool: Sendable {
         }
     }
 
+    /// Runs `body` on a read-only connection without BEGIN and COMMIT, which
+    /// cost a short query about as much as the query itself. SQLite keeps a
+    /// connection's implicit read transaction, and so its WAL snapshot, while
+    /// any statement is unfinished: `body` reads from one snapshot as long as
+    /// the first statement it steps stays unfinished (not reset, not done)
+    /// until its last read. Every statement is reset when `body` ends.
+    public func readWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
+        try withReader { connection in
+            defer { connection.resetActiveStatements() }
+            return try body(connection)
+        }
+    }
+
     private func withReader<T>(_ body: (Connection) throws -> T) throws -> T {
         readerPermits.wait()
         defer { readerPermits.signal() }

@@ -57,7 +57,7 @@ struct LayoutReader {
     /// them, or nil for a layout too large to cache.
     private func cached() throws -> CachedLayout? {
         guard isCacheable else { return nil }
-        return try SectionCache.of(connection).layout(resolved, connection: connection)
+        return try ReaderCache.of(connection).layout(resolved, connection: connection)
     }
 
     /// Appends the cells of one section that may meet `bounds`, in item order.

@@ -28,13 +28,17 @@ extension LayoutStore {
         try layout(name: name, crossExtent: crossExtent).layout.contentSize
     }
 
-    /// Runs `body` in one read transaction on the fresh layout, computing it
-    /// first when needed. If a writer replaces the layout between the check
-    /// and the read, the read is tried again.
+    /// Runs `body` on the fresh layout, all of it read from one snapshot,
+    /// computing the layout first when needed. If a writer replaces the
+    /// layout between the check and the read, the read is tried again.
     func withFreshLayout<T>(name: String, crossExtent: Double, _ body: (LayoutReader) throws -> T) throws -> T {
         for _ in 0..<3 {
-            let result: T? = try pool.read { connection in
-                guard let resolved = try Self.resolvedLayout(name: name, crossExtent: crossExtent, connection: connection) else { return nil }
+            // No BEGIN: the reader cache begins the snapshot with a statement
+            // left unfinished until the pool resets them all.
+            let result: T? = try pool.readWithoutTransaction { connection in
+                guard let resolved = try ReaderCache.of(connection).resolvedLayout(
+                    name: name, crossExtent: crossExtent, connection: connection
+                ) else { return nil }
                 return try body(LayoutReader(resolved: resolved, connection: connection, cacheLimit: readerCacheLimit))
             }
             if let result { return result }
