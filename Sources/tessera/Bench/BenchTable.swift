@@ -33,13 +33,16 @@ enum BenchTable {
         rows.append(["file bytes/element", String(format: "%.1f", report.bytesPerElement), "", ""])
         rows.append(["rect query 390×844, p50 (warm)", micro(report.queryP50Microseconds),
                      "per-element R*Tree: " + micro(report.perElementRTreeQueryP50Microseconds),
-                     report.perElementRTreeQueryP50Microseconds.map { String(format: "%.2f×", $0 / report.queryP50Microseconds) } ?? "-"])
+                     report.perElementRTreeQueryP50Microseconds.map { String(format: "%.2f× faster", $0 / report.queryP50Microseconds) } ?? "-"])
         rows.append(["rect query 390×844, p99 (warm)", micro(report.queryP99Microseconds),
                      "per-element R*Tree: " + micro(report.perElementRTreeQueryP99Microseconds),
-                     report.perElementRTreeQueryP99Microseconds.map { String(format: "%.2f×", $0 / report.queryP99Microseconds) } ?? "-"])
-        rows.append(["viewport query with pinning, p50 / p99", micro(report.viewportP50Microseconds) + " / " + micro(report.viewportP99Microseconds),
+                     report.perElementRTreeQueryP99Microseconds.map { String(format: "%.2f× faster", $0 / report.queryP99Microseconds) } ?? "-"])
+        rows.append(["viewport query with pinning, p50 / p99 (warm)", micro(report.viewportP50Microseconds) + " / " + micro(report.viewportP99Microseconds),
                      "in-memory binary search p50 / p99: " + micro(report.binarySearchP50Microseconds) + " / " + micro(report.binarySearchP99Microseconds),
                      String(format: "%.1f× slower", report.viewportP50Microseconds / report.binarySearchP50Microseconds)])
+        rows.append(["first query of each viewport, p50 / p99", micro(report.firstTouchP50Microseconds) + " / " + micro(report.firstTouchP99Microseconds),
+                     "per-element R*Tree p50: " + micro(report.perElementRTreeFirstTouchP50Microseconds),
+                     report.perElementRTreeFirstTouchP50Microseconds.map { String(format: "%.2f× faster", $0 / report.firstTouchP50Microseconds) } ?? "-"])
         rows.append(["in-memory (TesseraLayout) rect query p50", micro(report.inMemoryQueryP50Microseconds), "", ""])
         rows.append(["invalidate (mark stale)", seconds(report.invalidateSeconds), "", ""])
         rows.append(["delete a layout (all rows)", seconds(report.deleteLayoutSeconds), "", ""])

@@ -20,6 +20,10 @@ struct StoreBenchmark {
         var queryP99Microseconds: Double
         var viewportP50Microseconds: Double
         var viewportP99Microseconds: Double
+        /// Each viewport's first query in this process: its pages of the file
+        /// are in the operating system's cache but not yet in the reader's map.
+        var firstTouchP50Microseconds: Double
+        var firstTouchP99Microseconds: Double
         var inMemoryQueryP50Microseconds: Double
         var binarySearchP50Microseconds: Double
         var binarySearchP99Microseconds: Double
@@ -29,6 +33,7 @@ struct StoreBenchmark {
         var perElementRTreeInsertSeconds: Double?
         var perElementRTreeQueryP50Microseconds: Double?
         var perElementRTreeQueryP99Microseconds: Double?
+        var perElementRTreeFirstTouchP50Microseconds: Double?
         var peakResidentBytes: Int
     }
 
@@ -64,10 +69,11 @@ struct StoreBenchmark {
         try store.prune()
         let layout = try store.layout(name: "bench", crossExtent: width).layout
         let fileBytes = store.fileBytes
-        let queries = try queryTimes(store: store, layout: layout)
+        let viewports = Self.viewports(contentLength: layout.contentLength)
+        let queries = try queryTimes(store: store, layout: layout, viewports: viewports)
         let memory = try LayoutEngine().layout(spec, crossExtent: width)
-        let inMemory = queryTimes(memory: memory)
-        let binarySearch = BinarySearchBaseline(layout: memory).queryTimes()
+        let inMemory = queryTimes(memory: memory, viewports: viewports)
+        let binarySearch = BinarySearchBaseline(layout: memory).queryTimes(viewports)
 
         var invalidate = Samples()
         var delete = Samples()
@@ -100,6 +106,8 @@ struct StoreBenchmark {
             queryP99Microseconds: queries.rect.percentile(0.99) * 1e6,
             viewportP50Microseconds: queries.viewport.median * 1e6,
             viewportP99Microseconds: queries.viewport.percentile(0.99) * 1e6,
+            firstTouchP50Microseconds: queries.firstTouch.median * 1e6,
+            firstTouchP99Microseconds: queries.firstTouch.percentile(0.99) * 1e6,
             inMemoryQueryP50Microseconds: inMemory.median * 1e6,
             binarySearchP50Microseconds: binarySearch.median * 1e6,
             binarySearchP99Microseconds: binarySearch.percentile(0.99) * 1e6,
@@ -110,41 +118,59 @@ struct StoreBenchmark {
         )
         Self.remove(path)
         if baseline {
-            let rtree = try PerElementRTreeBaseline(directory: directory).run(memory: memory)
+            let rtree = try PerElementRTreeBaseline(directory: directory).run(memory: memory, viewports: viewports)
             report.perElementRTreeInsertSeconds = rtree.insertSeconds
-            report.perElementRTreeQueryP50Microseconds = rtree.query.median * 1e6
-            report.perElementRTreeQueryP99Microseconds = rtree.query.percentile(0.99) * 1e6
+            report.perElementRTreeQueryP50Microseconds = rtree.warm.median * 1e6
+            report.perElementRTreeQueryP99Microseconds = rtree.warm.percentile(0.99) * 1e6
+            report.perElementRTreeFirstTouchP50Microseconds = rtree.firstTouch.median * 1e6
         }
         return report
     }
 
-    /// Phone viewports at random offsets, after a warm-up.
-    private func queryTimes(store: LayoutStore, layout: StoredLayout) throws -> (rect: Samples, viewport: Samples) {
+    /// Phone viewports at random offsets along the whole feed, the same in
+    /// every run and for every baseline.
+    static func viewports(contentLength: Double, count: Int = 3000) -> [Rect] {
         var random = BenchRandom(seed: 7)
-        var rect = Samples()
-        var viewport = Samples()
-        var found = 0
-        for round in 0..<4000 {
-            let query = Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: 390, height: 844)
-            let start = now()
-            if round % 2 == 0 {
-                found &+= try store.elements(name: "bench", crossExtent: layout.crossExtent, in: query).count
-                if round >= 1000 { rect.add(now() - start) }
-            } else {
-                found &+= try store.visibleElements(name: "bench", crossExtent: layout.crossExtent, viewport: query).count
-                if round >= 1000 { viewport.add(now() - start) }
-            }
+        return (0..<count).map { _ in
+            Rect(x: 0, y: random.unit() * max(0, contentLength - 844), width: 390, height: 844)
         }
-        if found == -1 { print(found) }
-        return (rect, viewport)
     }
 
-    private func queryTimes(memory: LayoutResult) -> Samples {
-        var random = BenchRandom(seed: 7)
+    /// Each viewport three times: its first query (pages not yet mapped by
+    /// the reader), then warm as a rect query and as a viewport query with
+    /// pinning.
+    private func queryTimes(store: LayoutStore, layout: StoredLayout, viewports: [Rect]) throws
+        -> (firstTouch: Samples, rect: Samples, viewport: Samples)
+    {
+        let width = layout.crossExtent
+        // The first query loads the reader's cache of the layout: not timed.
+        var found = try store.elements(name: "bench", crossExtent: width, in: viewports[0]).count
+        var firstTouch = Samples()
+        var rect = Samples()
+        var viewport = Samples()
+        for query in viewports {
+            let start = now()
+            found &+= try store.elements(name: "bench", crossExtent: width, in: query).count
+            firstTouch.add(now() - start)
+        }
+        for query in viewports {
+            let start = now()
+            found &+= try store.elements(name: "bench", crossExtent: width, in: query).count
+            rect.add(now() - start)
+        }
+        for query in viewports {
+            let start = now()
+            found &+= try store.visibleElements(name: "bench", crossExtent: width, viewport: query).count
+            viewport.add(now() - start)
+        }
+        if found == -1 { print(found) }
+        return (firstTouch, rect, viewport)
+    }
+
+    private func queryTimes(memory: LayoutResult, viewports: [Rect]) -> Samples {
         var samples = Samples()
         var found = 0
-        for _ in 0..<2000 {
-            let query = Rect(x: 0, y: random.unit() * max(0, memory.summary.contentLength - 844), width: 390, height: 844)
+        for query in viewports {
             let start = now()
             found &+= memory.elements(in: query).count
             samples.add(now() - start)
@@ -165,22 +191,18 @@ struct BinarySearchBaseline {
     private var minY: [Double] = []
     private var frames: [Rect] = []
     private var tallest = 0.0
-    private let length: Double
 
     init(layout: LayoutResult) {
         let sorted = layout.elements.map(\.frame).sorted { $0.minY < $1.minY }
         frames = sorted
         minY = sorted.map(\.minY)
         tallest = sorted.map(\.height).max() ?? 0
-        length = layout.summary.contentLength
     }
 
-    func queryTimes() -> Samples {
-        var random = BenchRandom(seed: 7)
+    func queryTimes(_ viewports: [Rect]) -> Samples {
         var samples = Samples()
         var found = 0
-        for _ in 0..<2000 {
-            let query = Rect(x: 0, y: random.unit() * max(0, length - 844), width: 390, height: 844)
+        for query in viewports {
             let start = now()
             var lower = 0
             var upper = minY.count
@@ -208,7 +230,8 @@ struct BinarySearchBaseline {
 struct PerElementRTreeBaseline {
     var directory: String
 
-    func run(memory: LayoutResult) throws -> (insertSeconds: Double, query: Samples) {
+    /// Insert time, and each viewport's first and second (warm) query.
+    func run(memory: LayoutResult, viewports: [Rect]) throws -> (insertSeconds: Double, firstTouch: Samples, warm: Samples) {
         let path = "\(directory)/baseline-rtree.sqlite"
         StoreBenchmark.remove(path)
         defer { StoreBenchmark.remove(path) }
@@ -233,26 +256,26 @@ struct PerElementRTreeBaseline {
             }
         }
         let insertSeconds = now() - start
-        var random = BenchRandom(seed: 7)
-        var samples = Samples()
         let query = try connection.cachedStatement("""
             SELECT f.section, f.item, f.x, f.y, f.w, f.h FROM boxes AS b JOIN frames AS f ON f.id = b.id
             WHERE b.max_x > ?1 AND b.min_x < ?2 AND b.max_y > ?3 AND b.min_y < ?4
             """)
         var found = 0
-        for round in 0..<3000 {
-            let y = random.unit() * max(0, memory.summary.contentLength - 844)
-            let begin = now()
-            try query.bind(0.0, 390.0, y, y + 844)
-            while try query.step() {
-                // The exact test, as the store does, on the joined frames.
-                let x = query.double(at: 2), top = query.double(at: 3), w = query.double(at: 4), h = query.double(at: 5)
-                if x < 390, 0 < x + w, top < y + 844, y < top + h { found &+= 1 }
+        var passes = [Samples(), Samples()]
+        for pass in passes.indices {
+            for viewport in viewports {
+                let begin = now()
+                try query.bind(viewport.minX, viewport.maxX, viewport.minY, viewport.maxY)
+                while try query.step() {
+                    // The exact test, as the store does, on the joined frames.
+                    let x = query.double(at: 2), y = query.double(at: 3), w = query.double(at: 4), h = query.double(at: 5)
+                    if Rect(x: x, y: y, width: w, height: h).intersects(viewport) { found &+= 1 }
+                }
+                passes[pass].add(now() - begin)
             }
-            if round >= 1000 { samples.add(now() - begin) }
         }
         if found == -1 { print(found) }
-        return (insertSeconds, samples)
+        return (insertSeconds, passes[0], passes[1])
     }
 }
 
