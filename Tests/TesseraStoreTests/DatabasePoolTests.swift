@@ -27,30 +27,78 @@ struct DatabasePoolTests {
         }
     }
 
-    @Test("without a transaction, an unfinished statement keeps one snapshot; finished ones do not")
-    func snapshotHeldByUnfinishedStatement() throws {
-        let directory = try TemporaryDirectory("implicit-snapshot")
-        let pool = try DatabasePool(path: directory.file("store.sqlite"))
-        try pool.write { db in
-            try db.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1), (2)")
+    /// The "busy" column of a TRUNCATE checkpoint: 1 when it could not finish.
+    private func checkpointBusy(_ connection: Connection) throws -> Int {
+        let checkpoint = try connection.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
+        #expect(try checkpoint.step())
+        return checkpoint.int(at: 0)
+    }
+
+    private func fileSize(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+    }
+
+    @Test("an idle reader keeps its snapshot until anyone commits; the next read then sees the commit")
+    func keptSnapshotRenewedByAnyCommit() throws {
+        let directory = try TemporaryDirectory("kept-snapshot")
+        let path = directory.file("store.sqlite")
+        // Long enough that no release happens during the test.
+        let pool = try DatabasePool(path: path, configuration: .init(maximumReaderCount: 1, snapshotIdleLifetime: 60))
+        #expect(pool.walIndex != nil)
+        try pool.write { db in try db.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1)") }
+        #expect(try pool.read { try $0.int("SELECT sum(v) FROM t") } == 1)
+        #expect(pool.idleSnapshotCount == 1)
+        #expect(try pool.read { try $0.int("SELECT sum(v) FROM t") } == 1)
+
+        // A commit by this pool's writer.
+        try pool.write { db in try db.execute("INSERT INTO t VALUES (10)") }
+        #expect(try pool.read { try $0.int("SELECT sum(v) FROM t") } == 11)
+        // A commit by a connection that is not the pool's, as another process's.
+        let other = try Connection(path: path)
+        try other.execute("INSERT INTO t VALUES (100)")
+        #expect(try pool.read { try $0.int("SELECT sum(v) FROM t") } == 111)
+        try other.execute("DELETE FROM t")
+        #expect(try pool.read { try $0.int("SELECT count(*) FROM t") } == 0)
+        #expect(pool.idleSnapshotCount == 1)
+    }
+
+    @Test("kept snapshots are given up after the idle lifetime, so another connection can reset the WAL")
+    func idleSnapshotsReleased() throws {
+        let directory = try TemporaryDirectory("released-snapshot")
+        let path = directory.file("store.sqlite")
+        let pool = try DatabasePool(path: path, configuration: .init(snapshotIdleLifetime: 0.05))
+        try pool.write { db in try db.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1)") }
+        let other = try Connection(path: path, options: Connection.Options(busyTimeout: 0))
+        try other.execute("INSERT INTO t VALUES (2)")
+        #expect(try pool.read { try $0.int("SELECT sum(v) FROM t") } == 3)
+        #expect(pool.idleSnapshotCount == 1)
+        // While the snapshot is kept, a TRUNCATE checkpoint cannot finish (busy = 1).
+        #expect(try checkpointBusy(other) == 1)
+        let deadline = DatabasePool.monotonicSeconds() + 5
+        while pool.idleSnapshotCount > 0 && DatabasePool.monotonicSeconds() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
         }
-        // Statements that finish each take the newest snapshot.
-        try pool.readWithoutTransaction { db throws in
-            #expect(try db.int("SELECT sum(v) FROM t") == 3)
-            try pool.write { db in try db.execute("INSERT INTO t VALUES (10)") }
-            #expect(try db.int("SELECT sum(v) FROM t") == 13)
-        }
-        // A statement left on its first row holds the snapshot for the others.
-        try pool.readWithoutTransaction { db throws in
-            let holder = try db.cachedStatement("SELECT v FROM t ORDER BY v")
-            #expect(try holder.step())
-            try pool.write { db in try db.execute("INSERT INTO t VALUES (100)") }
-            #expect(try db.int("SELECT sum(v) FROM t") == 13)
-            #expect(try db.int("SELECT count(*) FROM t") == 3)
-        }
-        // The pool reset the holder: the next read sees the commit.
-        try pool.readWithoutTransaction { db throws in
-            #expect(try db.int("SELECT sum(v) FROM t") == 113)
+        #expect(pool.idleSnapshotCount == 0)
+        #expect(try checkpointBusy(other) == 0)
+        #expect(fileSize(path + "-wal") == 0)
+    }
+
+    @Test("with no idle lifetime, or while the writer checkpoints, every read ends its transaction")
+    func snapshotsNotKept() throws {
+        let directory = try TemporaryDirectory("unkept-snapshot")
+        let unkept = try DatabasePool(path: directory.file("a.sqlite"), configuration: .init(snapshotIdleLifetime: 0))
+        try unkept.write { db in try db.execute("CREATE TABLE t (v INTEGER)") }
+        #expect(try unkept.read { try $0.int("SELECT count(*) FROM t") } == 0)
+        #expect(unkept.idleSnapshotCount == 0)
+
+        let pool = try DatabasePool(path: directory.file("b.sqlite"), configuration: .init(snapshotIdleLifetime: 60))
+        try pool.write { db in try db.execute("CREATE TABLE t (v INTEGER)") }
+        #expect(try pool.read { try $0.int("SELECT count(*) FROM t") } == 0)
+        #expect(pool.idleSnapshotCount == 1)
+        try pool.withoutHeldSnapshots { () throws in
+            #expect(pool.idleSnapshotCount == 0)
+            #expect(try pool.read { try $0.int("SELECT count(*) FROM t") } == 0)
+            #expect(pool.idleSnapshotCount == 0)
         }
     }
 

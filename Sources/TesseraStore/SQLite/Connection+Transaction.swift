@@ -5,6 +5,7 @@ extension SQL {
     static let beginImmediate = SQL("BEGIN IMMEDIATE")
     static let beginExclusive = SQL("BEGIN EXCLUSIVE")
     static let commit = SQL("COMMIT")
+    static let rollback = SQL("ROLLBACK")
 }
 
 extension Connection {
@@ -78,6 +79,6 @@ extension Connection {
     /// are ignored: the caller is already reporting the error that caused this.
     private func rollbackAfterFailure() {
         guard isInTransaction else { return }
-        try? cachedStatement("ROLLBACK").execute()
+        try? cachedStatement(SQL.rollback).execute()
     }
 }

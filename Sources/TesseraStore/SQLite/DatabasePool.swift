@@ -9,6 +9,9 @@ import Synchronization
 /// Opening migrates the file to the current schema (see `Migrator`), refusing
 /// files that are not Tessera stores without changing them.
 ///
+/// Readers keep their WAL snapshot between reads while nothing is committed
+/// (see `DatabasePool+Snapshots.swift`).
+///
 /// Both `read` and `write` run their closure synchronously on the calling thread.
 /// Do not call `write` from inside `write`: the lock is not recursive and the
 /// process traps ("Recursive call to lock Mutex") instead of deadlocking. A `read`
@@ -22,11 +25,21 @@ public final class DatabasePool: Sendable {
         public var maximumReaderCount: Int
         /// Settings of every connection of the pool.
         public var connection: Connection.Options
+        /// Seconds an idle reader keeps its read snapshot, so that the next
+        /// read on it begins no transaction when nothing was committed
+        /// meanwhile; 0 ends every read's transaction. A kept snapshot stops
+        /// other connections' checkpoints from resetting the WAL, hence short.
+        public var snapshotIdleLifetime: Double
 
-        public init(maximumReaderCount: Int = 4, connection: Connection.Options = Connection.Options()) {
+        public init(
+            maximumReaderCount: Int = 4,
+            connection: Connection.Options = Connection.Options(),
+            snapshotIdleLifetime: Double = 0.05
+        ) {
             precondition(maximumReaderCount >= 1, "a pool needs at least one reader")
             self.maximumReaderCount = maximumReaderCount
             self.connection = connection
+            self.snapshotIdleLifetime = max(0, snapshotIdleLifetime)
         }
     }
 
@@ -36,15 +49,27 @@ public final class DatabasePool: Sendable {
     public let configuration: Configuration
 
     // Connections are not Sendable; the pool hands each to one thread at a time
-    // (the writer under `writer`'s lock, a reader after taking it from `idleReaders`),
+    // (the writer under `writer`'s lock, a reader after taking it from `idle`),
     // which is the guarantee `Sendable` asks for.
-    private final class Slot: @unchecked Sendable {
+    final class Slot: @unchecked Sendable {
         let connection: Connection
+        /// The WAL-index header read just before this reader's open read
+        /// transaction began; nil when it has none.
+        var snapshotStamp: WALIndexHeader.Stamp?
+        /// When the reader last went back to the idle list (monotonic seconds).
+        var idleSince = 0.0
         init(_ connection: Connection) { self.connection = connection }
     }
 
     private let writer: Mutex<Slot>
-    private let idleReaders = Mutex<[Slot]>([])
+    let idle = Mutex(IdleReaders())
+    /// The shared-memory header that tells readers whether their snapshot is
+    /// still the newest; nil when it cannot be mapped (every read then begins
+    /// a new snapshot).
+    let walIndex: WALIndexHeader?
+    /// Above zero while snapshots must not outlive a read (see
+    /// `withoutHeldSnapshots(_:)`).
+    let snapshotHoldsSuspended = Atomic<Int>(0)
     // Counts readers in use or openable: `read` waits here when all are busy.
     private let readerPermits: DispatchSemaphore
 
@@ -57,6 +82,8 @@ public final class DatabasePool: Sendable {
         self.configuration = configuration
         let connection = try migrator.openDatabase(at: path, options: configuration.connection)
         writer = Mutex(Slot(connection))
+        // After the writer's open and migration: the index exists, initialized.
+        walIndex = configuration.snapshotIdleLifetime > 0 ? WALIndexHeader(databasePath: path) : nil
         readerPermits = DispatchSemaphore(value: configuration.maximumReaderCount)
     }
 
@@ -82,39 +109,28 @@ public final class DatabasePool: Sendable {
         }
     }
 
-    /// Runs `body` on a read-only connection inside a deferred transaction: every
-    /// query in `body` sees the same committed state (one WAL snapshot, taken at the
-    /// first read), whatever the writer commits meanwhile. The next `read` sees the
-    /// writes committed before it began.
+    /// Runs `body` on a read-only connection inside a read transaction: every
+    /// query in `body` sees the same committed state (one WAL snapshot), whatever
+    /// the writer commits meanwhile, and that state includes every commit that
+    /// finished, in any process, before `read` began.
+    ///
+    /// An idle reader keeps its snapshot while nothing is committed (see
+    /// `Configuration.snapshotIdleLifetime`), so a warm read begins no
+    /// transaction. `body` must not BEGIN or COMMIT itself.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
-        try withReader { connection in
-            try connection.transaction(.deferred) {
-                // An unfinished SELECT would keep the snapshot past the transaction.
-                defer { connection.resetActiveStatements() }
-                return try body(connection)
-            }
+        try withReader { slot in
+            try renewSnapshot(of: slot)
+            defer { finishRead(on: slot) }
+            return try body(slot.connection)
         }
     }
 
-    /// Runs `body` on a read-only connection without BEGIN and COMMIT, which
-    /// cost a short query about as much as the query itself. SQLite keeps a
-    /// connection's implicit read transaction, and so its WAL snapshot, while
-    /// any statement is unfinished: `body` reads from one snapshot as long as
-    /// the first statement it steps stays unfinished (not reset, not done)
-    /// until its last read. Every statement is reset when `body` ends.
-    public func readWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
-        try withReader { connection in
-            defer { connection.resetActiveStatements() }
-            return try body(connection)
-        }
-    }
-
-    private func withReader<T>(_ body: (Connection) throws -> T) throws -> T {
+    private func withReader<T>(_ body: (Slot) throws -> T) throws -> T {
         readerPermits.wait()
         defer { readerPermits.signal() }
-        let slot = try idleReaders.withLock { $0.popLast() } ?? openReader()
-        defer { idleReaders.withLock { $0.append(slot) } }
-        return try body(slot.connection)
+        let slot = try idle.withLock { $0.readers.popLast() } ?? openReader()
+        defer { returnToIdle(slot) }
+        return try body(slot)
     }
 
     private func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
@@ -129,5 +145,11 @@ public final class DatabasePool: Sendable {
 
     private func openReader() throws -> Slot {
         Slot(try Connection(path: path, mode: .readOnly, options: configuration.connection))
+    }
+
+    /// The idle readers, and whether a release of their snapshots is due.
+    struct IdleReaders {
+        var readers: [Slot] = []
+        var releaseScheduled = false
     }
 }

@@ -33,9 +33,7 @@ extension LayoutStore {
     /// layout between the check and the read, the read is tried again.
     func withFreshLayout<T>(name: String, crossExtent: Double, _ body: (LayoutReader) throws -> T) throws -> T {
         for _ in 0..<3 {
-            // No BEGIN: the reader cache begins the snapshot with a statement
-            // left unfinished until the pool resets them all.
-            let result: T? = try pool.readWithoutTransaction { connection in
+            let result: T? = try pool.read { connection in
                 guard let resolved = try ReaderCache.of(connection).resolvedLayout(
                     name: name, crossExtent: crossExtent, connection: connection
                 ) else { return nil }

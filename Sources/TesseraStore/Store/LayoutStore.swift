@@ -53,8 +53,11 @@ public final class LayoutStore: Sendable {
     func checkpoint(afterWriting cells: Int) {
         guard cells >= 50_000 else { return }
         // Best effort: a reader in another process may hold the WAL; then the
-        // next large write tries again.
-        _ = try? pool.writeWithoutTransaction { connection in try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        // next large write tries again. Our own readers give up their kept
+        // snapshots meanwhile, or the reset would wait for them.
+        pool.withoutHeldSnapshots {
+            _ = try? pool.writeWithoutTransaction { connection in try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
     }
 
     /// Seconds since 1970, for the rows' timestamps.

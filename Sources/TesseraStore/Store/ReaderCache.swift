@@ -32,15 +32,14 @@ final class ReaderCache {
     }
 
     /// The fresh layout of a spec at an extent, or nil when it is missing or
-    /// stale. Outside a transaction, this begins a read snapshot that lasts
-    /// until the caller resets every statement of the connection.
+    /// stale. Call it inside the read transaction of the query.
     func resolvedLayout(name: String, crossExtent: Double, connection: Connection) throws -> ResolvedLayout? {
-        // Left unfinished on its row, the pragma holds the implicit read
-        // transaction: the version read is the snapshot's, and every later
-        // statement reads that same snapshot.
+        // The version of the transaction's snapshot: it changes whenever
+        // another connection committed before the snapshot began.
         let pragma = try connection.cachedStatement(Self.dataVersionSQL)
         guard try pragma.step() else { throw StoreError.invalidArgument("PRAGMA data_version returned no row") }
         let version = pragma.int64(at: 0)
+        pragma.reset()
         if version != resolvedVersion {
             resolved.removeAll(keepingCapacity: true)
             resolvedVersion = version
