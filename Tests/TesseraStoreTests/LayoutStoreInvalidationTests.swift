@@ -117,4 +117,47 @@ struct LayoutStoreInvalidationTests {
         try store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "files")
         #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 1)?.frame.width == 20)
     }
+
+    @Test("a file section that was appended to (file + list segments) still notices when its file changes")
+    func changedFileInsideSegments() throws {
+        let temporary = try TemporaryStore()
+        try #"{"size": [10, 10]}"#.write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
+        try #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"file": "items.ndjson"}}]}"#
+            .write(toFile: temporary.file("spec.json"), atomically: true, encoding: .utf8)
+        let store = temporary.store
+        try store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "files", crossExtents: [100])
+        try store.append(name: "files", section: 0, items: [Item(size: Size(width: 30, height: 30))])
+        let stored = try #require(try store.spec(named: "files"))
+        guard case .segments(let parts) = stored.sections[0].items, case .file(let path, _) = parts.first else {
+            Issue.record("expected file + list segments, got \(stored.sections[0].items)")
+            return
+        }
+        #expect(path.hasPrefix("/"), "the stored path \(path) must not depend on the current folder")
+
+        try "{\"size\": [20, 20]}".write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
+        #expect(throws: StoreError.self) { try store.layout(name: "files", crossExtent: 200) }
+        // Saving the stored spec again reads the new file, and keeps the appended item.
+        try store.save(stored, as: "files")
+        #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 0)?.frame.width == 20)
+        #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 1)?.frame.width == 30)
+    }
+
+    @Test("a segments spec names its files relative to the spec, and stores them absolute")
+    func relativeFileInSegments() throws {
+        let temporary = try TemporaryStore()
+        try #"{"size": [10, 10]}"#.write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
+        try #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"segments": [{"file": "items.ndjson"}, [{"size": [5, 5]}]]}}]}"#
+            .write(toFile: temporary.file("spec.json"), atomically: true, encoding: .utf8)
+        let store = temporary.store
+        try store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "segments", crossExtents: [100])
+        let stored = try #require(try store.spec(named: "segments"))
+        #expect(stored.sections[0].items.itemFiles.map(\.resolvedPath) == [realPath(temporary.file("items.ndjson"))])
+        #expect(try store.element(name: "segments", crossExtent: 100, section: 0, item: 1)?.frame.width == 5)
+        try "{\"size\": [40, 40]}".write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
+        #expect(throws: StoreError.self) { try store.layout(name: "segments", crossExtent: 300) }
+    }
+
+    private func realPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
 }

@@ -24,6 +24,36 @@ public indirect enum ItemSource: Sendable, Hashable {
         }
     }
 
+    /// The items files this source reads, in order: each one's JSON path
+    /// below the section's `items` (`file`, `segments[1].file`) and the path
+    /// it is read from.
+    public var itemFiles: [(jsonPath: String, resolvedPath: String)] {
+        switch self {
+        case .list, .cycle:
+            return []
+        case .file(_, let resolvedPath):
+            return [("file", resolvedPath)]
+        case .segments(let parts):
+            return parts.enumerated().flatMap { index, part in
+                part.itemFiles.map { ("segments[\(index)]." + $0.jsonPath, $0.resolvedPath) }
+            }
+        }
+    }
+
+    /// This source with every items file, at any depth, named by
+    /// `transform` of its resolved path (both as written and as read).
+    public func renamingFiles(_ transform: (String) -> String) -> ItemSource {
+        switch self {
+        case .list, .cycle:
+            return self
+        case .file(_, let resolvedPath):
+            let renamed = transform(resolvedPath)
+            return .file(path: renamed, resolvedPath: renamed)
+        case .segments(let parts):
+            return .segments(parts.map { $0.renamingFiles(transform) })
+        }
+    }
+
     /// These items followed by `items`, as compactly as the source allows.
     public func appending(_ items: [Item]) -> ItemSource {
         switch self {

@@ -58,16 +58,17 @@ public struct SpecFingerprint: Sendable, Hashable {
             json = .object(object)
         }
         hasher.combine(JSONWriter.canonical(json))
-        if case .file(_, let resolvedPath) = section.items {
-            try hashFile(resolvedPath, section: index, into: &hasher)
+        // Files at any depth: an append turns a file section into segments.
+        for file in section.items.itemFiles {
+            try hashFile(file.resolvedPath, jsonPath: "sections[\(index)].items.\(file.jsonPath)", into: &hasher)
         }
         return hasher.hex
     }
 
-    private static func hashFile(_ path: String, section: Int, into hasher: inout ContentHasher) throws {
+    private static func hashFile(_ path: String, jsonPath: String, into hasher: inout ContentHasher) throws {
         guard let file = fopen(path, "rb") else {
             throw SpecError(
-                path: "sections[\(section)].items.file",
+                path: jsonPath,
                 reason: "cannot read '\(path)': \(String(cString: strerror(errno)))"
             )
         }

@@ -225,12 +225,11 @@ extension Spec {
     func resolvingItemFiles() -> Spec {
         var copy = self
         for index in copy.sections.indices {
-            if case .file(_, let resolved) = copy.sections[index].items {
-                let absolute = realpath(resolved, nil).map { pointer in
+            copy.sections[index].items = copy.sections[index].items.renamingFiles { resolved in
+                realpath(resolved, nil).map { pointer in
                     defer { free(pointer) }
                     return String(cString: pointer)
                 } ?? resolved
-                copy.sections[index].items = .file(path: absolute, resolvedPath: absolute)
             }
         }
         return copy
