@@ -46,6 +46,7 @@ struct EmbeddedMigrationsTests {
         let db = try Connection(path: ":memory:")
         #expect(try migrator.migrate(db) == EmbeddedMigrations.all)
         #expect(try db.int("PRAGMA foreign_key_check") == -1)  // no violations: no rows
-        #expect(try db.int("PRAGMA integrity_check") == 0)      // "ok" reads as 0
+        let integrity = try db.prepare("PRAGMA integrity_check")
+        #expect(try integrity.step() && integrity.text(at: 0) == "ok")
     }
 }

@@ -32,11 +32,20 @@ struct LayoutStoreRoundTripTests {
                 x: random.quarter(-50...(size.width + 50)), y: random.quarter(-50...(size.height + 50)),
                 width: random.quarter(0...500), height: random.quarter(0...900)
             )
-            if query % 3 == 0, let element = all.randomElement(using: &random) {
-                // A rect that only touches an element's edge: no match.
-                rect = Rect(x: element.frame.maxX, y: element.frame.minY, width: 5, height: element.frame.height)
+            if query % 2 == 0, let element = all.randomElement(using: &random) {
+                // A rect that only touches one of an element's edges: that element does not match.
+                let frame = element.frame
+                switch query / 2 % 4 {
+                case 0: rect = Rect(x: frame.maxX, y: frame.minY, width: 5, height: frame.height)
+                case 1: rect = Rect(x: frame.minX - 5, y: frame.minY, width: 5, height: frame.height)
+                case 2: rect = Rect(x: frame.minX, y: frame.maxY, width: frame.width, height: 5)
+                default: rect = Rect(x: frame.minX, y: frame.minY - 5, width: frame.width, height: 5)
+                }
+                #expect(try !store.elements(name: "random", crossExtent: extent, in: rect).contains(element), "seed \(seed) rect \(rect)")
             }
-            #expect(try store.elements(name: "random", crossExtent: extent, in: rect) == memory.elements(in: rect), "seed \(seed) rect \(rect)")
+            let hits = try store.elements(name: "random", crossExtent: extent, in: rect)
+            #expect(hits == Self.bruteForce(all, rect), "seed \(seed) rect \(rect)")
+            #expect(hits == memory.elements(in: rect), "seed \(seed) rect \(rect)")
             #expect(try store.visibleElements(name: "random", crossExtent: extent, viewport: rect) == memory.visibleElements(viewport: rect),
                     "seed \(seed) viewport \(rect)")
         }
@@ -49,13 +58,21 @@ struct LayoutStoreRoundTripTests {
         }
     }
 
-    @Test("a layout far down the scroll axis keeps exact frames (R*Tree floats are only an index)")
-    func exactFarFrames() throws {
+    /// The contract's rule, element by element: open interiors overlap.
+    static func bruteForce(_ elements: [LayoutElement], _ rect: Rect) -> [LayoutElement] {
+        elements.filter { element in
+            let e = element.frame
+            return e.minX < rect.maxX && rect.minX < e.maxX && e.minY < rect.maxY && rect.minY < e.maxY
+        }
+    }
+
+    @Test("a layout far down the scroll axis keeps exact frames (R*Tree floats are only an index)", arguments: [2_000_000, 0])
+    func exactFarFrames(cacheLimit: Int) throws {
         let spec = try Spec(jsonText: """
         {"format": 1, "sections": [{"layout": {"kind": "flow"}, "insets": {"top": 48000000.3}, "items": [{"size": [100.1, 0.7]}, {"size": [100.1, 0.7]}]}]}
         """)
         let memory = try LayoutEngine().layout(spec, crossExtent: 390)
-        let temporary = try TemporaryStore()
+        let temporary = try TemporaryStore(readerCacheLimit: cacheLimit)
         try temporary.store.save(spec, as: "far", crossExtents: [390])
         let rect = Rect(x: 100.1, y: 48000000.3, width: 1, height: 0.5)
         // The second cell starts exactly at x = 100.1: the first one only touches the rect.
@@ -63,5 +80,26 @@ struct LayoutStoreRoundTripTests {
         #expect(stored == memory.elements(in: rect))
         #expect(stored.map(\.item) == [1])
         #expect(stored.first?.frame == Rect(x: 100.1, y: 48000000.3, width: 100.1, height: 0.7))
+    }
+
+    @Test("through the R*Tree, layouts whose ids share a 32-bit float (past 2^24) never see each other's cells")
+    func neighbouringIDsPastFloatPrecision() throws {
+        let temporary = try TemporaryStore(readerCacheLimit: 0)
+        let store = temporary.store
+        let connection = try Connection(path: temporary.path)
+        try connection.execute("DELETE FROM sqlite_sequence WHERE name = 'layouts'; INSERT INTO sqlite_sequence (name, seq) VALUES ('layouts', 16777216)")
+        let narrow = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": [{"size": [10, 10]}]}]}"#)
+        let wide = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": [{"size": [20, 20]}, {"size": [20, 20]}]}]}"#)
+        for (name, spec) in [("a", narrow), ("b", wide), ("c", narrow)] {
+            try store.save(spec, as: name, crossExtents: [100])
+        }
+        let ids = try store.layouts().map(\.id).sorted()
+        #expect(ids == [16_777_217, 16_777_218, 16_777_219])
+        // The hazard is real: the index rows of b's id also cover a's and c's.
+        #expect(try connection.int("SELECT count(*) FROM cell_groups_rtree WHERE min_layout <= 16777218 AND max_layout >= 16777218") == 3)
+        let everything = Rect(x: 0, y: 0, width: 100, height: 100)
+        #expect(try store.elements(name: "a", crossExtent: 100, in: everything).map(\.frame.width) == [10])
+        #expect(try store.elements(name: "b", crossExtent: 100, in: everything).map(\.frame.width) == [20, 20])
+        #expect(try store.elements(name: "c", crossExtent: 100, in: everything).map(\.frame.width) == [10])
     }
 }

@@ -122,14 +122,21 @@ enum CellGroups {
         _ visit: (Int, LocalFrame) -> Void
     ) throws {
         // The R*Tree stores 32-bit floats rounded outward, so it never misses a
-        // group; the exact test happens on the frames from the blob.
+        // group, but past 2^24 neighbouring layout ids and slots share a float:
+        // the directory's exact key keeps only this layout's groups. The exact
+        // rect test happens on the frames from the blob.
         let query = try connection.cachedStatement("""
-            SELECT r.first_item, g.frames FROM cell_groups_rtree AS r JOIN cell_groups AS g ON g.id = r.id
+            SELECT r.first_item, g.frames FROM cell_groups_rtree AS r
+            JOIN cell_group_directory AS d
+              ON d.layout_id = ?7 AND d.slot = ?8 AND d.first_item = r.first_item AND d.group_id = r.id
+            JOIN cell_groups AS g ON g.id = r.id
             WHERE r.min_layout <= ?1 AND r.max_layout >= ?1 AND r.min_slot <= ?2 AND r.max_slot >= ?2
               AND r.min_cross <= ?4 AND r.max_cross >= ?3 AND r.min_scroll <= ?6 AND r.max_scroll >= ?5
             ORDER BY r.first_item
             """)
         try query.bind(Double(layoutID), Double(slot), bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)
+        try query.bind(layoutID, at: 7)
+        try query.bind(slot, at: 8)
         while try query.step() {
             let first = query.int(at: 0)
             query.withBlob(at: 1) { raw in visitFrames(raw, firstItem: first, bounds: bounds, visit) }
