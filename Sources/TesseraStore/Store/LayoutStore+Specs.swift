@@ -12,7 +12,8 @@ extension LayoutStore {
     /// nothing changes and the previous spec and layouts stay as they were.
     /// A spec already stored is updated incrementally (see
     /// ``update(name:with:)``); layouts still fresh for the saved content are
-    /// kept as they are.
+    /// kept as they are. `progress` hears of every layout computed in full;
+    /// it runs inside the write and must not write to the store.
     ///
     /// - Returns: the layouts now stored for the spec.
     @discardableResult
@@ -43,7 +44,7 @@ extension LayoutStore {
             var report = UpdateReport()
             let specID: Int64
             if let existing = try Self.specID(name: name, connection: connection) {
-                report = try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, connection: connection)
+                report = try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, connection: connection, progress: progress)
                 specID = existing
             } else {
                 specID = try Self.upsertSpec(stored, name: name, fingerprint: fingerprint, connection: connection)

@@ -32,12 +32,18 @@ extension LayoutStore {
     /// moved (one row each), sections whose items were only appended go on
     /// from their stored state, and only the others are laid out again. The
     /// result equals a full recompute of the new spec, frame for frame.
+    /// `progress` hears of the layouts computed again in full (a new axis, a
+    /// stale layout); it runs inside the write and must not write to the store.
     @discardableResult
-    public func update(name: String, with spec: Spec) throws -> UpdateReport {
+    public func update(
+        name: String,
+        with spec: Spec,
+        progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
+    ) throws -> UpdateReport {
         let stored = spec.resolvingItemFiles()
         let fingerprint = try SpecFingerprint(spec: stored)
         let report = try pool.write { connection in
-            try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, connection: connection)
+            try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, connection: connection, progress: progress)
         }
         return report
     }
@@ -124,7 +130,13 @@ extension LayoutStore {
     }
 
     /// The update, inside the caller's write transaction.
-    func applyUpdate(name: String, spec: Spec, fingerprint: SpecFingerprint, connection: Connection) throws -> UpdateReport {
+    func applyUpdate(
+        name: String,
+        spec: Spec,
+        fingerprint: SpecFingerprint,
+        connection: Connection,
+        progress: (@Sendable (PrecomputeProgress) -> Void)?
+    ) throws -> UpdateReport {
         guard let old = try loadSpec(name: name, connection: connection) else { throw StoreError.noSuchSpec(name: name) }
         // States are judged against the old content, before the spec row changes.
         let layouts = try Self.layouts(specID: old.id, connection: connection)
@@ -142,7 +154,7 @@ extension LayoutStore {
             if layout.state == .stale || spec.axis != old.spec.axis {
                 _ = try computeLayout(
                     spec: spec, name: name, specID: old.id, fingerprint: fingerprint,
-                    crossExtent: layout.crossExtent, connection: connection, progress: nil
+                    crossExtent: layout.crossExtent, connection: connection, progress: progress
                 )
                 var entry = UpdateReport.Layout(crossExtent: layout.crossExtent)
                 entry.fullRecompute = true
