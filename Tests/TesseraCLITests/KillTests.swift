@@ -34,20 +34,8 @@ struct KillTests {
         #expect(first.status == 0, "\(first.stderr)")
         let expected = try LayoutEngine().layout(Spec(contentsOfFile: small.path), crossExtent: 390).elements
 
-        let process = Process()
-        process.executableURL = CLIRunner.executable
-        process.arguments = ["precompute", large.path, "--db", database, "--width", "390", "--quiet"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait until the transaction has written a few MB to the WAL.
-        let wal = database + "-wal"
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, process.isRunning {
-            let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
-            if size > 8_000_000 { break }
-            usleep(2000)
-        }
+        let process = try CLIRunner.start(["precompute", large.path, "--db", database, "--width", "390", "--quiet"])
+        CLIRunner.waitUntilWriting(process, database: database)
         #expect(process.isRunning, "the precompute finished before it could be killed")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -81,9 +81,9 @@ public final class DatabasePool: Sendable {
         self.path = path
         self.configuration = configuration
         let connection = try migrator.openDatabase(at: path, options: configuration.connection)
+        // After the writer's open and migration, SQLite has mapped the index.
+        walIndex = configuration.snapshotIdleLifetime > 0 ? WALIndexHeader(mappedBy: connection) : nil
         writer = Mutex(Slot(connection))
-        // After the writer's open and migration: the index exists, initialized.
-        walIndex = configuration.snapshotIdleLifetime > 0 ? WALIndexHeader(databasePath: path) : nil
         readerPermits = DispatchSemaphore(value: configuration.maximumReaderCount)
     }
 

@@ -1,13 +1,7 @@
 import CSQLite
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// The header of a WAL database's shared-memory index, mapped read-only, so a
-/// reader can tell without a lock or a system call whether anything was
+/// The header of a WAL database's shared-memory index, as SQLite maps it, so
+/// a reader can tell without a lock or a system call whether anything was
 /// committed since it last looked.
 ///
 /// Every commit, by any connection of any process, rewrites this header (its
@@ -30,35 +24,21 @@ final class WALIndexHeader: @unchecked Sendable {
         }
     }
 
-    // Immutable after init: a read-only shared mapping, unmapped at deinit.
-    private let base: UnsafeMutableRawPointer
-    private let length: Int
+    // SQLite's mapping of the index's first region: it stays at this address
+    // while any connection of this process has the database open.
+    private let base: UnsafeRawPointer
+    // Keeps the mapping alive: SQLite unmaps it when the last connection closes.
+    private let owner: Connection
 
-    /// Maps the `-shm` file of the database at `databasePath`, or returns nil
-    /// when it cannot (no such file, too short, not mappable): callers then
-    /// begin a new read transaction for every read.
+    /// The index that `connection` (kept open by this object) has mapped, or
+    /// nil when it has none: not in WAL mode, or no transaction ran yet.
+    /// Callers then begin a new read transaction for every read.
     ///
-    /// Call it while a connection of this process has the database open in
-    /// WAL mode: SQLite then has created the file, and does not delete or
-    /// truncate it while any connection has it open.
-    init?(databasePath: String) {
-        let descriptor = open(databasePath + "-shm", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        // An uninitialized index is shorter than its header, and reading a
-        // mapping past the end of its file is a SIGBUS.
-        guard fstat(descriptor, &status) == 0, status.st_size >= 136 else { return nil }
-        let length = Int(sysconf(Int32(_SC_PAGESIZE)))
-        guard let mapped = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED else {
-            return nil
-        }
-        self.base = mapped
-        self.length = length
-    }
-
-    deinit {
-        munmap(base, length)
+    /// Only the thread that owns `connection` may call this.
+    init?(mappedBy connection: Connection) {
+        guard let base = tessera_mapped_wal_index(connection.liveHandle) else { return nil }
+        self.base = base
+        self.owner = connection
     }
 
     /// The header now. Two equal stamps taken at different times mean that

@@ -37,13 +37,26 @@ public final class LayoutStore: Sendable {
     /// - Parameter readerCacheLimit: the largest layout (sections plus groups
     ///   of 250 cells) whose directory each reader connection keeps in memory,
     ///   about 60 bytes per entry; 0 sends every query through the R*Tree.
-    public init(path: String, registry: LayoutRegistry = .standard, maximumReaders: Int = 4, readerCacheLimit: Int = 2_000_000) throws {
+    /// - Parameter busyTimeout: how long (seconds) a write waits for another
+    ///   connection's or process's write to finish before failing with
+    ///   `SQLITE_BUSY`: longer than the longest write (a 10M-item precompute
+    ///   takes several seconds), so that writers queue instead of failing.
+    public init(
+        path: String,
+        registry: LayoutRegistry = .standard,
+        maximumReaders: Int = 4,
+        readerCacheLimit: Int = 2_000_000,
+        busyTimeout: Double = 120
+    ) throws {
         self.path = path
         self.registry = registry
         self.readerCacheLimit = readerCacheLimit
         self.pool = try DatabasePool(
             path: path,
-            configuration: DatabasePool.Configuration(maximumReaderCount: max(1, maximumReaders))
+            configuration: DatabasePool.Configuration(
+                maximumReaderCount: max(1, maximumReaders),
+                connection: Connection.Options(busyTimeout: busyTimeout)
+            )
         )
     }
 
