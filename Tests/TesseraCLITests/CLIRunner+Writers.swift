@@ -15,14 +15,16 @@ extension CLIRunner {
 
     /// Waits (up to a minute) until `process` has written more than `bytes`
     /// to the WAL of `database`: it is then inside its write transaction.
-    /// Returns early when the process ends.
-    static func waitUntilWriting(_ process: Process, database: String, bytes: Int = 8_000_000) {
+    /// Returns whether it got there, false when the process ended first.
+    @discardableResult
+    static func waitUntilWriting(_ process: Process, database: String, bytes: Int = 8_000_000) -> Bool {
         let wal = database + "-wal"
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(120)
         while Date() < deadline, process.isRunning {
             let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
-            if size > bytes { return }
+            if size > bytes { return true }
             usleep(2000)
         }
+        return false
     }
 }

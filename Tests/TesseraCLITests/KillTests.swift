@@ -8,35 +8,64 @@ struct KillTests {
     @Test("leaves the previous spec and layout intact and the file consistent")
     func killMidway() throws {
         try killDuring(
-            before: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 1000, "cycle": [{}]}}]}"#,
-            after: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 4}, "items": {"count": 3000000, "cycle": [{}]}}]}"#
-        )
+            before: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 1000, "cycle": [{}]}}]}"#
+        ) { directory, database in
+            let large = directory.appendingPathComponent("large.json")
+            try #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 4}, "items": {"count": 3000000, "cycle": [{}]}}]}"#
+                .write(to: large, atomically: true, encoding: .utf8)
+            return ["precompute", large.path, "--db", database, "--width", "390", "--quiet"]
+        }
     }
 
-    @Test("in an incremental update leaves the previous layout intact: an update is one transaction")
+    @Test("in an incremental update of two widths leaves both previous layouts intact: an update is one transaction")
     func killMidwayThroughUpdate() throws {
         // Section "b" changes and grows to 3M items; "a" and "c" would be kept and shifted.
         try killDuring(
             before: #"{"format": 1, "name": "feed", "sections": [{"id": "a", "layout": {"kind": "flow"}, "items": {"count": 500, "cycle": [{"size": [60, 40]}]}}, {"id": "b", "layout": {"kind": "grid", "fraction": 3}, "items": {"count": 1000, "cycle": [{}]}}, {"id": "c", "layout": {"kind": "staggered", "columns": 2}, "items": {"count": 700, "cycle": [{"aspectRatio": 0.8}]}}]}"#,
-            after: #"{"format": 1, "name": "feed", "sections": [{"id": "a", "layout": {"kind": "flow"}, "items": {"count": 500, "cycle": [{"size": [60, 40]}]}}, {"id": "b", "layout": {"kind": "grid", "fraction": 4}, "items": {"count": 3000000, "cycle": [{}]}}, {"id": "c", "layout": {"kind": "staggered", "columns": 2}, "items": {"count": 700, "cycle": [{"aspectRatio": 0.8}]}}]}"#
-        )
+            widths: [390, 820]
+        ) { directory, database in
+            let large = directory.appendingPathComponent("large.json")
+            try #"{"format": 1, "name": "feed", "sections": [{"id": "a", "layout": {"kind": "flow"}, "items": {"count": 500, "cycle": [{"size": [60, 40]}]}}, {"id": "b", "layout": {"kind": "grid", "fraction": 4}, "items": {"count": 3000000, "cycle": [{}]}}, {"id": "c", "layout": {"kind": "staggered", "columns": 2}, "items": {"count": 700, "cycle": [{"aspectRatio": 0.8}]}}]}"#
+                .write(to: large, atomically: true, encoding: .utf8)
+            return ["precompute", large.path, "--db", database, "--width", "390", "--quiet"]
+        }
     }
 
-    private func killDuring(before: String, after: String) throws {
+    @Test("in an append leaves the previous layout intact")
+    func killMidwayThroughAppend() throws {
+        try killDuring(
+            before: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "staggered", "columns": 3}, "items": {"count": 1000, "cycle": [{"aspectRatio": 0.75}, {"aspectRatio": 1.5}]}}]}"#
+        ) { directory, database in
+            let items = directory.appendingPathComponent("more.ndjson")
+            let line = Data("{\"aspectRatio\": 0.8}\n".utf8)
+            var lines = Data(capacity: line.count * 300_000)
+            for _ in 0..<300_000 { lines.append(line) }
+            try lines.write(to: items)
+            return ["append", "--db", database, "--name", "feed", "--section", "0", items.path]
+        }
+    }
+
+    /// Stores `before` at `widths`, runs the command `killed` returns, kills
+    /// it with SIGKILL in the middle of its write, and checks that the file
+    /// is consistent and every layout is still the one of `before`.
+    private func killDuring(
+        before: String,
+        widths: [Double] = [390],
+        killed: (_ directory: URL, _ database: String) throws -> [String]
+    ) throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("feed.sqlite").path
         let small = directory.appendingPathComponent("small.json")
-        let large = directory.appendingPathComponent("large.json")
         try before.write(to: small, atomically: true, encoding: .utf8)
-        try after.write(to: large, atomically: true, encoding: .utf8)
-        let first = try CLIRunner.run(["precompute", small.path, "--db", database, "--width", "390", "--quiet"])
+        let first = try CLIRunner.run(["precompute", small.path, "--db", database, "--quiet"] + widths.flatMap { ["--width", "\($0)"] })
         #expect(first.status == 0, "\(first.stderr)")
-        let expected = try LayoutEngine().layout(Spec(contentsOfFile: small.path), crossExtent: 390).elements
+        let spec = try Spec(contentsOfFile: small.path)
+        let expected = try widths.map { try LayoutEngine().layout(spec, crossExtent: $0).elements }
 
-        let process = try CLIRunner.start(["precompute", large.path, "--db", database, "--width", "390", "--quiet"])
-        CLIRunner.waitUntilWriting(process, database: database)
-        #expect(process.isRunning, "the precompute finished before it could be killed")
+        let process = try CLIRunner.start(try killed(directory, database))
+        #expect(CLIRunner.waitUntilWriting(process, database: database, bytes: 2_000_000), "the command finished before it wrote")
+        #expect(process.isRunning, "the command finished before it could be killed")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
@@ -52,9 +81,12 @@ struct KillTests {
 
         let store = try LayoutStore(path: database)
         let layouts = try store.layouts()
-        #expect(layouts.count == 1)
-        #expect(layouts.first?.state == .fresh)
-        #expect(layouts.first?.cellCount == expected.filter { $0.kind == .cell }.count)
-        #expect(try store.elements(name: "feed", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 1e9)) == expected)
+        #expect(layouts.map(\.crossExtent) == widths)
+        for (width, elements) in zip(widths, expected) {
+            let layout = layouts.first { $0.crossExtent == width }
+            #expect(layout?.state == .fresh)
+            #expect(layout?.cellCount == elements.filter { $0.kind == .cell }.count)
+            #expect(try store.elements(name: "feed", crossExtent: width, in: Rect(x: 0, y: 0, width: width, height: 1e9)) == elements)
+        }
     }
 }

@@ -69,7 +69,7 @@ struct IncrementalUpdateTests {
         try store.save(spec, as: "feed", crossExtents: extents)
         var nextID = spec.sections.count
         for step in 0..<7 {
-            let operation = random.int(0...5)
+            let operation = random.int(0...6)
             var description = ""
             switch operation {
             case 0, 1:
@@ -103,10 +103,16 @@ struct IncrementalUpdateTests {
                 spec.sections.remove(at: position)
                 try store.update(name: "feed", with: spec)
                 description = "remove \(position)"
-            default:
+            case 5:
                 spec.sectionSpacing = random.quarter(0...30)
                 try store.update(name: "feed", with: spec)
                 description = "sectionSpacing \(spec.sectionSpacing)"
+            default:
+                // Every frame changes: each stored width is laid out again in full.
+                spec.axis = spec.axis == .vertical ? .horizontal : .vertical
+                let report = try store.update(name: "feed", with: spec)
+                description = "axis \(spec.axis)"
+                #expect(report.layouts.map(\.fullRecompute) == [true, true], "seed \(seed): \(description)")
             }
             try Self.expectMatchesFullRecompute(store, name: "feed", extents: extents, expected: spec, seed: seed, step: "step \(step): \(description)")
         }

@@ -7,16 +7,19 @@ import TesseraLayout
 struct LayoutStoreConcurrencyTests {
     /// 3,000 cells of one width: a reader can tell the two versions apart by
     /// any cell, and a mix by two cells that disagree.
-    static func version(_ width: Double) throws -> Spec {
-        try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow", "alignment": "start"}, "items": {"count": 3000, "cycle": [{"size": [\#(width), 10]}]}}]}"#)
+    static func version(_ width: Double, axis: String = "vertical") throws -> Spec {
+        try Spec(jsonText: #"{"format": 1, "axis": "\#(axis)", "sections": [{"layout": {"kind": "flow", "alignment": "start"}, "items": {"count": 3000, "cycle": [{"size": [\#(width), 10]}]}}]}"#)
     }
 
-    @Test("a reader querying while a writer replaces the layout sees the old or the new one, never a mix")
-    func readersSeeWholeLayouts() throws {
+    /// In place: a changed section is laid out again under the same layout
+    /// id. Across axes: the whole layout is deleted and written anew.
+    @Test("a reader querying while a writer replaces the layout sees the old or the new one, never a mix",
+          arguments: [false, true])
+    func readersSeeWholeLayouts(acrossAxes: Bool) throws {
         let temporary = try TemporaryStore()
         let store = temporary.store
         try store.save(Self.version(10), as: "feed", crossExtents: [100])
-        let everything = Rect(x: 0, y: 0, width: 100, height: 1e7)
+        let everything = Rect(x: 0, y: 0, width: 1e7, height: 1e7)
         let stop = ManagedAtomicFlag()
         let failures = LockedList()
         let reads = LockedCounter()
@@ -37,13 +40,22 @@ struct LayoutStoreConcurrencyTests {
             }
         }
         readers.forEach { $0.start() }
+        while reads.value == 0 { usleep(1000) }
+        let readsBefore = reads.value
+        var layoutIDs: Set<Int64> = []
         for round in 0..<12 {
-            try store.save(Self.version(round % 2 == 0 ? 20 : 10), as: "feed")
+            let axis = acrossAxes && round % 2 == 0 ? "horizontal" : "vertical"
+            try store.save(Self.version(round % 2 == 0 ? 20 : 10, axis: axis), as: "feed")
+            layoutIDs.insert(try #require(try store.layouts().first).id)
         }
+        let readsDuring = reads.value - readsBefore
         stop.set()
         while readers.contains(where: { $0.isExecuting }) { usleep(1000) }
-        #expect(failures.values.isEmpty, "\(failures.values.prefix(3))")
-        #expect(reads.value > 0)
+        let bad = failures.values
+        #expect(bad.count == 0, "\(bad.prefix(3))")
+        #expect(readsDuring >= 12, "only \(readsDuring) reads overlapped the 12 replacements")
+        // In place keeps one layout id; across axes every save writes a new one.
+        #expect(layoutIDs.count == (acrossAxes ? 12 : 1))
     }
 
     @Test("threads computing the same missing layout compute it once and agree")
