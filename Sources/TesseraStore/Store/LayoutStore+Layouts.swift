@@ -45,8 +45,8 @@ extension LayoutStore {
         public var bytesAfter: Int
     }
 
-    /// Deletes every stale layout and gives the freed space back to the file
-    /// system (VACUUM).
+    /// Deletes every stale layout and gives the freed space (theirs, and that
+    /// of layouts replaced or updated before) back to the file system.
     @discardableResult
     public func prune() throws -> PruneReport {
         let before = Self.fileSize(path)
@@ -58,8 +58,14 @@ extension LayoutStore {
             }
             return count
         }
-        try pool.writeWithoutTransaction { connection in
-            try connection.execute("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")
+        try pool.withoutHeldSnapshots {
+            try pool.writeWithoutTransaction { connection in
+                // Pages freed by these deletions or earlier replacements; none: nothing to rewrite.
+                if try connection.scalarInt64("PRAGMA freelist_count") ?? 0 > 0 {
+                    try connection.execute("VACUUM")
+                }
+                try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            }
         }
         return PruneReport(layoutsDeleted: deleted, bytesBefore: before, bytesAfter: Self.fileSize(path))
     }
