@@ -99,7 +99,7 @@ struct ReadmeTests {
         // The library: TesseraLayout.
         let spec = try Spec(contentsOfFile: path)
         let layout = try LayoutEngine().layout(spec, crossExtent: 390)
-        #expect(String(format: "%.2f", layout.contentSize.height) == "2810.18")
+        #expect(layout.contentSize.height == 2810.1794871794873)
         let viewport = Rect(x: 0, y: 600, width: 390, height: 844)
         #expect(!layout.visibleElements(viewport: viewport).isEmpty)
         #expect(layout.element(section: 2, item: 7) != nil)
