@@ -60,4 +60,24 @@ struct CLIRunner {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// Runs `body` in a fresh temporary folder, removed afterwards.
+    static func inTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try body(directory)
+    }
+
+    /// Runs a command that must fail as the README promises: a non-zero
+    /// exit, nothing on standard output and exactly one line on standard
+    /// error. Returns that line.
+    @discardableResult
+    static func failure(_ arguments: [String], in directory: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let output = try run(arguments, in: directory)
+        #expect(output.status != 0, "\(arguments) exited 0", sourceLocation: sourceLocation)
+        #expect(output.stdout.isEmpty, "\(arguments) printed: \(output.stdout)", sourceLocation: sourceLocation)
+        let lines = output.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && !lines[0].isEmpty && lines[1].isEmpty, "\(arguments): not one line on stderr: \(output.stderr)", sourceLocation: sourceLocation)
+        return lines.first.map(String.init) ?? ""
+    }
 }

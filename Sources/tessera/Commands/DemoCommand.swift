@@ -52,7 +52,7 @@ struct DemoCommand: ParsableCommand {
         print("")
 
         print("Precomputing \(dbPath) at widths \(Self.widths.map { JSONWriter.format($0) }.joined(separator: ", ")):")
-        let store = try DatabaseOption(db: dbPath).open()
+        let store = try StoreFile.open(dbPath)
         var layouts: [StoredLayout] = []
         try reportingErrors {
             try store.save(spec, as: DemoFeed.name)

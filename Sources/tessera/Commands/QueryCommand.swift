@@ -47,7 +47,7 @@ struct QueryCommand: ParsableCommand {
             return
         }
         guard let db, let name else { return }
-        let store = try DatabaseOption(db: db).open()
+        let store = try StoreFile.openExisting(db)
         let stored = try reportingErrors { () -> (StoredLayout, Bool) in
             guard let axis = try store.specs().first(where: { $0.name == name })?.axis else { throw StoreError.noSuchSpec(name: name) }
             let (layout, computed) = try store.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
@@ -62,13 +62,6 @@ struct QueryCommand: ParsableCommand {
                 : try store.elements(name: name, crossExtent: stored.0.crossExtent, in: query)
         }
         printer.print(summary: stored.0.summary, elements: elements)
-    }
-}
-
-extension DatabaseOption {
-    init(db: String) {
-        self.init()
-        self.db = db
     }
 }
 

@@ -59,9 +59,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func renderStored(db: String, name: String) throws -> RenderedPicture {
-        // Opening a store creates a missing file: a typo must not leave an empty store behind.
-        guard FileManager.default.fileExists(atPath: db) else { throw CommandError("no store at '\(db)'") }
-        let store = try DatabaseOption(db: db).open()
+        let store = try StoreFile.openExisting(db)
         return try reportingErrors {
             guard let axis = try store.specs().first(where: { $0.name == name })?.axis else { throw StoreError.noSuchSpec(name: name) }
             let (layout, computed) = try store.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
