@@ -69,6 +69,6 @@ struct LayoutCommandTests {
         #expect(wrongAxis.status != 0)
         let badWidth = try CLIRunner.run(["layout", good, "--width=-5"])
         #expect(badWidth.status != 0)
-        #expect(badWidth.stderr.contains("width must be a finite number above 0"), "\(badWidth.stderr)")
+        #expect(badWidth.stderr.contains("--width must be positive, got -5"), "\(badWidth.stderr)")
     }
 }

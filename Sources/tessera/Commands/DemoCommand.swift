@@ -19,7 +19,7 @@ struct DemoCommand: ParsableCommand {
     var outDir: String = "."
 
     /// Fewer items, for tests.
-    @Option(help: .hidden)
+    @Option(parsing: .unconditional, help: .hidden)
     var items: Int = 1_000_000
 
     static let widths: [Double] = [390, 430, 820]

@@ -11,8 +11,12 @@ struct InvalidateCommand: ParsableCommand {
     @Option(help: "The stored spec's name.")
     var name: String
 
-    @Option(help: "Only the layout at this width (or height, for a horizontal spec).")
+    @Option(parsing: .unconditional, help: "Only the layout at this width (or height, for a horizontal spec).")
     var width: Double?
+
+    func validate() throws {
+        if let width { try ArgumentCheck.extent(width, flag: "--width") }
+    }
 
     func run() throws {
         let store = try database.open()

@@ -13,14 +13,19 @@ struct ItemCommand: ParsableCommand {
 
     @OptionGroup var extent: ExtentOptions
 
-    @Option(help: "The section index.")
+    @Option(parsing: .unconditional, help: "The section index.")
     var section: Int
 
-    @Option(help: "The item index within the section.")
+    @Option(parsing: .unconditional, help: "The item index within the section.")
     var item: Int
 
     @Option(help: "Output format: table (default on a terminal), json or ndjson.")
     var format: DisplayFormat?
+
+    func validate() throws {
+        try ArgumentCheck.index(section, flag: "--section")
+        try ArgumentCheck.index(item, flag: "--item")
+    }
 
     func run() throws {
         let store = try database.open()

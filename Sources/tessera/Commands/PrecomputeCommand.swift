@@ -15,10 +15,10 @@ struct PrecomputeCommand: ParsableCommand {
     @Option(help: "The store file (SQLite); created when missing.")
     var db: String
 
-    @Option(help: "A container width to lay out (vertical specs); repeat for several.")
+    @Option(parsing: .unconditionalSingleValue, help: "A container width to lay out (vertical specs); repeat for several.")
     var width: [Double] = []
 
-    @Option(help: "A container height to lay out (horizontal specs); repeat for several.")
+    @Option(parsing: .unconditionalSingleValue, help: "A container height to lay out (horizontal specs); repeat for several.")
     var height: [Double] = []
 
     @Option(help: "The name to store the spec under (default: the spec's own name).")
@@ -26,6 +26,11 @@ struct PrecomputeCommand: ParsableCommand {
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
+
+    func validate() throws {
+        for extent in width { try ArgumentCheck.extent(extent, flag: "--width") }
+        for extent in height { try ArgumentCheck.extent(extent, flag: "--height") }
+    }
 
     func run() throws {
         let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec) }
@@ -39,10 +44,7 @@ struct PrecomputeCommand: ParsableCommand {
             throw CommandError("\(spec): the spec has no \"name\": give one with --name")
         }
         // Checked before the store is opened, which may create its file.
-        try reportingErrors(file: spec) {
-            for extent in extents { try LayoutEngine.checkCrossExtent(extent, axis: loaded.axis) }
-            try LayoutEngine.checkSectionIDs(loaded.sections)
-        }
+        try reportingErrors(file: spec) { try LayoutEngine.checkSectionIDs(loaded.sections) }
         let bar = ProgressBar(enabled: !quiet)
         bar.start()
         let started = ProgressBar.now()

@@ -21,10 +21,10 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var extent: ExtentOptions
 
-    @Option(help: "The rect x,y,w,h: elements whose frames intersect it.")
+    @Option(parsing: .unconditional, help: "The rect x,y,w,h: elements whose frames intersect it.", transform: RectArgument.init(parsing:))
     var rect: RectArgument?
 
-    @Option(help: "The viewport x,y,w,h: visible elements, with pinned headers and footers moved.")
+    @Option(parsing: .unconditional, help: "The viewport x,y,w,h: visible elements, with pinned headers and footers moved.", transform: RectArgument.init(parsing:))
     var viewport: RectArgument?
 
     @Option(help: "Output format: table (default on a terminal), json or ndjson.")

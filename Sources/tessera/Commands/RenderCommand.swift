@@ -28,10 +28,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The SVG file to write.")
     var out: String
 
-    @Option(help: "A query rect x,y,w,h to draw, with the elements it hits highlighted.")
+    @Option(parsing: .unconditional, help: "A query rect x,y,w,h to draw, with the elements it hits highlighted.", transform: RectArgument.init(parsing:))
     var rect: RectArgument?
 
-    @Option(help: "Only this range a,b along the scroll axis (for long feeds). Default: the first 5000 points.")
+    @Option(
+        parsing: .unconditional, help: "Only this range a,b along the scroll axis (for long feeds). Default: the first 5000 points.",
+        transform: RangeArgument.init(parsing:)
+    )
     var range: RangeArgument?
 
     func run() throws {
