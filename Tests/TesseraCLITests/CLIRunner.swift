@@ -104,6 +104,13 @@ struct CLIRunner {
         return url
     }
 
+    /// Writes `text` to the file `name` in `directory`; returns its path.
+    static func file(_ name: String, in directory: URL, _ text: String) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// Runs `body` in a fresh temporary folder, removed afterwards.
     static func inTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         let directory = try temporaryDirectory()

@@ -50,8 +50,7 @@ struct ErrorLineTests {
     func negativeNumbers() throws {
         try CLIRunner.inTemporaryDirectory { directory in
             let database = directory.appendingPathComponent("new.sqlite").path
-            let items = directory.appendingPathComponent("items.ndjson").path
-            try "{}\n".write(toFile: items, atomically: true, encoding: .utf8)
+            let items = try CLIRunner.file("items.ndjson", in: directory, "{}\n")
             let cases: [([String], String)] = [
                 (["layout", Self.flow, "--width", "-5"], "error: --width must be positive, got -5 (see 'tessera layout --help')"),
                 (["layout", Self.flow, "--width", "0"], "error: --width must be positive, got 0 (see 'tessera layout --help')"),

@@ -11,8 +11,7 @@ struct StoreFileTests {
     @Test("every command that reads or changes a store fails on a mistyped --db and creates no file")
     func missingStore() throws {
         try CLIRunner.inTemporaryDirectory { directory in
-            let items = directory.appendingPathComponent("items.ndjson").path
-            try "{\"size\": [10, 10]}\n".write(toFile: items, atomically: true, encoding: .utf8)
+            let items = try CLIRunner.file("items.ndjson", in: directory, "{\"size\": [10, 10]}\n")
             let missing = directory.appendingPathComponent("typo.sqlite").path
             let commands: [[String]] = [
                 ["query", "--db", missing, "--name", "feed", "--width", "390", "--rect", "0,0,10,10"],
@@ -37,12 +36,10 @@ struct StoreFileTests {
     func precomputeLeavesNothing() throws {
         try CLIRunner.inTemporaryDirectory { directory in
             // Valid JSON and parameters: the span wider than the matrix is found while laying out.
-            let spec = directory.appendingPathComponent("wide.json").path
-            try #"{"format": 1, "name": "wide", "sections": [{"layout": {"kind": "mozaik", "columnCount": 2, "rowHeight": 10}, "items": [{}, {"columns": 3}]}]}"#
-                .write(toFile: spec, atomically: true, encoding: .utf8)
-            let duplicateIDs = directory.appendingPathComponent("ids.json").path
-            try #"{"format": 1, "name": "ids", "sections": [{"id": "a", "layout": {"kind": "grid"}}, {"id": "a", "layout": {"kind": "grid"}}]}"#
-                .write(toFile: duplicateIDs, atomically: true, encoding: .utf8)
+            let spec = try CLIRunner.file("wide.json", in: directory,
+                #"{"format": 1, "name": "wide", "sections": [{"layout": {"kind": "mozaik", "columnCount": 2, "rowHeight": 10}, "items": [{}, {"columns": 3}]}]}"#)
+            let duplicateIDs = try CLIRunner.file("ids.json", in: directory,
+                #"{"format": 1, "name": "ids", "sections": [{"id": "a", "layout": {"kind": "grid"}}, {"id": "a", "layout": {"kind": "grid"}}]}"#)
             let database = directory.appendingPathComponent("new.sqlite").path
             let cases: [([String], String)] = [
                 (["precompute", spec, "--db", database, "--width", "390"], "sections[0].items[1].columns"),

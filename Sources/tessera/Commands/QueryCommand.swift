@@ -34,6 +34,7 @@ struct QueryCommand: ParsableCommand {
         guard (rect == nil) != (viewport == nil) else { throw ValidationError("give exactly one of --rect or --viewport") }
         guard (spec == nil) != (db == nil) else { throw ValidationError("give either --db FILE --name N, or --spec SPEC") }
         if db != nil, name == nil { throw ValidationError("--db needs --name, the stored spec's name") }
+        if spec != nil, name != nil { throw ValidationError("--name is for a stored spec (with --db); --spec lays out its file as it is") }
     }
 
     func run() throws {
@@ -48,20 +49,13 @@ struct QueryCommand: ParsableCommand {
         }
         guard let db, let name else { return }
         let store = try StoreFile.openExisting(db)
-        let stored = try reportingErrors { () -> (StoredLayout, Bool) in
-            guard let axis = try store.specs().first(where: { $0.name == name })?.axis else { throw StoreError.noSuchSpec(name: name) }
-            let (layout, computed) = try store.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
-            return (layout, computed)
-        }
-        if stored.1 {
-            printError("query: the layout of \"\(name)\" at \(JSONWriter.format(stored.0.crossExtent)) was missing or stale; computed and stored it")
-        }
+        let layout = try store.freshLayout(name: name, extent: extent, command: "query")
         let elements = try reportingErrors {
             pinning
-                ? try store.visibleElements(name: name, crossExtent: stored.0.crossExtent, viewport: query)
-                : try store.elements(name: name, crossExtent: stored.0.crossExtent, in: query)
+                ? try store.visibleElements(name: name, crossExtent: layout.crossExtent, viewport: query)
+                : try store.elements(name: name, crossExtent: layout.crossExtent, in: query)
         }
-        printer.print(summary: stored.0.summary, elements: elements)
+        printer.print(summary: layout.summary, elements: elements)
     }
 }
 

@@ -63,13 +63,9 @@ struct RenderCommand: ParsableCommand {
 
     private func renderStored(db: String, name: String) throws -> RenderedPicture {
         let store = try StoreFile.openExisting(db)
+        let layout = try store.freshLayout(name: name, extent: extent, command: "render")
         return try reportingErrors {
-            guard let axis = try store.specs().first(where: { $0.name == name })?.axis else { throw StoreError.noSuchSpec(name: name) }
-            let (layout, computed) = try store.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
-            if computed {
-                printError("render: the layout of \"\(name)\" at \(JSONWriter.format(layout.crossExtent)) was missing or stale; computed and stored it")
-            }
-            return try RenderedPicture(summary: layout.summary, rect: rect?.rect, range: range) { area in
+            try RenderedPicture(summary: layout.summary, rect: rect?.rect, range: range) { area in
                 try store.elements(name: name, crossExtent: layout.crossExtent, in: area)
             }
         }
