@@ -52,7 +52,8 @@ struct StoreFileTests {
                 #expect(try contents(of: directory) == ["ids.json", "wide.json"], "\(arguments) left a file")
             }
             let good = CLIRunner.repository.appendingPathComponent("Examples/flow.json").path
-            #expect(try CLIRunner.run(["precompute", good, "--db", database, "--width", "390", "--quiet"]).status == 0)
+            let quiet = try CLIRunner.run(["precompute", good, "--db", database, "--width", "390", "--quiet"])
+            #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet.stdout)\(quiet.stderr)")
             #expect(FileManager.default.fileExists(atPath: database))
         }
     }
