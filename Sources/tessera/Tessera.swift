@@ -6,9 +6,23 @@ struct Tessera: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
         abstract: "Compute collection-view layouts and answer rect queries.",
+        discussion: "Errors are one line on standard error, with a non-zero exit status.",
         subcommands: [
             LayoutCommand.self, PrecomputeCommand.self, AppendCommand.self, QueryCommand.self, ItemCommand.self, ListCommand.self,
             InvalidateCommand.self, PruneCommand.self, RenderCommand.self, DemoCommand.self, BenchCommand.self,
         ]
     )
+
+    /// Runs the command named on the command line. ArgumentParser's own
+    /// `main()` prints usage errors as three or four lines; here every
+    /// failure is one line on standard error, while `--help` still prints
+    /// the whole help on standard output and exits 0.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exitReporting(error, arguments: Array(CommandLine.arguments.dropFirst()))
+        }
+    }
 }

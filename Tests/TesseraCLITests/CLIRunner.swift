@@ -54,10 +54,80 @@ struct CLIRunner {
         )
     }
 
+    /// Which stream `runOnTerminal` connects to a pseudo-terminal.
+    enum TerminalStream {
+        case stdout, stderr
+    }
+
+    /// Runs the binary with one stream on a pseudo-terminal, so that it
+    /// behaves as for a person (tables, progress bars); the other stream is
+    /// a pipe. The terminal's "\r\n" line ends are read back as "\n".
+    static func runOnTerminal(_ arguments: [String], terminal stream: TerminalStream) throws -> Output {
+        var master: Int32 = -1
+        var slave: Int32 = -1
+        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw CocoaError(.fileReadUnknown) }
+        defer { close(master) }
+        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = stream == .stdout ? terminal : pipe
+        process.standardError = stream == .stderr ? terminal : pipe
+        try process.run()
+        // Only the child holds the terminal now, so reading ends (EIO) when it exits.
+        close(slave)
+        let group = DispatchGroup()
+        nonisolated(unsafe) var terminalData = Data()
+        group.enter()
+        let reading = master
+        DispatchQueue.global().async {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(reading, &buffer, buffer.count)
+                if count <= 0 { break }
+                terminalData.append(contentsOf: buffer[0..<count])
+            }
+            group.leave()
+        }
+        let piped = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        group.wait()
+        process.waitUntilExit()
+        let shown = String(decoding: terminalData, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        return Output(status: process.terminationStatus, stdout: stream == .stdout ? shown : piped, stderr: stream == .stderr ? shown : piped)
+    }
+
     /// A fresh temporary folder.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// Writes `text` to the file `name` in `directory`; returns its path.
+    static func file(_ name: String, in directory: URL, _ text: String) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Runs `body` in a fresh temporary folder, removed afterwards.
+    static func inTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try body(directory)
+    }
+
+    /// Runs a command that must fail as the README promises: a non-zero
+    /// exit, nothing on standard output and exactly one line on standard
+    /// error. Returns that line.
+    @discardableResult
+    static func failure(_ arguments: [String], in directory: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let output = try run(arguments, in: directory)
+        #expect(output.status != 0, "\(arguments) exited 0", sourceLocation: sourceLocation)
+        #expect(output.stdout.isEmpty, "\(arguments) printed: \(output.stdout)", sourceLocation: sourceLocation)
+        let lines = output.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && !lines[0].isEmpty && lines[1].isEmpty, "\(arguments): not one line on stderr: \(output.stderr)", sourceLocation: sourceLocation)
+        return lines.first.map(String.init) ?? ""
     }
 }

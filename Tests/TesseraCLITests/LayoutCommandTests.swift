@@ -9,66 +9,66 @@ struct LayoutCommandTests {
         .filter { $0.hasSuffix(".json") }
         .sorted()
 
-    @Test("json output parses and equals the library's layout, for every example", arguments: examples)
-    func jsonMatchesLibrary(example: String) throws {
+    /// The example's path, spec, and the flag for its cross extent.
+    private func load(_ example: String) throws -> (path: String, spec: Spec, flag: String) {
         let path = CLIRunner.repository.appendingPathComponent("Examples/\(example)").path
         let spec = try Spec(contentsOfFile: path)
-        let flag = spec.axis == .vertical ? "--width" : "--height"
+        return (path, spec, spec.axis == .vertical ? "--width" : "--height")
+    }
+
+    @Test("json output, read back by Foundation, holds the library's doubles exactly, for every example", arguments: examples)
+    func jsonMatchesLibrary(example: String) throws {
+        let (path, spec, flag) = try load(example)
         let output = try CLIRunner.run(["layout", path, flag, "390", "--format", "json"])
-        #expect(output.status == 0, "\(output.stderr)")
-        guard case .object(let object) = try JSONParser.parse(output.stdout) else {
-            Issue.record("not a JSON object")
-            return
-        }
+        #expect(output.status == 0 && output.stderr.isEmpty, "\(output.stderr)")
+        let printed = try DecodedOutput.decode(DecodedOutput.Layout.self, from: output.stdout)
         let expected = try LayoutEngine().layout(spec, crossExtent: 390)
-        #expect(object["axis"] == .string(spec.axis.rawValue))
-        #expect(object["extent"] == .number(390))
-        #expect(object["contentSize"] == .array([.number(expected.contentSize.width), .number(expected.contentSize.height)]))
-        guard case .array(let elements) = object["elements"] else {
-            Issue.record("no elements array")
-            return
-        }
-        // Every element reads back as the same kind, indices and doubles.
+        #expect(printed.axis == spec.axis.rawValue)
+        #expect(printed.extent == 390)
+        #expect(printed.contentSize == expected.contentSize.pair)
+        let elements = try #require(printed.elements)
         #expect(elements.count == expected.elementCount)
-        for (value, element) in zip(elements, expected.elements) {
-            #expect(value == (try JSONParser.parse(element.jsonText)))
+        for (element, library) in zip(elements, expected.elements) {
+            #expect(element == DecodedOutput.Element(library))
         }
     }
 
-    @Test("ndjson output: a first line with the layout's fields, then one element per line")
-    func ndjson() throws {
-        let path = CLIRunner.repository.appendingPathComponent("Examples/flow.json").path
-        let output = try CLIRunner.run(["layout", path, "--width", "320", "--format", "ndjson"])
-        #expect(output.status == 0)
-        let lines = output.stdout.split(separator: "\n").map(String.init)
-        let expected = try LayoutEngine().layout(Spec(contentsOfFile: path), crossExtent: 320)
-        #expect(lines.first == "{\(expected.summary.jsonMembers)}")
-        #expect(Array(lines.dropFirst()) == expected.elements.map(\.jsonText))
+    @Test("ndjson output: a first line with the layout's fields, then one element per line, the same doubles as the library", arguments: examples)
+    func ndjson(example: String) throws {
+        let (path, spec, flag) = try load(example)
+        let output = try CLIRunner.run(["layout", path, flag, "320", "--format", "ndjson"])
+        #expect(output.status == 0 && output.stderr.isEmpty, "\(output.stderr)")
+        let printed = try DecodedOutput.ndjson(output.stdout)
+        let expected = try LayoutEngine().layout(spec, crossExtent: 320)
+        #expect(printed.layout.elements == nil, "the first line has no elements")
+        #expect(printed.layout.extent == 320 && printed.layout.contentSize == expected.contentSize.pair)
+        #expect(printed.elements == expected.elements.map(DecodedOutput.Element.init))
     }
 
-    @Test("bad arguments and bad specs exit non-zero with one line naming the problem")
+    @Test("bad arguments and bad specs exit non-zero with exactly one line naming the problem")
     func failures() throws {
-        let directory = try CLIRunner.temporaryDirectory()
-        let bad = directory.appendingPathComponent("bad.json")
-        try #"{"format": 1, "sections": [{"layout": {"kind": "grid"}, "items": [{}, {"fraction": 0}]}]}"#
-            .write(to: bad, atomically: true, encoding: .utf8)
-        let badSpec = try CLIRunner.run(["layout", bad.path, "--width", "390"])
-        #expect(badSpec.status != 0)
-        #expect(badSpec.stderr.contains("sections[0].items[1].fraction: must be at least 1"), "\(badSpec.stderr)")
-        #expect(badSpec.stdout.isEmpty)
-
-        let missing = try CLIRunner.run(["layout", directory.appendingPathComponent("none.json").path, "--width", "390"])
-        #expect(missing.status != 0)
-        #expect(missing.stderr.contains("cannot read"), "\(missing.stderr)")
-
-        let good = CLIRunner.repository.appendingPathComponent("Examples/flow.json").path
-        let noWidth = try CLIRunner.run(["layout", good])
-        #expect(noWidth.status != 0)
-        #expect(noWidth.stderr.contains("--width"), "\(noWidth.stderr)")
-        let wrongAxis = try CLIRunner.run(["layout", good, "--height", "300"])
-        #expect(wrongAxis.status != 0)
-        let badWidth = try CLIRunner.run(["layout", good, "--width=-5"])
-        #expect(badWidth.status != 0)
-        #expect(badWidth.stderr.contains("width must be a finite number above 0"), "\(badWidth.stderr)")
+        try CLIRunner.inTemporaryDirectory { directory in
+            let bad = try CLIRunner.file("bad.json", in: directory, #"{"format": 1, "sections": [{"layout": {"kind": "grid"}, "items": [{}, {"fraction": 0}]}]}"#)
+            let broken = try CLIRunner.file("broken.json", in: directory, "{\"format\": 1,\n")
+            let missing = directory.appendingPathComponent("none.json").path
+            let flow = CLIRunner.repository.appendingPathComponent("Examples/flow.json").path
+            let shelf = CLIRunner.repository.appendingPathComponent("Examples/horizontal-shelf.json").path
+            let vertical = "error: the spec scrolls vertically: give its container width with --width (and no --height)"
+            let cases: [([String], String)] = [
+                (["layout", bad, "--width", "390"], "error: \(bad): sections[0].items[1].fraction: must be at least 1, got 0"),
+                (["layout", broken, "--width", "390"], "error: \(broken): '\(broken)' is not valid JSON: line 2, column 1: expected a key in quotes"),
+                (["layout", missing, "--width", "390"], "error: \(missing): cannot read '\(missing)': No such file or directory"),
+                (["layout", flow], vertical),
+                (["layout", flow, "--height", "300"], vertical),
+                (["layout", flow, "--width", "390", "--height", "300"], vertical),
+                (["layout", shelf, "--width", "300"], "error: the spec scrolls horizontally: give its container height with --height (and no --width)"),
+                (["layout", flow, "--width=-5"], "error: --width must be positive, got -5 (see 'tessera layout --help')"),
+                (["layout", flow, "--width", "-5"], "error: --width must be positive, got -5 (see 'tessera layout --help')"),
+                (["layout", flow, "--width", "wide"], "error: the value 'wide' is invalid for '--width <width>' (see 'tessera layout --help')"),
+            ]
+            for (arguments, expected) in cases {
+                #expect(try CLIRunner.failure(arguments) == expected, "\(arguments)")
+            }
+        }
     }
 }

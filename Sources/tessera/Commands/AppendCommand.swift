@@ -14,7 +14,7 @@ struct AppendCommand: ParsableCommand {
     @Option(help: "The stored spec's name.")
     var name: String
 
-    @Option(help: "The section to append to.")
+    @Option(parsing: .unconditional, help: "The section to append to.")
     var section: Int
 
     @Argument(help: "The items to append: an NDJSON file, one item per line.")
@@ -22,6 +22,10 @@ struct AppendCommand: ParsableCommand {
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
+
+    func validate() throws {
+        try ArgumentCheck.index(section, flag: "--section")
+    }
 
     func run() throws {
         let newItems = try reportingErrors(file: items) { try ItemFile.read(items, section: section) }

@@ -18,10 +18,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "What to measure: engine, store, or all.")
     var suite: Suite = .all
 
-    @Option(help: "Items: 1m (default), 10m, 100k, or a number.")
+    @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
     var size: String = "1m"
 
-    @Option(help: "Timed runs per measurement; the median is reported.")
+    @Option(parsing: .unconditional, help: "Timed runs per measurement; the median is reported.")
     var runs: Int = 5
 
     @Option(help: "Only these kinds in the engine suite (comma-separated).")

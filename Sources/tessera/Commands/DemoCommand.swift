@@ -19,7 +19,7 @@ struct DemoCommand: ParsableCommand {
     var outDir: String = "."
 
     /// Fewer items, for tests.
-    @Option(help: .hidden)
+    @Option(parsing: .unconditional, help: .hidden)
     var items: Int = 1_000_000
 
     static let widths: [Double] = [390, 430, 820]
@@ -52,7 +52,7 @@ struct DemoCommand: ParsableCommand {
         print("")
 
         print("Precomputing \(dbPath) at widths \(Self.widths.map { JSONWriter.format($0) }.joined(separator: ", ")):")
-        let store = try DatabaseOption(db: dbPath).open()
+        let store = try StoreFile.open(dbPath)
         var layouts: [StoredLayout] = []
         try reportingErrors {
             try store.save(spec, as: DemoFeed.name)

@@ -4,20 +4,41 @@ import TesseraStore
 
 /// `tessera invalidate --db FILE --name N [--width W]`.
 struct InvalidateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "invalidate", abstract: "Mark a spec's layouts stale (all, or one width); they are recomputed on next use.")
+    static let configuration = CommandConfiguration(
+        commandName: "invalidate",
+        abstract: "Mark a spec's layouts stale (all, or one width); they are recomputed on next use.",
+        discussion: "A --width at which no layout is stored is an error that names the stored widths."
+    )
 
     @OptionGroup var database: DatabaseOption
 
     @Option(help: "The stored spec's name.")
     var name: String
 
-    @Option(help: "Only the layout at this width (or height, for a horizontal spec).")
+    @Option(parsing: .unconditional, help: "Only the layout at this width (or height, for a horizontal spec).")
     var width: Double?
+
+    func validate() throws {
+        if let width { try ArgumentCheck.extent(width, flag: "--width") }
+    }
 
     func run() throws {
         let store = try database.open()
-        let count = try reportingErrors { try store.invalidate(name: name, crossExtent: width) }
-        print("\(count) layout\(count == 1 ? "" : "s") of \"\(name)\" marked stale")
+        let count = try reportingErrors { () -> Int in
+            if let width { try checkStored(width, in: store) }
+            return try store.invalidate(name: name, crossExtent: width)
+        }
+        print("\(counted(count, "layout")) of \"\(name)\" marked stale")
+    }
+
+    /// Marking nothing stale would look like success when the width is mistyped.
+    private func checkStored(_ width: Double, in store: LayoutStore) throws {
+        guard let spec = try store.specs().first(where: { $0.name == name }) else { throw StoreError.noSuchSpec(name: name) }
+        let stored = try store.layouts().filter { $0.specName == name }.map(\.crossExtent).sorted()
+        guard !stored.contains(width) else { return }
+        let noun = spec.axis == .vertical ? "width" : "height"
+        guard !stored.isEmpty else { throw CommandError("\"\(name)\" has no stored layouts") }
+        throw CommandError("\"\(name)\" has no layout at \(noun) \(JSONWriter.format(width)); stored \(noun)s: \(stored.map { JSONWriter.format($0) }.joined(separator: ", "))")
     }
 }
 
@@ -30,6 +51,6 @@ struct PruneCommand: ParsableCommand {
     func run() throws {
         let store = try database.open()
         let report = try reportingErrors { try store.prune() }
-        print("deleted \(report.layoutsDeleted) stale layout\(report.layoutsDeleted == 1 ? "" : "s"); file \(report.bytesBefore) → \(report.bytesAfter) bytes")
+        print("deleted \(counted(report.layoutsDeleted, "stale layout")); file \(report.bytesBefore) → \(report.bytesAfter) bytes")
     }
 }

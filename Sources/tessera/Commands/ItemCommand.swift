@@ -4,7 +4,10 @@ import TesseraStore
 
 /// `tessera item --db FILE --name N --width W --section S --item I`.
 struct ItemCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "item", abstract: "Print one item's cell from a store.")
+    static let configuration = CommandConfiguration(
+        commandName: "item",
+        abstract: "Print one item's cell from a store (computing and storing the layout first when it is missing or stale)."
+    )
 
     @OptionGroup var database: DatabaseOption
 
@@ -13,26 +16,45 @@ struct ItemCommand: ParsableCommand {
 
     @OptionGroup var extent: ExtentOptions
 
-    @Option(help: "The section index.")
+    @Option(parsing: .unconditional, help: "The section index.")
     var section: Int
 
-    @Option(help: "The item index within the section.")
+    @Option(parsing: .unconditional, help: "The item index within the section.")
     var item: Int
 
     @Option(help: "Output format: table (default on a terminal), json or ndjson.")
     var format: DisplayFormat?
 
+    func validate() throws {
+        try ArgumentCheck.index(section, flag: "--section")
+        try ArgumentCheck.index(item, flag: "--item")
+    }
+
     func run() throws {
         let store = try database.open()
-        let (layout, element) = try reportingErrors { () -> (StoredLayout, LayoutElement?) in
-            guard let axis = try store.specs().first(where: { $0.name == name })?.axis else { throw StoreError.noSuchSpec(name: name) }
-            let crossExtent = try extent.crossExtent(for: axis)
-            let layout = try store.layout(name: name, crossExtent: crossExtent).layout
-            return (layout, try store.element(name: name, crossExtent: crossExtent, section: section, item: item))
-        }
-        guard let element else {
-            throw CommandError("\"\(name)\" has no item \(item) in section \(section) (it has \(layout.sectionCount) sections)")
-        }
+        let layout = try store.freshLayout(name: name, extent: extent, command: "item")
+        let element = try reportingErrors { try store.element(name: name, crossExtent: layout.crossExtent, section: section, item: item) }
+        guard let element else { throw try missingItem(store: store, layout: layout) }
         ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: layout.summary, elements: [element])
+    }
+
+    /// Says what there is instead: the sections, or the section's items.
+    private func missingItem(store: LayoutStore, layout: StoredLayout) throws -> CommandError {
+        guard section < layout.sectionCount else {
+            return CommandError("\"\(name)\" has no section \(section) (it has \(counted(layout.sectionCount, "section")))")
+        }
+        let items = try reportingErrors { try store.spec(named: name)?.sections[section].items }
+        guard let count = items.flatMap(itemCount) else {
+            return CommandError("\"\(name)\" has no item \(item) in section \(section)")
+        }
+        return CommandError("\"\(name)\" has no item \(item) in section \(section) (it has \(counted(count, "item")))")
+    }
+
+    /// How many items a section has; items files are counted by reading them.
+    private func itemCount(_ items: ItemSource) -> Int? {
+        if let known = items.knownCount { return known }
+        var count = 0
+        guard (try? items.forEach(section: section) { _, _, _ in count += 1 }) != nil else { return nil }
+        return count
     }
 }

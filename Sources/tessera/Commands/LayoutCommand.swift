@@ -13,24 +13,15 @@ struct LayoutCommand: ParsableCommand {
 
     @OptionGroup var extent: ExtentOptions
 
-    @Option(help: "Output format: json (one object) or ndjson (one element per line).")
-    var format: OutputFormat = .json
+    @Option(help: """
+    Output format: table (default on a terminal), json (one object; default when piped) \
+    or ndjson (a first line with the layout's fields, then one element per line).
+    """)
+    var format: DisplayFormat?
 
     func run() throws {
-        let loaded: Spec
-        do {
-            loaded = try Spec(contentsOfFile: spec)
-        } catch let error as SpecError {
-            throw CommandError.spec(error, file: spec)
-        }
-        let result: LayoutResult
-        do {
-            result = try LayoutEngine().layout(loaded, crossExtent: try extent.crossExtent(for: loaded.axis))
-        } catch let error as SpecError {
-            throw CommandError.spec(error, file: spec)
-        }
-        var output = StandardOutput()
-        LayoutPrinter(format: format).print(summary: result.summary, elements: result.elements, to: &output)
-        output.flush()
+        let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec) }
+        let result = try reportingErrors(file: spec) { try LayoutEngine().layout(loaded, crossExtent: try extent.crossExtent(for: loaded.axis)) }
+        ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: result.summary, elements: result.elements)
     }
 }

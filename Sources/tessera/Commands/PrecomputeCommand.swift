@@ -12,12 +12,13 @@ struct PrecomputeCommand: ParsableCommand {
     @Argument(help: "The spec file (JSON, format 1).")
     var spec: String
 
-    @OptionGroup var database: DatabaseOption
+    @Option(help: "The store file (SQLite); created when missing.")
+    var db: String
 
-    @Option(help: "A container width to lay out (vertical specs); repeat for several.")
+    @Option(parsing: .unconditionalSingleValue, help: "A container width to lay out (vertical specs); repeat for several.")
     var width: [Double] = []
 
-    @Option(help: "A container height to lay out (horizontal specs); repeat for several.")
+    @Option(parsing: .unconditionalSingleValue, help: "A container height to lay out (horizontal specs); repeat for several.")
     var height: [Double] = []
 
     @Option(help: "The name to store the spec under (default: the spec's own name).")
@@ -25,6 +26,11 @@ struct PrecomputeCommand: ParsableCommand {
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
+
+    func validate() throws {
+        for extent in width { try ArgumentCheck.extent(extent, flag: "--width") }
+        for extent in height { try ArgumentCheck.extent(extent, flag: "--height") }
+    }
 
     func run() throws {
         let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec) }
@@ -37,12 +43,15 @@ struct PrecomputeCommand: ParsableCommand {
         guard let specName = name ?? loaded.name else {
             throw CommandError("\(spec): the spec has no \"name\": give one with --name")
         }
-        let store = try database.open()
+        // Checked before the store is opened, which may create its file.
+        try reportingErrors(file: spec) { try LayoutEngine.checkSectionIDs(loaded.sections) }
         let bar = ProgressBar(enabled: !quiet)
         bar.start()
         let started = ProgressBar.now()
-        let (layouts, report) = try reportingErrors(file: spec) {
-            try store.precompute(loaded, as: specName, crossExtents: extents) { bar.update($0) }
+        let (layouts, report) = try StoreFile.withStore(creatingIfMissing: db) { store in
+            try reportingErrors(file: spec) {
+                try store.precompute(loaded, as: specName, crossExtents: extents) { bar.update($0) }
+            }
         }
         bar.finish()
         guard !quiet else { return }
@@ -54,6 +63,6 @@ struct PrecomputeCommand: ParsableCommand {
                 + "content \(JSONWriter.format(size.width))×\(JSONWriter.format(size.height)), "
                 + String(format: "%.2fs, ", layout.computeSeconds) + "\(layout.frameBytes) bytes of frames")
         }
-        print(String(format: "stored in %@ in %.2fs", database.db, seconds))
+        print(String(format: "stored in %@ in %.2fs", db, seconds))
     }
 }

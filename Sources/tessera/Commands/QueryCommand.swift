@@ -21,10 +21,10 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var extent: ExtentOptions
 
-    @Option(help: "The rect x,y,w,h: elements whose frames intersect it.")
+    @Option(parsing: .unconditional, help: "The rect x,y,w,h: elements whose frames intersect it.", transform: RectArgument.init(parsing:))
     var rect: RectArgument?
 
-    @Option(help: "The viewport x,y,w,h: visible elements, with pinned headers and footers moved.")
+    @Option(parsing: .unconditional, help: "The viewport x,y,w,h: visible elements, with pinned headers and footers moved.", transform: RectArgument.init(parsing:))
     var viewport: RectArgument?
 
     @Option(help: "Output format: table (default on a terminal), json or ndjson.")
@@ -34,6 +34,7 @@ struct QueryCommand: ParsableCommand {
         guard (rect == nil) != (viewport == nil) else { throw ValidationError("give exactly one of --rect or --viewport") }
         guard (spec == nil) != (db == nil) else { throw ValidationError("give either --db FILE --name N, or --spec SPEC") }
         if db != nil, name == nil { throw ValidationError("--db needs --name, the stored spec's name") }
+        if spec != nil, name != nil { throw ValidationError("--name is for a stored spec (with --db); --spec lays out its file as it is") }
     }
 
     func run() throws {
@@ -47,28 +48,14 @@ struct QueryCommand: ParsableCommand {
             return
         }
         guard let db, let name else { return }
-        let store = try DatabaseOption(db: db).open()
-        let stored = try reportingErrors { () -> (StoredLayout, Bool) in
-            guard let axis = try store.specs().first(where: { $0.name == name })?.axis else { throw StoreError.noSuchSpec(name: name) }
-            let (layout, computed) = try store.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
-            return (layout, computed)
-        }
-        if stored.1 {
-            printError("query: the layout of \"\(name)\" at \(JSONWriter.format(stored.0.crossExtent)) was missing or stale; computed and stored it")
-        }
+        let store = try StoreFile.openExisting(db)
+        let layout = try store.freshLayout(name: name, extent: extent, command: "query")
         let elements = try reportingErrors {
             pinning
-                ? try store.visibleElements(name: name, crossExtent: stored.0.crossExtent, viewport: query)
-                : try store.elements(name: name, crossExtent: stored.0.crossExtent, in: query)
+                ? try store.visibleElements(name: name, crossExtent: layout.crossExtent, viewport: query)
+                : try store.elements(name: name, crossExtent: layout.crossExtent, in: query)
         }
-        printer.print(summary: stored.0.summary, elements: elements)
-    }
-}
-
-extension DatabaseOption {
-    init(db: String) {
-        self.init()
-        self.db = db
+        printer.print(summary: layout.summary, elements: elements)
     }
 }
 

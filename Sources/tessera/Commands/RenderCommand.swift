@@ -28,10 +28,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The SVG file to write.")
     var out: String
 
-    @Option(help: "A query rect x,y,w,h to draw, with the elements it hits highlighted.")
+    @Option(parsing: .unconditional, help: "A query rect x,y,w,h to draw, with the elements it hits highlighted.", transform: RectArgument.init(parsing:))
     var rect: RectArgument?
 
-    @Option(help: "Only this range a,b along the scroll axis (for long feeds). Default: the first 5000 points.")
+    @Option(
+        parsing: .unconditional, help: "Only this range a,b along the scroll axis (for long feeds). Default: the first 5000 points.",
+        transform: RangeArgument.init(parsing:)
+    )
     var range: RangeArgument?
 
     func run() throws {
@@ -59,16 +62,10 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func renderStored(db: String, name: String) throws -> RenderedPicture {
-        // Opening a store creates a missing file: a typo must not leave an empty store behind.
-        guard FileManager.default.fileExists(atPath: db) else { throw CommandError("no store at '\(db)'") }
-        let store = try DatabaseOption(db: db).open()
+        let store = try StoreFile.openExisting(db)
+        let layout = try store.freshLayout(name: name, extent: extent, command: "render")
         return try reportingErrors {
-            guard let axis = try store.specs().first(where: { $0.name == name })?.axis else { throw StoreError.noSuchSpec(name: name) }
-            let (layout, computed) = try store.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
-            if computed {
-                printError("render: the layout of \"\(name)\" at \(JSONWriter.format(layout.crossExtent)) was missing or stale; computed and stored it")
-            }
-            return try RenderedPicture(summary: layout.summary, rect: rect?.rect, range: range) { area in
+            try RenderedPicture(summary: layout.summary, rect: rect?.rect, range: range) { area in
                 try store.elements(name: name, crossExtent: layout.crossExtent, in: area)
             }
         }

@@ -3,11 +3,16 @@ import TesseraLayout
 
 /// `--width` for vertical specs, `--height` for horizontal ones.
 struct ExtentOptions: ParsableArguments {
-    @Option(help: "The container width, for a vertical spec.")
+    @Option(parsing: .unconditional, help: "The container width, for a vertical spec.")
     var width: Double?
 
-    @Option(help: "The container height, for a horizontal spec.")
+    @Option(parsing: .unconditional, help: "The container height, for a horizontal spec.")
     var height: Double?
+
+    func validate() throws {
+        if let width { try ArgumentCheck.extent(width, flag: "--width") }
+        if let height { try ArgumentCheck.extent(height, flag: "--height") }
+    }
 
     /// The cross extent for a spec of the given axis, or an error that says
     /// which flag the spec needs.

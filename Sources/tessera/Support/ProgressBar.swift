@@ -6,33 +6,48 @@ import TesseraStore
 import Glibc
 #endif
 
-/// A one-line progress bar on standard error: elements/s, percentage, ETA.
-/// Drawn only when standard error is a terminal.
+/// A one-line progress bar on standard error while layouts are computed:
+/// cells written, cells per second, percentage and ETA. Drawn only when
+/// standard error is a terminal.
+///
+/// The store counts cells from 0 again for each width, so each width is
+/// timed on its own, from the end of the one before it.
 final class ProgressBar: @unchecked Sendable {
     private let enabled: Bool
-    private var started = 0.0
+    private let clock: () -> Double
+    /// The width being computed and when it started.
+    private var current: (specName: String, crossExtent: Double, started: Double)?
+    /// When the last report came: the previous width ends there.
+    private var lastReport: Double
 
-    init(enabled: Bool) {
+    /// - Parameter clock: seconds on a monotonic clock; tests pass their own.
+    init(enabled: Bool, clock: @escaping () -> Double = ProgressBar.now) {
         self.enabled = enabled && isatty(2) != 0
+        self.clock = clock
+        lastReport = clock()
     }
 
+    /// Starts timing again, just before the computing starts.
     func start() {
-        started = Self.now()
+        current = nil
+        lastReport = clock()
+    }
+
+    /// What the store reported.
+    struct Report {
+        var specName: String
+        var crossExtent: Double
+        var cellsWritten: Int
+        var cellsExpected: Int?
     }
 
     func update(_ progress: PrecomputeProgress) {
         guard enabled else { return }
-        let elapsed = max(Self.now() - started, 1e-9)
-        let rate = Double(progress.cellsWritten) / elapsed
-        var line = "\r\(progress.specName) @ \(JSONWriter.format(progress.crossExtent)): \(progress.cellsWritten) cells, \(Self.rate(rate))/s"
-        if let expected = progress.cellsExpected, expected > 0 {
-            let fraction = min(1, Double(progress.cellsWritten) / Double(expected))
-            let filled = Int(fraction * 24)
-            let remaining = rate > 0 ? Double(expected - progress.cellsWritten) / rate : 0
-            line += " [" + String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled) + "]"
-            line += String(format: " %3.0f%% ETA %.1fs", fraction * 100, max(0, remaining))
-        }
-        printErrorInline(line + "\u{1B}[K")
+        let report = Report(
+            specName: progress.specName, crossExtent: progress.crossExtent,
+            cellsWritten: progress.cellsWritten, cellsExpected: progress.cellsExpected
+        )
+        printErrorInline("\r" + line(for: report) + "\u{1B}[K")
     }
 
     func finish() {
@@ -40,8 +55,34 @@ final class ProgressBar: @unchecked Sendable {
         printErrorInline("\r\u{1B}[K")
     }
 
+    /// The bar's text for a report, timed from the start of its width.
+    func line(for progress: Report) -> String {
+        let now = clock()
+        if current?.specName != progress.specName || current?.crossExtent != progress.crossExtent {
+            current = (progress.specName, progress.crossExtent, lastReport)
+        }
+        lastReport = now
+        return Self.text(for: progress, seconds: now - (current?.started ?? now))
+    }
+
+    /// The bar's text for `progress` after `seconds` spent on its width.
+    static func text(for progress: Report, seconds: Double) -> String {
+        let written = progress.cellsWritten
+        let rate = Double(written) / max(seconds, 1e-9)
+        var line = "\(progress.specName) @ \(JSONWriter.format(progress.crossExtent)): \(written) cells, \(Self.rate(rate)) cells/s"
+        if let expected = progress.cellsExpected, expected > 0 {
+            let fraction = min(1, Double(written) / Double(expected))
+            let filled = Int(fraction * 24)
+            let remaining = rate > 0 ? Double(expected - written) / rate : 0
+            line += " [" + String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled) + "]"
+            line += String(format: " %3.0f%% ETA %.1fs", fraction * 100, max(0, remaining))
+        }
+        return line
+    }
+
     private static func rate(_ value: Double) -> String {
-        value >= 1e6 ? String(format: "%.2fM", value / 1e6) : String(format: "%.0fk", value / 1e3)
+        if value >= 1e6 { return String(format: "%.2fM", value / 1e6) }
+        return value >= 1e3 ? String(format: "%.0fk", value / 1e3) : String(format: "%.0f", value)
     }
 
     static func now() -> Double {
@@ -50,4 +91,3 @@ final class ProgressBar: @unchecked Sendable {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
-

@@ -1,19 +1,56 @@
 import ArgumentParser
+import Foundation
 import TesseraLayout
 import TesseraStore
 
-/// `--db FILE`: the store to open.
+/// `--db FILE`: an existing store, for commands that read or change one.
 struct DatabaseOption: ParsableArguments {
-    @Option(help: "The store file (SQLite); created when missing.")
+    @Option(help: "The store file (SQLite), made by precompute.")
     var db: String
 
+    /// Opens the store; a missing file is an error, never a new empty store.
     func open() throws -> LayoutStore {
+        try StoreFile.openExisting(db)
+    }
+}
+
+/// Opening store files. SQLite creates a file that is missing, so a
+/// mistyped `--db` would leave an empty store behind and answer "no spec
+/// named…": only commands that write a new store may create one.
+enum StoreFile {
+    /// Opens the store at `path`, which must already exist.
+    static func openExisting(_ path: String) throws -> LayoutStore {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandError("no store at '\(path)': check the path (precompute creates a store)")
+        }
+        guard !isDirectory.boolValue else { throw CommandError("'\(path)' is a directory, not a store file") }
+        return try open(path)
+    }
+
+    /// Runs `body` on the store at `path`, creating the file when it is
+    /// missing. When `body` fails on a file it created, the file is removed
+    /// again: some spec errors only show up while laying out, after the
+    /// store was opened, and they must not leave an empty store behind.
+    static func withStore<T>(creatingIfMissing path: String, _ body: (LayoutStore) throws -> T) throws -> T {
+        if FileManager.default.fileExists(atPath: path) { return try body(openExisting(path)) }
         do {
-            return try LayoutStore(path: db)
+            // The store is released when `body` returns, closing the file before it is removed.
+            return try body(open(path))
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            throw error
+        }
+    }
+
+    /// Opens or creates the store at `path`.
+    static func open(_ path: String) throws -> LayoutStore {
+        do {
+            return try LayoutStore(path: path)
         } catch let error as StoreError {
             throw CommandError(error.description)
         } catch let error as SQLiteError {
-            throw CommandError("\(db): \(error)")
+            throw CommandError("\(path): \(error)")
         }
     }
 }
@@ -30,44 +67,3 @@ func reportingErrors<T>(file: String? = nil, _ body: () throws -> T) throws -> T
         throw CommandError(error.description)
     }
 }
-
-/// Prints elements in the chosen format: the contract's json or ndjson, or
-/// an aligned table for people.
-struct ElementPrinter {
-    var format: DisplayFormat
-
-    func print(summary: LayoutSummary, elements: [LayoutElement]) {
-        var output = StandardOutput()
-        switch format {
-        case .json: LayoutPrinter(format: .json).print(summary: summary, elements: elements, to: &output)
-        case .ndjson: LayoutPrinter(format: .ndjson).print(summary: summary, elements: elements, to: &output)
-        case .table:
-            let size = summary.contentSize
-            output.writeLine("\(summary.axis.rawValue), extent \(JSONWriter.format(summary.crossExtent)), content \(JSONWriter.format(size.width))×\(JSONWriter.format(size.height)), \(elements.count) elements")
-            var rows = [["kind", "section", "item", "x", "y", "width", "height", "z"]]
-            for element in elements {
-                let frame = element.frame
-                rows.append([
-                    element.kind.rawValue, String(element.section), element.item.map(String.init) ?? "-",
-                    JSONWriter.format(frame.x), JSONWriter.format(frame.y),
-                    JSONWriter.format(frame.width), JSONWriter.format(frame.height), String(element.zIndex),
-                ])
-            }
-            output.writeLine(TextTable.format(rows))
-        }
-        output.flush()
-    }
-}
-
-/// `--format table|json|ndjson`, table by default on a terminal.
-enum DisplayFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json, ndjson
-
-    static func resolve(_ format: DisplayFormat?) -> DisplayFormat {
-        format ?? (isatty(1) != 0 ? .table : .json)
-    }
-}
-
-#if canImport(Glibc)
-import Glibc
-#endif

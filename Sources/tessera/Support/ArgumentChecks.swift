@@ -1,0 +1,18 @@
+import ArgumentParser
+import TesseraLayout
+
+/// Range checks for numbers given on the command line. Numeric options are
+/// parsed `.unconditional`ly, so that `--width -5` reaches these checks and
+/// their message names the flag, instead of `-5` being taken for a flag.
+enum ArgumentCheck {
+    /// A container width or height: finite and above 0.
+    static func extent(_ value: Double, flag: String) throws {
+        guard value.isFinite else { throw ValidationError("\(flag) must be a finite number, got \(JSONWriter.format(value))") }
+        guard value > 0 else { throw ValidationError("\(flag) must be positive, got \(JSONWriter.format(value))") }
+    }
+
+    /// A section or item index.
+    static func index(_ value: Int, flag: String) throws {
+        guard value >= 0 else { throw ValidationError("\(flag) must be 0 or more, got \(value)") }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import TesseraLayout
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--format table|json|ndjson`, table by default on a terminal.
+enum DisplayFormat: String, ExpressibleByArgument, CaseIterable {
+    /// Aligned columns, for people.
+    case table
+    /// One JSON object.
+    case json
+    /// One JSON object per line.
+    case ndjson
+
+    /// The format asked for, else a table on a terminal and JSON when piped.
+    static func resolve(_ format: DisplayFormat?) -> DisplayFormat {
+        format ?? (isatty(1) != 0 ? .table : .json)
+    }
+}
+
+/// Prints a layout's elements: the contract's json (one object) or ndjson (a
+/// first line with the layout's fields, then one element per line), written
+/// as they come so that millions of elements need no huge string; or an
+/// aligned table for people.
+struct ElementPrinter {
+    var format: DisplayFormat
+
+    func print(summary: LayoutSummary, elements: some Collection<LayoutElement>) {
+        var output = StandardOutput()
+        switch format {
+        case .json:
+            output.write("{\(summary.jsonMembers),\n \"elements\": [")
+            var first = true
+            for element in elements {
+                output.write(first ? "\n  " : ",\n  ")
+                output.write(element.jsonText)
+                first = false
+            }
+            output.writeLine(first ? "]}" : "\n ]}")
+        case .ndjson:
+            output.writeLine("{\(summary.jsonMembers)}")
+            for element in elements { output.writeLine(element.jsonText) }
+        case .table:
+            let size = summary.contentSize
+            output.writeLine("\(summary.axis.rawValue), extent \(JSONWriter.format(summary.crossExtent)), content \(JSONWriter.format(size.width))×\(JSONWriter.format(size.height)), \(elements.count) elements")
+            var rows = [["kind", "section", "item", "x", "y", "width", "height", "z"]]
+            for element in elements {
+                let frame = element.frame
+                rows.append([
+                    element.kind.rawValue, String(element.section), element.item.map(String.init) ?? "-",
+                    JSONWriter.format(frame.x), JSONWriter.format(frame.y),
+                    JSONWriter.format(frame.width), JSONWriter.format(frame.height), String(element.zIndex),
+                ])
+            }
+            output.writeLine(TextTable.format(rows))
+        }
+        output.flush()
+    }
+}

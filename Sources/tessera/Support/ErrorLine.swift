@@ -1,0 +1,41 @@
+import Foundation
+import ArgumentParser
+
+extension Tessera {
+    /// Exits for `error`: help and version requests print in full on
+    /// standard output (exit 0); a failure prints ``errorLine(for:arguments:)``
+    /// on standard error and exits with ArgumentParser's code (64 for a
+    /// usage error, 1 otherwise).
+    static func exitReporting(_ error: Error, arguments: [String]) -> Never {
+        let code = exitCode(for: error)
+        guard code != .success, let line = errorLine(for: error, arguments: arguments) else { exit(withError: error) }
+        printError(line)
+        // An ExitCode prints nothing: only the status is left to set.
+        exit(withError: code)
+    }
+
+    /// The one line a failure prints, `error: ` and the message, with a
+    /// pointer to the command's help for usage errors; nil when the error
+    /// has no message (a bare exit code).
+    static func errorLine(for error: Error, arguments: [String]) -> String? {
+        let words = message(for: error).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        var line = words.filter { !$0.isEmpty }.joined(separator: " ")
+        guard let first = line.first else { return nil }
+        // ArgumentParser capitalizes its messages; Tessera's own start in lower case.
+        if let second = line.dropFirst().first, second.isLowercase {
+            line = first.lowercased() + line.dropFirst()
+        }
+        if exitCode(for: error) == .validationFailure {
+            line += " (see '\(helpCommand(for: arguments))')"
+        }
+        return "error: " + line
+    }
+
+    /// `tessera SUBCOMMAND --help` for the subcommand the arguments name,
+    /// else `tessera --help`.
+    static func helpCommand(for arguments: [String]) -> String {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        guard let first = arguments.first, names.contains(first) else { return "tessera --help" }
+        return "tessera \(first) --help"
+    }
+}

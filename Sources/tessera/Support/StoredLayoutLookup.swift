@@ -1,0 +1,25 @@
+import TesseraLayout
+import TesseraStore
+
+extension LayoutStore {
+    /// The fresh layout of the spec stored as `name`, at the cross extent
+    /// `extent` gives for that spec's axis. A layout missing or stale there
+    /// is computed and stored first, and `command` says so on standard
+    /// error: a read that writes to the store, and may take a while, should
+    /// not pass unnoticed.
+    func freshLayout(name: String, extent: ExtentOptions, command: String) throws -> StoredLayout {
+        let (layout, computed) = try reportingErrors { () -> (StoredLayout, Bool) in
+            guard let axis = try specs().first(where: { $0.name == name })?.axis else { throw StoreError.noSuchSpec(name: name) }
+            return try self.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
+        }
+        if computed {
+            printError("\(command): the layout of \"\(name)\" at \(JSONWriter.format(layout.crossExtent)) was missing or stale; computed and stored it")
+        }
+        return layout
+    }
+}
+
+/// "1 item", "2 items".
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import tessera
+
+@Suite("precompute's progress bar")
+struct ProgressBarTests {
+    /// A clock the test moves by hand.
+    final class ManualClock: @unchecked Sendable {
+        var seconds = 0.0
+    }
+
+    private func progress(_ width: Double, _ written: Int, of expected: Int?) -> ProgressBar.Report {
+        ProgressBar.Report(specName: "feed", crossExtent: width, cellsWritten: written, cellsExpected: expected)
+    }
+
+    @Test("rate and ETA are per width: the second width is timed from the end of the first, not from the start")
+    func ratePerWidth() {
+        let clock = ManualClock()
+        let bar = ProgressBar(enabled: false) { clock.seconds }
+        bar.start()
+        clock.seconds = 1
+        #expect(bar.line(for: progress(390, 100_000, of: 400_000)) == "feed @ 390: 100000 cells, 100k cells/s [######..................]  25% ETA 3.0s")
+        clock.seconds = 4
+        #expect(bar.line(for: progress(390, 400_000, of: 400_000)) == "feed @ 390: 400000 cells, 100k cells/s [########################] 100% ETA 0.0s")
+        // The next width starts at 0 cells, 4 s after the start: its rate counts from there.
+        clock.seconds = 4.5
+        #expect(bar.line(for: progress(430, 1_000_000, of: 2_000_000)) == "feed @ 430: 1000000 cells, 2.00M cells/s [############............]  50% ETA 0.5s")
+        clock.seconds = 5
+        #expect(bar.line(for: progress(430, 1_500_000, of: 2_000_000)).hasSuffix("1.50M cells/s [##################......]  75% ETA 0.3s"))
+    }
+
+    @Test("without an expected count there is no bar, only the count and the rate")
+    func unknownTotal() {
+        #expect(ProgressBar.text(for: progress(820, 500, of: nil), seconds: 2) == "feed @ 820: 500 cells, 250 cells/s")
+    }
+
+    @Test("on a terminal precompute draws the bar on stderr; --quiet prints nothing at all")
+    func quietOnTerminal() throws {
+        try CLIRunner.inTemporaryDirectory { directory in
+            let spec = CLIRunner.repository.appendingPathComponent("Examples/home-feed.json").path
+            let database = directory.appendingPathComponent("feed.sqlite").path
+            let shown = try CLIRunner.runOnTerminal(["precompute", spec, "--db", database, "--width", "390", "--width", "430"], terminal: .stderr)
+            #expect(shown.status == 0, "\(shown.stderr)")
+            #expect(shown.stderr.contains("home-feed @ 430: ") && shown.stderr.contains(" cells/s"), "\(shown.stderr)")
+            #expect(shown.stdout.contains("home-feed @ 430: computed every section"), "\(shown.stdout)")
+
+            let quiet = try CLIRunner.runOnTerminal(["precompute", spec, "--db", database, "--width", "820", "--quiet"], terminal: .stderr)
+            #expect(quiet.status == 0)
+            #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+            #expect(quiet.stdout.isEmpty, "\(quiet.stdout)")
+        }
+    }
+}
