@@ -18,9 +18,17 @@ struct PropertyTests {
         let (json, extent) = generator.spec()
         let spec = try Spec(jsonText: json)
         let result = try LayoutEngine().layout(spec, crossExtent: extent)
+        // What the engine streams, in chunks small enough to split sections:
+        // each item must arrive exactly once, whatever order a kind writes in.
+        var recorder = ItemRecorder()
+        var chunks = SeededRandom(seed: seed)
+        try LayoutEngine(chunkSize: chunks.int(1...7)).run(spec, crossExtent: extent, into: &recorder)
+        #expect(recorder.sectionsBegun == Array(spec.sections.indices), "seed \(seed)")
+        #expect(recorder.misfiled == 0, "seed \(seed)")
         for (index, section) in spec.sections.enumerated() {
+            let expected = try #require(section.items.knownCount)
+            #expect(recorder.problems(section: index, itemCount: expected) == [], "seed \(seed) section \(index)\n\(json)")
             let cells = result.elements(ofSection: index).filter { $0.kind == .cell }
-            let expected = section.items.knownCount ?? 0
             #expect(cells.map(\.item) == Array(0..<expected).map { Optional($0) }, "seed \(seed) section \(index)")
         }
         let size = result.contentSize
