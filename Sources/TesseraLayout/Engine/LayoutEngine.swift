@@ -146,21 +146,23 @@ public struct LayoutEngine: Sendable {
         var tracker = CellTracker(section: index, kind: section.layout.kind, firstItem: firstWritten)
         var itemCount = firstItem
         let chunkSize = self.chunkSize
+        // A kind may write many frames at once (a long flow line, a kind
+        // that waits for its last item), so they are handed on in slices.
+        func deliver(_ frames: [PlacedFrame]) throws {
+            try tracker.record(frames)
+            guard frames.count > chunkSize else { return try consumer.consumeCells(frames, section: index, origin: origin) }
+            for start in stride(from: 0, to: frames.count, by: chunkSize) {
+                let slice = Array(frames[start..<min(start + chunkSize, frames.count)])
+                try consumer.consumeCells(slice, section: index, origin: origin)
+            }
+        }
         try section.items.forEach(section: index, from: firstItem) { item, itemIndex, location in
             try placer.place(item, index: itemIndex, location: location, into: &sink)
             itemCount = itemIndex + 1
-            if sink.frames.count >= chunkSize {
-                try sink.drain { frames in
-                    try tracker.record(frames)
-                    try consumer.consumeCells(frames, section: index, origin: origin)
-                }
-            }
+            if sink.frames.count >= chunkSize { try sink.drain(deliver) }
         }
         let itemsExtent = placer.finish(into: &sink)
-        try sink.drain { frames in
-            try tracker.record(frames)
-            try consumer.consumeCells(frames, section: index, origin: origin)
-        }
+        try sink.drain(deliver)
         try tracker.check(itemCount: itemCount, itemsExtent: itemsExtent)
         let geometry = SectionGeometry(
             index: index,
