@@ -137,6 +137,7 @@ public struct LayoutEngine: Sendable {
             cross: sides.crossStart,
             scroll: SectionGeometry.itemsOrigin(start: start, headerLength: headerLength, inset: sides.scrollStart)
         )
+        try Self.validateUnreachedCycleEntries(of: section, in: context)
         try consumer.beginSection(index, origin: origin)
         var placer: any ItemPlacer = try resuming?.placer ?? section.layout.makePlacer(in: context)
         let firstItem = resuming?.itemCount ?? 0
