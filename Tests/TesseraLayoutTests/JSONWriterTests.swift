@@ -8,9 +8,10 @@ import TesseraTestSupport
 @Suite("JSON numbers read back as the same double")
 struct JSONWriterTests {
     static let awkward: [Double] = [
-        0.1 + 0.2, 1e-7, 1e21, -0.0, 0, 5e-324, -5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
-        -1.7976931348623157e308, 390, -390, 1234.5, 1.0 / 3, 124.93333333333334, 9_007_199_254_740_991,
-        9_007_199_254_740_992, 9_007_199_254_740_994, 1e15, 1e16, 1e22, 123_456_789.125, 0.5, -2.5e-5,
+        // 5e-324 (the smallest subnormal) is written by name: the literal warns.
+        0.1 + 0.2, 1e-7, 1e21, -0.0, 0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 2.2250738585072014e-308,
+        1.7976931348623157e308, -1.7976931348623157e308, 390, -390, 1234.5, 1.0 / 3, 124.93333333333334,
+        9_007_199_254_740_991, 9_007_199_254_740_992, 9_007_199_254_740_994, 1e15, 1e16, 1e22, 123_456_789.125, 0.5, -2.5e-5,
     ]
 
     /// The double a JSON number text reads back as, by our parser and by the
@@ -30,8 +31,9 @@ struct JSONWriterTests {
         #expect(converted?.bitPattern == value.bitPattern, "\(text)")
     }
 
-    @Test("integral values print without a fraction; −0 keeps its sign")
-    func integralTexts() {
+    @Test("exact texts: integers without a fraction, −0 with its sign, shortest forms")
+    func exactTexts() {
+        #expect(JSONWriter.format(.leastNonzeroMagnitude) == "5e-324")
         #expect(JSONWriter.format(390) == "390")
         #expect(JSONWriter.format(-390) == "-390")
         #expect(JSONWriter.format(0) == "0")

@@ -1,5 +1,4 @@
 import Testing
-import TesseraTestSupport
 import TesseraLayout
 
 /// The engine checks what a kind writes: each item it was given exactly once

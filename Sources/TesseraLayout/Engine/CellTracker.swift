@@ -1,9 +1,8 @@
 /// Checks what a kind writes for one section: a frame for every item it was
 /// given, exactly once, for no other item, and only finite frames with
-/// lengths of at least 0. A kind
-/// that breaks this has a bug, reported as an error instead of a wrong
-/// layout (counting frames is not enough: an item written twice and another
-/// skipped add up to the right count).
+/// lengths of at least 0. A kind that breaks this has a bug, reported as an
+/// error instead of a wrong layout (counting frames is not enough: an item
+/// written twice and another skipped add up to the right count).
 ///
 /// Kinds write items mostly in order, so the tracker keeps the end of the
 /// run of items written from the first one, and remembers only the items
