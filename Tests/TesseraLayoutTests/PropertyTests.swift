@@ -12,25 +12,69 @@ struct PropertyTests {
     /// Cells may extend past the content by rounding only.
     static let tolerance = 1e-6
 
-    @Test("every item is placed exactly once, inside the content size", arguments: seeds)
+    @Test("every item is placed exactly once, inside its section's items region and the content length", arguments: seeds)
     func itemsPlacedOnceInsideContent(seed: UInt64) throws {
         var generator = RandomSpecGenerator(seed: seed, kinds: Self.kinds)
         let (json, extent) = generator.spec()
         let spec = try Spec(jsonText: json)
         let result = try LayoutEngine().layout(spec, crossExtent: extent)
+        // What the engine streams, in chunks small enough to split sections:
+        // each item must arrive exactly once, whatever order a kind writes in.
+        var recorder = ItemRecorder()
+        var chunks = SeededRandom(seed: seed)
+        try LayoutEngine(chunkSize: chunks.int(1...7)).run(spec, crossExtent: extent, into: &recorder)
+        #expect(recorder.sectionsBegun == Array(spec.sections.indices), "seed \(seed)")
+        #expect(recorder.misfiled == 0, "seed \(seed)")
         for (index, section) in spec.sections.enumerated() {
+            let expected = try #require(section.items.knownCount)
+            #expect(recorder.problems(section: index, itemCount: expected) == [], "seed \(seed) section \(index)\n\(json)")
             let cells = result.elements(ofSection: index).filter { $0.kind == .cell }
-            let expected = section.items.knownCount ?? 0
             #expect(cells.map(\.item) == Array(0..<expected).map { Optional($0) }, "seed \(seed) section \(index)")
         }
-        let size = result.contentSize
-        for element in result.elements {
-            let frame = element.frame
-            let inside = frame.minX >= -Self.tolerance && frame.minY >= -Self.tolerance
-                && frame.maxX <= size.width + Self.tolerance && frame.maxY <= size.height + Self.tolerance
-                && frame.width >= 0 && frame.height >= 0
-            #expect(inside, "seed \(seed): \(element) outside \(size)\n\(json)")
+        for (index, section) in spec.sections.enumerated() {
+            let region = Self.itemsRegion(of: section, geometry: result.sections[index], axis: spec.axis, extent: extent)
+            for cell in result.elements(ofSection: index) where cell.kind == .cell {
+                let frame = spec.axis.localFrame(cell.frame)
+                let inside = frame.cross >= region.cross - Self.tolerance && frame.crossEnd <= region.crossEnd + Self.tolerance
+                    && frame.scroll >= region.scroll - Self.tolerance && frame.scrollEnd <= region.scrollEnd + Self.tolerance
+                #expect(inside, "seed \(seed): \(cell) outside its items region \(spec.axis.screenRect(region))\n\(json)")
+            }
         }
+        // Along the scroll axis everything is inside the content; across it
+        // only cells of a mozaik matrix wider than avail may pass the extent.
+        let content = spec.axis.localFrame(Rect(x: 0, y: 0, width: result.contentSize.width, height: result.contentSize.height))
+        for element in result.elements {
+            let frame = spec.axis.localFrame(element.frame)
+            var inside = frame.scroll >= -Self.tolerance && frame.scrollEnd <= content.scrollEnd + Self.tolerance
+                && frame.crossLength >= 0 && frame.scrollLength >= 0
+            if element.kind != .cell { inside = inside && frame.cross == 0 && frame.crossLength == extent }
+            #expect(inside, "seed \(seed): \(element) outside \(result.contentSize)\n\(json)")
+        }
+    }
+
+    /// Where a section's cells must lie: from the items origin, `avail`
+    /// across (a mozaik matrix's own width when its columns are explicit)
+    /// and the items extent along the scroll axis.
+    static func itemsRegion(of section: Section, geometry: SectionGeometry, axis: Axis, extent: Double) -> LocalFrame {
+        let insets = section.insets.along(axis)
+        var across = extent - insets.crossStart - insets.crossEnd
+        if let mozaik = section.layout as? MozaikLayout, case .widths(let widths) = mozaik.columns {
+            across = widths.reduce(0, +) + Double(widths.count - 1) * mozaik.itemSpacing
+        }
+        return LocalFrame(cross: insets.crossStart, scroll: geometry.itemsScrollOrigin, crossLength: across, scrollLength: geometry.itemsExtent)
+    }
+
+    @Test("the generator makes mozaik matrices wider than avail, whose cells pass the extent (valid per the contract)")
+    func mozaikMatricesWiderThanAvail() throws {
+        var widerCells = 0
+        for seed in Self.seeds {
+            var generator = RandomSpecGenerator(seed: seed, kinds: ["mozaik"])
+            let (json, extent) = generator.spec()
+            let spec = try Spec(jsonText: json)
+            let result = try LayoutEngine().layout(spec, crossExtent: extent)
+            widerCells += result.elements.filter { spec.axis.localFrame($0.frame).crossEnd > extent }.count
+        }
+        #expect(widerCells > 0)
     }
 
     @Test("no two cells of a section overlap", arguments: seeds)

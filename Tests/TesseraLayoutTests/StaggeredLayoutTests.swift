@@ -153,6 +153,22 @@ struct StaggeredLayoutTests {
         #expect(specError(spec(#""columns": 3, "placement": "roundRobin""#, #"[{"columns": 0}]"#)) == nil)
     }
 
+    @Test("columns are capped like mozaik's: a huge count is an error naming the path, not a crash",
+          arguments: ["staggered", "mosaic"])
+    func columnLimit(kind: String) throws {
+        func spec(columns: String) -> String {
+            #"{"format": 1, "sections": [{"layout": {"kind": "flow"}}, {"layout": {"kind": "\#(kind)", "columns": \#(columns)}, "items": [{"canBeBig": false}]}]}"#
+        }
+        #expect(StaggeredLayout.maximumColumns == 4096 && MosaicLayout.maximumColumns == 4096)
+        let huge = specError(spec(columns: "1e12"))
+        #expect(huge == SpecError(path: "sections[1].layout.columns", reason: "must be at most 4096, got 1000000000000"))
+        #expect(specError(spec(columns: "4097"))?.reason == "must be at most 4096, got 4097")
+        // The limit itself lays out: one item in the first of 4096 columns
+        // (a mosaic item that may not be big spans one column).
+        let result = try layout(spec(columns: "4096"), extent: 4096)
+        #expect(cellFrames(result, section: 1).first?[2] == 1)
+    }
+
     @Test("parameters re-encode every value, defaults included")
     func parametersRoundTrip() throws {
         let original = StaggeredLayout(columns: 3, itemSpacing: 2, placement: .roundRobin)

@@ -23,6 +23,8 @@ public struct SeededRandom: RandomNumberGenerator {
     /// A number rounded to quarters, so that worked-out sums are often exact
     /// and ties (equal bottoms, touching edges) actually happen.
     public mutating func quarter(_ range: ClosedRange<Double>) -> Double { (double(range) * 4).rounded() / 4 }
+    /// A number rounded down to quarters, so that it never passes the range's top.
+    public mutating func quarterDown(_ range: ClosedRange<Double>) -> Double { (double(range) * 4).rounded(.down) / 4 }
 }
 
 /// Every kind of the contract.
@@ -39,11 +41,18 @@ public struct RandomSpecGenerator {
     }
 
     public mutating func spec(maxSections: Int = 4, maxItems: Int = 60) -> (json: String, extent: Double) {
+        spec(sections: 1...maxSections, items: 1...maxItems)
+    }
+
+    /// A spec whose non-empty sections hold a number of items in `items`
+    /// (one in ten is empty); `axis` nil picks one at random.
+    public mutating func spec(sections sectionCount: ClosedRange<Int>, items: ClosedRange<Int>, axis: Axis? = nil) -> (json: String, extent: Double) {
         let extent = random.quarter(200...800)
-        let axis = random.chance(0.5) ? "vertical" : "horizontal"
+        let randomAxis: Axis = random.chance(0.5) ? .vertical : .horizontal
+        let axis = (axis ?? randomAxis).rawValue
         var sections: [String] = []
-        for _ in 0..<random.int(1...maxSections) {
-            sections.append(section(extent: extent, maxItems: maxItems))
+        for _ in 0..<random.int(sectionCount) {
+            sections.append(section(extent: extent, items: items))
         }
         let json = """
         {"format": 1, "axis": "\(axis)", "sectionSpacing": \(random.quarter(0...20)), "sections": [\(sections.joined(separator: ",\n"))]}
@@ -51,7 +60,7 @@ public struct RandomSpecGenerator {
         return (json, extent)
     }
 
-    private mutating func section(extent: Double, maxItems: Int) -> String {
+    private mutating func section(extent: Double, items itemCounts: ClosedRange<Int>) -> String {
         let kind = kinds[random.int(0...(kinds.count - 1))]
         let left = random.chance(0.5) ? random.quarter(0...20) : 0
         let right = random.chance(0.5) ? random.quarter(0...20) : 0
@@ -64,7 +73,7 @@ public struct RandomSpecGenerator {
         if random.chance(0.4) { parts.append("\"header\": {\"size\": \(random.quarter(0...60)), \"pinned\": \(random.chance(0.5))}") }
         if random.chance(0.3) { parts.append("\"footer\": {\"size\": \(random.quarter(0...40)), \"pinned\": \(random.chance(0.5))}") }
         if random.chance(0.3) { parts.append("\"background\": true") }
-        let count = random.chance(0.1) ? 0 : random.int(1...maxItems)
+        let count = random.chance(0.1) ? 0 : random.int(itemCounts)
         let (layout, makeItem) = kindParameters(kind, available: available)
         parts.append("\"layout\": \(layout)")
         if random.chance(0.2), count > 0 {
@@ -102,10 +111,19 @@ public struct RandomSpecGenerator {
             return (layout, { random in "{\"scale\": \(random.chance(0.6) ? 1 : random.int(1...4))}" })
         case "mozaik":
             let columns = random.int(1...5)
-            let columnsJSON = random.chance(0.5)
-                ? "\"columnCount\": \(columns)"
-                : "\"columns\": [\((0..<columns).map { _ in "\(random.quarter(10...(available / Double(columns) + 10)))" }.joined(separator: ", "))]"
-            let layout = "{\"kind\": \"mozaik\", \(columnsJSON), \"rowHeight\": \(random.quarter(10...60)), \"itemSpacing\": \(random.quarter(0...4)), \"lineSpacing\": \(random.quarter(0...4)), \"order\": \"\(random.chance(0.5) ? "dense" : "ordered")\"}"
+            let itemSpacing = random.quarter(0...4)
+            let columnsJSON: String
+            if random.chance(0.4) {
+                columnsJSON = "\"columnCount\": \(columns)"
+            } else {
+                // Explicit widths are laid out as given, even past avail (the
+                // contract allows it): about a third of these matrices are
+                // wider than avail, the others fit in it.
+                let share = (available - Double(columns - 1) * itemSpacing) / Double(columns)
+                let widths = random.chance(0.35) ? share...(share * 1.5 + 10) : 0...share
+                columnsJSON = "\"columns\": [\((0..<columns).map { _ in "\(random.quarterDown(widths))" }.joined(separator: ", "))]"
+            }
+            let layout = "{\"kind\": \"mozaik\", \(columnsJSON), \"rowHeight\": \(random.quarter(10...60)), \"itemSpacing\": \(itemSpacing), \"lineSpacing\": \(random.quarter(0...4)), \"order\": \"\(random.chance(0.5) ? "dense" : "ordered")\"}"
             return (layout, { random in
                 "{\"columns\": \(random.chance(0.6) ? 1 : random.int(1...columns)), \"rows\": \(random.chance(0.6) ? 1 : random.int(1...3))}"
             })

@@ -137,31 +137,34 @@ public struct LayoutEngine: Sendable {
             cross: sides.crossStart,
             scroll: SectionGeometry.itemsOrigin(start: start, headerLength: headerLength, inset: sides.scrollStart)
         )
+        try Self.validateUnreachedCycleEntries(of: section, in: context)
         try consumer.beginSection(index, origin: origin)
         var placer: any ItemPlacer = try resuming?.placer ?? section.layout.makePlacer(in: context)
         let firstItem = resuming?.itemCount ?? 0
-        // Open items are written again when a resumed placer finishes them.
-        let rewritten = resuming.map { $0.placer.openItems.count } ?? 0
         var sink = FrameSink()
-        var tracker = CellTracker(section: index, kind: section.layout.kind)
+        // A resumed placer writes its open items again, then the new ones.
+        let firstWritten = resuming.map { $0.placer.openItems.isEmpty ? $0.itemCount : $0.placer.openItems.lowerBound } ?? 0
+        var tracker = CellTracker(section: index, kind: section.layout.kind, firstItem: firstWritten)
         var itemCount = firstItem
         let chunkSize = self.chunkSize
+        // A kind may write many frames at once (a long flow line, a kind
+        // that waits for its last item), so they are handed on in slices.
+        func deliver(_ frames: [PlacedFrame]) throws {
+            try tracker.record(frames)
+            guard frames.count > chunkSize else { return try consumer.consumeCells(frames, section: index, origin: origin) }
+            for start in stride(from: 0, to: frames.count, by: chunkSize) {
+                let slice = Array(frames[start..<min(start + chunkSize, frames.count)])
+                try consumer.consumeCells(slice, section: index, origin: origin)
+            }
+        }
         try section.items.forEach(section: index, from: firstItem) { item, itemIndex, location in
             try placer.place(item, index: itemIndex, location: location, into: &sink)
             itemCount = itemIndex + 1
-            if sink.frames.count >= chunkSize {
-                try sink.drain { frames in
-                    try tracker.record(frames)
-                    try consumer.consumeCells(frames, section: index, origin: origin)
-                }
-            }
+            if sink.frames.count >= chunkSize { try sink.drain(deliver) }
         }
         let itemsExtent = placer.finish(into: &sink)
-        try sink.drain { frames in
-            try tracker.record(frames)
-            try consumer.consumeCells(frames, section: index, origin: origin)
-        }
-        try tracker.check(itemCount: itemCount - firstItem + rewritten, itemsExtent: itemsExtent)
+        try sink.drain(deliver)
+        try tracker.check(itemCount: itemCount, itemsExtent: itemsExtent)
         let geometry = SectionGeometry(
             index: index,
             start: start,
@@ -200,46 +203,6 @@ public struct LayoutEngine: Sendable {
             for (index, part) in parts.enumerated() { try validate(part, path: path.appending("segments").appending(index)) }
         default:
             break
-        }
-    }
-}
-
-/// Checks what a kind writes: every item exactly once, finite frames. A kind
-/// that breaks this is a bug in the kind, reported instead of a wrong layout.
-struct CellTracker {
-    let section: Int
-    let kind: String
-    private(set) var emitted = 0
-    private(set) var span: ClosedRange<Double>?
-    private var spanLow = Double.infinity
-    private var spanHigh = -Double.infinity
-
-    init(section: Int, kind: String) {
-        self.section = section
-        self.kind = kind
-    }
-
-    mutating func record(_ frames: [PlacedFrame]) throws {
-        for placed in frames {
-            let frame = placed.frame
-            guard frame.cross.isFinite, frame.scroll.isFinite, frame.crossLength.isFinite, frame.scrollLength.isFinite else {
-                throw JSONPath.root.appending("sections").appending(section).appending("items").appending(placed.item)
-                    .error("the \(kind) layout produced a non-finite frame")
-            }
-            spanLow = min(spanLow, frame.scroll)
-            spanHigh = max(spanHigh, frame.scrollEnd)
-        }
-        emitted += frames.count
-        if emitted > 0 { span = spanLow...spanHigh }
-    }
-
-    func check(itemCount: Int, itemsExtent: Double) throws {
-        let path = JSONPath.root.appending("sections").appending(section).appending("layout")
-        guard emitted == itemCount else {
-            throw path.error("the \(kind) layout wrote \(emitted) frames for \(itemCount) items")
-        }
-        guard itemsExtent.isFinite, itemsExtent >= 0 else {
-            throw path.error("the \(kind) layout reported an invalid extent \(itemsExtent)")
         }
     }
 }

@@ -18,8 +18,14 @@
 ///
 /// The snap can only make a length negative when the columns have no width
 /// (every item is then 0 long before the snap): such a length is 0 instead.
+///
+/// A limit beyond the contract, so that a spec cannot exhaust memory: at
+/// most ``maximumColumns`` columns.
 public struct MosaicLayout: SectionLayout, Hashable {
     public static let kind = "mosaic"
+
+    /// The most columns a mosaic layout may have.
+    public static let maximumColumns = ColumnSet.maximumColumns
 
     public var columns: Int
     public var lineMultiple: Double

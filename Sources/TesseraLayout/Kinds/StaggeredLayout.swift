@@ -14,11 +14,17 @@
 /// `lineSpacing` below the column's bottom. Spacing wider than the available
 /// extent (a negative column width) is an error naming `columns`.
 ///
+/// A limit beyond the contract, so that a spec cannot exhaust memory: at
+/// most ``maximumColumns`` columns.
+///
 /// Frames are not sorted along the scroll axis (a tall item in one column
 /// ends after short items placed later in another), which is why rect
 /// queries must not assume they are.
 public struct StaggeredLayout: SectionLayout, Hashable {
     public static let kind = "staggered"
+
+    /// The most columns a staggered layout may have.
+    public static let maximumColumns = ColumnSet.maximumColumns
 
     /// Which column an item goes to.
     public enum Placement: String, Sendable, Hashable, Codable, CaseIterable {
@@ -151,11 +157,18 @@ public struct StaggeredLayout: SectionLayout, Hashable {
 
 /// Equal columns across the available extent, shared by staggered and mosaic.
 enum ColumnSet {
+    /// The most columns a staggered or mosaic layout may have: placers keep
+    /// a bottom per column, so the count bounds memory, as for mozaik.
+    static let maximumColumns = OccupancyGrid.maximumColumns
+
     /// (avail − (n−1)·itemSpacing)/n, after checking the parameters.
     static func columnWidth(
         columns: Int, itemSpacing: Double, lineSpacing: Double, available: Double, path: JSONPath
     ) throws -> Double {
         if columns < 1 { throw path.appending("columns").error("must be at least 1, got \(columns)") }
+        if columns > maximumColumns {
+            throw path.appending("columns").error("must be at most \(maximumColumns), got \(columns)")
+        }
         try LayoutParameters.check(itemSpacing, rule: .nonNegative, at: path.appending("itemSpacing"))
         try LayoutParameters.check(lineSpacing, rule: .nonNegative, at: path.appending("lineSpacing"))
         let spacing = Double(columns - 1) * itemSpacing

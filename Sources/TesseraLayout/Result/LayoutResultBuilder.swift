@@ -20,8 +20,9 @@ struct LayoutResultBuilder: LayoutConsumer {
             if placed.item == current.count {
                 current.append(placed.frame)
             } else {
-                // Kinds may write frames out of item order; the engine checks
-                // that every item was written exactly once by count.
+                // Kinds may write frames out of item order. The padding never
+                // reaches a result: the engine's CellTracker throws at the end
+                // of a section unless every item was written exactly once.
                 if placed.item >= current.count {
                     current.append(contentsOf: repeatElement(LocalFrame(cross: 0, scroll: 0, crossLength: 0, scrollLength: 0), count: placed.item - current.count + 1))
                 }

@@ -1,0 +1,112 @@
+import Testing
+@testable import TesseraLayout
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Rules the first validation table did not reach: non-finite numbers,
+/// fractions where integers are required, null on required fields, negative
+/// supplementary sizes, layouts that are not objects, and items files.
+/// Each case asserts the whole error: the JSON path and the rule.
+@Suite("validation: more rules, each with its exact path and reason")
+struct ValidationPathTests {
+    /// One section of the given layout and items.
+    static func spec(_ layout: String, items: String = "[{}]", extra: String = "") -> String {
+        #"{"format": 1, "sections": [{"layout": \#(layout), "items": \#(items)\#(extra)}]}"#
+    }
+
+    static let cases: [(json: String, path: String, reason: String)] = [
+        // 1e999 reads as infinity: a number, but not a finite one.
+        (spec(#"{"kind": "flow"}"#, items: #"[{"size": [1e999, 10]}]"#),
+         "sections[0].items[0].size", "lengths must be finite and at least 0, got inf"),
+        (spec(#"{"kind": "grid"}"#, items: #"[{}, {"aspectRatio": 1e999}]"#),
+         "sections[0].items[1].aspectRatio", "must be a finite number above 0, got inf"),
+        (spec(#"{"kind": "staggered", "columns": 2}"#, items: #"[{"length": 1e999}]"#),
+         "sections[0].items[0].length", "must be a finite number of at least 0, got inf"),
+        (spec(#"{"kind": "staggered", "columns": 2}"#, items: #"[{"length": -1e999}]"#),
+         "sections[0].items[0].length", "must be a finite number of at least 0, got -inf"),
+        (spec(#"{"kind": "flow", "itemSpacing": 1e999}"#), "sections[0].layout.itemSpacing", "must be a finite number"),
+        (spec(#"{"kind": "mozaik", "columnCount": 2, "rowHeight": 1e999}"#), "sections[0].layout.rowHeight", "must be a finite number"),
+        (spec(#"{"kind": "mozaik", "columns": [10, 1e999], "rowHeight": 5}"#), "sections[0].layout.columns[1]", "must be a finite number"),
+        (spec(#"{"kind": "staggered", "columns": 1e999}"#), "sections[0].layout.columns", "must be a finite number"),
+        (spec(#"{"kind": "flow"}"#, extra: #", "header": {"size": 1e999}"#), "sections[0].header.size", "must be a finite number"),
+
+        // Integers reject fractions.
+        (spec(#"{"kind": "flow"}"#, items: #"{"count": 2.5, "cycle": [{}]}"#), "sections[0].items.count", "must be an integer, got 2.5"),
+        (spec(#"{"kind": "mozaik", "columnCount": 3, "rowHeight": 5}"#, items: #"[{}, {"columns": 1.5}]"#),
+         "sections[0].items[1].columns", "must be an integer, got 1.5"),
+        (spec(#"{"kind": "mozaik", "columnCount": 3, "rowHeight": 5}"#, items: #"{"count": 4, "cycle": [{"columns": 2.5}]}"#),
+         "sections[0].items.cycle[0].columns", "must be an integer, got 2.5"),
+        (spec(#"{"kind": "staggered", "columns": 3}"#, items: #"[{"columns": 1.5}]"#),
+         "sections[0].items[0].columns", "must be an integer, got 1.5"),
+        (spec(#"{"kind": "staggered", "columns": 2.5}"#), "sections[0].layout.columns", "must be an integer, got 2.5"),
+
+        // JSON null counts as absent, so on a required field it is missing.
+        (#"{"format": null, "sections": []}"#, "format", "is required (this version reads format 1)"),
+        (#"{"format": 1, "sections": null}"#, "sections", "is required"),
+        (#"{"format": 1, "sections": [{"layout": null}]}"#, "sections[0].layout", "is required"),
+        (spec(#"{"kind": null}"#), "sections[0].layout.kind",
+         "is required (one of flow, grid, mosaic, mozaik, pattern, scaledGrid, staggered)"),
+        (spec(#"{"kind": "mozaik", "columnCount": 2, "rowHeight": null}"#), "sections[0].layout.rowHeight", "is required"),
+        (spec(#"{"kind": "staggered", "columns": null}"#), "sections[0].layout.columns", "is required"),
+        (spec(#"{"kind": "scaledGrid", "divisions": null}"#), "sections[0].layout.divisions", "is required"),
+        (spec(#"{"kind": "pattern", "blocks": null}"#), "sections[0].layout.blocks", "is required"),
+        (spec(#"{"kind": "flow"}"#, extra: #", "header": {"size": null}"#), "sections[0].header.size", "is required"),
+        (spec(#"{"kind": "flow"}"#, items: #"{"count": 2, "cycle": null}"#), "sections[0].items.cycle", "is required with count"),
+
+        // Supplementary sizes are lengths: not negative.
+        (spec(#"{"kind": "flow"}"#, extra: #", "header": {"size": -1}"#), "sections[0].header.size", "must not be negative, got -1"),
+        (spec(#"{"kind": "flow"}"#, extra: #", "footer": {"size": -0.5, "pinned": true}"#),
+         "sections[0].footer.size", "must not be negative, got -0.5"),
+
+        // A layout is an object with a kind.
+        (spec(#""flow""#), "sections[0].layout", "must be an object with a \"kind\", got a string"),
+        (spec(#"["flow"]"#), "sections[0].layout", "must be an object with a \"kind\", got an array"),
+        (spec("7"), "sections[0].layout", "must be an object with a \"kind\", got a number"),
+    ]
+
+    @Test("each rule names the path of the value at fault", arguments: cases.indices)
+    func rejected(index: Int) {
+        let (json, path, reason) = Self.cases[index]
+        #expect(specError(json) == SpecError(path: path, reason: reason), "\(json)")
+    }
+
+    /// The error laying out a spec whose only section reads `lines` as its
+    /// items file, with the file's path.
+    static func itemsFileError(_ lines: String, layout: String = #"{"kind": "flow"}"#) throws -> (error: SpecError?, file: String) {
+        let directory = "/tmp/tessera-tests-\(UInt64.random(in: 0...UInt64.max))"
+        try writeFile(directory + "/items.ndjson", lines)
+        try writeFile(directory + "/spec.json", #"{"format": 1, "sections": [{"layout": \#(layout), "items": {"file": "items.ndjson"}}]}"#)
+        defer {
+            for file in ["/items.ndjson", "/spec.json"] { _ = remove(directory + file) }
+            _ = rmdir(directory)
+        }
+        do {
+            _ = try LayoutEngine().layout(Spec(contentsOfFile: directory + "/spec.json"), crossExtent: 100)
+            return (nil, directory + "/items.ndjson")
+        } catch let error as SpecError {
+            return (error, directory + "/items.ndjson")
+        }
+    }
+
+    @Test("items files: blank lines before a bad line are not counted in its index")
+    func fileBlankLinesBeforeBadLine() throws {
+        let (error, _) = try Self.itemsFileError("\n  \n{\"size\": [10, 5]}\n\r\n\t\n{\"size\": [20, 5]}\n\n{\"size\": [1, -2]}\n")
+        #expect(error == SpecError(path: "sections[0].items[2].size", reason: "lengths must be finite and at least 0, got -2"))
+        let (first, _) = try Self.itemsFileError("\n\n\n{\"aspectRatio\": 1e999}\n", layout: #"{"kind": "grid"}"#)
+        #expect(first == SpecError(path: "sections[0].items[0].aspectRatio", reason: "must be a finite number above 0, got inf"))
+    }
+
+    @Test("items files: a line that is not JSON names the item, the file line and the column")
+    func fileSyntaxError() throws {
+        let (error, file) = try Self.itemsFileError("{\"size\": [10, 5]}\n\n{\"size\": [10, 5]}\n{\"size\": [10,]}\n{}\n")
+        #expect(error == SpecError(
+            path: "sections[0].items[2]",
+            reason: "line 4 of '\(file)' is not valid JSON: unexpected character ']' at column 14"
+        ))
+        let (notObject, _) = try Self.itemsFileError("{}\n\n[1, 2]\n")
+        #expect(notObject == SpecError(path: "sections[0].items[1]", reason: "an item must be an object, got an array"))
+    }
+}
