@@ -22,7 +22,10 @@ enum BenchTable {
 
     static func store(_ report: StoreBenchmark.Report, ndjson: NDJSONBenchmark.Report?, runs: Int) -> String {
         func micro(_ value: Double?) -> String { value.map { String(format: "%.1f µs", $0) } ?? "-" }
-        func seconds(_ value: Double?) -> String { value.map { String(format: "%.3f s", $0) } ?? "-" }
+        // Milliseconds below a tenth of a second: "0.000 s" would hide an invalidation's cost.
+        func seconds(_ value: Double?) -> String {
+            value.map { $0 < 0.1 ? String(format: "%.2f ms", $0 * 1000) : String(format: "%.3f s", $0) } ?? "-"
+        }
         var rows = [["measure", "Tessera store", "baseline (same run)", "ratio"]]
         let rtreeInsert = report.perElementRTreeInsertSeconds
         rows.append(["precompute + persist \(report.elements) elements", seconds(report.precomputeSeconds),
