@@ -4,7 +4,7 @@ import Testing
 
 @Suite("mozaik")
 struct MozaikLayoutTests {
-    @Test("ADMozaikLayout's geometry: columns 105, 106, 105, a 2×2 item at the origin, back-filled")
+    @Test("ADMozaikLayout's matrix (columns 105, 106, 105) under a header, with insets: a 2×2 item at the origin, back-filled")
     func adMozaikGeometry() throws {
         let result = try layout("""
         {"format": 1, "sections": [{
@@ -17,8 +17,8 @@ struct MozaikLayoutTests {
         // Items top 44 + 3 = 47; y = 47 + row·107; x = 1, 1 + 106 = 107,
         // 107 + 107 = 214. Dense: 0 (2×2) at (0,0); 1 (3×1) fits first in
         // row 2; 2 and 3 back-fill (0,2) and (1,2); 4 (1×2) at (3,0); 5 (3,1);
-        // 6 (3,2). ADMozaikLayout's own test has the 2×2 frame at (1, 47,
-        // 212, 212) and a 1×1 at column 2, row 2 at (214, 261).
+        // 6 (3,2). The seed's own test, without the header (insets 1 all
+        // round), is in SeedExampleTests.
         #expect(cellFrames(result) == [
             [1, 47, 212, 212], [1, 261, 318, 105], [214, 47, 105, 105], [214, 154, 105, 105],
             [1, 368, 105, 212], [107, 368, 106, 105], [214, 368, 105, 105],

@@ -103,14 +103,20 @@ struct LayoutStoreInvalidationTests {
         #expect(throws: StoreError.self) { try store.save(Self.grid(3)) }
     }
 
-    @Test("a changed items file is caught: the stored layout stays, a recompute asks for a new save")
-    func changedItemsFile() throws {
-        let temporary = try TemporaryStore()
+    /// A flow section of one 10×10 item read from items.ndjson, saved as
+    /// "files" at width 100.
+    static func saveFileSpec(in temporary: TemporaryStore) throws -> LayoutStore {
         try #"{"size": [10, 10]}"#.write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
         try #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"file": "items.ndjson"}}]}"#
             .write(toFile: temporary.file("spec.json"), atomically: true, encoding: .utf8)
-        let store = temporary.store
-        try store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "files", crossExtents: [100])
+        try temporary.store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "files", crossExtents: [100])
+        return temporary.store
+    }
+
+    @Test("a changed items file is caught: the stored layout stays, a recompute asks for a new save")
+    func changedItemsFile() throws {
+        let temporary = try TemporaryStore()
+        let store = try Self.saveFileSpec(in: temporary)
         try "{\"size\": [20, 20]}\n{\"size\": [20, 20]}".write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
         #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 0)?.frame.width == 10)
         #expect(throws: StoreError.self) { try store.layout(name: "files", crossExtent: 200) }
@@ -121,11 +127,7 @@ struct LayoutStoreInvalidationTests {
     @Test("a file section that was appended to (file + list segments) still notices when its file changes")
     func changedFileInsideSegments() throws {
         let temporary = try TemporaryStore()
-        try #"{"size": [10, 10]}"#.write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
-        try #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"file": "items.ndjson"}}]}"#
-            .write(toFile: temporary.file("spec.json"), atomically: true, encoding: .utf8)
-        let store = temporary.store
-        try store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "files", crossExtents: [100])
+        let store = try Self.saveFileSpec(in: temporary)
         try store.append(name: "files", section: 0, items: [Item(size: Size(width: 30, height: 30))])
         let stored = try #require(try store.spec(named: "files"))
         guard case .segments(let parts) = stored.sections[0].items, case .file(let path, _) = parts.first else {
