@@ -35,8 +35,9 @@ extension DatabasePool {
     /// may be kept.
     func finishRead(on slot: Slot) {
         slot.connection.resetActiveStatements()
-        let keep = walIndex != nil && slot.snapshotStamp != nil
-            && slot.connection.isInTransaction && snapshotHoldsSuspended.load(ordering: .acquiring) == 0
+        // A stamp exists only when the WAL index is mapped.
+        let keep = slot.snapshotStamp != nil && slot.connection.isInTransaction
+            && snapshotHoldsSuspended.load(ordering: .acquiring) == 0
         if !keep { endSnapshot(of: slot) }
     }
 
