@@ -78,6 +78,10 @@ struct SectionTests {
     @Test("items from an NDJSON file, blank lines skipped")
     func itemsFromFile() throws {
         let directory = "/tmp/tessera-tests-\(UInt64.random(in: 0...UInt64.max))"
+        defer {
+            for file in ["/items.ndjson", "/spec.json"] { _ = remove(directory + file) }
+            _ = rmdir(directory)
+        }
         try writeFile(directory + "/items.ndjson", "{\"size\": [10, 5]}\n\n{\"size\": [20, 5]}\r\n{\"size\": [30, 5]}")
         try writeFile(directory + "/spec.json", """
         {"format": 1, "sections": [{"layout": {"kind": "flow", "alignment": "start"}, "items": {"file": "items.ndjson"}}]}
