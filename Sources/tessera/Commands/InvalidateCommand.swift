@@ -33,7 +33,7 @@ struct InvalidateCommand: ParsableCommand {
 
     /// Marking nothing stale would look like success when the width is mistyped.
     private func checkStored(_ width: Double, in store: LayoutStore) throws {
-        guard let spec = try store.specs().first(where: { $0.name == name }) else { throw StoreError.noSuchSpec(name: name) }
+        let spec = try store.storedSpec(named: name)
         let stored = try store.layouts().filter { $0.specName == name }.map(\.crossExtent).sorted()
         guard !stored.contains(width) else { return }
         let noun = spec.axis == .vertical ? "width" : "height"

@@ -9,13 +9,19 @@ extension LayoutStore {
     /// not pass unnoticed.
     func freshLayout(name: String, extent: ExtentOptions, command: String) throws -> StoredLayout {
         let (layout, computed) = try reportingErrors { () -> (StoredLayout, Bool) in
-            guard let axis = try specs().first(where: { $0.name == name })?.axis else { throw StoreError.noSuchSpec(name: name) }
+            let axis = try storedSpec(named: name).axis
             return try self.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
         }
         if computed {
             printError("\(command): the layout of \"\(name)\" at \(JSONWriter.format(layout.crossExtent)) was missing or stale; computed and stored it")
         }
         return layout
+    }
+
+    /// What the store holds of the spec named `name`; a missing one is an error.
+    func storedSpec(named name: String) throws -> StoredSpec {
+        guard let spec = try specs().first(where: { $0.name == name }) else { throw StoreError.noSuchSpec(name: name) }
+        return spec
     }
 }
 
