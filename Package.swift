@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "TesseraLayout", targets: ["TesseraLayout"]),
         .library(name: "TesseraStore", targets: ["TesseraStore"]),
+        .library(name: "TesseraSQLite", targets: ["TesseraSQLite"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -20,19 +21,22 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "TesseraLayout"),
-        .target(name: "TesseraStore", dependencies: ["TesseraLayout", "CSQLite"]),
+        .target(name: "TesseraStore", dependencies: ["TesseraLayout"]),
+        .target(name: "TesseraSQLite", dependencies: ["TesseraStore", "TesseraLayout", "CSQLite"]),
         .executableTarget(
             name: "tessera",
             dependencies: [
                 "TesseraLayout",
                 "TesseraStore",
+                "TesseraSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "TesseraTestSupport", dependencies: ["TesseraLayout"], path: "Tests/TesseraTestSupport"),
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
-        .testTarget(name: "TesseraStoreTests", dependencies: ["TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
-        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout", "TesseraStore"]),
+        .testTarget(name: "TesseraStoreTests", dependencies: ["TesseraStore", "TesseraSQLite", "TesseraLayout", "TesseraTestSupport"]),
+        .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
+        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout", "TesseraStore", "TesseraSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

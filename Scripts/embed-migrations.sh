@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates Sources/TesseraStore/Schema/EmbeddedMigrations.swift from
+# Regenerates Sources/TesseraSQLite/Schema/EmbeddedMigrations.swift from
 # Migrations/NNNN_name.sql, so the schema is compiled into the binary (the CLI
 # must work when copied anywhere: no resource bundle). Run it after editing or
 # adding a migration; the EmbeddedMigrations test fails until you do.
@@ -9,7 +9,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-python3 - "$root/Migrations" "$root/Sources/TesseraStore/Schema/EmbeddedMigrations.swift" <<'PY'
+python3 - "$root/Migrations" "$root/Sources/TesseraSQLite/Schema/EmbeddedMigrations.swift" <<'PY'
 import os, re, sys
 
 source_dir, output = sys.argv[1], sys.argv[2]
@@ -51,9 +51,9 @@ lines = [
     "",
     "/// The schema migrations of Migrations/, compiled in so that a binary copied",
     "/// anywhere carries its schema (no resource bundle to lose).",
-    "public enum EmbeddedMigrations {",
+    "package enum EmbeddedMigrations {",
     "    /// Every migration, in version order.",
-    "    public static let all: [Migration] = [",
+    "    package static let all: [Migration] = [",
 ]
 for version, name, sql in migrations:
     lines += [

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 @Suite("two processes writing one store")
 struct ConcurrentWriterTests {

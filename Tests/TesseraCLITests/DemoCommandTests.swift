@@ -2,7 +2,7 @@ import Foundation
 import FoundationXML
 import Testing
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 @Suite("tessera demo, end to end (a smaller feed)")
 struct DemoCommandTests {

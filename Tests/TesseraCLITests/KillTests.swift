@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TesseraLayout
-import TesseraStore
+@testable import TesseraSQLite
 
 @Suite("a precompute killed with SIGKILL")
 struct KillTests {

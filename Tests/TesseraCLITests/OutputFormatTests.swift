@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 @Suite("--format: list's json and ndjson fields, tables for people")
 struct OutputFormatTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// The README's examples, run: its command lines against the built binary,
 /// its JSON excerpts against Examples/, its Swift against the libraries.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 @Suite("tessera store commands, end to end")
 struct StoreCommandTests {

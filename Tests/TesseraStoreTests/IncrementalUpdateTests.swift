@@ -3,6 +3,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+import TesseraSQLite
 
 /// The correctness bar of incremental updates: after any sequence of
 /// changes, every frame, the content size and every query equal a full
@@ -52,8 +53,8 @@ struct IncrementalUpdateTests {
         return (0..<count).map { _ in pool[random.int(0...(pool.count - 1))] }
     }
 
-    @Test("random sequences of appends, edits, inserts, removals and spacing changes", arguments: Array(UInt64(1)...40))
-    func randomSequences(seed: UInt64) throws {
+    @Test("random sequences of appends, edits, inserts, removals and spacing changes", arguments: TestBackend.all, Array(UInt64(1)...40))
+    func randomSequences(backend: TestBackend, seed: UInt64) throws {
         var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
         let (json, extent) = generator.spec(maxSections: 5, maxItems: 120)
         var spec = try Spec(jsonText: json)
@@ -64,7 +65,7 @@ struct IncrementalUpdateTests {
         var pool = try Spec(jsonText: other.spec(maxSections: 6, maxItems: 120).json).sections
         var random = SeededRandom(seed: seed &* 977)
         let extents = [extent, extent + 97.5]
-        let temporary = try TemporaryStore()
+        let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(spec, as: "feed", crossExtents: extents)
         var nextID = spec.sections.count
@@ -118,13 +119,13 @@ struct IncrementalUpdateTests {
         }
     }
 
-    @Test("an append into an open flow line moves the frames already stored, exactly")
-    func appendIntoOpenFlowLine() throws {
+    @Test("an append into an open flow line moves the frames already stored, exactly", arguments: TestBackend.all)
+    func appendIntoOpenFlowLine(backend: TestBackend) throws {
         let spec = try Spec(jsonText: """
         {"format": 1, "sections": [{"layout": {"kind": "flow", "alignment": "justified"}, "items": [{"size": [100, 10]}, {"size": [100, 10]}]},
                                    {"layout": {"kind": "grid", "fraction": 2}, "header": {"size": 30, "pinned": true}, "items": {"count": 4, "cycle": [{}]}}]}
         """)
-        let temporary = try TemporaryStore()
+        let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(spec, as: "feed", crossExtents: [300])
         let report = try store.append(name: "feed", section: 0, items: [Item(width: 100, height: 20)])
@@ -142,13 +143,13 @@ struct IncrementalUpdateTests {
         try Self.expectMatchesFullRecompute(store, name: "feed", extents: [300], expected: expected, seed: 0, step: "flow line closed")
     }
 
-    @Test("appends back-fill a dense mozaik's open rows and go on from a saved cursor")
-    func appendIntoOpenMozaikRows() throws {
+    @Test("appends back-fill a dense mozaik's open rows and go on from a saved cursor", arguments: TestBackend.all)
+    func appendIntoOpenMozaikRows(backend: TestBackend) throws {
         let spec = try Spec(jsonText: """
         {"format": 1, "sections": [{"layout": {"kind": "mozaik", "columnCount": 3, "rowHeight": 50},
           "items": [{"columns": 2, "rows": 2}, {"columns": 3}, {"columns": 2}]}]}
         """)
-        let temporary = try TemporaryStore()
+        let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(spec, as: "wall", crossExtents: [300, 450])
         var expected = spec
@@ -162,15 +163,15 @@ struct IncrementalUpdateTests {
         #expect(try store.element(name: "wall", crossExtent: 300, section: 0, item: 3)?.frame == Rect(x: 200, y: 0, width: 100, height: 50))
     }
 
-    @Test("an unchanged section after an edited one is moved, not recomputed")
-    func shiftInsteadOfRecompute() throws {
+    @Test("an unchanged section after an edited one is moved, not recomputed", arguments: TestBackend.all)
+    func shiftInsteadOfRecompute(backend: TestBackend) throws {
         let spec = try Spec(jsonText: """
         {"format": 1, "sections": [
           {"id": "a", "layout": {"kind": "grid", "fraction": 2}, "items": {"count": 10, "cycle": [{}]}},
           {"id": "b", "layout": {"kind": "grid", "fraction": 2}, "items": {"count": 10, "cycle": [{}]}},
           {"id": "c", "layout": {"kind": "staggered", "columns": 2}, "items": {"count": 10, "cycle": [{"aspectRatio": 0.7}, {"aspectRatio": 1.3}]}}]}
         """)
-        let temporary = try TemporaryStore()
+        let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(spec, as: "feed", crossExtents: [200])
         var edited = spec

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 @testable import TesseraStore
+import TesseraSQLite
 
 @Suite("store: concurrent readers and writers")
 struct LayoutStoreConcurrencyTests {
@@ -14,9 +15,9 @@ struct LayoutStoreConcurrencyTests {
     /// In place: a changed section is laid out again under the same layout
     /// id. Across axes: the whole layout is deleted and written anew.
     @Test("a reader querying while a writer replaces the layout sees the old or the new one, never a mix",
-          arguments: [false, true])
-    func readersSeeWholeLayouts(acrossAxes: Bool) throws {
-        let temporary = try TemporaryStore()
+          arguments: TestBackend.all, [false, true])
+    func readersSeeWholeLayouts(backend: TestBackend, acrossAxes: Bool) throws {
+        let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(Self.version(10), as: "feed", crossExtents: [100])
         let everything = Rect(x: 0, y: 0, width: 1e7, height: 1e7)
@@ -58,17 +59,18 @@ struct LayoutStoreConcurrencyTests {
         #expect(layoutIDs.count == (acrossAxes ? 12 : 1))
     }
 
-    @Test("threads computing the same missing layout compute it once and agree")
-    func concurrentComputeOnce() throws {
-        let temporary = try TemporaryStore()
+    @Test("threads computing the same missing layout compute it once and agree", arguments: TestBackend.all)
+    func concurrentComputeOnce(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(Self.version(10), as: "feed")
         let computed = LockedCounter()
         let results = LockedList()
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             do {
-                let (layout, didCompute) = try store.layout(name: "feed", crossExtent: 250)
-                if didCompute { computed.increment() }
+                let result = try store.layout(name: "feed", crossExtent: 250)
+                let layout = result.layout
+                if result.computed { computed.increment() }
                 results.append("\(layout.id) \(layout.elementCount)")
             } catch {
                 results.append("error \(error)")

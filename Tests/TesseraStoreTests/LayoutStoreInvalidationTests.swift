@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 @testable import TesseraStore
+import TesseraSQLite
 
 @Suite("store: invalidation, prune and refusals")
 struct LayoutStoreInvalidationTests {
@@ -9,9 +10,9 @@ struct LayoutStoreInvalidationTests {
         try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": \#(fraction)}, "items": {"count": \#(count), "cycle": [{}]}}]}"#)
     }
 
-    @Test("saving changed content recomputes every stored width in the same call")
-    func specChange() throws {
-        let temporary = try TemporaryStore()
+    @Test("saving changed content recomputes every stored width in the same call", arguments: TestBackend.all)
+    func specChange(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(Self.grid(3), as: "feed", crossExtents: [300, 600])
         #expect(try store.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame.width == 100)
@@ -22,34 +23,35 @@ struct LayoutStoreInvalidationTests {
         #expect(try store.element(name: "feed", crossExtent: 600, section: 0, item: 0)?.frame.width == 300)
     }
 
-    @Test("another width is another layout, computed on first use")
-    func widthChange() throws {
-        let temporary = try TemporaryStore()
+    @Test("another width is another layout, computed on first use", arguments: TestBackend.all)
+    func widthChange(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(Self.grid(3), as: "feed", crossExtents: [300])
-        let (layout, computed) = try store.layout(name: "feed", crossExtent: 450)
-        #expect(computed)
+        let result = try store.layout(name: "feed", crossExtent: 450)
+        let layout = result.layout
+        #expect(result.computed)
         #expect(layout.contentSize == Size(width: 450, height: 1500))
         #expect(try store.layout(name: "feed", crossExtent: 450).computed == false)
         #expect(try store.layouts().map(\.crossExtent) == [300, 450])
     }
 
-    @Test("a layout of another engine version is stale and recomputed, never served")
-    func engineVersion() throws {
-        let temporary = try TemporaryStore()
+    @Test("a layout of another engine version is stale and recomputed, never served", arguments: TestBackend.all)
+    func engineVersion(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(Self.grid(3), as: "feed", crossExtents: [300])
-        try store.pool.write { connection in try connection.execute("UPDATE layouts SET engine_version = engine_version + 1") }
+        try temporary.execute("UPDATE layouts SET engine_version = engine_version + 1")
         #expect(try store.layouts().map(\.state) == [.stale])
         #expect(try store.layout(name: "feed", crossExtent: 300).computed)
         #expect(try store.layouts().map(\.state) == [.fresh])
     }
 
-    @Test("a warm reader sees every change another store (as another process) makes to the file")
-    func warmReaderSeesOtherWriters() throws {
-        let temporary = try TemporaryStore()
+    @Test("a warm reader sees every change another store (as another process) makes to the file", arguments: TestBackend.all)
+    func warmReaderSeesOtherWriters(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
         let reader = temporary.store
-        let writer = try LayoutStore(path: temporary.path)
+        let writer = try temporary.reopen()
         try writer.save(Self.grid(3), as: "feed", crossExtents: [300])
         let everything = Rect(x: 0, y: 0, width: 300, height: 1e6)
         // Warm the reader's caches of the resolved layout and its groups.
@@ -67,14 +69,14 @@ struct LayoutStoreInvalidationTests {
         #expect(try reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
         #expect(try writer.layouts().map(\.state) == [.fresh])
 
-        try writer.pool.write { connection in try connection.execute("UPDATE layouts SET engine_version = engine_version + 1") }
+        try backend.execute("UPDATE layouts SET engine_version = engine_version + 1", on: writer)
         #expect(try reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
         #expect(try writer.layouts().map(\.state) == [.fresh])
     }
 
-    @Test("invalidate marks layouts stale; the next query recomputes; prune deletes and shrinks the file")
-    func invalidateAndPrune() throws {
-        let temporary = try TemporaryStore()
+    @Test("invalidate marks layouts stale; the next query recomputes; prune deletes and shrinks the file", arguments: TestBackend.all)
+    func invalidateAndPrune(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(Self.grid(3, count: 30_000), as: "feed", crossExtents: [300, 600])
         #expect(try store.invalidate(name: "feed", crossExtent: 300) == 1)
@@ -88,19 +90,24 @@ struct LayoutStoreInvalidationTests {
         #expect(throws: StoreError.noSuchSpec(name: "nope")) { try store.invalidate(name: "nope") }
     }
 
-    @Test("a spec that fails at any width changes nothing: the old spec and layouts stay")
-    func badSpecChangesNothing() throws {
-        let temporary = try TemporaryStore()
+    @Test("a spec that fails at any width changes nothing: the old spec and layouts stay", arguments: TestBackend.all)
+    func badSpecChangesNothing(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(Self.grid(3), as: "feed", crossExtents: [300])
         let before = try store.elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 1e6))
         // Valid at 300, impossible at 10: 2 items per line need 50 points of spacing.
         let bad = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 2, "itemSpacing": 50}, "items": [{}]}]}"#)
-        #expect(throws: SpecError.self) { try store.save(bad, as: "feed", crossExtents: [300, 10]) }
+        let error = try #require(throws: StoreError.self) { try store.save(bad, as: "feed", crossExtents: [300, 10]) }
+        #expect(error.code == .invalidSpec)
+        #expect(error.path == "sections[0].layout.fraction")
+        #expect(error.spec == "feed")
+        #expect(error.cause is SpecError)
         #expect(try store.elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 1e6)) == before)
         #expect(try store.layouts().map(\.crossExtent) == [300])
         #expect(try store.specs().count == 1)
-        #expect(throws: StoreError.self) { try store.save(Self.grid(3)) }
+        let unnamed = try #require(throws: StoreError.self) { try store.save(Self.grid(3)) }
+        #expect(unnamed.code == .invalidArgument)
     }
 
     /// A flow section of one 10×10 item read from items.ndjson, saved as
@@ -113,20 +120,20 @@ struct LayoutStoreInvalidationTests {
         return temporary.store
     }
 
-    @Test("a changed items file is caught: the stored layout stays, a recompute asks for a new save")
-    func changedItemsFile() throws {
-        let temporary = try TemporaryStore()
+    @Test("a changed items file is caught: the stored layout stays, a recompute asks for a new save", arguments: TestBackend.all)
+    func changedItemsFile(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
         let store = try Self.saveFileSpec(in: temporary)
         try "{\"size\": [20, 20]}\n{\"size\": [20, 20]}".write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
         #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 0)?.frame.width == 10)
-        #expect(throws: StoreError.self) { try store.layout(name: "files", crossExtent: 200) }
+        #expect(try #require(throws: StoreError.self) { try store.layout(name: "files", crossExtent: 200) }.code == .conflict)
         try store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "files")
         #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 1)?.frame.width == 20)
     }
 
-    @Test("a file section that was appended to (file + list segments) still notices when its file changes")
-    func changedFileInsideSegments() throws {
-        let temporary = try TemporaryStore()
+    @Test("a file section that was appended to (file + list segments) still notices when its file changes", arguments: TestBackend.all)
+    func changedFileInsideSegments(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
         let store = try Self.saveFileSpec(in: temporary)
         try store.append(name: "files", section: 0, items: [Item(size: Size(width: 30, height: 30))])
         let stored = try #require(try store.spec(named: "files"))
@@ -137,16 +144,16 @@ struct LayoutStoreInvalidationTests {
         #expect(path.hasPrefix("/"), "the stored path \(path) must not depend on the current folder")
 
         try "{\"size\": [20, 20]}".write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
-        #expect(throws: StoreError.self) { try store.layout(name: "files", crossExtent: 200) }
+        #expect(try #require(throws: StoreError.self) { try store.layout(name: "files", crossExtent: 200) }.code == .conflict)
         // Saving the stored spec again reads the new file, and keeps the appended item.
         try store.save(stored, as: "files")
         #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 0)?.frame.width == 20)
         #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 1)?.frame.width == 30)
     }
 
-    @Test("a segments spec names its files relative to the spec, and stores them absolute")
-    func relativeFileInSegments() throws {
-        let temporary = try TemporaryStore()
+    @Test("a segments spec names its files relative to the spec, and stores them absolute", arguments: TestBackend.all)
+    func relativeFileInSegments(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
         try #"{"size": [10, 10]}"#.write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
         try #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"segments": [{"file": "items.ndjson"}, [{"size": [5, 5]}]]}}]}"#
             .write(toFile: temporary.file("spec.json"), atomically: true, encoding: .utf8)
@@ -156,7 +163,7 @@ struct LayoutStoreInvalidationTests {
         #expect(stored.sections[0].items.itemFiles.map(\.resolvedPath) == [realPath(temporary.file("items.ndjson"))])
         #expect(try store.element(name: "segments", crossExtent: 100, section: 0, item: 1)?.frame.width == 5)
         try "{\"size\": [40, 40]}".write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
-        #expect(throws: StoreError.self) { try store.layout(name: "segments", crossExtent: 300) }
+        #expect(try #require(throws: StoreError.self) { try store.layout(name: "segments", crossExtent: 300) }.code == .conflict)
     }
 
     private func realPath(_ path: String) -> String {

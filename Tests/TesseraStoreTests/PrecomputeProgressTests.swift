@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import TesseraLayout
 @testable import TesseraStore
+import TesseraSQLite
 
 @Suite("store: precompute progress")
 struct PrecomputeProgressTests {
@@ -14,9 +15,9 @@ struct PrecomputeProgressTests {
         """)
     }
 
-    @Test("every computed width reports growing counts of the known total, ending at it")
-    func reportsPerWidth() throws {
-        let temporary = try TemporaryStore()
+    @Test("every computed width reports growing counts of the known total, ending at it", arguments: TestBackend.all)
+    func reportsPerWidth(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
         let reports = Mutex<[PrecomputeProgress]>([])
         try temporary.store.save(Self.feed(), as: "feed", crossExtents: [390, 820]) { report in
             reports.withLock { $0.append(report) }
@@ -37,9 +38,9 @@ struct PrecomputeProgressTests {
         #expect(all.map(\.crossExtent) == all.map(\.crossExtent).sorted())
     }
 
-    @Test("a save that lays a stored width out again in full (new axis) reports it; one that keeps everything reports nothing")
-    func reportsFullRecomputesOfUpdates() throws {
-        let temporary = try TemporaryStore()
+    @Test("a save that lays a stored width out again in full (new axis) reports it; one that keeps everything reports nothing", arguments: TestBackend.all)
+    func reportsFullRecomputesOfUpdates(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
         try temporary.store.save(Self.feed(), as: "feed", crossExtents: [390])
         let unchanged = Mutex<[PrecomputeProgress]>([])
         try temporary.store.save(Self.feed(), as: "feed") { report in unchanged.withLock { $0.append(report) } }

@@ -1,25 +1,75 @@
 import Foundation
+import Testing
 import TesseraLayout
+@testable import TesseraSQLite
 @testable import TesseraStore
+
+/// The backends every store test runs against: the store's semantics are
+/// the same whatever keeps its rows. A new backend is one case here.
+enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+
+    static let all = allCases
+
+    var testDescription: String { rawValue }
+
+    /// A new, empty store of this backend in `directory`.
+    func makeStore(in directory: URL, registry: LayoutRegistry, readerCacheLimit: Int) throws -> LayoutStore {
+        switch self {
+        case .sqlite:
+            try LayoutStore(path: directory.appendingPathComponent("layouts.sqlite").path, registry: registry, readerCacheLimit: readerCacheLimit)
+        }
+    }
+
+    /// A second, independent handle on the same store, as another process
+    /// would open it (its own connections and caches).
+    func reopen(_ store: LayoutStore) throws -> LayoutStore {
+        switch self {
+        case .sqlite: try LayoutStore(path: store.location, registry: store.registry)
+        }
+    }
+
+    /// Runs SQL on the store's own rows, as an older or newer program would
+    /// have left them (the schema's tables and columns are the same on
+    /// every backend).
+    func execute(_ sql: String, on store: LayoutStore) throws {
+        switch self {
+        case .sqlite:
+            let pool = try #require(store.sqlitePool)
+            try pool.write { connection in try connection.execute(sql) }
+        }
+    }
+}
 
 /// A store in a fresh temporary folder, removed when the test ends.
 final class TemporaryStore {
     let directory: URL
-    let path: String
+    let backend: TestBackend
     let store: LayoutStore
 
-    init(registry: LayoutRegistry = .standard, readerCacheLimit: Int = 2_000_000) throws {
+    init(_ backend: TestBackend = .sqlite, registry: LayoutRegistry = .standard, readerCacheLimit: Int = 2_000_000) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("layouts.sqlite").path
-        store = try LayoutStore(path: path, registry: registry, readerCacheLimit: readerCacheLimit)
+        self.backend = backend
+        store = try backend.makeStore(in: directory, registry: registry, readerCacheLimit: readerCacheLimit)
     }
 
     deinit {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// A file for the test's own use (items files), beside the store.
     func file(_ name: String) -> String {
         directory.appendingPathComponent(name).path
+    }
+
+    /// Another handle on the same store (see ``TestBackend/reopen(_:)``).
+    func reopen() throws -> LayoutStore {
+        try backend.reopen(store)
+    }
+
+    /// Runs SQL on the store's rows (see ``TestBackend/execute(_:on:)``).
+    func execute(_ sql: String) throws {
+        try backend.execute(sql, on: store)
     }
 }

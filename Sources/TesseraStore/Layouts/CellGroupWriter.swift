@@ -10,7 +10,7 @@ struct CellGroupWriter: LayoutConsumer {
     /// 250 frames of 32 bytes fill one 8 KiB page (see `Connection.Options.pageSize`).
     static let groupSize = 250
 
-    let connection: Connection
+    let storage: any StorageWriter
     let layoutID: Int64
     private var groupFirstItem = -1
     private var frames: [LocalFrame] = []
@@ -31,8 +31,8 @@ struct CellGroupWriter: LayoutConsumer {
     var progress: ((Int) -> Void)?
     private var cellsWritten = 0
 
-    init(connection: Connection, layoutID: Int64) {
-        self.connection = connection
+    init(storage: any StorageWriter, layoutID: Int64) {
+        self.storage = storage
         self.layoutID = layoutID
         frames.reserveCapacity(Self.groupSize)
     }
@@ -51,8 +51,9 @@ struct CellGroupWriter: LayoutConsumer {
             if first != groupFirstItem {
                 try flush(section: section)
                 groupFirstItem = first
-                if mergesExistingGroups, let id = try CellGroups.existingGroup(layoutID: layoutID, slot: slot(of: section), firstItem: first, connection: connection) {
-                    frames = try CellGroups.frames(groupID: id, connection: connection)
+                if mergesExistingGroups,
+                   let stored = try storage.withFrames(layoutID: layoutID, slot: slot(of: section), firstItem: first, FrameBlob.decode) {
+                    frames = stored
                     filled = Array(repeating: true, count: frames.count)
                 }
             }
@@ -75,7 +76,7 @@ struct CellGroupWriter: LayoutConsumer {
         }
         let state = try PlacerState.encode(placer)
         if writesSectionRows {
-            try SectionRow(geometry: geometry, slot: slot(of: geometry.index), placerState: state).insert(layoutID: layoutID, into: connection)
+            try storage.writeSection(layoutID: layoutID, SectionRecord(geometry: geometry, slot: slot(of: geometry.index)), placerState: state)
         }
         finished.append((geometry, state))
         sectionsWritten += 1
@@ -88,13 +89,17 @@ struct CellGroupWriter: LayoutConsumer {
         guard filled.allSatisfy({ $0 }) else {
             throw SpecError(path: "sections[\(section)].layout", reason: "the layout wrote the cells of items \(groupFirstItem)... out of order across groups")
         }
-        try CellGroups.write(
-            layoutID: layoutID,
-            slot: slot(of: section),
-            firstItem: groupFirstItem,
-            frames: frames,
-            connection: connection
-        )
+        var bounds = QueryBounds(minCross: .infinity, maxCross: -.infinity, minScroll: .infinity, maxScroll: -.infinity)
+        for frame in frames {
+            bounds.minCross = min(bounds.minCross, frame.cross)
+            bounds.maxCross = max(bounds.maxCross, frame.crossEnd)
+            bounds.minScroll = min(bounds.minScroll, frame.scroll)
+            bounds.maxScroll = max(bounds.maxScroll, frame.scrollEnd)
+        }
+        let blob = FrameBlob.encode(frames[...])
+        try blob.withUnsafeBytes { raw in
+            try storage.writeGroup(layoutID: layoutID, slot: slot(of: section), firstItem: groupFirstItem, frames: raw, bounds: bounds)
+        }
         frames.removeAll(keepingCapacity: true)
         filled.removeAll(keepingCapacity: true)
         groupFirstItem = -1

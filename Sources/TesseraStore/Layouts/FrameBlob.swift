@@ -36,4 +36,16 @@ enum FrameBlob {
     static func decode(_ raw: UnsafeRawBufferPointer) -> [LocalFrame] {
         (0..<count(byteCount: raw.count)).map { frame(raw, at: $0) }
     }
+
+    /// Calls `visit(item, frame)` for the frames of a group blob that may
+    /// meet `bounds` (closed intervals: the exact test happens later).
+    static func visit(_ raw: UnsafeRawBufferPointer, firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) {
+        for offset in 0..<count(byteCount: raw.count) {
+            let frame = frame(raw, at: offset)
+            if frame.cross <= bounds.maxCross, frame.crossEnd >= bounds.minCross,
+               frame.scroll <= bounds.maxScroll, frame.scrollEnd >= bounds.minScroll {
+                visit(firstItem + offset, frame)
+            }
+        }
+    }
 }

@@ -2,7 +2,7 @@ import TesseraLayout
 
 /// A layout's sections and cell groups, as a reader connection caches them.
 struct CachedLayout {
-    let sections: [SectionGeometry]
+    let sections: [SectionRecord]
     /// Per section, its groups in item order.
     let groups: [SectionGroups]
     /// The sections' scroll-axis ends, apart: a binary search over a few
@@ -10,14 +10,14 @@ struct CachedLayout {
     /// one over the geometries.
     private let ends: [Double]
 
-    init(sections: [SectionGeometry], groups: [SectionGroups]) {
+    init(sections: [SectionRecord], groups: [SectionGroups]) {
         self.sections = sections
         self.groups = groups
-        ends = sections.map(\.end)
+        ends = sections.map(\.geometry.end)
     }
 
     /// The non-empty sections whose scroll range meets [low, high], in order.
-    func sections(from low: Double, through high: Double) -> [SectionGeometry] {
+    func sections(from low: Double, through high: Double) -> [SectionRecord] {
         // Section ends never decrease: binary search for the first one that
         // reaches `low`, then walk until a start passes `high`.
         var lower = 0
@@ -26,10 +26,10 @@ struct CachedLayout {
             let middle = (lower + upper) / 2
             if ends[middle] < low { lower = middle + 1 } else { upper = middle }
         }
-        var result: [SectionGeometry] = []
+        var result: [SectionRecord] = []
         var index = lower
-        while index < sections.count, sections[index].start <= high {
-            if !sections[index].isEmpty { result.append(sections[index]) }
+        while index < sections.count, sections[index].geometry.start <= high {
+            if !sections[index].geometry.isEmpty { result.append(sections[index]) }
             index += 1
         }
         return result

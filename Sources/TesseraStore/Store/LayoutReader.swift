@@ -1,31 +1,29 @@
 import TesseraLayout
 
-/// A fresh layout as a reader resolves it.
-struct ResolvedLayout {
-    var layout: StoredLayout
-    /// How far cells reach outside their section along the scroll axis.
-    var overhang: Double
-    /// Changes with every change to the layout's rows, for readers' caches.
-    var revision: Int64
-}
-
-/// Queries on one stored layout, inside a read transaction.
+/// Queries on one stored layout, inside a read snapshot.
 struct LayoutReader {
-    let resolved: ResolvedLayout
-    let connection: Connection
-    /// The largest layout (sections + cell groups) a connection caches.
+    let record: LayoutRecord
+    let storage: any StorageReader
+    /// The largest layout (sections + cell groups) a reader caches.
     let cacheLimit: Int
 
-    var layout: StoredLayout { resolved.layout }
+    init(record: LayoutRecord, storage: any StorageReader, cacheLimit: Int) {
+        self.record = record
+        self.storage = storage
+        self.cacheLimit = cacheLimit
+    }
+
+    var layout: StoredLayout { record.layout }
 
     func elements(in rect: Rect, pinning: Bool) throws -> [LayoutElement] {
         var result: [LayoutElement] = []
         result.reserveCapacity(64)
         let query = layout.axis.localFrame(rect)
-        let low = query.scroll - resolved.overhang
-        let high = query.scrollEnd + resolved.overhang
+        let low = query.scroll - record.overhang
+        let high = query.scrollEnd + record.overhang
         let cache = try cached()
-        for geometry in try sections(from: low, through: high, cache: cache) {
+        for section in try sections(from: low, through: high, cache: cache) {
+            let geometry = section.geometry
             let sectionQuery = SectionQuery(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent)
             var header = sectionQuery.supplementary(.header)
             var footer = sectionQuery.supplementary(.footer)
@@ -37,7 +35,7 @@ struct LayoutReader {
             var failure: Error?
             sectionQuery.appendElements(in: rect, header: header, footer: footer, to: &result) { bounds, visit in
                 do {
-                    try forEachCandidate(section: geometry, bounds: bounds, cache: cache, visit)
+                    try forEachCandidate(section: section, bounds: bounds, cache: cache, visit)
                 } catch {
                     failure = error
                 }
@@ -47,31 +45,32 @@ struct LayoutReader {
         return result
     }
 
-    /// Whether the layout is small enough for a connection to cache.
+    /// Whether the layout is small enough for a reader to cache.
     var isCacheable: Bool {
         let groups = layout.cellCount / CellGroupWriter.groupSize + layout.sectionCount
         return layout.sectionCount + groups <= cacheLimit
     }
 
-    /// The layout's sections and cell groups as this connection caches
-    /// them, or nil for a layout too large to cache.
+    /// The layout's sections and cell groups as this reader caches them, or
+    /// nil for a layout too large to cache.
     private func cached() throws -> CachedLayout? {
         guard isCacheable else { return nil }
-        return try ReaderCache.of(connection).layout(resolved, connection: connection)
+        return try ReaderCache.of(storage).layout(record, storage: storage)
     }
 
-    /// Appends the cells of one section that may meet `bounds`, in item order.
-    private func forEachCandidate(section: SectionGeometry, bounds: QueryBounds, cache: CachedLayout?, _ visit: (Int, LocalFrame) -> Void) throws {
+    /// Visits the cells of one section that may meet `bounds`, in item order.
+    private func forEachCandidate(section: SectionRecord, bounds: QueryBounds, cache: CachedLayout?, _ visit: (Int, LocalFrame) -> Void) throws {
         guard let cache else {
-            try CellGroups.forEachCandidateFromIndex(layoutID: layout.id, slot: try slot(of: section.index), bounds: bounds, connection: connection, visit)
+            try storage.forEachIndexedGroup(layoutID: layout.id, slot: section.slot, bounds: bounds) { first, raw in
+                FrameBlob.visit(raw, firstItem: first, bounds: bounds, visit)
+            }
             return
         }
-        let groups = cache.groups[section.index]
         var failure: Error?
-        groups.forEachCandidate(in: bounds) { group in
+        cache.groups[section.geometry.index].forEachCandidate(in: bounds) { group in
             guard failure == nil else { return }
             do {
-                try CellGroups.forEachFrame(groupID: group.id, firstItem: group.firstItem, bounds: bounds, connection: connection, visit)
+                _ = try storage.withFrames(groupID: group.id) { raw in FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
             } catch {
                 failure = error
             }
@@ -80,49 +79,27 @@ struct LayoutReader {
     }
 
     /// The non-empty sections whose scroll range meets [low, high], in order:
-    /// from this connection's cache when the layout is small enough, else
-    /// from the section index.
-    private func sections(from low: Double, through high: Double, cache: CachedLayout?) throws -> [SectionGeometry] {
+    /// from this reader's cache when the layout is small enough, else from
+    /// the backend's section index.
+    private func sections(from low: Double, through high: Double, cache: CachedLayout?) throws -> [SectionRecord] {
         if let cache { return cache.sections(from: low, through: high) }
-        let statement = try connection.cachedStatement("""
-            SELECT \(SectionRow.columns) FROM layout_sections
-            WHERE layout_id = ? AND end >= ? ORDER BY end, section
-            """)
-        try statement.bind(layout.id, low)
-        var result: [SectionGeometry] = []
-        while try statement.step() {
-            let geometry = SectionRow.geometry(from: statement)
+        var result: [SectionRecord] = []
+        try storage.forEachSection(layoutID: layout.id, endingAtOrAfter: low) { section in
             // Section starts never decrease: past the rect, no later one meets it.
-            if geometry.start > high {
-                statement.reset()
-                break
-            }
-            if !geometry.isEmpty { result.append(geometry) }
+            guard section.geometry.start <= high else { return false }
+            if !section.geometry.isEmpty { result.append(section) }
+            return true
         }
         return result
     }
 
     func cell(section: Int, item: Int) throws -> LayoutElement? {
-        guard item >= 0, let (geometry, slot) = try row(section: section), item < geometry.itemCount,
-              let frame = try CellGroups.frame(layoutID: layout.id, slot: slot, item: item, connection: connection)
-        else { return nil }
-        return LayoutElement(kind: .cell, section: section, item: item, frame: layout.axis.screenRect(geometry.absolute(frame)))
-    }
-
-    func row(section: Int) throws -> (SectionGeometry, Int)? {
-        let query = try connection.cachedStatement(
-            "SELECT \(SectionRow.columns) FROM layout_sections WHERE layout_id = ? AND section = ?"
-        )
-        try query.bind(layout.id, section)
-        guard try query.step() else { return nil }
-        defer { query.reset() }
-        return (SectionRow.geometry(from: query), SectionRow.slot(from: query))
-    }
-
-    private func slot(of section: Int) throws -> Int {
-        guard let (_, slot) = try row(section: section) else {
-            throw StoreError.invalidArgument("the layout of \"\(layout.specName)\" has no section \(section)")
+        guard item >= 0, let row = try storage.section(layoutID: layout.id, index: section), item < row.geometry.itemCount else { return nil }
+        let first = item - item % CellGroupWriter.groupSize
+        let frame = try storage.withFrames(layoutID: layout.id, slot: row.slot, firstItem: first) { raw in
+            item - first < FrameBlob.count(byteCount: raw.count) ? FrameBlob.frame(raw, at: item - first) : nil
         }
-        return slot
+        guard let frame = frame ?? nil else { return nil }
+        return LayoutElement(kind: .cell, section: section, item: item, frame: layout.axis.screenRect(row.geometry.absolute(frame)))
     }
 }

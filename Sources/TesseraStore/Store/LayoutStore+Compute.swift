@@ -6,39 +6,59 @@ extension LayoutStore {
     /// and persisted first when it is missing or stale.
     ///
     /// - Returns: the stored layout and whether this call computed it.
+    /// - Throws: ``StoreError`` with code `notFound` for an unknown spec
+    ///   (found out without waiting for a writer), `invalidArgument` for an
+    ///   extent that is not a finite number above 0, `conflict` when the
+    ///   spec's items files changed since it was saved.
     @discardableResult
     public func layout(
         name: String,
         crossExtent: Double,
         progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
-    ) throws -> (layout: StoredLayout, computed: Bool) {
-        if let fresh = try pool.read({ connection in try Self.freshLayout(name: name, crossExtent: crossExtent, connection: connection) }) {
-            return (fresh, false)
+    ) throws -> ComputedLayout {
+        if let fresh = try freshLayoutOrCheck(name: name, crossExtent: crossExtent) {
+            return ComputedLayout(layout: fresh, computed: false)
         }
-        let result: (layout: StoredLayout, computed: Bool) = try pool.write { connection in
+        let result: ComputedLayout = try write { storage in
             // Another thread or process may have computed it meanwhile.
-            if let fresh = try Self.freshLayout(name: name, crossExtent: crossExtent, connection: connection) {
-                return (fresh, false)
+            if let fresh = try storage.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
+               fresh.layout.state == .fresh {
+                return ComputedLayout(layout: fresh.layout, computed: false)
             }
-            guard let loaded = try loadSpec(name: name, connection: connection) else { throw StoreError.noSuchSpec(name: name) }
-            try LayoutEngine.checkCrossExtent(crossExtent, axis: loaded.spec.axis)
+            guard let loaded = try loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
             let fingerprint = try SpecFingerprint(spec: loaded.spec)
             guard fingerprint.specHash == loaded.contentHash else {
-                throw StoreError.invalidArgument(
-                    "the items files of spec \"\(name)\" changed since it was saved; save the spec again to lay out the new items"
-                )
+                throw StoreError(.conflict,
+                    "the items files of spec \"\(name)\" changed since it was saved; save the spec again to lay out the new items",
+                    spec: name, crossExtent: crossExtent)
             }
             let id = try computeLayout(
                 spec: loaded.spec, name: name, specID: loaded.id, fingerprint: fingerprint,
-                crossExtent: crossExtent, connection: connection, progress: progress
+                crossExtent: crossExtent, storage: storage, progress: progress
             )
-            guard let layout = try Self.layout(id: id, connection: connection) else {
-                throw StoreError.invalidArgument("the layout of \"\(name)\" at \(crossExtent) vanished while it was written")
+            guard let layout = try storage.layoutRecord(id: id, engineVersion: LayoutEngine.version) else {
+                throw StoreError(.internal, "the layout of \"\(name)\" at \(JSONWriter.format(crossExtent)) vanished while it was written",
+                                 spec: name, crossExtent: crossExtent)
             }
-            return (layout, true)
+            return ComputedLayout(layout: layout.layout, computed: true)
         }
-        if result.computed { checkpoint(afterWriting: result.layout.cellCount) }
+        if result.computed { backend.didWrite(cells: result.layout.cellCount) }
         return result
+    }
+
+    /// The fresh layout, from a read; nil when it must be computed. A spec
+    /// that does not exist or an extent it cannot take is an error found on
+    /// the read path, without waiting for a writer.
+    func freshLayoutOrCheck(name: String, crossExtent: Double) throws -> StoredLayout? {
+        try read { storage in
+            if let record = try storage.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
+               record.layout.state == .fresh {
+                return record.layout
+            }
+            guard let spec = try storage.specSummaries(name: name).first else { throw StoreError.noSuchSpec(name: name) }
+            try Self.checkCrossExtent(crossExtent, axis: spec.axis)
+            return nil
+        }
     }
 
     /// Lays out a stored spec at several extents, each computed only when
@@ -48,36 +68,40 @@ extension LayoutStore {
         name: String,
         crossExtents: [Double],
         progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
-    ) throws -> [(layout: StoredLayout, computed: Bool)] {
+    ) throws -> [ComputedLayout] {
         try crossExtents.map { try layout(name: name, crossExtent: $0, progress: progress) }
     }
 
-    /// Replaces the layout of a spec at one extent inside the caller's write
-    /// transaction: the old rows are deleted and the new ones written, so a
-    /// reader sees either all of the old layout or all of the new one.
+    /// An extent the engine can lay out at, else `invalidArgument`.
+    static func checkCrossExtent(_ crossExtent: Double, axis: Axis) throws {
+        do {
+            try LayoutEngine.checkCrossExtent(crossExtent, axis: axis)
+        } catch let error as SpecError {
+            throw StoreError(.invalidArgument, error.reason, crossExtent: crossExtent, cause: error)
+        }
+    }
+
+    /// Replaces the layout of a spec at one extent inside the caller's write:
+    /// the old rows are deleted and the new ones written, so a reader sees
+    /// either all of the old layout or all of the new one.
     func computeLayout(
         spec: Spec,
         name: String,
         specID: Int64,
         fingerprint: SpecFingerprint,
         crossExtent: Double,
-        connection: Connection,
+        storage: any StorageWriter,
         progress: (@Sendable (PrecomputeProgress) -> Void)?
     ) throws -> Int64 {
         let started = LayoutStore.monotonic()
-        if let old = try Self.layoutID(specID: specID, crossExtent: crossExtent, connection: connection) {
-            try Self.deleteLayout(id: old, connection: connection)
+        if let old = try storage.layoutID(specID: specID, crossExtent: crossExtent) {
+            try storage.deleteLayout(id: old)
         }
-        let now = LayoutStore.timestamp()
-        let insert = try connection.cachedStatement("""
-            INSERT INTO layouts (spec_id, cross_extent, engine_version, spec_hash, content_length, section_count,
-                                 cell_count, element_count, status, created_at, updated_at)
-            VALUES (?, ?, ?, ?, 0, 0, 0, 0, 'ready', ?, ?)
-            """)
-        try insert.bind(specID, crossExtent, LayoutEngine.version, fingerprint.specHash, now, now)
-        try insert.execute()
-        let layoutID = connection.lastInsertRowID
-        var writer = CellGroupWriter(connection: connection, layoutID: layoutID)
+        let layoutID = try storage.insertLayout(NewLayoutRow(
+            specID: specID, crossExtent: crossExtent, engineVersion: LayoutEngine.version,
+            specHash: fingerprint.specHash, createdAt: LayoutStore.timestamp()
+        ))
+        var writer = CellGroupWriter(storage: storage, layoutID: layoutID)
         if let progress {
             let expected = spec.sections.reduce(0 as Int?) { total, section in
                 guard let total, let count = section.items.knownCount else { return nil }
@@ -92,35 +116,28 @@ extension LayoutStore {
             }
         }
         let summary = try engine.run(spec, crossExtent: crossExtent, into: &writer)
-        let update = try connection.cachedStatement("""
-            UPDATE layouts SET content_length = ?, section_count = ?, cell_count = ?, element_count = ?,
-                               overhang = ?, compute_seconds = ? WHERE id = ?
-            """)
-        try update.bind(summary.contentLength, summary.sectionCount, summary.cellCount, summary.elementCount)
-        try update.bind(writer.overhang, at: 5)
-        try update.bind(LayoutStore.monotonic() - started, at: 6)
-        try update.bind(layoutID, at: 7)
-        try update.execute()
+        try storage.finishLayout(
+            id: layoutID,
+            LayoutTotals(
+                contentLength: summary.contentLength, sectionCount: summary.sectionCount,
+                cellCount: summary.cellCount, elementCount: summary.elementCount, overhang: writer.overhang
+            ),
+            computeSeconds: LayoutStore.monotonic() - started
+        )
         progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
         return layoutID
     }
+}
 
-    static func layoutID(specID: Int64, crossExtent: Double, connection: Connection) throws -> Int64? {
-        let query = try connection.cachedStatement("SELECT id FROM layouts WHERE spec_id = ? AND cross_extent = ?")
-        try query.bind(specID, crossExtent)
-        guard try query.step() else { return nil }
-        defer { query.reset() }
-        return query.int64(at: 0)
-    }
+/// A stored layout, and whether the call that returned it computed it.
+public struct ComputedLayout: Sendable, Hashable {
+    /// The fresh layout as stored.
+    public var layout: StoredLayout
+    /// Whether this call computed and stored it (it was missing or stale).
+    public var computed: Bool
 
-    /// Deletes a layout and everything stored for it.
-    static func deleteLayout(id: Int64, connection: Connection) throws {
-        try CellGroups.delete(layoutID: id, connection: connection)
-        let sections = try connection.cachedStatement("DELETE FROM layout_sections WHERE layout_id = ?")
-        try sections.bind(id)
-        try sections.execute()
-        let layout = try connection.cachedStatement("DELETE FROM layouts WHERE id = ?")
-        try layout.bind(id)
-        try layout.execute()
+    public init(layout: StoredLayout, computed: Bool) {
+        self.layout = layout
+        self.computed = computed
     }
 }

@@ -1,6 +1,6 @@
 import TesseraLayout
 
-/// Rect queries answered from disk, computing the layout first when it is
+/// Rect queries answered from storage, computing the layout first when it is
 /// missing or stale. Results equal the in-memory ``LayoutResult``'s, frame
 /// for frame and in the same order.
 extension LayoutStore {
@@ -33,15 +33,16 @@ extension LayoutStore {
     /// layout between the check and the read, the read is tried again.
     func withFreshLayout<T>(name: String, crossExtent: Double, _ body: (LayoutReader) throws -> T) throws -> T {
         for _ in 0..<3 {
-            let result: T? = try pool.read { connection in
-                guard let resolved = try ReaderCache.of(connection).resolvedLayout(
-                    name: name, crossExtent: crossExtent, connection: connection
-                ) else { return nil }
-                return try body(LayoutReader(resolved: resolved, connection: connection, cacheLimit: readerCacheLimit))
+            let result: T? = try read { storage in
+                guard let resolved = try ReaderCache.of(storage).freshLayout(name: name, crossExtent: crossExtent, storage: storage) else {
+                    return nil
+                }
+                return try body(LayoutReader(record: resolved, storage: storage, cacheLimit: readerCacheLimit))
             }
             if let result { return result }
             try layout(name: name, crossExtent: crossExtent)
         }
-        throw StoreError.invalidArgument("the layout of \"\(name)\" at \(crossExtent) keeps being replaced; try again")
+        throw StoreError(.conflict, "the layout of \"\(name)\" at \(JSONWriter.format(crossExtent)) keeps being replaced; try again",
+                         spec: name, crossExtent: crossExtent)
     }
 }

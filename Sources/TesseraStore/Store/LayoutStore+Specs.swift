@@ -2,6 +2,8 @@ import TesseraLayout
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Saving and reading specs.
@@ -11,9 +13,9 @@ extension LayoutStore {
     /// name, all in one transaction: if the spec is invalid at any extent,
     /// nothing changes and the previous spec and layouts stay as they were.
     /// A spec already stored is updated incrementally (see
-    /// ``update(name:with:)``); layouts still fresh for the saved content are
-    /// kept as they are. `progress` hears of every layout computed in full;
-    /// it runs inside the write and must not write to the store.
+    /// ``update(name:with:progress:)``); layouts still fresh for the saved
+    /// content are kept as they are. `progress` hears of every layout
+    /// computed in full; it runs inside the write and must not write to the store.
     ///
     /// - Returns: the layouts now stored for the spec.
     @discardableResult
@@ -33,99 +35,89 @@ extension LayoutStore {
         as name: String? = nil,
         crossExtents: [Double],
         progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
-    ) throws -> (layouts: [StoredLayout], report: UpdateReport) {
+    ) throws -> SaveResult {
         guard let name = name ?? spec.name, !name.isEmpty else {
-            throw StoreError.invalidArgument("the spec has no name: give one (a \"name\" in the spec, or a name to save it as)")
+            throw StoreError(.invalidArgument, "the spec has no name: give one (a \"name\" in the spec, or a name to save it as)")
         }
-        for extent in crossExtents { try LayoutEngine.checkCrossExtent(extent, axis: spec.axis) }
+        for extent in crossExtents { try Self.checkCrossExtent(extent, axis: spec.axis) }
         let stored = spec.resolvingItemFiles()
-        let fingerprint = try SpecFingerprint(spec: stored)
-        let result: (layouts: [StoredLayout], report: UpdateReport) = try pool.write { connection in
+        let fingerprint = try reportingSpecErrors(name: name) { try SpecFingerprint(spec: stored) }
+        let result: SaveResult = try reportingSpecErrors(name: name) { try write { storage in
             var report = UpdateReport()
             let specID: Int64
-            if let existing = try Self.specID(name: name, connection: connection) {
-                report = try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, connection: connection, progress: progress)
+            if let existing = try storage.specID(name: name) {
+                report = try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, storage: storage, progress: progress)
                 specID = existing
             } else {
-                specID = try Self.upsertSpec(stored, name: name, fingerprint: fingerprint, connection: connection)
+                specID = try upsertSpec(stored, name: name, fingerprint: fingerprint, storage: storage)
             }
-            let existing = try Self.storedExtents(specID: specID, connection: connection)
+            let existing = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout.crossExtent)
             for extent in crossExtents.sorted() where !existing.contains(extent) && !report.layouts.contains(where: { $0.crossExtent == extent }) {
                 _ = try computeLayout(
                     spec: stored, name: name, specID: specID, fingerprint: fingerprint,
-                    crossExtent: extent, connection: connection, progress: progress
+                    crossExtent: extent, storage: storage, progress: progress
                 )
-                var entry = UpdateReport.Layout(crossExtent: extent)
-                entry.fullRecompute = true
-                entry.recomputed = stored.sections.count
-                report.layouts.append(entry)
+                report.layouts.append(.fullRecompute(crossExtent: extent, sections: stored.sections.count))
             }
             report.layouts.sort { $0.crossExtent < $1.crossExtent }
-            return (try Self.layouts(specID: specID, connection: connection), report)
-        }
-        checkpoint(afterWriting: result.layouts.reduce(0) { $0 + $1.cellCount })
+            let layouts = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
+            return SaveResult(layouts: layouts, report: report)
+        } }
+        backend.didWrite(cells: result.layouts.reduce(0) { $0 + $1.cellCount })
         return result
     }
 
     /// The spec stored under `name`, or nil.
     public func spec(named name: String) throws -> Spec? {
-        try pool.read { connection in try loadSpec(name: name, connection: connection)?.spec }
+        try read { storage in try loadSpec(name: name, storage: storage)?.spec }
+    }
+
+    /// What the store holds of the spec stored under `name`, or nil.
+    public func storedSpec(named name: String) throws -> StoredSpec? {
+        try read { storage in try storage.specSummaries(name: name).first }
     }
 
     /// Every stored spec, by name.
     public func specs() throws -> [StoredSpec] {
-        try pool.read { connection in
-            let query = try connection.cachedStatement(
-                "SELECT name, axis, section_count, content_hash, updated_at FROM specs ORDER BY name"
-            )
-            var result: [StoredSpec] = []
-            while try query.step() {
-                result.append(StoredSpec(
-                    name: query.text(at: 0),
-                    axis: Axis(rawValue: query.text(at: 1)) ?? .vertical,
-                    sectionCount: query.int(at: 2),
-                    contentHash: query.text(at: 3),
-                    updatedAt: query.double(at: 4)
-                ))
-            }
-            return result
-        }
+        try read { storage in try storage.specSummaries(name: nil) }
     }
 
     /// Deletes a spec and all its layouts. Returns whether it existed.
     @discardableResult
     public func deleteSpec(named name: String) throws -> Bool {
-        try pool.write { connection in
-            guard let specID = try Self.specID(name: name, connection: connection) else { return false }
-            for layout in try Self.layouts(specID: specID, connection: connection) {
-                try Self.deleteLayout(id: layout.id, connection: connection)
+        try write { storage in
+            guard let specID = try storage.specID(name: name) else { return false }
+            for record in try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) {
+                try storage.deleteLayout(id: record.layout.id)
             }
-            let delete = try connection.cachedStatement("DELETE FROM specs WHERE id = ?")
-            try delete.bind(specID)
-            try delete.execute()
+            try storage.deleteSpec(id: specID)
             return true
+        }
+    }
+
+    /// Runs `body`, naming the spec in the errors of the engine.
+    func reportingSpecErrors<T>(name: String?, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SpecError {
+            throw StoreError.invalidSpec(error, name: name)
+        } catch var error as StoreError where error.code == .invalidSpec && error.spec == nil {
+            error.spec = name
+            throw error
         }
     }
 
     // MARK: - Rows
 
-    static func specID(name: String, connection: Connection) throws -> Int64? {
-        let query = try connection.cachedStatement("SELECT id FROM specs WHERE name = ?")
-        try query.bind(name)
-        guard try query.step() else { return nil }
-        defer { query.reset() }
-        return query.int64(at: 0)
-    }
-
     /// Inserts or replaces the spec row and its sections' rows. With the
     /// previous sections' hashes, only the rows of changed sections are
     /// written.
-    static func upsertSpec(
+    func upsertSpec(
         _ spec: Spec,
         name: String,
         fingerprint: SpecFingerprint,
-        connection: Connection,
-        previous: [(identity: String, hash: String)]? = nil
+        storage: any StorageWriter,
+        previous: [SectionIdentity]? = nil
     ) throws -> Int64 {
         var header = spec
         header.sections = []
@@ -135,41 +127,25 @@ extension LayoutStore {
             object["sections"] = nil
             headerJSON = .object(object)
         }
-        let body = JSONWriter.canonical(headerJSON)
-        let now = LayoutStore.timestamp()
+        let row = SpecRow(
+            name: name, header: JSONWriter.canonical(headerJSON), contentHash: fingerprint.specHash,
+            axis: spec.axis, sectionCount: spec.sections.count, updatedAt: LayoutStore.timestamp()
+        )
         let specID: Int64
-        if let existing = try Self.specID(name: name, connection: connection) {
-            let update = try connection.cachedStatement(
-                "UPDATE specs SET body = ?, content_hash = ?, axis = ?, section_count = ?, updated_at = ? WHERE id = ?"
-            )
-            try update.bind(body, fingerprint.specHash, spec.axis.rawValue, spec.sections.count, now, existing)
-            try update.execute()
+        if let existing = try storage.specID(name: name) {
+            try storage.updateSpec(id: existing, row)
             specID = existing
         } else {
-            let insert = try connection.cachedStatement("""
-                INSERT INTO specs (name, body, content_hash, axis, section_count, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """)
-            try insert.bind(name, body, fingerprint.specHash, spec.axis.rawValue, spec.sections.count, now, now)
-            try insert.execute()
-            specID = connection.lastInsertRowID
+            specID = try storage.insertSpec(row)
         }
-        if previous?.count != spec.sections.count {
-            let clear = try connection.cachedStatement("DELETE FROM spec_sections WHERE spec_id = ?")
-            try clear.bind(specID)
-            try clear.execute()
-        }
-        let write = try connection.cachedStatement(
-            "INSERT OR REPLACE INTO spec_sections (spec_id, section, identity, content_hash, body) VALUES (?, ?, ?, ?, ?)"
-        )
+        if previous?.count != spec.sections.count { try storage.deleteSectionBodies(specID: specID) }
         for (index, section) in spec.sections.enumerated() {
             let identity = fingerprint.sectionIdentities[index]
             let hash = fingerprint.sectionHashes[index]
-            if let previous, previous.count == spec.sections.count, previous[index].identity == identity, previous[index].hash == hash {
+            if let previous, previous.count == spec.sections.count, previous[index] == SectionIdentity(identity: identity, hash: hash) {
                 continue
             }
-            try write.bind(specID, index, identity, hash, JSONWriter.canonical(section.jsonValue))
-            try write.execute()
+            try storage.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: JSONWriter.canonical(section.jsonValue))
         }
         return specID
     }
@@ -180,43 +156,57 @@ extension LayoutStore {
         var contentHash: String
     }
 
-    /// The stored spec's row: id, header JSON and content hash.
-    static func specRow(name: String, connection: Connection) throws -> (id: Int64, header: JSONValue, contentHash: String)? {
-        let query = try connection.cachedStatement("SELECT id, body, content_hash FROM specs WHERE name = ?")
-        try query.bind(name)
-        guard try query.step() else { return nil }
-        defer { query.reset() }
-        return (query.int64(at: 0), try Self.parseStored(query.text(at: 1), name: name), query.text(at: 2))
-    }
-
-    static func parseStored(_ text: String, name: String) throws -> JSONValue {
+    /// Parses stored JSON; text that does not parse is damage.
+    func parseStored(_ text: String, name: String) throws -> JSONValue {
         do {
             return try JSONParser.parse(text)
         } catch {
-            throw StoreError.invalidArgument("the stored spec \"\(name)\" is damaged: \(error)")
+            throw StoreError.damaged(store: location, spec: name, "the stored spec \"\(name)\" is not valid JSON (\(error))")
         }
     }
 
-    func loadSpec(name: String, connection: Connection) throws -> LoadedSpec? {
-        guard let row = try Self.specRow(name: name, connection: connection), case .object(var header) = row.header else { return nil }
-        let sections = try connection.cachedStatement("SELECT body FROM spec_sections WHERE spec_id = ? ORDER BY section")
-        try sections.bind(row.id)
-        var bodies: [JSONValue] = []
-        while try sections.step() { bodies.append(try Self.parseStored(sections.text(at: 0), name: name)) }
-        header["sections"] = .array(bodies)
+    /// The stored spec's header as a JSON object, without its sections.
+    func storedHeader(_ record: SpecRecord, name: String) throws -> JSONObject {
+        guard case .object(let header) = try parseStored(record.header, name: name) else {
+            throw StoreError.damaged(store: location, spec: name, "the stored spec \"\(name)\" has a header that is not an object")
+        }
+        return header
+    }
+
+    func loadSpec(name: String, storage: any StorageReader) throws -> LoadedSpec? {
+        guard let record = try storage.specRecord(name: name) else { return nil }
+        var header = try storedHeader(record, name: name)
+        header["sections"] = .array(try storage.sectionBodies(specID: record.id).map { try parseStored($0, name: name) })
         do {
-            return LoadedSpec(id: row.id, spec: try Spec(json: .object(header), registry: registry), contentHash: row.contentHash)
+            return LoadedSpec(id: record.id, spec: try Spec(json: .object(header), registry: registry), contentHash: record.contentHash)
         } catch let error as SpecError {
-            throw StoreError.invalidArgument("the stored spec \"\(name)\" cannot be read by this program: \(error)")
+            throw StoreError.unreadableSpec(name: name, store: location, error)
         }
     }
 
-    static func storedExtents(specID: Int64, connection: Connection) throws -> [Double] {
-        let query = try connection.cachedStatement("SELECT cross_extent FROM layouts WHERE spec_id = ? ORDER BY cross_extent")
-        try query.bind(specID)
-        var extents: [Double] = []
-        while try query.step() { extents.append(query.double(at: 0)) }
-        return extents
+    /// Section `index` of a stored spec, read on its own.
+    func storedSection(specID: Int64, index: Int, name: String, storage: any StorageReader) throws -> Section {
+        guard let body = try storage.sectionBody(specID: specID, index: index) else {
+            throw StoreError.damaged(store: location, spec: name, "the stored spec \"\(name)\" has no section \(index)")
+        }
+        do {
+            return try Section(json: try parseStored(body, name: name), index: index, registry: registry)
+        } catch let error as SpecError {
+            throw StoreError.unreadableSpec(name: name, store: location, error)
+        }
+    }
+}
+
+/// What a save did: the layouts now stored for the spec, and what it did to each.
+public struct SaveResult: Sendable, Hashable {
+    /// The spec's layouts after the save, by extent.
+    public var layouts: [StoredLayout]
+    /// Kept, shifted, resumed and recomputed sections per layout.
+    public var report: UpdateReport
+
+    public init(layouts: [StoredLayout], report: UpdateReport) {
+        self.layouts = layouts
+        self.report = report
     }
 }
 

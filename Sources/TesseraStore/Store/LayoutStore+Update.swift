@@ -18,9 +18,25 @@ public struct UpdateReport: Sendable, Hashable {
         public var removed = 0
         /// The whole layout was computed again (new axis, stale, or new width).
         public var fullRecompute = false
+
+        public init(crossExtent: Double) {
+            self.crossExtent = crossExtent
+        }
+
+        /// A layout computed again in full, all its `sections` recomputed.
+        static func fullRecompute(crossExtent: Double, sections: Int) -> Layout {
+            var entry = Layout(crossExtent: crossExtent)
+            entry.fullRecompute = true
+            entry.recomputed = sections
+            return entry
+        }
     }
 
     public var layouts: [Layout] = []
+
+    public init(layouts: [Layout] = []) {
+        self.layouts = layouts
+    }
 }
 
 /// Incremental updates: a changed spec or appended items update every stored
@@ -41,11 +57,10 @@ extension LayoutStore {
         progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
     ) throws -> UpdateReport {
         let stored = spec.resolvingItemFiles()
-        let fingerprint = try SpecFingerprint(spec: stored)
-        let report = try pool.write { connection in
-            try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, connection: connection, progress: progress)
+        let fingerprint = try reportingSpecErrors(name: name) { try SpecFingerprint(spec: stored) }
+        return try reportingSpecErrors(name: name) {
+            try write { storage in try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, storage: storage, progress: progress) }
         }
-        return report
     }
 
     /// Appends `items` to section `section` of the spec stored under `name`
@@ -54,20 +69,23 @@ extension LayoutStore {
     /// the changed section of the stored spec is read and written.
     @discardableResult
     public func append(name: String, section: Int, items: [Item]) throws -> UpdateReport {
-        try pool.write { connection in
-            guard let row = try Self.specRow(name: name, connection: connection) else { throw StoreError.noSuchSpec(name: name) }
-            guard case .object(var headerObject) = row.header else {
-                throw StoreError.invalidArgument("the stored spec \"\(name)\" is damaged: its header is not an object")
-            }
+        try reportingSpecErrors(name: name) { try write { storage in
+            guard let record = try storage.specRecord(name: name) else { throw StoreError.noSuchSpec(name: name) }
+            var headerObject = try storedHeader(record, name: name)
             headerObject["sections"] = .array([])
-            let header = try Spec(json: .object(headerObject), registry: registry)
-            let previous = try Self.sectionIdentities(specID: row.id, connection: connection)
+            let header: Spec
+            do {
+                header = try Spec(json: .object(headerObject), registry: registry)
+            } catch let error as SpecError {
+                throw StoreError.unreadableSpec(name: name, store: location, error)
+            }
+            let previous = try storage.sectionIdentities(specID: record.id)
             guard previous.indices.contains(section) else {
-                throw StoreError.invalidArgument("spec \"\(name)\" has no section \(section) (it has \(previous.count))")
+                throw StoreError.noSuchSection(name: name, section: section, count: previous.count)
             }
             // States are judged against the old content, before the spec rows change.
-            let layouts = try Self.layouts(specID: row.id, connection: connection)
-            let old = try storedSection(specID: row.id, index: section, name: name, connection: connection)
+            let layouts = try storage.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
+            let old = try storedSection(specID: record.id, index: section, name: name, storage: storage)
             var changed = old
             changed.items = old.items.appending(items)
             var hashes = previous.map(\.hash)
@@ -76,72 +94,52 @@ extension LayoutStore {
                 axis: header.axis, sectionSpacing: header.sectionSpacing,
                 sectionHashes: hashes, sectionIdentities: previous.map(\.identity)
             )
-            let write = try connection.cachedStatement(
-                "UPDATE spec_sections SET content_hash = ?, body = ? WHERE spec_id = ? AND section = ?"
+            try storage.writeSection(
+                specID: record.id, index: section, identity: previous[section].identity,
+                contentHash: hashes[section], body: JSONWriter.canonical(changed.jsonValue)
             )
-            try write.bind(hashes[section], JSONWriter.canonical(changed.jsonValue), row.id, section)
-            try write.execute()
-            let touch = try connection.cachedStatement("UPDATE specs SET content_hash = ?, updated_at = ? WHERE id = ?")
-            try touch.bind(fingerprint.specHash, LayoutStore.timestamp(), row.id)
-            try touch.execute()
+            try storage.touchSpec(id: record.id, contentHash: fingerprint.specHash, updatedAt: LayoutStore.timestamp())
 
             var report = UpdateReport()
             for layout in layouts {
                 guard layout.state == .fresh else {
-                    guard let spec = try loadSpec(name: name, connection: connection)?.spec else { throw StoreError.noSuchSpec(name: name) }
+                    guard let spec = try loadSpec(name: name, storage: storage)?.spec else { throw StoreError.noSuchSpec(name: name) }
                     _ = try computeLayout(
-                        spec: spec, name: name, specID: row.id, fingerprint: fingerprint,
-                        crossExtent: layout.crossExtent, connection: connection, progress: nil
+                        spec: spec, name: name, specID: record.id, fingerprint: fingerprint,
+                        crossExtent: layout.crossExtent, storage: storage, progress: nil
                     )
-                    var entry = UpdateReport.Layout(crossExtent: layout.crossExtent)
-                    entry.fullRecompute = true
-                    entry.recomputed = previous.count
-                    report.layouts.append(entry)
+                    report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: previous.count))
                     continue
                 }
                 var updater = LayoutUpdater(
-                    engine: engine, connection: connection, layout: layout, axis: header.axis, sectionSpacing: header.sectionSpacing,
+                    engine: engine, storage: storage, layout: layout, axis: header.axis, sectionSpacing: header.sectionSpacing,
                     oldIdentities: previous, fingerprint: fingerprint,
                     oldSection: { index in
-                        index == section ? old : try self.storedSection(specID: row.id, index: index, name: name, connection: connection)
+                        index == section ? old : try self.storedSection(specID: record.id, index: index, name: name, storage: storage)
                     },
                     newSection: { index in
-                        index == section ? changed : try self.storedSection(specID: row.id, index: index, name: name, connection: connection)
+                        index == section ? changed : try self.storedSection(specID: record.id, index: index, name: name, storage: storage)
                     }
                 )
                 report.layouts.append(try updater.run())
             }
             return report
-        }
+        } }
     }
 
-    /// Section `index` of a stored spec, read on its own.
-    func storedSection(specID: Int64, index: Int, name: String, connection: Connection) throws -> Section {
-        let query = try connection.cachedStatement("SELECT body FROM spec_sections WHERE spec_id = ? AND section = ?")
-        try query.bind(specID, index)
-        guard try query.step() else { throw StoreError.invalidArgument("the stored spec \"\(name)\" has no section \(index)") }
-        let body = query.text(at: 0)
-        query.reset()
-        do {
-            return try Section(json: try Self.parseStored(body, name: name), index: index, registry: registry)
-        } catch let error as SpecError {
-            throw StoreError.invalidArgument("the stored spec \"\(name)\" cannot be read by this program: \(error)")
-        }
-    }
-
-    /// The update, inside the caller's write transaction.
+    /// The update, inside the caller's write.
     func applyUpdate(
         name: String,
         spec: Spec,
         fingerprint: SpecFingerprint,
-        connection: Connection,
+        storage: any StorageWriter,
         progress: (@Sendable (PrecomputeProgress) -> Void)?
     ) throws -> UpdateReport {
-        guard let old = try loadSpec(name: name, connection: connection) else { throw StoreError.noSuchSpec(name: name) }
+        guard let old = try loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
         // States are judged against the old content, before the spec row changes.
-        let layouts = try Self.layouts(specID: old.id, connection: connection)
-        let oldIdentities = try Self.sectionIdentities(specID: old.id, connection: connection)
-        _ = try Self.upsertSpec(spec, name: name, fingerprint: fingerprint, connection: connection, previous: oldIdentities)
+        let layouts = try storage.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version).map(\.layout)
+        let oldIdentities = try storage.sectionIdentities(specID: old.id)
+        _ = try upsertSpec(spec, name: name, fingerprint: fingerprint, storage: storage, previous: oldIdentities)
         var report = UpdateReport()
         for layout in layouts {
             if layout.state == .fresh, fingerprint.specHash == old.contentHash {
@@ -154,31 +152,18 @@ extension LayoutStore {
             if layout.state == .stale || spec.axis != old.spec.axis {
                 _ = try computeLayout(
                     spec: spec, name: name, specID: old.id, fingerprint: fingerprint,
-                    crossExtent: layout.crossExtent, connection: connection, progress: progress
+                    crossExtent: layout.crossExtent, storage: storage, progress: progress
                 )
-                var entry = UpdateReport.Layout(crossExtent: layout.crossExtent)
-                entry.fullRecompute = true
-                entry.recomputed = spec.sections.count
-                report.layouts.append(entry)
+                report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: spec.sections.count))
                 continue
             }
             var updater = LayoutUpdater(
-                engine: engine, connection: connection, layout: layout, axis: spec.axis, sectionSpacing: spec.sectionSpacing,
+                engine: engine, storage: storage, layout: layout, axis: spec.axis, sectionSpacing: spec.sectionSpacing,
                 oldIdentities: oldIdentities, fingerprint: fingerprint,
                 oldSection: { old.spec.sections[$0] }, newSection: { spec.sections[$0] }
             )
             report.layouts.append(try updater.run())
         }
         return report
-    }
-
-    static func sectionIdentities(specID: Int64, connection: Connection) throws -> [(identity: String, hash: String)] {
-        let query = try connection.cachedStatement(
-            "SELECT identity, content_hash FROM spec_sections WHERE spec_id = ? ORDER BY section"
-        )
-        try query.bind(specID)
-        var result: [(String, String)] = []
-        while try query.step() { result.append((query.text(at: 0), query.text(at: 1))) }
-        return result
     }
 }

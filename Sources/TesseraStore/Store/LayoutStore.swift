@@ -2,74 +2,70 @@ import TesseraLayout
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
-/// A persistent layout cache in one SQLite file: specs by name, their
-/// layouts per cross extent, and rect queries answered from disk.
+/// A persistent layout cache: specs by name, their layouts per cross extent,
+/// and rect queries answered from storage.
 ///
 /// ```swift
+/// import TesseraSQLite
+///
 /// let store = try LayoutStore(path: "feed.sqlite")
 /// try store.save(spec, as: "home", crossExtents: [390, 430, 820])
 /// let visible = try store.visibleElements(name: "home", crossExtent: 390,
 ///                                         viewport: Rect(x: 0, y: 12_000, width: 390, height: 844))
 /// ```
 ///
+/// The store's rules live here, whatever keeps its rows: a layout is only
+/// served while it is fresh (computed from the spec's current content by
+/// this engine version), an update lays out only the sections that changed,
+/// and a reader sees a layout entirely as it was or entirely as it is. A
+/// backend (SQLite: `TesseraSQLite`) keeps the rows.
+///
 /// A store is `Sendable`: share one between threads and tasks. Writes run one
-/// at a time on one connection; reads run on a pool of read-only connections,
-/// each in a transaction that sees one committed state, so a reader never sees
-/// a layout half-written or half-replaced. Other processes may use the same
-/// file; their writes wait for each other.
+/// at a time; reads run concurrently, each in one committed snapshot. Other
+/// processes may use the same store; their writes wait for each other.
 public final class LayoutStore: Sendable {
-    public let path: String
+    /// Where the store is: a file path, or a URL without its password.
+    public var location: String { backend.location }
+    /// The file path of a file-backed store (the same as ``location``).
+    public var path: String { backend.location }
     /// The layout kinds stored specs may name.
     public let registry: LayoutRegistry
-    let pool: DatabasePool
+    package let backend: any StorageBackend
     let engine = LayoutEngine()
     /// The largest layout, in sections plus groups of cells, whose geometry
-    /// a reader connection keeps in memory; larger ones are queried through
-    /// the on-disk R*Tree.
+    /// a reader keeps in memory; larger ones are queried through the
+    /// backend's spatial index.
     let readerCacheLimit: Int
 
-    /// Opens the store at `path`, creating it if needed.
-    ///
-    /// - Throws: ``StoreError`` for a file that is not a Tessera store (left
-    ///   untouched), ``SQLiteError`` when SQLite fails.
-    /// - Parameter readerCacheLimit: the largest layout (sections plus groups
-    ///   of 250 cells) whose directory each reader connection keeps in memory,
-    ///   about 60 bytes per entry; 0 sends every query through the R*Tree.
-    /// - Parameter busyTimeout: how long (seconds) a write waits for another
-    ///   connection's or process's write to finish before failing with
-    ///   `SQLITE_BUSY`: longer than the longest write (a 10M-item precompute
-    ///   takes several seconds), so that writers queue instead of failing.
-    public init(
-        path: String,
-        registry: LayoutRegistry = .standard,
-        maximumReaders: Int = 4,
-        readerCacheLimit: Int = 2_000_000,
-        busyTimeout: Double = 120
-    ) throws {
-        self.path = path
+    /// A store over `backend`; backends' modules offer the public ways to open one.
+    package init(backend: any StorageBackend, registry: LayoutRegistry = .standard, readerCacheLimit: Int = 2_000_000) {
+        self.backend = backend
         self.registry = registry
         self.readerCacheLimit = readerCacheLimit
-        self.pool = try DatabasePool(
-            path: path,
-            configuration: DatabasePool.Configuration(
-                maximumReaderCount: max(1, maximumReaders),
-                connection: Connection.Options(busyTimeout: busyTimeout)
-            )
-        )
     }
 
-    /// After a write of many cells, copies the WAL into the file and empties
-    /// it: readers then read pages in place through mmap instead of looking
-    /// each one up in the WAL (a query took twice as long before).
-    func checkpoint(afterWriting cells: Int) {
-        guard cells >= 50_000 else { return }
-        // Best effort: a reader in another process may hold the WAL; then the
-        // next large write tries again. Our own readers give up their kept
-        // snapshots meanwhile, or the reset would wait for them.
-        pool.withoutHeldSnapshots {
-            _ = try? pool.writeWithoutTransaction { connection in try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    /// Bytes the store takes on disk.
+    public var fileBytes: Int { backend.storageBytes }
+
+    /// Runs a read, turning the engine's spec errors into store errors.
+    func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
+        try reportingSpecErrors { try backend.read(body) }
+    }
+
+    /// Runs a write, turning the engine's spec errors into store errors.
+    func write<T>(_ body: (any StorageWriter) throws -> T) throws -> T {
+        try reportingSpecErrors { try backend.write(body) }
+    }
+
+    private func reportingSpecErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SpecError {
+            throw StoreError.invalidSpec(error)
         }
     }
 

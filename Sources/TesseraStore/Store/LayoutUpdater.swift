@@ -1,16 +1,15 @@
 import TesseraLayout
 
-/// Brings one stored layout up to date with a new spec, inside a write
-/// transaction. Cells are stored per section slot relative to the section's
+/// Brings one stored layout up to date with a new spec, inside a write. Cells are stored per section slot relative to the section's
 /// items origin, so an unchanged section moves by rewriting its row only.
 struct LayoutUpdater {
     let engine: LayoutEngine
-    let connection: Connection
+    let storage: any StorageWriter
     let layout: StoredLayout
     let axis: Axis
     let sectionSpacing: Double
     /// The old spec's sections: identities and content hashes, in order.
-    let oldIdentities: [(identity: String, hash: String)]
+    let oldIdentities: [SectionIdentity]
     /// The new spec's.
     let fingerprint: SpecFingerprint
     /// Section `i` of the old and of the new spec, asked for only when it
@@ -18,10 +17,7 @@ struct LayoutUpdater {
     let oldSection: (Int) throws -> Section
     let newSection: (Int) throws -> Section
 
-    private struct OldSection {
-        var geometry: SectionGeometry
-        var slot: Int
-    }
+    private typealias OldSection = SectionRecord
 
     private enum Plan {
         case reuse(OldSection)
@@ -43,7 +39,7 @@ struct LayoutUpdater {
 
     mutating func run() throws -> UpdateReport.Layout {
         var entry = UpdateReport.Layout(crossExtent: layout.crossExtent)
-        let oldSections = try loadSections()
+        let oldSections = try storage.sections(layoutID: layout.id)
         var oldByIdentity: [String: Int] = [:]
         for (index, info) in oldIdentities.enumerated() where oldByIdentity[info.identity] == nil {
             oldByIdentity[info.identity] = index
@@ -66,12 +62,12 @@ struct LayoutUpdater {
             }
         }
         for (index, old) in oldSections.enumerated() where !used.contains(index) {
-            try CellGroups.delete(layoutID: layout.id, slot: old.slot, connection: connection)
+            try storage.deleteGroups(layoutID: layout.id, slot: old.slot)
             entry.removed += 1
         }
 
         var nextSlot = (oldSections.map(\.slot).max() ?? -1) + 1
-        var writer = CellGroupWriter(connection: connection, layoutID: layout.id)
+        var writer = CellGroupWriter(storage: storage, layoutID: layout.id)
         writer.writesSectionRows = false
         var placed: [Placed] = []
         for (index, plan) in plans.enumerated() {
@@ -83,7 +79,7 @@ struct LayoutUpdater {
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .none, moved: moved))
             case .resume(let old):
                 let section = try newSection(index)
-                guard let state = try placerState(slot: old.slot), let placer = try resumablePlacer(for: section, index: index, state: state) else {
+                guard let state = try storage.placerState(layoutID: layout.id, slot: old.slot), let placer = try resumablePlacer(for: section, index: index, state: state) else {
                     placed.append(try recompute(section, index: index, replacing: old, slot: &nextSlot, writer: &writer))
                     entry.recomputed += 1
                     continue
@@ -99,7 +95,7 @@ struct LayoutUpdater {
                 try writer.endSection(geometry, placer: finalPlacer)
                 // This call wrote only the new and open cells: the span comes
                 // from all the section's groups, exactly.
-                geometry.cellSpan = try CellGroups.scrollSpan(layoutID: layout.id, slot: old.slot, connection: connection)
+                geometry.cellSpan = try storage.scrollSpan(layoutID: layout.id, slot: old.slot)
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .some(try PlacerState.encode(finalPlacer)), moved: true))
                 entry.resumed += 1
             case .recompute(let old):
@@ -110,12 +106,8 @@ struct LayoutUpdater {
 
         // Place the sections as the engine does; then write the rows that changed.
         let renumbered = placed.count != oldSections.count || placed.contains { $0.moved && $0.state == nil }
-        let keptStates = renumbered ? try allPlacerStates() : [:]
-        if renumbered {
-            let clear = try connection.cachedStatement("DELETE FROM layout_sections WHERE layout_id = ?")
-            try clear.bind(layout.id)
-            try clear.execute()
-        }
+        let keptStates = renumbered ? try storage.placerStates(layoutID: layout.id) : [:]
+        if renumbered { try storage.deleteSections(layoutID: layout.id) }
         var chain = SectionChain(sectionSpacing: sectionSpacing)
         var overhang = 0.0
         var cellCount = 0
@@ -131,23 +123,21 @@ struct LayoutUpdater {
             }
             cellCount += geometry.isEmpty ? 0 : geometry.itemCount
             elementCount += geometry.elementCount
+            let record = SectionRecord(geometry: geometry, slot: section.slot)
             if let state = section.state {
-                try SectionRow(geometry: geometry, slot: section.slot, placerState: state).insert(layoutID: layout.id, into: connection)
+                try storage.writeSection(layoutID: layout.id, record, placerState: state)
             } else if renumbered {
-                try SectionRow(geometry: geometry, slot: section.slot, placerState: keptStates[section.slot] ?? nil)
-                    .insert(layoutID: layout.id, into: connection)
+                try storage.writeSection(layoutID: layout.id, record, placerState: keptStates[section.slot])
             } else if geometry.start != oldStart {
-                let move = try connection.cachedStatement("UPDATE layout_sections SET start = ?, end = ? WHERE layout_id = ? AND section = ?")
-                try move.bind(geometry.start, geometry.end, layout.id, index)
-                try move.execute()
+                try storage.moveSection(layoutID: layout.id, index: index, start: geometry.start, end: geometry.end)
             }
         }
-        let update = try connection.cachedStatement("""
-            UPDATE layouts SET content_length = ?, section_count = ?, cell_count = ?, element_count = ?, overhang = ?,
-                               spec_hash = ?, revision = revision + 1, updated_at = ? WHERE id = ?
-            """)
-        try update.bind(chain.end, placed.count, cellCount, elementCount, overhang, fingerprint.specHash, LayoutStore.timestamp(), layout.id)
-        try update.execute()
+        try storage.updateLayout(
+            id: layout.id,
+            LayoutTotals(contentLength: chain.end, sectionCount: placed.count, cellCount: cellCount, elementCount: elementCount, overhang: overhang),
+            specHash: fingerprint.specHash,
+            updatedAt: LayoutStore.timestamp()
+        )
         return entry
     }
 
@@ -158,7 +148,7 @@ struct LayoutUpdater {
         slot nextSlot: inout Int,
         writer: inout CellGroupWriter
     ) throws -> Placed {
-        if let old { try CellGroups.delete(layoutID: layout.id, slot: old.slot, connection: connection) }
+        if let old { try storage.deleteGroups(layoutID: layout.id, slot: old.slot) }
         let slot = nextSlot
         nextSlot += 1
         writer.slots[index] = slot
@@ -179,34 +169,6 @@ struct LayoutUpdater {
             available: layout.crossExtent - sides.crossStart - sides.crossEnd
         )
         return try PlacerState.decode(state, like: try section.layout.makePlacer(in: context))
-    }
-
-    private func loadSections() throws -> [OldSection] {
-        let query = try connection.cachedStatement(
-            "SELECT \(SectionRow.columns) FROM layout_sections WHERE layout_id = ? ORDER BY section"
-        )
-        try query.bind(layout.id)
-        var result: [OldSection] = []
-        while try query.step() {
-            result.append(OldSection(geometry: SectionRow.geometry(from: query), slot: SectionRow.slot(from: query)))
-        }
-        return result
-    }
-
-    private func placerState(slot: Int) throws -> [UInt8]? {
-        let query = try connection.cachedStatement("SELECT placer_state FROM layout_sections WHERE layout_id = ? AND slot = ?")
-        try query.bind(layout.id, slot)
-        guard try query.step(), !query.isNull(at: 0) else { return nil }
-        defer { query.reset() }
-        return query.blob(at: 0)
-    }
-
-    private func allPlacerStates() throws -> [Int: [UInt8]?] {
-        let query = try connection.cachedStatement("SELECT slot, placer_state FROM layout_sections WHERE layout_id = ?")
-        try query.bind(layout.id)
-        var states: [Int: [UInt8]?] = [:]
-        while try query.step() { states[query.int(at: 0)] = query.isNull(at: 1) ? nil : query.blob(at: 1) }
-        return states
     }
 
     /// Whether `new` is `old` with items added at the end and nothing else

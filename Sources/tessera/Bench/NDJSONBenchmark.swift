@@ -1,6 +1,6 @@
 import Foundation
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// Precomputes a feed read from an NDJSON file of `count` lines, to measure
 /// peak memory while streaming: the items are never all in memory.

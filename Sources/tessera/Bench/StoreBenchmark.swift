@@ -1,6 +1,6 @@
 import Foundation
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// Measures the store in this process: precompute + persist, file size,
 /// warm viewport queries, invalidation and replacement, each beside a

@@ -1,6 +1,6 @@
 import ArgumentParser
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// `tessera append --db FILE --name N --section S ITEMS.ndjson`.
 struct AppendCommand: ParsableCommand {

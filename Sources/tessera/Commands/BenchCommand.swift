@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// `tessera bench`: the reproducible benchmark behind the README's tables.
 struct BenchCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// `tessera demo [--out-dir DIR]`: a guided tour on a feed of a million items.
 struct DemoCommand: ParsableCommand {

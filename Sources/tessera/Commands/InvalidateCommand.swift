@@ -1,6 +1,6 @@
 import ArgumentParser
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// `tessera invalidate --db FILE --name N [--width W]`.
 struct InvalidateCommand: ParsableCommand {
@@ -33,8 +33,8 @@ struct InvalidateCommand: ParsableCommand {
 
     /// Marking nothing stale would look like success when the width is mistyped.
     private func checkStored(_ width: Double, in store: LayoutStore) throws {
-        let spec = try store.storedSpec(named: name)
-        let stored = try store.layouts().filter { $0.specName == name }.map(\.crossExtent).sorted()
+        let spec = try store.requiredSpec(named: name)
+        let stored = try store.layouts(name: name).map(\.crossExtent)
         guard !stored.contains(width) else { return }
         let noun = spec.axis == .vertical ? "width" : "height"
         guard !stored.isEmpty else { throw CommandError("\"\(name)\" has no stored layouts") }

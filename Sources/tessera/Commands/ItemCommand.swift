@@ -1,6 +1,6 @@
 import ArgumentParser
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// `tessera item --db FILE --name N --width W --section S --item I`.
 struct ItemCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// `tessera list --db FILE`: specs and their layouts.
 struct ListCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// `tessera precompute SPEC --db FILE --width W [--width W2 ...]`.
 struct PrecomputeCommand: ParsableCommand {
@@ -48,7 +48,7 @@ struct PrecomputeCommand: ParsableCommand {
         let bar = ProgressBar(enabled: !quiet)
         bar.start()
         let started = ProgressBar.now()
-        let (layouts, report) = try StoreFile.withStore(creatingIfMissing: db) { store in
+        let saved = try StoreFile.withStore(creatingIfMissing: db) { store in
             try reportingErrors(file: spec) {
                 try store.precompute(loaded, as: specName, crossExtents: extents) { bar.update($0) }
             }
@@ -56,8 +56,8 @@ struct PrecomputeCommand: ParsableCommand {
         bar.finish()
         guard !quiet else { return }
         let seconds = ProgressBar.now() - started
-        for layout in layouts {
-            let action = report.layouts.first { $0.crossExtent == layout.crossExtent }.map(UpdateSummary.describe) ?? "unchanged"
+        for layout in saved.layouts {
+            let action = saved.report.layouts.first { $0.crossExtent == layout.crossExtent }.map(UpdateSummary.describe) ?? "unchanged"
             let size = layout.contentSize
             print("\(specName) @ \(JSONWriter.format(layout.crossExtent)): \(action); \(layout.elementCount) elements, "
                 + "content \(JSONWriter.format(size.width))×\(JSONWriter.format(size.height)), "

@@ -1,6 +1,6 @@
 import ArgumentParser
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// `tessera query`: the elements in a rect or viewport, from a store or a spec.
 struct QueryCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// `tessera render (SPEC | --db FILE --name N) --width W --out FILE.svg`: draw a layout.
 struct RenderCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 #if canImport(Glibc)
 import Glibc

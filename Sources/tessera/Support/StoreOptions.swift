@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 /// `--db FILE`: an existing store, for commands that read or change one.
 struct DatabaseOption: ParsableArguments {
@@ -45,13 +45,7 @@ enum StoreFile {
 
     /// Opens or creates the store at `path`.
     static func open(_ path: String) throws -> LayoutStore {
-        do {
-            return try LayoutStore(path: path)
-        } catch let error as StoreError {
-            throw CommandError(error.description)
-        } catch let error as SQLiteError {
-            throw CommandError("\(path): \(error)")
-        }
+        try reportingErrors { try LayoutStore(path: path) }
     }
 }
 
@@ -62,6 +56,8 @@ func reportingErrors<T>(file: String? = nil, _ body: () throws -> T) throws -> T
     } catch let error as SpecError {
         throw file.map { CommandError.spec(error, file: $0) } ?? CommandError(error.description)
     } catch let error as StoreError {
+        // A spec error names the file it came from, like the engine's own.
+        if let file, error.code == .invalidSpec, let cause = error.cause as? SpecError { throw CommandError.spec(cause, file: file) }
         throw CommandError(error.description)
     } catch let error as SQLiteError {
         throw CommandError(error.description)

@@ -1,5 +1,5 @@
 import TesseraLayout
-import TesseraStore
+import TesseraSQLite
 
 extension LayoutStore {
     /// The fresh layout of the spec stored as `name`, at the cross extent
@@ -8,19 +8,20 @@ extension LayoutStore {
     /// error: a read that writes to the store, and may take a while, should
     /// not pass unnoticed.
     func freshLayout(name: String, extent: ExtentOptions, command: String) throws -> StoredLayout {
-        let (layout, computed) = try reportingErrors { () -> (StoredLayout, Bool) in
-            let axis = try storedSpec(named: name).axis
+        let result = try reportingErrors {
+            let axis = try requiredSpec(named: name).axis
             return try self.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
         }
-        if computed {
+        let layout = result.layout
+        if result.computed {
             printError("\(command): the layout of \"\(name)\" at \(JSONWriter.format(layout.crossExtent)) was missing or stale; computed and stored it")
         }
         return layout
     }
 
     /// What the store holds of the spec named `name`; a missing one is an error.
-    func storedSpec(named name: String) throws -> StoredSpec {
-        guard let spec = try specs().first(where: { $0.name == name }) else { throw StoreError.noSuchSpec(name: name) }
+    func requiredSpec(named name: String) throws -> StoredSpec {
+        guard let spec = try storedSpec(named: name) else { throw StoreError.noSuchSpec(name: name) }
         return spec
     }
 }

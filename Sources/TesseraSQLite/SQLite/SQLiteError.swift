@@ -6,18 +6,18 @@ import CSQLite
 /// Connections enable extended result codes, so `extendedCode` is the precise code
 /// (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_BUSY_SNAPSHOT`, ...) and `code` its primary
 /// family (`SQLITE_CONSTRAINT`, `SQLITE_BUSY`, ...), which is what callers usually test.
-public struct SQLiteError: Error, Sendable, CustomStringConvertible, Equatable {
+package struct SQLiteError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The primary result code (the low 8 bits of `extendedCode`), e.g. `SQLITE_BUSY`.
-    public let code: Int32
+    package let code: Int32
     /// The extended result code, e.g. `SQLITE_CONSTRAINT_UNIQUE` (2067).
-    public let extendedCode: Int32
+    package let extendedCode: Int32
     /// SQLite's message (`sqlite3_errmsg`), or the generic text for the code.
-    public let message: String
+    package let message: String
     /// The SQL being prepared or run when the error occurred, if any.
-    public let sql: String?
+    package let sql: String?
 
     /// Creates an error from an extended (or primary) result code.
-    public init(extendedCode: Int32, message: String? = nil, sql: String? = nil) {
+    package init(extendedCode: Int32, message: String? = nil, sql: String? = nil) {
         self.extendedCode = extendedCode
         self.code = extendedCode & 0xFF
         self.message = message ?? String(cString: sqlite3_errstr(extendedCode))
@@ -35,16 +35,16 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     /// The symbolic name of the primary code, e.g. `"SQLITE_BUSY"`.
-    public var codeName: String {
+    package var codeName: String {
         Self.primaryNames[Int(code)] ?? "SQLITE_\(code)"
     }
 
     /// `SQLITE_BUSY`: another connection holds the lock longer than the busy timeout.
-    public var isBusy: Bool { code == SQLITE_BUSY }
+    package var isBusy: Bool { code == SQLITE_BUSY }
     /// `SQLITE_CONSTRAINT`: a UNIQUE, NOT NULL, CHECK or FOREIGN KEY constraint failed.
-    public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+    package var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
 
-    public var description: String {
+    package var description: String {
         var text = "SQLite error \(codeName)"
         if extendedCode != code { text += " (extended code \(extendedCode))" }
         text += ": \(message)"

@@ -1,3 +1,4 @@
+import TesseraStore
 import CSQLite
 
 /// One SQLite connection, used by one thread at a time (it is opened with
@@ -7,9 +8,9 @@ import CSQLite
 /// Opening applies the settings every Tessera connection wants (see `Options`) and
 /// checks that SQLite has the R*Tree module, so a missing module is reported at
 /// open rather than at the first spatial query.
-public final class Connection {
+package final class Connection {
     /// How the file is opened.
-    public enum OpenMode: Sendable {
+    package enum OpenMode: Sendable {
         /// Reading only; the file must exist. Pooled readers use this.
         case readOnly
         /// Reading and writing; the file is created if it does not exist.
@@ -17,25 +18,25 @@ public final class Connection {
     }
 
     /// Per-connection settings applied at open.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// How long (seconds) a statement waits for a lock held by another connection
         /// (or process) before failing with `SQLITE_BUSY`. Two processes writing the
         /// same file should queue, not fail, hence a generous default.
-        public var busyTimeout: Double
+        package var busyTimeout: Double
         /// Bytes of the file read through memory mapping: pages are then read in
         /// place, without a system call and a copy. 256 MB cut rect-query p99 by
         /// 25–35% here (research notes); the default maps up to 2 GiB, SQLite's
         /// usual limit, so that a 10M-element layout (340 MB) is mapped whole.
-        public var mmapSize: Int
+        package var mmapSize: Int
         /// Whether a read-write connection switches the file to WAL, so readers never
         /// block the writer nor the writer the readers. Ignored for `.readOnly`.
-        public var walMode: Bool
+        package var walMode: Bool
         /// The page size of a file created by this connection (ignored for an
         /// existing file). 8 KiB holds a group of 250 cell frames on one page,
         /// so a query reads it in place instead of assembling overflow pages.
-        public var pageSize: Int
+        package var pageSize: Int
 
-        public init(busyTimeout: Double = 5, mmapSize: Int = 2_147_418_112, walMode: Bool = true, pageSize: Int = 8192) {
+        package init(busyTimeout: Double = 5, mmapSize: Int = 2_147_418_112, walMode: Bool = true, pageSize: Int = 8192) {
             self.busyTimeout = busyTimeout
             self.mmapSize = mmapSize
             self.walMode = walMode
@@ -44,9 +45,9 @@ public final class Connection {
     }
 
     /// The path given at open.
-    public let path: String
+    package let path: String
     /// The mode given at open.
-    public let mode: OpenMode
+    package let mode: OpenMode
 
     /// The `sqlite3*`. Valid until `close()`.
     let handle: OpaquePointer
@@ -56,7 +57,7 @@ public final class Connection {
     var identityCache: [ObjectIdentifier: Statement] = [:]
     /// State that a layer above keeps per connection (a store's cache of
     /// layout geometry); it lives and dies with the connection.
-    public var attachment: AnyObject?
+    package var attachment: AnyObject?
     /// Nesting depth of `savepoint(_:)`, to name savepoints uniquely.
     var savepointDepth = 0
     private(set) var isClosed = false
@@ -66,7 +67,7 @@ public final class Connection {
     /// - Throws: `SQLiteError` if SQLite cannot open the file, `StoreError.notSQLite`
     ///   if the file is not a SQLite database (nothing is written to it), or
     ///   `StoreError.missingRTree` if SQLite lacks the R*Tree module.
-    public init(path: String, mode: OpenMode = .readWriteCreate, options: Options = Options()) throws {
+    package init(path: String, mode: OpenMode = .readWriteCreate, options: Options = Options()) throws {
         self.path = path
         self.mode = mode
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -104,7 +105,7 @@ public final class Connection {
     /// Finalizes the cached statements and closes the connection. Idempotent; also
     /// done on deinit. Statements prepared with `prepare(_:)` and still referenced
     /// keep SQLite's connection alive (`sqlite3_close_v2`) until they are released.
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         for statement in statementCache.values { statement.finalize() }
@@ -114,7 +115,7 @@ public final class Connection {
     }
 
     /// The SQLite library version at run time, e.g. `"3.40.1"`.
-    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+    package static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
     // Checked once per process: the compile option is the common case and costs no SQL.
     private static let rtreeCompiledIn = sqlite3_compileoption_used("ENABLE_RTREE") != 0

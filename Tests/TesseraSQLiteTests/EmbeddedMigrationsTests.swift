@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TesseraStore
+@testable import TesseraSQLite
+import TesseraStore
 
 @Suite("embedded migrations")
 struct EmbeddedMigrationsTests {
@@ -22,7 +23,7 @@ struct EmbeddedMigrationsTests {
             return Migration(version: version, name: String(parts[1]), sql: sql)
         }
         #expect(!onDisk.isEmpty, "no migrations found in \(directory.path)")
-        let fix = "Migrations/ and Sources/TesseraStore/Schema/EmbeddedMigrations.swift differ: "
+        let fix = "Migrations/ and Sources/TesseraSQLite/Schema/EmbeddedMigrations.swift differ: "
             + "run Scripts/embed-migrations.sh and commit the result"
         #expect(onDisk.map(\.version) == EmbeddedMigrations.all.map(\.version), "\(fix)")
         for (file, embedded) in zip(onDisk, EmbeddedMigrations.all) where file != embedded {

@@ -1,5 +1,6 @@
 import Testing
-@testable import TesseraStore
+@testable import TesseraSQLite
+import TesseraStore
 
 @Suite("SQLite statements")
 struct StatementTests {

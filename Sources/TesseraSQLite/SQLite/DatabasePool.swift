@@ -1,3 +1,4 @@
+import TesseraStore
 import Dispatch
 import Synchronization
 
@@ -17,21 +18,21 @@ import Synchronization
 /// process traps ("Recursive call to lock Mutex") instead of deadlocking. A `read`
 /// inside a `write` works but does not see the uncommitted changes; a `read` inside
 /// a `read` takes a second reader (and waits forever if none can be opened).
-public final class DatabasePool: Sendable {
+package final class DatabasePool: Sendable {
     /// Settings of a pool.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The most read-only connections open at once; more concurrent `read`
         /// calls wait for one to be free.
-        public var maximumReaderCount: Int
+        package var maximumReaderCount: Int
         /// Settings of every connection of the pool.
-        public var connection: Connection.Options
+        package var connection: Connection.Options
         /// Seconds an idle reader keeps its read snapshot, so that the next
         /// read on it begins no transaction when nothing was committed
         /// meanwhile; 0 ends every read's transaction. A kept snapshot stops
         /// other connections' checkpoints from resetting the WAL, hence short.
-        public var snapshotIdleLifetime: Double
+        package var snapshotIdleLifetime: Double
 
-        public init(
+        package init(
             maximumReaderCount: Int = 4,
             connection: Connection.Options = Connection.Options(),
             snapshotIdleLifetime: Double = 0.05
@@ -44,9 +45,9 @@ public final class DatabasePool: Sendable {
     }
 
     /// The database file.
-    public let path: String
+    package let path: String
     /// The settings given at open.
-    public let configuration: Configuration
+    package let configuration: Configuration
 
     // Connections are not Sendable; the pool hands each to one thread at a time
     // (the writer under `writer`'s lock, a reader after taking it from `idle`),
@@ -77,7 +78,7 @@ public final class DatabasePool: Sendable {
     ///
     /// - Throws: `StoreError` when the file is refused (it is then left untouched),
     ///   `SQLiteError` when SQLite fails.
-    public init(path: String, configuration: Configuration = Configuration(), migrator: Migrator = Migrator()) throws {
+    package init(path: String, configuration: Configuration = Configuration(), migrator: Migrator = Migrator()) throws {
         self.path = path
         self.configuration = configuration
         let connection = try migrator.openDatabase(at: path, options: configuration.connection)
@@ -90,7 +91,7 @@ public final class DatabasePool: Sendable {
     /// Runs `body` on the writer connection inside an IMMEDIATE transaction, committed
     /// when `body` returns and rolled back when it throws. Writes from all threads
     /// (of this pool) run one at a time; other processes wait up to the busy timeout.
-    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+    package func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try withWriter { connection in
             try connection.transaction(.immediate) {
                 defer { connection.resetActiveStatements() }
@@ -102,7 +103,7 @@ public final class DatabasePool: Sendable {
     /// Runs `body` on the writer connection with no transaction around it, for
     /// statements that cannot run inside one (VACUUM, `PRAGMA wal_checkpoint`) or
     /// that manage their own transactions.
-    public func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
+    package func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
         try withWriter { connection in
             defer { connection.resetActiveStatements() }
             return try body(connection)
@@ -117,7 +118,7 @@ public final class DatabasePool: Sendable {
     /// An idle reader keeps its snapshot while nothing is committed (see
     /// `Configuration.snapshotIdleLifetime`), so a warm read begins no
     /// transaction. `body` must not BEGIN or COMMIT itself.
-    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+    package func read<T>(_ body: (Connection) throws -> T) throws -> T {
         try withReader { slot in
             try renewSnapshot(of: slot)
             defer { finishRead(on: slot) }

@@ -5,32 +5,32 @@ import CSQLite
 /// nullable columns). Call them only after `step()` returned true.
 extension Statement {
     /// Whether column `index` of the current row is NULL.
-    public func isNull(at index: Int) -> Bool {
+    package func isNull(at index: Int) -> Bool {
         sqlite3_column_type(liveHandle, Int32(index)) == SQLITE_NULL
     }
 
     /// Column `index` as a 64-bit integer.
-    public func int64(at index: Int) -> Int64 {
+    package func int64(at index: Int) -> Int64 {
         sqlite3_column_int64(liveHandle, Int32(index))
     }
 
     /// Column `index` as an `Int`.
-    public func int(at index: Int) -> Int {
+    package func int(at index: Int) -> Int {
         Int(sqlite3_column_int64(liveHandle, Int32(index)))
     }
 
     /// Column `index` as a `Bool` (non-zero is true).
-    public func bool(at index: Int) -> Bool {
+    package func bool(at index: Int) -> Bool {
         sqlite3_column_int64(liveHandle, Int32(index)) != 0
     }
 
     /// Column `index` as a `Double`, exactly as stored (bit for bit).
-    public func double(at index: Int) -> Double {
+    package func double(at index: Int) -> Double {
         sqlite3_column_double(liveHandle, Int32(index))
     }
 
     /// Column `index` as text (invalid UTF-8 is repaired with U+FFFD).
-    public func text(at index: Int) -> String {
+    package func text(at index: Int) -> String {
         let statement = liveHandle
         // Text first, then its length: the order SQLite documents as safe.
         guard let characters = sqlite3_column_text(statement, Int32(index)) else { return "" }
@@ -39,14 +39,14 @@ extension Statement {
     }
 
     /// Column `index` as a copy of its bytes.
-    public func blob(at index: Int) -> [UInt8] {
+    package func blob(at index: Int) -> [UInt8] {
         withBlob(at: index) { Array($0) }
     }
 
     /// Calls `body` with the bytes of column `index` in place, without copying them,
     /// for decoding straight from SQLite's page cache or memory map (e.g. frames via
     /// `loadUnaligned(fromByteOffset:as:)`). The buffer is valid only inside `body`.
-    public func withBlob<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withBlob<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         let statement = liveHandle
         // Blob first, then its length (SQLite's documented order). A zero-length blob
         // comes back as a NULL pointer.

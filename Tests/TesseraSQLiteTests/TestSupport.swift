@@ -1,5 +1,6 @@
 import Foundation
-@testable import TesseraStore
+@testable import TesseraSQLite
+import TesseraStore
 
 /// A fresh directory under /tmp, removed when the value is released.
 final class TemporaryDirectory {

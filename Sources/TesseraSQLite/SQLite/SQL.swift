@@ -3,10 +3,10 @@
 ///
 /// Declare each one once, as a `static let`, and pass it to
 /// `Connection.cachedStatement(_:)`.
-public final class SQL: Sendable {
-    public let text: String
+package final class SQL: Sendable {
+    package let text: String
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         self.text = text
     }
 }
@@ -14,7 +14,7 @@ public final class SQL: Sendable {
 extension Connection {
     /// The compiled statement for `sql`, handed out reset with its bindings
     /// cleared (see `cachedStatement(_:)` for text keys).
-    public func cachedStatement(_ sql: SQL) throws -> Statement {
+    package func cachedStatement(_ sql: SQL) throws -> Statement {
         let key = ObjectIdentifier(sql)
         if let statement = identityCache[key] {
             statement.reset()

@@ -6,13 +6,13 @@ extension Statement {
     ///
     /// - Throws: `SQLiteError` (`SQLITE_RANGE` for an index outside 1...parameterCount,
     ///   `SQLITE_MISUSE` while the statement is stepping: reset it first).
-    public func bind<Value: SQLiteBindable>(_ value: Value, at index: Int) throws {
+    package func bind<Value: SQLiteBindable>(_ value: Value, at index: Int) throws {
         try value.bind(to: self, at: index)
     }
 
     /// Binds `values` to parameters 1, 2, 3, ... in order: `try insert.bind(id, name, 2.5)`.
     /// Parameters past the last value keep their previous bindings.
-    public func bind<each Value: SQLiteBindable>(_ values: repeat each Value) throws {
+    package func bind<each Value: SQLiteBindable>(_ values: repeat each Value) throws {
         var index = 1
         for value in repeat each values {
             try value.bind(to: self, at: index)
@@ -21,7 +21,7 @@ extension Statement {
     }
 
     /// Binds NULL to parameter `index` (1-based).
-    public func bindNull(at index: Int) throws {
+    package func bindNull(at index: Int) throws {
         try check(sqlite3_bind_null(liveHandle, Int32(index)))
     }
 
@@ -31,7 +31,7 @@ extension Statement {
     ///
     /// Use for large blobs written in a loop (e.g. `frames.withUnsafeBytes { ... }`);
     /// `bind(_:at:)` with `[UInt8]` or `UnsafeRawBufferPointer` makes one copy instead.
-    public func withBlobBoundWithoutCopy<Result>(
+    package func withBlobBoundWithoutCopy<Result>(
         _ buffer: UnsafeRawBufferPointer, at index: Int, _ body: () throws -> Result
     ) throws -> Result {
         let statement = liveHandle

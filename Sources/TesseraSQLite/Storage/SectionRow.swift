@@ -1,24 +1,20 @@
 import TesseraLayout
+import TesseraStore
 
-/// A `layout_sections` row: a section's geometry, which is all a query needs
-/// to place its cells, header, footer and background.
-struct SectionRow {
-    var geometry: SectionGeometry
-    /// The key of the section's cells, which stays when sections move.
-    var slot: Int
-    var placerState: [UInt8]?
-
+/// The `layout_sections` columns: a section's geometry, which is all a query
+/// needs to place its cells, header, footer and background, and its slot.
+enum SectionRow {
     static let columns = """
         section, start, item_count, items_extent, cell_span_low, cell_span_high, header_size, header_pinned,
         footer_size, footer_pinned, background, scroll_start_inset, scroll_end_inset, cross_start_inset, slot
         """
 
-    func insert(layoutID: Int64, into connection: Connection) throws {
+    static func insert(_ record: SectionRecord, placerState: [UInt8]?, layoutID: Int64, into connection: Connection) throws {
         let statement = try connection.cachedStatement("""
             INSERT OR REPLACE INTO layout_sections (layout_id, \(Self.columns), end, placer_state)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let geometry = self.geometry
+        let geometry = record.geometry
         try statement.bind(layoutID, geometry.index, geometry.start, geometry.itemCount, geometry.itemsExtent)
         try statement.bind(geometry.cellSpan?.lowerBound, at: 6)
         try statement.bind(geometry.cellSpan?.upperBound, at: 7)
@@ -30,22 +26,17 @@ struct SectionRow {
         try statement.bind(geometry.scrollStartInset, at: 13)
         try statement.bind(geometry.scrollEndInset, at: 14)
         try statement.bind(geometry.crossStartInset, at: 15)
-        try statement.bind(slot, at: 16)
+        try statement.bind(record.slot, at: 16)
         try statement.bind(geometry.end, at: 17)
         try statement.bind(placerState, at: 18)
         try statement.execute()
     }
 
-    /// Reads the slot from a statement that selected `columns` first.
-    static func slot(from statement: Statement) -> Int {
-        statement.int(at: 14)
-    }
-
-    /// Reads the geometry from a statement that selected `columns` first.
-    static func geometry(from statement: Statement) -> SectionGeometry {
+    /// Reads a row from a statement that selected `columns` first.
+    static func record(from statement: Statement) -> SectionRecord {
         let spanLow: Double? = statement.isNull(at: 4) ? nil : statement.double(at: 4)
         let spanHigh: Double? = statement.isNull(at: 5) ? nil : statement.double(at: 5)
-        return SectionGeometry(
+        let geometry = SectionGeometry(
             index: statement.int(at: 0),
             start: statement.double(at: 1),
             header: statement.isNull(at: 6) ? nil : Supplementary(size: statement.double(at: 6), pinned: statement.bool(at: 7)),
@@ -58,5 +49,6 @@ struct SectionRow {
             itemsExtent: statement.double(at: 3),
             cellSpan: spanLow.flatMap { low in spanHigh.map { low...$0 } }
         )
+        return SectionRecord(geometry: geometry, slot: statement.int(at: 14))
     }
 }

@@ -3,9 +3,9 @@
 
 /// The schema migrations of Migrations/, compiled in so that a binary copied
 /// anywhere carries its schema (no resource bundle to lose).
-public enum EmbeddedMigrations {
+package enum EmbeddedMigrations {
     /// Every migration, in version order.
-    public static let all: [Migration] = [
+    package static let all: [Migration] = [
         Migration(
             version: 1,
             name: "initial",

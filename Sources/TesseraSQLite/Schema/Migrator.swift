@@ -1,3 +1,4 @@
+import TesseraStore
 import CSQLite
 
 /// Brings a database file to the current Tessera schema, and refuses files it must
@@ -7,19 +8,19 @@ import CSQLite
 /// `PRAGMA application_id` (`Migrator.applicationID`), set in the same transaction
 /// as migration 1. Both live in the file header and follow transactions, so a
 /// failed migration leaves both at the previous version.
-public struct Migrator: Sendable {
+package struct Migrator: Sendable {
     /// Tessera's `application_id`: "TSSR" in ASCII.
-    public static let applicationID: Int32 = 0x5453_5352
+    package static let applicationID: Int32 = 0x5453_5352
 
     /// What `inspect(_:)` found in a file.
-    public enum DatabaseState: Sendable, Equatable {
+    package enum DatabaseState: Sendable, Equatable {
         /// A new or empty file: no schema, no application id, version 0.
         case empty
         /// A Tessera file at `version`, at most `latestVersion`.
         case tessera(version: Int)
 
         /// The schema version (0 for an empty file).
-        public var version: Int {
+        package var version: Int {
             switch self {
             case .empty: 0
             case let .tessera(version): version
@@ -28,10 +29,10 @@ public struct Migrator: Sendable {
     }
 
     /// The migrations, versions 1...n in order.
-    public let migrations: [Migration]
+    package let migrations: [Migration]
 
     /// A migrator for `migrations`, which must have versions 1, 2, 3, ... in order.
-    public init(migrations: [Migration] = EmbeddedMigrations.all) {
+    package init(migrations: [Migration] = EmbeddedMigrations.all) {
         for (offset, migration) in migrations.enumerated() {
             precondition(migration.version == offset + 1,
                          "migrations must have versions 1, 2, 3, ... in order; found \(migration.version) at \(offset + 1)")
@@ -40,7 +41,7 @@ public struct Migrator: Sendable {
     }
 
     /// The version a fully migrated file has.
-    public var latestVersion: Int { migrations.count }
+    package var latestVersion: Int { migrations.count }
 
     /// Opens the database at `path` for writing, creating it if needed, and migrates
     /// it to `latestVersion`. Refusals happen before anything is written to the file.
@@ -51,7 +52,7 @@ public struct Migrator: Sendable {
     ///
     /// - Throws: `StoreError.notSQLite`, `.notATesseraDatabase`, `.schemaTooNew`,
     ///   `.missingRTree`, `.migrationFailed`, or `SQLiteError`.
-    public func openDatabase(at path: String, options: Connection.Options = Connection.Options()) throws -> Connection {
+    package func openDatabase(at path: String, options: Connection.Options = Connection.Options()) throws -> Connection {
         if let probe = try openExistingReadOnly(path, options: options) {
             _ = try inspect(probe)
             probe.close()
@@ -66,7 +67,7 @@ public struct Migrator: Sendable {
     /// Reads what kind of file `connection` is on, without writing.
     ///
     /// - Throws: `StoreError.notSQLite`, `.notATesseraDatabase` or `.schemaTooNew`.
-    public func inspect(_ connection: Connection) throws -> DatabaseState {
+    package func inspect(_ connection: Connection) throws -> DatabaseState {
         do {
             let applicationID = Int32(truncatingIfNeeded: try connection.scalarInt64("PRAGMA application_id") ?? 0)
             let version = Int(try connection.scalarInt64("PRAGMA user_version") ?? 0)
@@ -97,7 +98,7 @@ public struct Migrator: Sendable {
     /// A migration runs with foreign keys ON (they cannot be switched inside a
     /// transaction): one that rebuilds a table must keep references valid.
     @discardableResult
-    public func migrate(_ connection: Connection) throws -> [Migration] {
+    package func migrate(_ connection: Connection) throws -> [Migration] {
         var applied: [Migration] = []
         let start = try inspect(connection).version
         for migration in migrations where migration.version > start {
@@ -115,7 +116,7 @@ public struct Migrator: Sendable {
                 if didApply { applied.append(migration) }
             } catch let error as SQLiteError {
                 throw StoreError.migrationFailed(
-                    path: connection.path, version: migration.version, name: migration.name, underlying: error)
+                    path: connection.path, version: migration.version, name: migration.name, cause: error)
             }
         }
         return applied

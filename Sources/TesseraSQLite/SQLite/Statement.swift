@@ -10,9 +10,9 @@ import CSQLite
 ///         try insert.bind(a, b)
 ///         try insert.execute()
 ///     }
-public final class Statement {
+package final class Statement {
     /// The SQL text the statement was compiled from.
-    public let sql: String
+    package let sql: String
     /// The `sqlite3_stmt*`; nil once finalized.
     private(set) var handle: OpaquePointer?
 
@@ -78,7 +78,7 @@ public final class Statement {
     ///
     /// When done, or on error, the statement is reset so it releases its locks at
     /// once; its bindings are kept, so it can run again with the same values.
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         let statement = liveHandle
         let rc = sqlite3_step(statement)
         if rc == SQLITE_ROW { return true }
@@ -94,29 +94,29 @@ public final class Statement {
 
     /// Runs the statement to completion, discarding any rows. For INSERT, UPDATE,
     /// DELETE and DDL; read `Connection.changes` / `lastInsertRowID` afterwards.
-    public func execute() throws {
+    package func execute() throws {
         while try step() {}
     }
 
     /// Rewinds the statement to before its first row, keeping its bindings. Needed
     /// only to abandon a SELECT before its last row (which releases its snapshot).
-    public func reset() {
+    package func reset() {
         sqlite3_reset(liveHandle)
     }
 
     /// Sets every parameter back to NULL.
-    public func clearBindings() {
+    package func clearBindings() {
         sqlite3_clear_bindings(liveHandle)
     }
 
     /// Number of `?` parameters.
-    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(liveHandle)) }
+    package var parameterCount: Int { Int(sqlite3_bind_parameter_count(liveHandle)) }
 
     /// Number of result columns (0 for statements that return no rows).
-    public var columnCount: Int { Int(sqlite3_column_count(liveHandle)) }
+    package var columnCount: Int { Int(sqlite3_column_count(liveHandle)) }
 
     /// The name of result column `index` (0-based), as SQLite reports it.
-    public func columnName(at index: Int) -> String {
+    package func columnName(at index: Int) -> String {
         sqlite3_column_name(liveHandle, Int32(index)).map { String(cString: $0) } ?? ""
     }
 }

@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-@testable import TesseraStore
+@testable import TesseraSQLite
+import TesseraStore
 
 @Suite("database pool and concurrency")
 struct DatabasePoolTests {

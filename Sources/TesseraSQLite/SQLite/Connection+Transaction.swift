@@ -10,7 +10,7 @@ extension SQL {
 
 extension Connection {
     /// When a transaction takes its locks.
-    public enum TransactionKind: Sendable {
+    package enum TransactionKind: Sendable {
         /// Locks on first access; the read snapshot starts at the first read. For reads.
         case deferred
         /// Takes the write lock at BEGIN (waiting up to the busy timeout). For writes:
@@ -35,7 +35,7 @@ extension Connection {
     ///
     /// - Throws: whatever `body` throws, or `SQLiteError` if BEGIN/COMMIT fail
     ///   (`SQLITE_BUSY` when another connection kept the lock past the busy timeout).
-    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         try cachedStatement(kind.begin).execute()
         let result: T
         do {
@@ -51,7 +51,7 @@ extension Connection {
     /// Runs `body` inside a savepoint: released when it returns, rolled back to (and
     /// released) when it throws. Works inside or outside a transaction, and nests;
     /// outside a transaction it behaves like a deferred transaction.
-    public func savepoint<T>(_ body: () throws -> T) throws -> T {
+    package func savepoint<T>(_ body: () throws -> T) throws -> T {
         // Distinct names per depth keep RELEASE/ROLLBACK TO aimed at our own savepoint
         // even if `body` leaves one of its own open.
         let name = "tessera_savepoint_\(savepointDepth)"

@@ -5,44 +5,44 @@
 /// The Tessera store binds only these; the protocol exists so that
 /// `Statement.bind(_:at:)` and `Statement.bind(_:...)` can take any of them,
 /// mixed, without boxing.
-public protocol SQLiteBindable {
+package protocol SQLiteBindable {
     /// Binds `self` to parameter `index` (1-based) of `statement`.
     func bind(to statement: Statement, at index: Int) throws
 }
 
 extension Int: SQLiteBindable {
-    public func bind(to statement: Statement, at index: Int) throws {
+    package func bind(to statement: Statement, at index: Int) throws {
         try statement.bindInt64(Int64(self), at: index)
     }
 }
 
 extension Int64: SQLiteBindable {
-    public func bind(to statement: Statement, at index: Int) throws {
+    package func bind(to statement: Statement, at index: Int) throws {
         try statement.bindInt64(self, at: index)
     }
 }
 
 extension Bool: SQLiteBindable {
-    public func bind(to statement: Statement, at index: Int) throws {
+    package func bind(to statement: Statement, at index: Int) throws {
         try statement.bindInt64(self ? 1 : 0, at: index)
     }
 }
 
 extension Double: SQLiteBindable {
-    public func bind(to statement: Statement, at index: Int) throws {
+    package func bind(to statement: Statement, at index: Int) throws {
         try statement.bindDouble(self, at: index)
     }
 }
 
 extension String: SQLiteBindable {
-    public func bind(to statement: Statement, at index: Int) throws {
+    package func bind(to statement: Statement, at index: Int) throws {
         try statement.bindText(self, at: index)
     }
 }
 
 extension Array: SQLiteBindable where Element == UInt8 {
     /// Binds the bytes as a blob (SQLite copies them once; no Swift-side copy).
-    public func bind(to statement: Statement, at index: Int) throws {
+    package func bind(to statement: Statement, at index: Int) throws {
         try withUnsafeBytes { try statement.bindBlob($0, at: index) }
     }
 }
@@ -50,13 +50,13 @@ extension Array: SQLiteBindable where Element == UInt8 {
 extension UnsafeRawBufferPointer: SQLiteBindable {
     /// Binds the bytes as a blob (SQLite copies them before returning, so the
     /// buffer may go away right after). See `Statement.withBlobBoundWithoutCopy`.
-    public func bind(to statement: Statement, at index: Int) throws {
+    package func bind(to statement: Statement, at index: Int) throws {
         try statement.bindBlob(self, at: index)
     }
 }
 
 extension Optional: SQLiteBindable where Wrapped: SQLiteBindable {
-    public func bind(to statement: Statement, at index: Int) throws {
+    package func bind(to statement: Statement, at index: Int) throws {
         switch self {
         case .some(let value): try value.bind(to: statement, at: index)
         case .none: try statement.bindNull(at: index)

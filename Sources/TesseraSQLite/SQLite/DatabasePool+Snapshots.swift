@@ -86,7 +86,7 @@ extension DatabasePool {
     /// Runs `body` while readers end their snapshot at the end of every
     /// read, after ending those of idle readers: for a checkpoint that must
     /// reset the WAL, which waits for every open read transaction to end.
-    public func withoutHeldSnapshots<T>(_ body: () throws -> T) rethrows -> T {
+    package func withoutHeldSnapshots<T>(_ body: () throws -> T) rethrows -> T {
         snapshotHoldsSuspended.add(1, ordering: .acquiringAndReleasing)
         defer { snapshotHoldsSuspended.subtract(1, ordering: .acquiringAndReleasing) }
         releaseIdleSnapshots(olderThan: 0)

@@ -6,7 +6,7 @@ extension Connection {
     ///
     /// For statements run more than once, use `cachedStatement(_:)`: parsing costs
     /// more than running a simple statement.
-    public func execute(_ script: String) throws {
+    package func execute(_ script: String) throws {
         let db = liveHandle
         try script.withCString { start in
             var cursor: UnsafePointer<CChar>? = start
@@ -35,7 +35,7 @@ extension Connection {
     /// Use for SQL built at run time; for fixed SQL prefer `cachedStatement(_:)`.
     ///
     /// - Throws: `SQLiteError` if the SQL is invalid or holds more than one statement.
-    public func prepare(_ sql: String) throws -> Statement {
+    package func prepare(_ sql: String) throws -> Statement {
         try Statement(db: liveHandle, sql: sql, persistent: false)
     }
 
@@ -46,7 +46,7 @@ extension Connection {
     /// The statement is handed out reset and with its bindings cleared. There is one
     /// statement per SQL text: do not use the same SQL in a nested loop while an outer
     /// iteration over it is still stepping (`prepare(_:)` a second one instead).
-    public func cachedStatement(_ sql: String) throws -> Statement {
+    package func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] {
             statement.reset()
             statement.clearBindings()
@@ -58,16 +58,16 @@ extension Connection {
     }
 
     /// The rowid of the last successful INSERT on this connection (0 if none).
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(liveHandle) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(liveHandle) }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
-    public var changes: Int { Int(sqlite3_changes64(liveHandle)) }
+    package var changes: Int { Int(sqlite3_changes64(liveHandle)) }
 
     /// Rows changed since the connection was opened.
-    public var totalChanges: Int { Int(sqlite3_total_changes64(liveHandle)) }
+    package var totalChanges: Int { Int(sqlite3_total_changes64(liveHandle)) }
 
     /// Whether a transaction is open (SQLite is not in autocommit mode).
-    public var isInTransaction: Bool { sqlite3_get_autocommit(liveHandle) == 0 }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(liveHandle) == 0 }
 
     /// The first column of the first row of `sql` as an integer, or nil when there is
     /// no row. For PRAGMAs and counts; uses the statement cache.

@@ -1,0 +1,141 @@
+import TesseraLayout
+import TesseraStore
+
+/// The rows that hold cells: `cell_groups` (exact frames), their
+/// `cell_group_directory` entries (slot, first item, exact bounds) and
+/// `cell_groups_rtree` (the on-disk index).
+extension Connection {
+    private static let framesSQL = SQL("SELECT frames FROM cell_groups WHERE id = ?")
+
+    package func forEachGroup(layoutID: Int64, _ body: (GroupRecord) throws -> Void) throws {
+        let query = try cachedStatement("""
+            SELECT slot, first_item, group_id, min_cross, max_cross, min_scroll, max_scroll
+            FROM cell_group_directory WHERE layout_id = ? ORDER BY slot, first_item
+            """)
+        try query.bind(layoutID)
+        defer { query.reset() }
+        while try query.step() {
+            try body(GroupRecord(
+                slot: query.int(at: 0), firstItem: query.int(at: 1), id: query.int64(at: 2),
+                bounds: QueryBounds(
+                    minCross: query.double(at: 3), maxCross: query.double(at: 4),
+                    minScroll: query.double(at: 5), maxScroll: query.double(at: 6)
+                )
+            ))
+        }
+    }
+
+    package func groupID(layoutID: Int64, slot: Int, firstItem: Int) throws -> Int64? {
+        let query = try cachedStatement("SELECT group_id FROM cell_group_directory WHERE layout_id = ? AND slot = ? AND first_item = ?")
+        try query.bind(layoutID, slot, firstItem)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return query.int64(at: 0)
+    }
+
+    package func withFrames<R>(groupID: Int64, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        let query = try cachedStatement(Self.framesSQL)
+        try query.bind(groupID)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return try query.withBlob(at: 0, body)
+    }
+
+    package func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        let query = try cachedStatement("""
+            SELECT g.frames FROM cell_group_directory AS d JOIN cell_groups AS g ON g.id = d.group_id
+            WHERE d.layout_id = ? AND d.slot = ? AND d.first_item = ?
+            """)
+        try query.bind(layoutID, slot, firstItem)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return try query.withBlob(at: 0, body)
+    }
+
+    package func forEachIndexedGroup(
+        layoutID: Int64, slot: Int, bounds: QueryBounds,
+        _ body: (_ firstItem: Int, _ frames: UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        // The R*Tree stores 32-bit floats rounded outward, so it never misses a
+        // group, but past 2^24 neighbouring layout ids and slots share a float:
+        // the directory's exact key keeps only this layout's groups. The exact
+        // rect test happens on the frames from the blob.
+        let query = try cachedStatement("""
+            SELECT r.first_item, g.frames FROM cell_groups_rtree AS r
+            JOIN cell_group_directory AS d
+              ON d.layout_id = ?7 AND d.slot = ?8 AND d.first_item = r.first_item AND d.group_id = r.id
+            JOIN cell_groups AS g ON g.id = r.id
+            WHERE r.min_layout <= ?1 AND r.max_layout >= ?1 AND r.min_slot <= ?2 AND r.max_slot >= ?2
+              AND r.min_cross <= ?4 AND r.max_cross >= ?3 AND r.min_scroll <= ?6 AND r.max_scroll >= ?5
+            ORDER BY r.first_item
+            """)
+        try query.bind(Double(layoutID), Double(slot), bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)
+        try query.bind(layoutID, at: 7)
+        try query.bind(slot, at: 8)
+        defer { query.reset() }
+        while try query.step() {
+            let first = query.int(at: 0)
+            try query.withBlob(at: 1) { raw in try body(first, raw) }
+        }
+    }
+
+    package func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {
+        let query = try cachedStatement(
+            "SELECT min(min_scroll), max(max_scroll) FROM cell_group_directory WHERE layout_id = ? AND slot = ?"
+        )
+        try query.bind(layoutID, slot)
+        guard try query.step(), !query.isNull(at: 0) else { return nil }
+        defer { query.reset() }
+        return query.double(at: 0)...query.double(at: 1)
+    }
+
+    // MARK: Writes
+
+    package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds) throws {
+        if let groupID = try groupID(layoutID: layoutID, slot: slot, firstItem: firstItem) {
+            let update = try cachedStatement("UPDATE cell_groups SET frames = ? WHERE id = ?")
+            try update.bind(groupID, at: 2)
+            try update.withBlobBoundWithoutCopy(frames, at: 1) { try update.execute() }
+            let directory = try cachedStatement("""
+                UPDATE cell_group_directory SET min_cross = ?, max_cross = ?, min_scroll = ?, max_scroll = ?
+                WHERE layout_id = ? AND slot = ? AND first_item = ?
+                """)
+            try directory.bind(bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll, layoutID, slot, firstItem)
+            try directory.execute()
+            let index = try cachedStatement(
+                "UPDATE cell_groups_rtree SET min_cross = ?, max_cross = ?, min_scroll = ?, max_scroll = ? WHERE id = ?"
+            )
+            try index.bind(bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll, groupID)
+            try index.execute()
+            return
+        }
+        let insert = try cachedStatement("INSERT INTO cell_groups (frames) VALUES (?)")
+        try insert.withBlobBoundWithoutCopy(frames, at: 1) { try insert.execute() }
+        let groupID = lastInsertRowID
+        let directory = try cachedStatement("INSERT INTO cell_group_directory VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        try directory.bind(layoutID, slot, firstItem, groupID, bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)
+        try directory.execute()
+        let index = try cachedStatement("INSERT INTO cell_groups_rtree VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        try index.bind(groupID, Double(layoutID), Double(layoutID), Double(slot), Double(slot))
+        try index.bind(bounds.minCross, at: 6)
+        try index.bind(bounds.maxCross, at: 7)
+        try index.bind(bounds.minScroll, at: 8)
+        try index.bind(bounds.maxScroll, at: 9)
+        try index.bind(firstItem, at: 10)
+        try index.execute()
+    }
+
+    package func deleteGroups(layoutID: Int64, slot: Int?) throws {
+        let filter = slot == nil ? "layout_id = ?1" : "layout_id = ?1 AND slot = ?2"
+        for sql in [
+            "DELETE FROM cell_groups_rtree WHERE id IN (SELECT group_id FROM cell_group_directory WHERE \(filter))",
+            "DELETE FROM cell_groups WHERE id IN (SELECT group_id FROM cell_group_directory WHERE \(filter))",
+            "DELETE FROM cell_group_directory WHERE \(filter)",
+        ] {
+            let statement = try cachedStatement(sql)
+            try statement.bind(layoutID, at: 1)
+            if let slot { try statement.bind(slot, at: 2) }
+            try statement.execute()
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import TesseraLayout
+import TesseraStore
+
+/// A connection reads the store's rows for ``LayoutStore`` (see
+/// `StorageReader`): each method is one cached statement.
+extension Connection: StorageReader {
+    private static let dataVersionSQL = SQL("PRAGMA data_version")
+
+    /// `PRAGMA data_version`: SQLite changes it for this connection whenever
+    /// another connection commits.
+    package func changeCounter() throws -> Int64 {
+        let pragma = try cachedStatement(Self.dataVersionSQL)
+        guard try pragma.step() else { throw StoreError.damaged(store: path, "PRAGMA data_version returned no row") }
+        defer { pragma.reset() }
+        return pragma.int64(at: 0)
+    }
+
+    // MARK: Specs
+
+    package func specID(name: String) throws -> Int64? {
+        let query = try cachedStatement("SELECT id FROM specs WHERE name = ?")
+        try query.bind(name)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return query.int64(at: 0)
+    }
+
+    package func specRecord(name: String) throws -> SpecRecord? {
+        let query = try cachedStatement("SELECT id, body, content_hash FROM specs WHERE name = ?")
+        try query.bind(name)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return SpecRecord(id: query.int64(at: 0), header: query.text(at: 1), contentHash: query.text(at: 2))
+    }
+
+    package func specSummaries(name: String?) throws -> [StoredSpec] {
+        let query = try cachedStatement("""
+            SELECT name, axis, section_count, content_hash, updated_at FROM specs
+            WHERE ?1 IS NULL OR name = ?1 ORDER BY name
+            """)
+        try query.bind(name)
+        var result: [StoredSpec] = []
+        while try query.step() {
+            result.append(StoredSpec(
+                name: query.text(at: 0),
+                axis: Axis(rawValue: query.text(at: 1)) ?? .vertical,
+                sectionCount: query.int(at: 2),
+                contentHash: query.text(at: 3),
+                updatedAt: query.double(at: 4)
+            ))
+        }
+        return result
+    }
+
+    package func sectionBodies(specID: Int64) throws -> [String] {
+        let query = try cachedStatement("SELECT body FROM spec_sections WHERE spec_id = ? ORDER BY section")
+        try query.bind(specID)
+        var bodies: [String] = []
+        while try query.step() { bodies.append(query.text(at: 0)) }
+        return bodies
+    }
+
+    package func sectionBody(specID: Int64, index: Int) throws -> String? {
+        let query = try cachedStatement("SELECT body FROM spec_sections WHERE spec_id = ? AND section = ?")
+        try query.bind(specID, index)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return query.text(at: 0)
+    }
+
+    package func sectionIdentities(specID: Int64) throws -> [SectionIdentity] {
+        let query = try cachedStatement("SELECT identity, content_hash FROM spec_sections WHERE spec_id = ? ORDER BY section")
+        try query.bind(specID)
+        var result: [SectionIdentity] = []
+        while try query.step() { result.append(SectionIdentity(identity: query.text(at: 0), hash: query.text(at: 1))) }
+        return result
+    }
+
+    // MARK: Layouts
+
+    private static let layoutColumns = """
+        l.id, s.name, s.axis, l.cross_extent,
+        l.status = 'ready' AND l.spec_hash = s.content_hash AND l.engine_version = ?1,
+        l.content_length, l.section_count, l.cell_count, l.element_count, l.engine_version, l.compute_seconds,
+        l.overhang, l.revision
+        FROM layouts AS l JOIN specs AS s ON s.id = l.spec_id
+        """
+    private static let resolveSQL = SQL("SELECT \(layoutColumns) WHERE s.name = ?2 AND l.cross_extent = ?3")
+    private static let layoutByIDSQL = SQL("SELECT \(layoutColumns) WHERE l.id = ?2")
+    private static let layoutsSQL = SQL("SELECT \(layoutColumns) WHERE ?2 IS NULL OR l.spec_id = ?2 ORDER BY s.name, l.cross_extent")
+
+    private static func layoutRecord(from query: Statement) -> LayoutRecord {
+        LayoutRecord(
+            layout: StoredLayout(
+                id: query.int64(at: 0),
+                specName: query.text(at: 1),
+                axis: Axis(rawValue: query.text(at: 2)) ?? .vertical,
+                crossExtent: query.double(at: 3),
+                state: query.bool(at: 4) ? .fresh : .stale,
+                contentLength: query.double(at: 5),
+                sectionCount: query.int(at: 6),
+                cellCount: query.int(at: 7),
+                elementCount: query.int(at: 8),
+                engineVersion: query.int(at: 9),
+                computeSeconds: query.double(at: 10)
+            ),
+            overhang: query.double(at: 11),
+            revision: query.int64(at: 12)
+        )
+    }
+
+    package func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord? {
+        let query = try cachedStatement(Self.resolveSQL)
+        try query.bind(engineVersion, name, crossExtent)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return Self.layoutRecord(from: query)
+    }
+
+    package func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord? {
+        let query = try cachedStatement(Self.layoutByIDSQL)
+        try query.bind(engineVersion, id)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return Self.layoutRecord(from: query)
+    }
+
+    package func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord] {
+        let query = try cachedStatement(Self.layoutsSQL)
+        try query.bind(engineVersion, specID)
+        var result: [LayoutRecord] = []
+        while try query.step() { result.append(Self.layoutRecord(from: query)) }
+        return result
+    }
+
+    package func layoutID(specID: Int64, crossExtent: Double) throws -> Int64? {
+        let query = try cachedStatement("SELECT id FROM layouts WHERE spec_id = ? AND cross_extent = ?")
+        try query.bind(specID, crossExtent)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return query.int64(at: 0)
+    }
+
+    // MARK: Sections
+
+    package func sections(layoutID: Int64) throws -> [SectionRecord] {
+        let query = try cachedStatement("SELECT \(SectionRow.columns) FROM layout_sections WHERE layout_id = ? ORDER BY section")
+        try query.bind(layoutID)
+        var result: [SectionRecord] = []
+        while try query.step() { result.append(SectionRow.record(from: query)) }
+        return result
+    }
+
+    package func forEachSection(layoutID: Int64, endingAtOrAfter low: Double, _ body: (SectionRecord) throws -> Bool) throws {
+        let query = try cachedStatement("""
+            SELECT \(SectionRow.columns) FROM layout_sections
+            WHERE layout_id = ? AND end >= ? ORDER BY end, section
+            """)
+        try query.bind(layoutID, low)
+        defer { query.reset() }
+        while try query.step() {
+            guard try body(SectionRow.record(from: query)) else { return }
+        }
+    }
+
+    package func section(layoutID: Int64, index: Int) throws -> SectionRecord? {
+        let query = try cachedStatement("SELECT \(SectionRow.columns) FROM layout_sections WHERE layout_id = ? AND section = ?")
+        try query.bind(layoutID, index)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return SectionRow.record(from: query)
+    }
+
+    package func placerState(layoutID: Int64, slot: Int) throws -> [UInt8]? {
+        let query = try cachedStatement("SELECT placer_state FROM layout_sections WHERE layout_id = ? AND slot = ?")
+        try query.bind(layoutID, slot)
+        guard try query.step(), !query.isNull(at: 0) else { return nil }
+        defer { query.reset() }
+        return query.blob(at: 0)
+    }
+
+    package func placerStates(layoutID: Int64) throws -> [Int: [UInt8]] {
+        let query = try cachedStatement("SELECT slot, placer_state FROM layout_sections WHERE layout_id = ? AND placer_state IS NOT NULL")
+        try query.bind(layoutID)
+        var states: [Int: [UInt8]] = [:]
+        while try query.step() { states[query.int(at: 0)] = query.blob(at: 1) }
+        return states
+    }
+}

@@ -1,0 +1,103 @@
+import CSQLite
+import TesseraStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The SQLite backend: one file in WAL mode, one writer connection and a
+/// pool of read-only connections (see `DatabasePool`).
+final class SQLiteStorage: StorageBackend {
+    let pool: DatabasePool
+
+    init(path: String, configuration: DatabasePool.Configuration) throws {
+        pool = try Self.reporting(path: path) { try DatabasePool(path: path, configuration: configuration) }
+    }
+
+    var location: String { pool.path }
+
+    func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
+        try Self.reporting(path: pool.path) { try pool.read { connection in try body(connection) } }
+    }
+
+    func write<T>(_ body: (any StorageWriter) throws -> T) throws -> T {
+        try Self.reporting(path: pool.path) { try pool.write { connection in try body(connection) } }
+    }
+
+    /// After a write of many cells, copies the WAL into the file and empties
+    /// it: readers then read pages in place through mmap instead of looking
+    /// each one up in the WAL (a query took twice as long before).
+    func didWrite(cells: Int) {
+        guard cells >= 50_000 else { return }
+        // Best effort: a reader in another process may hold the WAL; then the
+        // next large write tries again. Our own readers give up their kept
+        // snapshots meanwhile, or the reset would wait for them.
+        pool.withoutHeldSnapshots {
+            _ = try? pool.writeWithoutTransaction { connection in try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+    }
+
+    func compact() throws {
+        try Self.reporting(path: pool.path) {
+            try pool.withoutHeldSnapshots {
+                try pool.writeWithoutTransaction { connection in
+                    // Pages freed by deletions or earlier replacements; none: nothing to rewrite.
+                    if try connection.scalarInt64("PRAGMA freelist_count") ?? 0 > 0 {
+                        try connection.execute("VACUUM")
+                    }
+                    try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                }
+            }
+        }
+    }
+
+    /// The file and its write-ahead log.
+    var storageBytes: Int {
+        var total = 0
+        for suffix in ["", "-wal"] {
+            var info = stat()
+            if stat(pool.path + suffix, &info) == 0 { total += Int(info.st_size) }
+        }
+        return total
+    }
+
+    /// Runs `body`, reporting SQLite's failures as ``StoreError``s with a
+    /// plain sentence and SQLite's error as the cause.
+    static func reporting<T>(path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw StoreError(sqlite: error, path: path)
+        }
+    }
+}
+
+extension StoreError {
+    /// A SQLite failure on the store at `path`, in a sentence; SQLite's code,
+    /// message and statement stay in ``cause``.
+    init(sqlite error: SQLiteError, path: String) {
+        let (code, sentence): (Code, String) = switch error.code {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            (.busy, "another writer kept the store '\(path)' busy for longer than the busy timeout; try again")
+        case SQLITE_FULL:
+            (.diskFull, "the disk holding the store '\(path)' is full; nothing was written")
+        case SQLITE_READONLY:
+            (.readOnly, "the store '\(path)' cannot be written (a read-only file, folder or file system)")
+        case SQLITE_CORRUPT:
+            (.damaged, "the store '\(path)' is damaged (SQLite found a malformed page)")
+        case SQLITE_NOTADB:
+            (.notAStore, "'\(path)' is not a SQLite database")
+        case SQLITE_CANTOPEN:
+            (.io, "the store '\(path)' cannot be opened (a missing folder, or no permission)")
+        case SQLITE_IOERR, SQLITE_PERM, SQLITE_NOLFS, SQLITE_AUTH:
+            (.io, "reading or writing the store '\(path)' failed: \(error.message)")
+        case SQLITE_INTERRUPT, SQLITE_ABORT:
+            (.cancelled, "the request on the store '\(path)' was cancelled; nothing was written")
+        default:
+            (.internal, "the store '\(path)' failed unexpectedly: \(error)")
+        }
+        self.init(code, sentence, store: path, cause: error)
+    }
+}

@@ -1,0 +1,125 @@
+import TesseraLayout
+
+/// The persistence port: what a backend (SQLite, PostgreSQL) implements so
+/// that ``LayoutStore`` can keep layouts in it. The store owns every rule
+/// (incremental planning, cell grouping, fingerprints, freshness, what
+/// readers may see); a backend only keeps rows and answers for them.
+///
+/// A backend guarantees:
+/// - `read` runs its body in one consistent snapshot: every call inside sees
+///   the same committed state, which includes every commit that finished,
+///   in any process, before `read` began.
+/// - `write` runs its body in one transaction, committed when the body
+///   returns and rolled back when it throws; writes to one store run one at
+///   a time (other writers wait up to the backend's timeout).
+/// - Failures are thrown as ``StoreError`` with the backend's own error kept
+///   as the cause.
+package protocol StorageBackend: Sendable {
+    /// Where the store is (a path or a URL without its password), for messages.
+    var location: String { get }
+
+    /// Runs `body` in one read snapshot.
+    func read<T>(_ body: (any StorageReader) throws -> T) throws -> T
+
+    /// Runs `body` in one write transaction.
+    func write<T>(_ body: (any StorageWriter) throws -> T) throws -> T
+
+    /// Called after a write of `cells` cells committed: a chance to fold a
+    /// log into the main file. Best effort, never waits for other readers.
+    func didWrite(cells: Int)
+
+    /// Gives space freed by deletions back to the file system, after the
+    /// store deleted what it prunes.
+    func compact() throws
+
+    /// Bytes the store takes on disk.
+    var storageBytes: Int { get }
+}
+
+/// The rows a read sees, in one snapshot.
+package protocol StorageReader: AnyObject {
+    /// Per-snapshot-source state of the store (its reader cache), kept with
+    /// the backend's connection between reads.
+    var attachment: AnyObject? { get set }
+
+    /// A number that changes whenever another connection committed since
+    /// this one last asked: caches of resolved names are valid while it stays.
+    func changeCounter() throws -> Int64
+
+    // MARK: Specs
+
+    func specID(name: String) throws -> Int64?
+    func specRecord(name: String) throws -> SpecRecord?
+    func specSummaries(name: String?) throws -> [StoredSpec]
+    /// The stored bodies of a spec's sections, in order.
+    func sectionBodies(specID: Int64) throws -> [String]
+    func sectionBody(specID: Int64, index: Int) throws -> String?
+    func sectionIdentities(specID: Int64) throws -> [SectionIdentity]
+
+    // MARK: Layouts
+
+    /// The layout of a spec at an extent, fresh or not, with what a reader needs.
+    func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord?
+    func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord?
+    /// Every layout of one spec (or of all specs), by name and extent.
+    func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord]
+    func layoutID(specID: Int64, crossExtent: Double) throws -> Int64?
+
+    // MARK: Sections
+
+    /// Every section row of a layout, in section order.
+    func sections(layoutID: Int64) throws -> [SectionRecord]
+    /// The section rows whose end is at least `low`, in order of end, until
+    /// `body` returns false.
+    func forEachSection(layoutID: Int64, endingAtOrAfter low: Double, _ body: (SectionRecord) throws -> Bool) throws
+    func section(layoutID: Int64, index: Int) throws -> SectionRecord?
+    func placerState(layoutID: Int64, slot: Int) throws -> [UInt8]?
+    func placerStates(layoutID: Int64) throws -> [Int: [UInt8]]
+
+    // MARK: Cell groups
+
+    /// Every group of a layout, by slot and first item.
+    func forEachGroup(layoutID: Int64, _ body: (GroupRecord) throws -> Void) throws
+    func groupID(layoutID: Int64, slot: Int, firstItem: Int) throws -> Int64?
+    /// Runs `body` on the frame blob of a group; nil when there is none.
+    func withFrames<R>(groupID: Int64, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R?
+    /// Runs `body` on the frame blob of the group of a slot starting at `firstItem`.
+    func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R?
+    /// The groups of a slot whose bounds may meet `bounds`, in item order,
+    /// found through the backend's spatial index (never misses one).
+    func forEachIndexedGroup(
+        layoutID: Int64, slot: Int, bounds: QueryBounds,
+        _ body: (_ firstItem: Int, _ frames: UnsafeRawBufferPointer) throws -> Void
+    ) throws
+    /// The union of a slot's groups along the scroll axis; nil without groups.
+    func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>?
+}
+
+/// The rows a write changes, inside one transaction.
+package protocol StorageWriter: StorageReader {
+    func insertSpec(_ spec: SpecRow) throws -> Int64
+    func updateSpec(id: Int64, _ spec: SpecRow) throws
+    func touchSpec(id: Int64, contentHash: String, updatedAt: Double) throws
+    func deleteSpec(id: Int64) throws
+    func deleteSectionBodies(specID: Int64) throws
+    /// Inserts or replaces a section's stored body.
+    func writeSection(specID: Int64, index: Int, identity: String, contentHash: String, body: String) throws
+
+    func insertLayout(_ layout: NewLayoutRow) throws -> Int64
+    func finishLayout(id: Int64, _ summary: LayoutTotals, computeSeconds: Double) throws
+    func updateLayout(id: Int64, _ summary: LayoutTotals, specHash: String, updatedAt: Double) throws
+    /// Marks layouts stale; returns how many.
+    func invalidate(specID: Int64, crossExtent: Double?, updatedAt: Double) throws -> Int
+    /// Deletes a layout and everything stored for it.
+    func deleteLayout(id: Int64) throws
+
+    /// Inserts or replaces a section row.
+    func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws
+    func moveSection(layoutID: Int64, index: Int, start: Double, end: Double) throws
+    func deleteSections(layoutID: Int64) throws
+
+    /// Inserts or replaces the group of a slot starting at `firstItem`.
+    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds) throws
+    /// Deletes the groups of a layout's slot, or of all its slots.
+    func deleteGroups(layoutID: Int64, slot: Int?) throws
+}

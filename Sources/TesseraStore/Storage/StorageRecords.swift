@@ -1,0 +1,98 @@
+import TesseraLayout
+
+/// A stored spec's row: its id, the canonical JSON of everything but its
+/// sections, and the hash of its whole content.
+package struct SpecRecord: Sendable {
+    package var id: Int64
+    package var header: String
+    package var contentHash: String
+
+    package init(id: Int64, header: String, contentHash: String) {
+        self.id = id
+        self.header = header
+        self.contentHash = contentHash
+    }
+}
+
+/// What a write stores of a spec besides its sections.
+package struct SpecRow: Sendable {
+    package var name: String
+    package var header: String
+    package var contentHash: String
+    package var axis: Axis
+    package var sectionCount: Int
+    package var updatedAt: Double
+}
+
+/// A stored section's identity (its `id`, or `#index`) and content hash.
+package struct SectionIdentity: Sendable, Hashable {
+    package var identity: String
+    package var hash: String
+
+    package init(identity: String, hash: String) {
+        self.identity = identity
+        self.hash = hash
+    }
+}
+
+/// A layout's row with what readers need besides the public description.
+package struct LayoutRecord: Sendable {
+    package var layout: StoredLayout
+    /// How far cells reach outside their section along the scroll axis.
+    package var overhang: Double
+    /// Changes with every change to the layout's rows, for readers' caches.
+    package var revision: Int64
+
+    package init(layout: StoredLayout, overhang: Double, revision: Int64) {
+        self.layout = layout
+        self.overhang = overhang
+        self.revision = revision
+    }
+}
+
+/// A new layout row, before its cells are written.
+package struct NewLayoutRow: Sendable {
+    package var specID: Int64
+    package var crossExtent: Double
+    package var engineVersion: Int
+    package var specHash: String
+    package var createdAt: Double
+}
+
+/// A layout's totals, written once its sections are placed.
+package struct LayoutTotals: Sendable {
+    package var contentLength: Double
+    package var sectionCount: Int
+    package var cellCount: Int
+    package var elementCount: Int
+    package var overhang: Double
+}
+
+/// A section row: the geometry a query needs to place its cells, header,
+/// footer and background, and the slot that keys its cells (it stays when
+/// sections move).
+package struct SectionRecord: Sendable {
+    package var geometry: SectionGeometry
+    package var slot: Int
+
+    package init(geometry: SectionGeometry, slot: Int) {
+        self.geometry = geometry
+        self.slot = slot
+    }
+}
+
+/// A cell group's directory entry: which items it holds, where its frames
+/// are, and their exact union relative to the items origin.
+package struct GroupRecord: Sendable {
+    package var slot: Int
+    package var firstItem: Int
+    package var id: Int64
+    package var bounds: QueryBounds
+
+    package init(slot: Int, firstItem: Int, id: Int64, bounds: QueryBounds) {
+        self.slot = slot
+        self.firstItem = firstItem
+        self.id = id
+        self.bounds = bounds
+    }
+}
