@@ -1,6 +1,11 @@
 import TesseraStore
 import Dispatch
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A Tessera database shared between threads: one writer connection, whose writes
 /// are serialized, and up to `maximumReaderCount` read-only connections, opened on
@@ -63,6 +68,8 @@ package final class DatabasePool: Sendable {
     }
 
     private let writer: Mutex<Slot>
+    /// The thread inside `write`, or 0: a write inside a write traps.
+    private let writerThread = Atomic<UInt>(0)
     let idle = Mutex(IdleReaders())
     /// The shared-memory header that tells readers whether their snapshot is
     /// still the newest; nil when it cannot be mapped (every read then begins
@@ -119,29 +126,76 @@ package final class DatabasePool: Sendable {
     /// `Configuration.snapshotIdleLifetime`), so a warm read begins no
     /// transaction. `body` must not BEGIN or COMMIT itself.
     package func read<T>(_ body: (Connection) throws -> T) throws -> T {
-        try withReader { slot in
-            try renewSnapshot(of: slot)
-            defer { finishRead(on: slot) }
-            return try body(slot.connection)
+        guard let result = try withReader(waiting: true, { slot in try readInSnapshot(slot, body) }) else {
+            preconditionFailure("a read that waits always gets a reader")
         }
+        return result
     }
 
-    private func withReader<T>(_ body: (Slot) throws -> T) throws -> T {
-        readerPermits.wait()
+    /// Like `read`, but nil at once instead of waiting when every reader is
+    /// in use: for callers that must not block (Swift concurrency's threads).
+    package func readIfAvailable<T>(_ body: (Connection) throws -> T) throws -> T? {
+        try withReader(waiting: false) { slot in try readInSnapshot(slot, body) }
+    }
+
+    private func readInSnapshot<T>(_ slot: Slot, _ body: (Connection) throws -> T) throws -> T {
+        try renewSnapshot(of: slot)
+        defer { finishRead(on: slot) }
+        return try body(slot.connection)
+    }
+
+    /// Runs `body` on a reader taken from the idle list (or opened), waiting
+    /// for one when all are in use, or answering nil then when `waiting` is false.
+    private func withReader<T>(waiting: Bool, _ body: (Slot) throws -> T) throws -> T? {
+        let thread = Self.currentThread()
+        if readerPermits.wait(timeout: .now()) != .success {
+            guard waiting else { return nil }
+            // Every reader is taken: if this thread holds one, it would wait for itself.
+            let holdsOne = idle.withLock { $0.holders[thread, default: 0] > 0 }
+            precondition(!holdsOne, "Tessera: a read was started inside another read on the same thread while every reader "
+                + "connection is in use; it would wait forever. Finish the first read before starting another.")
+            readerPermits.wait()
+        }
         defer { readerPermits.signal() }
-        let slot = try idle.withLock { $0.readers.popLast() } ?? openReader()
-        defer { returnToIdle(slot) }
+        let slot = try idle.withLock { state in
+            state.holders[thread, default: 0] += 1
+            return state.readers.popLast()
+        } ?? openReader(holding: thread)
+        defer { returnToIdle(slot, thread: thread) }
         return try body(slot)
     }
 
+    /// Opens a reader for `thread`, which counts as holding it already.
+    private func openReader(holding thread: UInt) throws -> Slot {
+        do {
+            return try openReader()
+        } catch {
+            idle.withLock { state in
+                if let held = state.holders[thread], held > 1 { state.holders[thread] = held - 1 } else { state.holders[thread] = nil }
+            }
+            throw error
+        }
+    }
+
     private func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+        let thread = Self.currentThread()
+        precondition(writerThread.load(ordering: .relaxed) != thread,
+                     "Tessera: a write was started inside another write of the same store on the same thread; it would "
+                     + "wait for itself. A progress callback or the body of a write must not write to the store.")
         // The result travels through a local: Mutex.withLock wants a `sending`
         // result, which a caller's arbitrary T cannot promise.
         var result: T?
         try writer.withLock { slot in
+            writerThread.store(thread, ordering: .relaxed)
+            defer { writerThread.store(0, ordering: .relaxed) }
             result = try body(slot.connection)
         }
         return result!
+    }
+
+    /// The calling thread's identity (never 0).
+    static func currentThread() -> UInt {
+        UInt(bitPattern: Int(bitPattern: pthread_self()))
     }
 
     private func openReader() throws -> Slot {
@@ -152,5 +206,8 @@ package final class DatabasePool: Sendable {
     struct IdleReaders {
         var readers: [Slot] = []
         var releaseScheduled = false
+        /// How many readers each thread holds, to trap a read inside a read
+        /// that would wait for itself.
+        var holders: [UInt: Int] = [:]
     }
 }

@@ -33,23 +33,31 @@ extension Connection: StorageReader {
         return SpecRecord(id: query.int64(at: 0), header: query.text(at: 1), contentHash: query.text(at: 2))
     }
 
-    package func specSummaries(name: String?) throws -> [StoredSpec] {
-        let query = try cachedStatement("""
-            SELECT name, axis, section_count, content_hash, updated_at FROM specs
-            WHERE ?1 IS NULL OR name = ?1 ORDER BY name
-            """)
-        try query.bind(name)
+    private static let specColumns = "name, axis, section_count, content_hash, updated_at FROM specs"
+
+    private static func storedSpec(from query: Statement) -> StoredSpec {
+        StoredSpec(
+            name: query.text(at: 0),
+            axis: Axis(rawValue: query.text(at: 1)) ?? .vertical,
+            sectionCount: query.int(at: 2),
+            contentHash: query.text(at: 3),
+            updatedAt: query.double(at: 4)
+        )
+    }
+
+    package func specSummaries() throws -> [StoredSpec] {
+        let query = try cachedStatement("SELECT \(Self.specColumns) ORDER BY name")
         var result: [StoredSpec] = []
-        while try query.step() {
-            result.append(StoredSpec(
-                name: query.text(at: 0),
-                axis: Axis(rawValue: query.text(at: 1)) ?? .vertical,
-                sectionCount: query.int(at: 2),
-                contentHash: query.text(at: 3),
-                updatedAt: query.double(at: 4)
-            ))
-        }
+        while try query.step() { result.append(Self.storedSpec(from: query)) }
         return result
+    }
+
+    package func specSummary(name: String) throws -> StoredSpec? {
+        let query = try cachedStatement("SELECT \(Self.specColumns) WHERE name = ?")
+        try query.bind(name)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return Self.storedSpec(from: query)
     }
 
     package func sectionBodies(specID: Int64) throws -> [String] {
@@ -87,7 +95,8 @@ extension Connection: StorageReader {
         """
     private static let resolveSQL = SQL("SELECT \(layoutColumns) WHERE s.name = ?2 AND l.cross_extent = ?3")
     private static let layoutByIDSQL = SQL("SELECT \(layoutColumns) WHERE l.id = ?2")
-    private static let layoutsSQL = SQL("SELECT \(layoutColumns) WHERE ?2 IS NULL OR l.spec_id = ?2 ORDER BY s.name, l.cross_extent")
+    private static let allLayoutsSQL = SQL("SELECT \(layoutColumns) ORDER BY s.name, l.cross_extent")
+    private static let specLayoutsSQL = SQL("SELECT \(layoutColumns) WHERE l.spec_id = ?2 ORDER BY l.cross_extent")
 
     private static func layoutRecord(from query: Statement) -> LayoutRecord {
         LayoutRecord(
@@ -126,8 +135,14 @@ extension Connection: StorageReader {
     }
 
     package func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord] {
-        let query = try cachedStatement(Self.layoutsSQL)
-        try query.bind(engineVersion, specID)
+        let query: Statement
+        if let specID {
+            query = try cachedStatement(Self.specLayoutsSQL)
+            try query.bind(engineVersion, specID)
+        } else {
+            query = try cachedStatement(Self.allLayoutsSQL)
+            try query.bind(engineVersion, at: 1)
+        }
         var result: [LayoutRecord] = []
         while try query.step() { result.append(Self.layoutRecord(from: query)) }
         return result

@@ -22,6 +22,10 @@ final class SQLiteStorage: StorageBackend {
         try Self.reporting(path: pool.path) { try pool.read { connection in try body(connection) } }
     }
 
+    func readIfAvailable<T>(_ body: (any StorageReader) throws -> T) throws -> T? {
+        try Self.reporting(path: pool.path) { try pool.readIfAvailable { connection in try body(connection) } }
+    }
+
     func write<T>(_ body: (any StorageWriter) throws -> T) throws -> T {
         try Self.reporting(path: pool.path) { try pool.write { connection in try body(connection) } }
     }

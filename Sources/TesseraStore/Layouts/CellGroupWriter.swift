@@ -10,7 +10,7 @@ struct CellGroupWriter: LayoutConsumer {
     /// 250 frames of 32 bytes fill one 8 KiB page (see `Connection.Options.pageSize`).
     static let groupSize = 250
 
-    let storage: any StorageWriter
+    let storage: any CellSink
     let layoutID: Int64
     private var groupFirstItem = -1
     private var frames: [LocalFrame] = []
@@ -31,7 +31,10 @@ struct CellGroupWriter: LayoutConsumer {
     var progress: ((Int) -> Void)?
     private var cellsWritten = 0
 
-    init(storage: any StorageWriter, layoutID: Int64) {
+    /// Checked between chunks of cells: a cancelled write stops there.
+    var cancellation: CancellationFlag?
+
+    init(storage: any CellSink, layoutID: Int64) {
         self.storage = storage
         self.layoutID = layoutID
         frames.reserveCapacity(Self.groupSize)
@@ -46,6 +49,7 @@ struct CellGroupWriter: LayoutConsumer {
     }
 
     mutating func consumeCells(_ placed: [PlacedFrame], section: Int, origin: SectionOrigin) throws {
+        try cancellation?.check()
         for cell in placed {
             let first = cell.item - cell.item % Self.groupSize
             if first != groupFirstItem {

@@ -21,6 +21,10 @@ package protocol StorageBackend: Sendable {
     /// Runs `body` in one read snapshot.
     func read<T>(_ body: (any StorageReader) throws -> T) throws -> T
 
+    /// Runs `body` in one read snapshot if a connection is free at once;
+    /// nil instead of waiting for one.
+    func readIfAvailable<T>(_ body: (any StorageReader) throws -> T) throws -> T?
+
     /// Runs `body` in one write transaction.
     func write<T>(_ body: (any StorageWriter) throws -> T) throws -> T
 
@@ -50,7 +54,9 @@ package protocol StorageReader: AnyObject {
 
     func specID(name: String) throws -> Int64?
     func specRecord(name: String) throws -> SpecRecord?
-    func specSummaries(name: String?) throws -> [StoredSpec]
+    /// Every stored spec, by name.
+    func specSummaries() throws -> [StoredSpec]
+    func specSummary(name: String) throws -> StoredSpec?
     /// The stored bodies of a spec's sections, in order.
     func sectionBodies(specID: Int64) throws -> [String]
     func sectionBody(specID: Int64, index: Int) throws -> String?
@@ -96,10 +102,12 @@ package protocol StorageReader: AnyObject {
 }
 
 /// The rows a write changes, inside one transaction.
-package protocol StorageWriter: StorageReader {
+package protocol StorageWriter: StorageReader, CellSink {
     func insertSpec(_ spec: SpecRow) throws -> Int64
     func updateSpec(id: Int64, _ spec: SpecRow) throws
     func touchSpec(id: Int64, contentHash: String, updatedAt: Double) throws
+    /// Deletes a spec's row and its sections' bodies (the store deletes its
+    /// layouts first).
     func deleteSpec(id: Int64) throws
     func deleteSectionBodies(specID: Int64) throws
     /// Inserts or replaces a section's stored body.
@@ -113,13 +121,9 @@ package protocol StorageWriter: StorageReader {
     /// Deletes a layout and everything stored for it.
     func deleteLayout(id: Int64) throws
 
-    /// Inserts or replaces a section row.
-    func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws
     func moveSection(layoutID: Int64, index: Int, start: Double, end: Double) throws
     func deleteSections(layoutID: Int64) throws
 
-    /// Inserts or replaces the group of a slot starting at `firstItem`.
-    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds) throws
     /// Deletes the groups of a layout's slot, or of all its slots.
     func deleteGroups(layoutID: Int64, slot: Int?) throws
 }

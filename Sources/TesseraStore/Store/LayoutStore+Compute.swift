@@ -27,11 +27,7 @@ extension LayoutStore {
             }
             guard let loaded = try loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
             let fingerprint = try SpecFingerprint(spec: loaded.spec)
-            guard fingerprint.specHash == loaded.contentHash else {
-                throw StoreError(.conflict,
-                    "the items files of spec \"\(name)\" changed since it was saved; save the spec again to lay out the new items",
-                    spec: name, crossExtent: crossExtent)
-            }
+            guard fingerprint.specHash == loaded.contentHash else { throw Self.itemFilesChanged(name: name, crossExtent: crossExtent) }
             let id = try computeLayout(
                 spec: loaded.spec, name: name, specID: loaded.id, fingerprint: fingerprint,
                 crossExtent: crossExtent, storage: storage, progress: progress
@@ -50,15 +46,19 @@ extension LayoutStore {
     /// that does not exist or an extent it cannot take is an error found on
     /// the read path, without waiting for a writer.
     func freshLayoutOrCheck(name: String, crossExtent: Double) throws -> StoredLayout? {
-        try read { storage in
-            if let record = try storage.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
-               record.layout.state == .fresh {
-                return record.layout
-            }
-            guard let spec = try storage.specSummaries(name: name).first else { throw StoreError.noSuchSpec(name: name) }
-            try Self.checkCrossExtent(crossExtent, axis: spec.axis)
-            return nil
+        try read { storage in try freshRecord(name: name, crossExtent: crossExtent, storage: storage)?.layout }
+    }
+
+    /// In one read: the fresh layout's record, or nil when it is missing or
+    /// stale and may be computed; a spec that does not exist, or an extent
+    /// it cannot take, is an error (`notFound`, `invalidArgument`).
+    func freshRecord(name: String, crossExtent: Double, storage: any StorageReader) throws -> LayoutRecord? {
+        if let record = try ReaderCache.of(storage).freshLayout(name: name, crossExtent: crossExtent, storage: storage) {
+            return record
         }
+        guard let spec = try storage.specSummary(name: name) else { throw StoreError.noSuchSpec(name: name) }
+        try Self.checkCrossExtent(crossExtent, axis: spec.axis)
+        return nil
     }
 
     /// Lays out a stored spec at several extents, each computed only when
@@ -91,41 +91,64 @@ extension LayoutStore {
         fingerprint: SpecFingerprint,
         crossExtent: Double,
         storage: any StorageWriter,
-        progress: (@Sendable (PrecomputeProgress) -> Void)?
+        progress: (@Sendable (PrecomputeProgress) -> Void)?,
+        cancellation: CancellationFlag? = nil
     ) throws -> Int64 {
         let started = LayoutStore.monotonic()
+        let layoutID = try insertLayout(specID: specID, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
+        var writer = CellGroupWriter(storage: storage, layoutID: layoutID)
+        writer.cancellation = cancellation
+        writer.progress = Self.cellProgress(progress, spec: spec, name: name, crossExtent: crossExtent)
+        let summary = try engine.run(spec, crossExtent: crossExtent, into: &writer)
+        try storage.finishLayout(id: layoutID, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: LayoutStore.monotonic() - started)
+        progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
+        return layoutID
+    }
+
+    /// Replaces the layout row of a spec at an extent with a new, empty one.
+    func insertLayout(specID: Int64, crossExtent: Double, fingerprint: SpecFingerprint, storage: any StorageWriter) throws -> Int64 {
         if let old = try storage.layoutID(specID: specID, crossExtent: crossExtent) {
             try storage.deleteLayout(id: old)
         }
-        let layoutID = try storage.insertLayout(NewLayoutRow(
+        return try storage.insertLayout(NewLayoutRow(
             specID: specID, crossExtent: crossExtent, engineVersion: LayoutEngine.version,
             specHash: fingerprint.specHash, createdAt: LayoutStore.timestamp()
         ))
-        var writer = CellGroupWriter(storage: storage, layoutID: layoutID)
-        if let progress {
-            let expected = spec.sections.reduce(0 as Int?) { total, section in
-                guard let total, let count = section.items.knownCount else { return nil }
-                return total + count
-            }
-            var lastReport = 0
-            writer.progress = { written in
-                // Every 64k cells: often enough for a progress bar, rarely enough to cost nothing.
-                guard written - lastReport >= 65_536 else { return }
-                lastReport = written
-                progress(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: written, cellsExpected: expected))
-            }
+    }
+
+    /// A `CellGroupWriter` progress callback that reports every 64k cells:
+    /// often enough for a progress bar, rarely enough to cost nothing.
+    static func cellProgress(
+        _ progress: (@Sendable (PrecomputeProgress) -> Void)?, spec: Spec, name: String, crossExtent: Double
+    ) -> ((Int) -> Void)? {
+        guard let progress else { return nil }
+        let expected = spec.sections.reduce(0 as Int?) { total, section in
+            guard let total, let count = section.items.knownCount else { return nil }
+            return total + count
         }
-        let summary = try engine.run(spec, crossExtent: crossExtent, into: &writer)
-        try storage.finishLayout(
-            id: layoutID,
-            LayoutTotals(
-                contentLength: summary.contentLength, sectionCount: summary.sectionCount,
-                cellCount: summary.cellCount, elementCount: summary.elementCount, overhang: writer.overhang
-            ),
-            computeSeconds: LayoutStore.monotonic() - started
+        var lastReport = 0
+        return { written in
+            guard written - lastReport >= 65_536 else { return }
+            lastReport = written
+            progress(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: written, cellsExpected: expected))
+        }
+    }
+
+    /// The items files of a stored spec changed since it was saved.
+    static func itemFilesChanged(name: String, crossExtent: Double) -> StoreError {
+        StoreError(.conflict,
+            "the items files of spec \"\(name)\" changed since it was saved; save the spec again to lay out the new items",
+            spec: name, crossExtent: crossExtent)
+    }
+}
+
+extension LayoutTotals {
+    /// The totals of a layout the engine ran.
+    init(_ summary: LayoutSummary, overhang: Double) {
+        self.init(
+            contentLength: summary.contentLength, sectionCount: summary.sectionCount,
+            cellCount: summary.cellCount, elementCount: summary.elementCount, overhang: overhang
         )
-        progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
-        return layoutID
     }
 }
 

@@ -9,10 +9,12 @@ extension LayoutStore {
 
     /// The stored layouts of one spec, by extent; `notFound` for an unknown spec.
     public func layouts(name: String) throws -> [StoredLayout] {
-        try read { storage in
-            guard let specID = try storage.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
-            return try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
-        }
+        try read { storage in try Self.layouts(name: name, storage: storage) }
+    }
+
+    static func layouts(name: String, storage: any StorageReader) throws -> [StoredLayout] {
+        guard let specID = try storage.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
+        return try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
     }
 
     /// Marks layouts stale: the spec's layout at `crossExtent`, or all of its

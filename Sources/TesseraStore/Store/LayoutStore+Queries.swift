@@ -5,22 +5,27 @@ import TesseraLayout
 /// for frame and in the same order.
 extension LayoutStore {
     /// Every element that intersects `rect`.
-    public func elements(name: String, crossExtent: Double, in rect: Rect) throws -> [LayoutElement] {
-        try query(name: name, crossExtent: crossExtent, rect: rect, pinning: false)
+    ///
+    /// With `computeIfMissing` false, a layout that is missing or stale is
+    /// `notFound` instead of being computed first.
+    public func elements(name: String, crossExtent: Double, in rect: Rect, computeIfMissing: Bool = true) throws -> [LayoutElement] {
+        try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
+            try reader.elements(in: rect, pinning: false)
+        }
     }
 
     /// The elements visible in `viewport`, pinned headers and footers moved.
-    public func visibleElements(name: String, crossExtent: Double, viewport: Rect) throws -> [LayoutElement] {
-        try query(name: name, crossExtent: crossExtent, rect: viewport, pinning: true)
-    }
-
-    private func query(name: String, crossExtent: Double, rect: Rect, pinning: Bool) throws -> [LayoutElement] {
-        try withFreshLayout(name: name, crossExtent: crossExtent) { reader in try reader.elements(in: rect, pinning: pinning) }
+    public func visibleElements(name: String, crossExtent: Double, viewport: Rect, computeIfMissing: Bool = true) throws -> [LayoutElement] {
+        try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
+            try reader.elements(in: viewport, pinning: true)
+        }
     }
 
     /// The cell of one item, or nil when there is no such item.
-    public func element(name: String, crossExtent: Double, section: Int, item: Int) throws -> LayoutElement? {
-        try withFreshLayout(name: name, crossExtent: crossExtent) { reader in try reader.cell(section: section, item: item) }
+    public func element(name: String, crossExtent: Double, section: Int, item: Int, computeIfMissing: Bool = true) throws -> LayoutElement? {
+        try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
+            try reader.cell(section: section, item: item)
+        }
     }
 
     /// The on-screen content size.
@@ -31,18 +36,28 @@ extension LayoutStore {
     /// Runs `body` on the fresh layout, all of it read from one snapshot,
     /// computing the layout first when needed. If a writer replaces the
     /// layout between the check and the read, the read is tried again.
-    func withFreshLayout<T>(name: String, crossExtent: Double, _ body: (LayoutReader) throws -> T) throws -> T {
+    func withFreshLayout<T>(name: String, crossExtent: Double, computeIfMissing: Bool, _ body: (LayoutReader) throws -> T) throws -> T {
         for _ in 0..<3 {
-            let result: T? = try read { storage in
-                guard let resolved = try ReaderCache.of(storage).freshLayout(name: name, crossExtent: crossExtent, storage: storage) else {
-                    return nil
-                }
-                return try body(LayoutReader(record: resolved, storage: storage, cacheLimit: readerCacheLimit))
-            }
+            let result: T? = try read { storage in try readFresh(name: name, crossExtent: crossExtent, storage: storage, body) }
             if let result { return result }
+            guard computeIfMissing else { throw Self.notComputed(name: name, crossExtent: crossExtent) }
             try layout(name: name, crossExtent: crossExtent)
         }
-        throw StoreError(.conflict, "the layout of \"\(name)\" at \(JSONWriter.format(crossExtent)) keeps being replaced; try again",
-                         spec: name, crossExtent: crossExtent)
+        throw Self.keepsBeingReplaced(name: name, crossExtent: crossExtent)
+    }
+
+    /// `body` on the fresh layout inside a read; nil when it is missing or stale.
+    func readFresh<T>(name: String, crossExtent: Double, storage: any StorageReader, _ body: (LayoutReader) throws -> T) throws -> T? {
+        guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) else { return nil }
+        return try body(LayoutReader(record: record, storage: storage, cacheLimit: readerCacheLimit))
+    }
+
+    static func notComputed(name: String, crossExtent: Double) -> StoreError {
+        StoreError.noSuchLayout(name: name, crossExtent: crossExtent, reason: "it is missing or stale, and this query may not compute it")
+    }
+
+    static func keepsBeingReplaced(name: String, crossExtent: Double) -> StoreError {
+        StoreError(.conflict, "the layout of \"\(name)\" at \(JSONWriter.format(crossExtent)) keeps being replaced; try again",
+                   spec: name, crossExtent: crossExtent)
     }
 }

@@ -36,6 +36,16 @@ extension LayoutStore {
         crossExtents: [Double],
         progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
     ) throws -> SaveResult {
+        try precompute(spec, as: name, crossExtents: crossExtents, progress: progress, cancellation: nil)
+    }
+
+    func precompute(
+        _ spec: Spec,
+        as name: String?,
+        crossExtents: [Double],
+        progress: (@Sendable (PrecomputeProgress) -> Void)?,
+        cancellation: CancellationFlag?
+    ) throws -> SaveResult {
         guard let name = name ?? spec.name, !name.isEmpty else {
             throw StoreError(.invalidArgument, "the spec has no name: give one (a \"name\" in the spec, or a name to save it as)")
         }
@@ -46,7 +56,9 @@ extension LayoutStore {
             var report = UpdateReport()
             let specID: Int64
             if let existing = try storage.specID(name: name) {
-                report = try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, storage: storage, progress: progress)
+                report = try applyUpdate(
+                    name: name, spec: stored, fingerprint: fingerprint, storage: storage, progress: progress, cancellation: cancellation
+                )
                 specID = existing
             } else {
                 specID = try upsertSpec(stored, name: name, fingerprint: fingerprint, storage: storage)
@@ -55,7 +67,7 @@ extension LayoutStore {
             for extent in crossExtents.sorted() where !existing.contains(extent) && !report.layouts.contains(where: { $0.crossExtent == extent }) {
                 _ = try computeLayout(
                     spec: stored, name: name, specID: specID, fingerprint: fingerprint,
-                    crossExtent: extent, storage: storage, progress: progress
+                    crossExtent: extent, storage: storage, progress: progress, cancellation: cancellation
                 )
                 report.layouts.append(.fullRecompute(crossExtent: extent, sections: stored.sections.count))
             }
@@ -74,12 +86,12 @@ extension LayoutStore {
 
     /// What the store holds of the spec stored under `name`, or nil.
     public func storedSpec(named name: String) throws -> StoredSpec? {
-        try read { storage in try storage.specSummaries(name: name).first }
+        try read { storage in try storage.specSummary(name: name) }
     }
 
     /// Every stored spec, by name.
     public func specs() throws -> [StoredSpec] {
-        try read { storage in try storage.specSummaries(name: nil) }
+        try read { storage in try storage.specSummaries() }
     }
 
     /// Deletes a spec and all its layouts. Returns whether it existed.

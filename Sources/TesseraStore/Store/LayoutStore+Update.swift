@@ -56,10 +56,21 @@ extension LayoutStore {
         with spec: Spec,
         progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
     ) throws -> UpdateReport {
+        try update(name: name, with: spec, progress: progress, cancellation: nil)
+    }
+
+    func update(
+        name: String,
+        with spec: Spec,
+        progress: (@Sendable (PrecomputeProgress) -> Void)?,
+        cancellation: CancellationFlag?
+    ) throws -> UpdateReport {
         let stored = spec.resolvingItemFiles()
         let fingerprint = try reportingSpecErrors(name: name) { try SpecFingerprint(spec: stored) }
         return try reportingSpecErrors(name: name) {
-            try write { storage in try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, storage: storage, progress: progress) }
+            try write { storage in
+                try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, storage: storage, progress: progress, cancellation: cancellation)
+            }
         }
     }
 
@@ -69,6 +80,10 @@ extension LayoutStore {
     /// the changed section of the stored spec is read and written.
     @discardableResult
     public func append(name: String, section: Int, items: [Item]) throws -> UpdateReport {
+        try append(name: name, section: section, items: items, cancellation: nil)
+    }
+
+    func append(name: String, section: Int, items: [Item], cancellation: CancellationFlag?) throws -> UpdateReport {
         try reportingSpecErrors(name: name) { try write { storage in
             guard let record = try storage.specRecord(name: name) else { throw StoreError.noSuchSpec(name: name) }
             var headerObject = try storedHeader(record, name: name)
@@ -106,7 +121,7 @@ extension LayoutStore {
                     guard let spec = try loadSpec(name: name, storage: storage)?.spec else { throw StoreError.noSuchSpec(name: name) }
                     _ = try computeLayout(
                         spec: spec, name: name, specID: record.id, fingerprint: fingerprint,
-                        crossExtent: layout.crossExtent, storage: storage, progress: nil
+                        crossExtent: layout.crossExtent, storage: storage, progress: nil, cancellation: cancellation
                     )
                     report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: previous.count))
                     continue
@@ -119,7 +134,8 @@ extension LayoutStore {
                     },
                     newSection: { index in
                         index == section ? changed : try self.storedSection(specID: record.id, index: index, name: name, storage: storage)
-                    }
+                    },
+                    cancellation: cancellation
                 )
                 report.layouts.append(try updater.run())
             }
@@ -133,7 +149,8 @@ extension LayoutStore {
         spec: Spec,
         fingerprint: SpecFingerprint,
         storage: any StorageWriter,
-        progress: (@Sendable (PrecomputeProgress) -> Void)?
+        progress: (@Sendable (PrecomputeProgress) -> Void)?,
+        cancellation: CancellationFlag?
     ) throws -> UpdateReport {
         guard let old = try loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
         // States are judged against the old content, before the spec row changes.
@@ -152,7 +169,7 @@ extension LayoutStore {
             if layout.state == .stale || spec.axis != old.spec.axis {
                 _ = try computeLayout(
                     spec: spec, name: name, specID: old.id, fingerprint: fingerprint,
-                    crossExtent: layout.crossExtent, storage: storage, progress: progress
+                    crossExtent: layout.crossExtent, storage: storage, progress: progress, cancellation: cancellation
                 )
                 report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: spec.sections.count))
                 continue
@@ -160,7 +177,8 @@ extension LayoutStore {
             var updater = LayoutUpdater(
                 engine: engine, storage: storage, layout: layout, axis: spec.axis, sectionSpacing: spec.sectionSpacing,
                 oldIdentities: oldIdentities, fingerprint: fingerprint,
-                oldSection: { old.spec.sections[$0] }, newSection: { spec.sections[$0] }
+                oldSection: { old.spec.sections[$0] }, newSection: { spec.sections[$0] },
+                cancellation: cancellation
             )
             report.layouts.append(try updater.run())
         }

@@ -1,3 +1,4 @@
+import Synchronization
 import TesseraLayout
 
 #if canImport(Glibc)
@@ -40,6 +41,12 @@ public final class LayoutStore: Sendable {
     /// a reader keeps in memory; larger ones are queried through the
     /// backend's spatial index.
     let readerCacheLimit: Int
+    /// Threads for async reads that find no reader free at once.
+    let readLane = BlockingLane(name: "tessera reads", threads: 4)
+    /// Threads for async writes and computations.
+    let workLane = BlockingLane(name: "tessera writes", threads: 2)
+    /// Computations of missing layouts under way, for async callers to share.
+    let flights = Mutex<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
 
     /// A store over `backend`; backends' modules offer the public ways to open one.
     package init(backend: any StorageBackend, registry: LayoutRegistry = .standard, readerCacheLimit: Int = 2_000_000) {
@@ -82,4 +89,10 @@ public final class LayoutStore: Sendable {
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
+}
+
+/// A spec name and a cross extent: one layout.
+struct LayoutKey: Hashable, Sendable {
+    var name: String
+    var crossExtent: Double
 }

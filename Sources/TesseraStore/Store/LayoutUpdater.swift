@@ -16,6 +16,8 @@ struct LayoutUpdater {
     /// changed: an append reads one section, not the whole spec.
     let oldSection: (Int) throws -> Section
     let newSection: (Int) throws -> Section
+    /// Checked between chunks of cells.
+    var cancellation: CancellationFlag? = nil
 
     private typealias OldSection = SectionRecord
 
@@ -68,6 +70,7 @@ struct LayoutUpdater {
 
         var nextSlot = (oldSections.map(\.slot).max() ?? -1) + 1
         var writer = CellGroupWriter(storage: storage, layoutID: layout.id)
+        writer.cancellation = cancellation
         writer.writesSectionRows = false
         var placed: [Placed] = []
         for (index, plan) in plans.enumerated() {

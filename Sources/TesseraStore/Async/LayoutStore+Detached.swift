@@ -1,0 +1,72 @@
+import TesseraLayout
+
+/// Computing a missing layout without holding the writer: the layout is
+/// computed into memory from a read of its spec, then stored in one short
+/// write, while other reads and writes go on.
+extension LayoutStore {
+    /// Computes the layout of `name` at `crossExtent` once for every async
+    /// caller asking meanwhile: the first starts the computation, the others
+    /// wait for it. The computation is not cancelled when a caller is.
+    func computeShared(name: String, crossExtent: Double, progress: (@Sendable (PrecomputeProgress) -> Void)?) async throws -> ComputedLayout {
+        let key = LayoutKey(name: name, crossExtent: crossExtent)
+        let (task, started) = flights.withLock { table -> (Task<ComputedLayout, any Error>, Bool) in
+            if let running = table[key] { return (running, false) }
+            let task = Task<ComputedLayout, any Error> {
+                defer { _ = self.flights.withLock { $0.removeValue(forKey: key) } }
+                return try await self.workLane.run {
+                    try self.computeDetached(name: name, crossExtent: crossExtent, progress: progress)
+                }
+            }
+            table[key] = task
+            return (task, true)
+        }
+        let result = try await task.value
+        // Only the caller that started it computed it; the others waited.
+        return ComputedLayout(layout: result.layout, computed: result.computed && started)
+    }
+
+    /// Reads the spec, computes its layout into memory, and stores it in one
+    /// short write, unless another writer stored it meanwhile.
+    func computeDetached(name: String, crossExtent: Double, progress: (@Sendable (PrecomputeProgress) -> Void)?) throws -> ComputedLayout {
+        enum Found { case fresh(StoredLayout), spec(LoadedSpec, SpecFingerprint) }
+        let found: Found = try read { storage in
+            if let fresh = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) { return .fresh(fresh.layout) }
+            guard let loaded = try loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
+            let fingerprint = try reportingSpecErrors(name: name) { try SpecFingerprint(spec: loaded.spec) }
+            guard fingerprint.specHash == loaded.contentHash else { throw Self.itemFilesChanged(name: name, crossExtent: crossExtent) }
+            return .spec(loaded, fingerprint)
+        }
+        guard case .spec(let loaded, let fingerprint) = found else {
+            if case .fresh(let layout) = found { return ComputedLayout(layout: layout, computed: false) }
+            preconditionFailure("unreachable")
+        }
+        let started = LayoutStore.monotonic()
+        let buffer = BufferedLayout()
+        var writer = CellGroupWriter(storage: buffer, layoutID: 0)
+        writer.progress = Self.cellProgress(progress, spec: loaded.spec, name: name, crossExtent: crossExtent)
+        let summary = try reportingSpecErrors(name: name) { try engine.run(loaded.spec, crossExtent: crossExtent, into: &writer) }
+        let computeSeconds = LayoutStore.monotonic() - started
+        let result: ComputedLayout = try write { storage in
+            if let fresh = try storage.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
+               fresh.layout.state == .fresh {
+                return ComputedLayout(layout: fresh.layout, computed: false)
+            }
+            // The spec changed while this layout was computed: what was computed is of no use.
+            guard let record = try storage.specRecord(name: name), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
+                throw StoreError(.conflict, "spec \"\(name)\" changed while its layout at \(JSONWriter.format(crossExtent)) was computed; try again",
+                                 spec: name, crossExtent: crossExtent)
+            }
+            let id = try insertLayout(specID: loaded.id, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
+            try buffer.replay(into: storage, layoutID: id)
+            try storage.finishLayout(id: id, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: computeSeconds)
+            guard let layout = try storage.layoutRecord(id: id, engineVersion: LayoutEngine.version) else {
+                throw StoreError(.internal, "the layout of \"\(name)\" at \(JSONWriter.format(crossExtent)) vanished while it was written",
+                                 spec: name, crossExtent: crossExtent)
+            }
+            return ComputedLayout(layout: layout.layout, computed: true)
+        }
+        progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
+        if result.computed { backend.didWrite(cells: result.layout.cellCount) }
+        return result
+    }
+}

@@ -1,0 +1,65 @@
+import TesseraLayout
+
+/// Where a ``CellGroupWriter`` puts cell groups and section rows: a backend's
+/// write transaction, or a ``BufferedLayout`` to be written later in one
+/// short transaction.
+package protocol CellSink: AnyObject {
+    /// Inserts or replaces the group of a slot starting at `firstItem`.
+    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds) throws
+    /// Inserts or replaces a section row.
+    func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws
+    /// Runs `body` on the frame blob of the group of a slot starting at `firstItem`.
+    func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R?
+}
+
+/// A whole layout's rows in memory: computed outside any transaction, then
+/// written in one short one (``replay(into:layoutID:)``), so that computing
+/// a layout never holds the writer.
+final class BufferedLayout: CellSink {
+    private struct Group {
+        var slot: Int
+        var firstItem: Int
+        var frames: [UInt8]
+        var bounds: QueryBounds
+    }
+
+    private var groups: [Group] = []
+    private var groupIndex: [GroupKey: Int] = [:]
+    private var sections: [(record: SectionRecord, placerState: [UInt8]?)] = []
+
+    private struct GroupKey: Hashable {
+        var slot: Int
+        var firstItem: Int
+    }
+
+    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds) throws {
+        let group = Group(slot: slot, firstItem: firstItem, frames: Array(frames), bounds: bounds)
+        if let index = groupIndex[GroupKey(slot: slot, firstItem: firstItem)] {
+            groups[index] = group
+        } else {
+            groupIndex[GroupKey(slot: slot, firstItem: firstItem)] = groups.count
+            groups.append(group)
+        }
+    }
+
+    func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws {
+        sections.append((section, placerState))
+    }
+
+    func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        guard let index = groupIndex[GroupKey(slot: slot, firstItem: firstItem)] else { return nil }
+        return try groups[index].frames.withUnsafeBytes(body)
+    }
+
+    /// Writes every row buffered, as `layoutID`'s.
+    func replay(into storage: any StorageWriter, layoutID: Int64) throws {
+        for group in groups {
+            try group.frames.withUnsafeBytes { raw in
+                try storage.writeGroup(layoutID: layoutID, slot: group.slot, firstItem: group.firstItem, frames: raw, bounds: group.bounds)
+            }
+        }
+        for section in sections {
+            try storage.writeSection(layoutID: layoutID, section.record, placerState: section.placerState)
+        }
+    }
+}
