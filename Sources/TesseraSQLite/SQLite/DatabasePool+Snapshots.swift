@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TesseraStore
 
 /// Read snapshots kept between reads.
 ///
@@ -57,7 +58,7 @@ extension DatabasePool {
     /// Puts a reader back on the idle list, and schedules the release of its
     /// snapshot if it kept one.
     func returnToIdle(_ slot: Slot, thread: UInt) {
-        slot.idleSince = Self.monotonicSeconds()
+        slot.idleSince = Clock.monotonic()
         let schedule = idle.withLock { state in
             state.readers.append(slot)
             if let held = state.holders[thread], held > 1 { state.holders[thread] = held - 1 } else { state.holders[thread] = nil }
@@ -71,7 +72,7 @@ extension DatabasePool {
     /// Ends the snapshots of idle readers that have been idle for at least
     /// `age` seconds; schedules another release while younger ones remain.
     func releaseIdleSnapshots(olderThan age: Double) {
-        let now = Self.monotonicSeconds()
+        let now = Clock.monotonic()
         let remaining = idle.withLock { state in
             // Idle readers are used by no thread: the lock is their owner here.
             var remaining = false
@@ -104,9 +105,5 @@ extension DatabasePool {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + lifetime) { [weak self] in
             self?.releaseIdleSnapshots(olderThan: lifetime)
         }
-    }
-
-    static func monotonicSeconds() -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 }

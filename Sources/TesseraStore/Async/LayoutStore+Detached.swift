@@ -40,12 +40,12 @@ extension LayoutStore {
             if case .fresh(let layout) = found { return ComputedLayout(layout: layout, computed: false) }
             preconditionFailure("unreachable")
         }
-        let started = LayoutStore.monotonic()
+        let started = Clock.monotonic()
         let buffer = BufferedLayout()
         var writer = CellGroupWriter(storage: buffer, layoutID: 0)
         writer.progress = Self.cellProgress(progress, spec: loaded.spec, name: name, crossExtent: crossExtent)
         let summary = try reportingSpecErrors(name: name) { try engine.run(loaded.spec, crossExtent: crossExtent, into: &writer) }
-        let computeSeconds = LayoutStore.monotonic() - started
+        let computeSeconds = Clock.monotonic() - started
         let result: ComputedLayout = try write { storage in
             if let fresh = try storage.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
                fresh.layout.state == .fresh {

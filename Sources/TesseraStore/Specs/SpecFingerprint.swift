@@ -2,6 +2,8 @@ import TesseraLayout
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What a stored layout depends on: the spec's canonical content (item files

@@ -94,13 +94,13 @@ extension LayoutStore {
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag? = nil
     ) throws -> Int64 {
-        let started = LayoutStore.monotonic()
+        let started = Clock.monotonic()
         let layoutID = try insertLayout(specID: specID, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
         var writer = CellGroupWriter(storage: storage, layoutID: layoutID)
         writer.cancellation = cancellation
         writer.progress = Self.cellProgress(progress, spec: spec, name: name, crossExtent: crossExtent)
         let summary = try engine.run(spec, crossExtent: crossExtent, into: &writer)
-        try storage.finishLayout(id: layoutID, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: LayoutStore.monotonic() - started)
+        try storage.finishLayout(id: layoutID, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: Clock.monotonic() - started)
         progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
         return layoutID
     }
@@ -112,7 +112,7 @@ extension LayoutStore {
         }
         return try storage.insertLayout(NewLayoutRow(
             specID: specID, crossExtent: crossExtent, engineVersion: LayoutEngine.version,
-            specHash: fingerprint.specHash, createdAt: LayoutStore.timestamp()
+            specHash: fingerprint.specHash, createdAt: Clock.wall()
         ))
     }
 

@@ -25,7 +25,7 @@ extension LayoutStore {
     public func invalidate(name: String, crossExtent: Double? = nil) throws -> Int {
         try write { storage in
             guard let specID = try storage.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
-            return try storage.invalidate(specID: specID, crossExtent: crossExtent, updatedAt: LayoutStore.timestamp())
+            return try storage.invalidate(specID: specID, crossExtent: crossExtent, updatedAt: Clock.wall())
         }
     }
 

@@ -141,7 +141,7 @@ extension LayoutStore {
         }
         let row = SpecRow(
             name: name, header: JSONWriter.canonical(headerJSON), contentHash: fingerprint.specHash,
-            axis: spec.axis, sectionCount: spec.sections.count, updatedAt: LayoutStore.timestamp()
+            axis: spec.axis, sectionCount: spec.sections.count, updatedAt: Clock.wall()
         )
         let specID: Int64
         if let existing = try storage.specID(name: name) {

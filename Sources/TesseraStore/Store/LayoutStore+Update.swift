@@ -113,7 +113,7 @@ extension LayoutStore {
                 specID: record.id, index: section, identity: previous[section].identity,
                 contentHash: hashes[section], body: JSONWriter.canonical(changed.jsonValue)
             )
-            try storage.touchSpec(id: record.id, contentHash: fingerprint.specHash, updatedAt: LayoutStore.timestamp())
+            try storage.touchSpec(id: record.id, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
 
             var report = UpdateReport()
             for layout in layouts {

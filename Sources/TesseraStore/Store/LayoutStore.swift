@@ -1,12 +1,6 @@
 import Synchronization
 import TesseraLayout
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A persistent layout cache: specs by name, their layouts per cross extent,
 /// and rect queries answered from storage.
 ///
@@ -74,20 +68,6 @@ public final class LayoutStore: Sendable {
         } catch let error as SpecError {
             throw StoreError.invalidSpec(error)
         }
-    }
-
-    /// Seconds since 1970, for the rows' timestamps.
-    static func timestamp() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    /// Seconds on a monotonic clock, for durations.
-    static func monotonic() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
 

@@ -139,7 +139,7 @@ struct LayoutUpdater {
             id: layout.id,
             LayoutTotals(contentLength: chain.end, sectionCount: placed.count, cellCount: cellCount, elementCount: elementCount, overhang: overhang),
             specHash: fingerprint.specHash,
-            updatedAt: LayoutStore.timestamp()
+            updatedAt: Clock.wall()
         )
         return entry
     }

@@ -60,4 +60,6 @@ struct NDJSONBenchmark {
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif

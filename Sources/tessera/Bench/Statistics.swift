@@ -1,3 +1,4 @@
+import TesseraStore
 /// Order statistics of measured samples.
 struct Samples {
     private(set) var values: [Double] = []
@@ -19,9 +20,7 @@ struct Samples {
 
 /// A monotonic clock in seconds.
 func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    Clock.monotonic()
 }
 
 /// Measures `body` `runs` times and returns the samples, in seconds.

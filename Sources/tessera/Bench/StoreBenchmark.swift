@@ -293,4 +293,6 @@ struct PerElementRTreeBaseline {
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif

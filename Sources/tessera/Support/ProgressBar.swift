@@ -4,6 +4,8 @@ import TesseraSQLite
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A one-line progress bar on standard error while layouts are computed:
@@ -86,8 +88,6 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        Clock.monotonic()
     }
 }
