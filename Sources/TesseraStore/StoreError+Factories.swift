@@ -3,67 +3,67 @@ import TesseraLayout
 /// The store's errors, each with its code and sentence in one place.
 extension StoreError {
     /// No spec is stored under `name`.
-    public static func noSuchSpec(name: String) -> StoreError {
+    package static func noSuchSpec(name: String) -> StoreError {
         StoreError(.notFound, "no spec named \"\(name)\" is stored; save or precompute it first", spec: name)
     }
 
     /// The spec has no layout at `crossExtent` (and the caller asked the
     /// store not to compute one, or none is stored for an invalidation).
-    public static func noSuchLayout(name: String, crossExtent: Double, reason: String) -> StoreError {
+    package static func noSuchLayout(name: String, crossExtent: Double, reason: String) -> StoreError {
         StoreError(.notFound, "spec \"\(name)\" has no layout at \(JSONWriter.format(crossExtent)): \(reason)", spec: name, crossExtent: crossExtent)
     }
 
     /// The spec has no section `section`.
-    public static func noSuchSection(name: String, section: Int, count: Int) -> StoreError {
+    package static func noSuchSection(name: String, section: Int, count: Int) -> StoreError {
         StoreError(.notFound, "spec \"\(name)\" has no section \(section) (it has \(count))", spec: name, section: section)
     }
 
     /// A spec or item that breaks a rule of the format, from the engine.
-    public static func invalidSpec(_ error: SpecError, name: String? = nil) -> StoreError {
+    package static func invalidSpec(_ error: SpecError, name: String? = nil) -> StoreError {
         StoreError(.invalidSpec, error.description, spec: name, path: error.path.isEmpty ? nil : error.path, cause: error)
     }
 
     /// The file exists but is not a SQLite database; it was not changed.
-    public static func notSQLite(path: String) -> StoreError {
+    package static func notSQLite(path: String) -> StoreError {
         StoreError(.notAStore, "'\(path)' is not a SQLite database. Tessera did not open or change it. "
             + "Check the path, or give a new file name to create a Tessera store there.", store: path)
     }
 
     /// The file is another application's SQLite database; it was not changed.
-    public static func notATesseraDatabase(path: String, applicationID: Int32) -> StoreError {
+    package static func notATesseraDatabase(path: String, applicationID: Int32) -> StoreError {
         StoreError(.notAStore, "'\(path)' is a SQLite database of another application "
             + "(application_id 0x\(String(UInt32(bitPattern: applicationID), radix: 16, uppercase: true)), not Tessera's). "
             + "Tessera did not change it. Use a separate file for the Tessera store.", store: path)
     }
 
     /// The store has a schema version this build does not know.
-    public static func schemaTooNew(path: String, found: Int, supported: Int) -> StoreError {
+    package static func schemaTooNew(path: String, found: Int, supported: Int) -> StoreError {
         StoreError(.schemaTooNew, "'\(path)' has Tessera schema version \(found), but this build knows versions "
             + "up to \(supported): it was written by a newer Tessera. Tessera did not change it. "
             + "Upgrade Tessera to open it.", store: path)
     }
 
     /// The SQLite library in use lacks the R*Tree module.
-    public static func missingRTree(sqliteVersion: String) -> StoreError {
+    package static func missingRTree(sqliteVersion: String) -> StoreError {
         StoreError(.unsupported, "The SQLite library in use (\(sqliteVersion)) was built without the R*Tree module, "
             + "which the Tessera store needs for its spatial index. Install a SQLite built with "
             + "SQLITE_ENABLE_RTREE (Debian and Ubuntu's libsqlite3-0 and Apple's system SQLite have it).")
     }
 
     /// SQLite would not put the file in WAL mode.
-    public static func walUnavailable(path: String, journalMode: String) -> StoreError {
+    package static func walUnavailable(path: String, journalMode: String) -> StoreError {
         StoreError(.unsupported, "SQLite could not put '\(path)' in WAL mode (journal mode stayed '\(journalMode)'). "
             + "Keep Tessera stores on a local file system.", store: path)
     }
 
     /// A schema migration failed and was rolled back.
-    public static func migrationFailed(path: String, version: Int, name: String, cause: any Error & Sendable) -> StoreError {
+    package static func migrationFailed(path: String, version: Int, name: String, cause: any Error & Sendable) -> StoreError {
         StoreError(.io, "Migrating '\(path)' to schema version \(version) (\(name)) failed and was rolled "
             + "back; the file is still at version \(version - 1). Cause: \(cause)", store: path, cause: cause)
     }
 
     /// Stored data that cannot be read back.
-    public static func damaged(store: String, spec: String? = nil, _ what: String) -> StoreError {
+    package static func damaged(store: String, spec: String? = nil, _ what: String) -> StoreError {
         StoreError(.damaged, "the store '\(store)' is damaged: \(what)", store: store, spec: spec)
     }
 

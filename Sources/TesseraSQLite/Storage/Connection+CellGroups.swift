@@ -33,12 +33,12 @@ extension Connection {
         return query.int64(at: 0)
     }
 
-    package func withFrames<R>(groupID: Int64, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+    package func visitFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
         let query = try cachedStatement(Self.framesSQL)
         try query.bind(groupID)
-        guard try query.step() else { return nil }
+        guard try query.step() else { return }
         defer { query.reset() }
-        return try query.withBlob(at: 0, body)
+        query.withBlob(at: 0, body)
     }
 
     package func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {

@@ -87,8 +87,9 @@ package protocol StorageReader: AnyObject {
     /// Every group of a layout, by slot and first item.
     func forEachGroup(layoutID: Int64, _ body: (GroupRecord) throws -> Void) throws
     func groupID(layoutID: Int64, slot: Int, firstItem: Int) throws -> Int64?
-    /// Runs `body` on the frame blob of a group; nil when there is none.
-    func withFrames<R>(groupID: Int64, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R?
+    /// Runs `body` on the frame blob of a group, if there is one: the hot
+    /// path of every query, so neither generic nor throwing inside.
+    func visitFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws
     /// Runs `body` on the frame blob of the group of a slot starting at `firstItem`.
     func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R?
     /// The groups of a slot whose bounds may meet `bounds`, in item order,

@@ -70,7 +70,7 @@ struct LayoutReader {
         cache.groups[section.geometry.index].forEachCandidate(in: bounds) { group in
             guard failure == nil else { return }
             do {
-                _ = try storage.withFrames(groupID: group.id) { raw in FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
+                try storage.visitFrames(groupID: group.id) { raw in FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
             } catch {
                 failure = error
             }
