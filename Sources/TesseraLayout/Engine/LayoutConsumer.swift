@@ -49,10 +49,5 @@ public struct LayoutSummary: Sendable, Hashable {
     }
 
     /// The on-screen content size.
-    public var contentSize: Size {
-        switch axis {
-        case .vertical: Size(width: crossExtent, height: contentLength)
-        case .horizontal: Size(width: contentLength, height: crossExtent)
-        }
-    }
+    public var contentSize: Size { axis.size(crossExtent: crossExtent, contentLength: contentLength) }
 }

@@ -171,8 +171,9 @@ public struct LayoutEngine: Sendable {
             header: section.header,
             footer: section.footer,
             background: section.background,
-            insets: section.insets,
-            axis: axis,
+            scrollStartInset: sides.scrollStart,
+            scrollEndInset: sides.scrollEnd,
+            crossStartInset: sides.crossStart,
             itemCount: itemCount,
             itemsExtent: itemCount == 0 ? 0 : itemsExtent,
             cellSpan: tracker.span

@@ -22,34 +22,6 @@ public struct SectionGeometry: Sendable, Hashable {
     /// origin; nil without cells.
     public var cellSpan: ClosedRange<Double>?
 
-    public init(
-        index: Int,
-        start: Double,
-        header: Supplementary?,
-        footer: Supplementary?,
-        background: Bool,
-        insets: Insets,
-        axis: Axis,
-        itemCount: Int,
-        itemsExtent: Double,
-        cellSpan: ClosedRange<Double>?
-    ) {
-        let sides = insets.along(axis)
-        self.init(
-            index: index,
-            start: start,
-            header: header,
-            footer: footer,
-            background: background,
-            scrollStartInset: sides.scrollStart,
-            scrollEndInset: sides.scrollEnd,
-            crossStartInset: sides.crossStart,
-            itemCount: itemCount,
-            itemsExtent: itemsExtent,
-            cellSpan: cellSpan
-        )
-    }
-
     /// A geometry from stored fields, as a store reads it back.
     public init(
         index: Int,
@@ -107,6 +79,14 @@ public struct SectionGeometry: Sendable, Hashable {
         guard let cellSpan else { return nil }
         let origin = itemsScrollOrigin
         return (origin + cellSpan.lowerBound)...(origin + cellSpan.upperBound)
+    }
+
+    /// How far the cells reach outside [start, end] along the scroll axis
+    /// (0 or less when they stay inside); 0 without cells. Rect queries
+    /// widen their section search by the largest overhang of a layout.
+    package var overhang: Double {
+        guard let span = absoluteCellSpan else { return 0 }
+        return max(start - span.lowerBound, span.upperBound - end)
     }
 
     public func headerFrame(crossExtent: Double) -> LocalFrame? {

@@ -36,6 +36,16 @@ public enum Axis: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
+    /// The on-screen size of content `contentLength` long along this axis
+    /// and `crossExtent` across it.
+    @inlinable
+    package func size(crossExtent: Double, contentLength: Double) -> Size {
+        switch self {
+        case .vertical: Size(width: crossExtent, height: contentLength)
+        case .horizontal: Size(width: contentLength, height: crossExtent)
+        }
+    }
+
     /// An on-screen aspect ratio (width / height) as cross length per scroll
     /// length, the ratio every layout kind works with.
     @inlinable

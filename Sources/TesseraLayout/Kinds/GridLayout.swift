@@ -78,12 +78,12 @@ public struct GridLayout: SectionLayout, Hashable {
         mutating func place(_ item: Item, index: Int, location: ItemLocation, into sink: inout FrameSink) throws {
             let itemFraction = try item.positiveInteger(.fraction, at: location) ?? fraction
             let ratio = axis.crossPerScroll(aspectRatio: try item.validAspectRatio(at: location) ?? aspectRatio)
-            let spacing = Double(itemFraction - 1) * lines.itemSpacing
-            if spacing > available {
-                let path = item.fraction == nil ? JSONPath.root.appending("sections").appending(location.section).appending("layout").appending("fraction") : location.path.appending("fraction")
-                throw path.error("\(itemFraction) items per line need \(JSONWriter.format(spacing)) points of spacing, more than the \(JSONWriter.format(available)) available")
-            }
-            let crossLength = (available - spacing) / Double(itemFraction)
+            let crossLength = try EqualParts.length(
+                count: itemFraction, spacing: lines.itemSpacing, available: available, parts: "items per line",
+                path: item.fraction == nil
+                    ? JSONPath.root.appending("sections").appending(location.section).appending("layout").appending("fraction")
+                    : location.path.appending("fraction")
+            )
             lines.add(index: index, crossLength: crossLength, scrollLength: crossLength / ratio, into: &sink)
         }
 

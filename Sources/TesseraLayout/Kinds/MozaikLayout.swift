@@ -138,13 +138,10 @@ public struct MozaikLayout: SectionLayout, Hashable {
             let countPath = path.appending("columnCount")
             if count < 1 { throw countPath.error("must be at least 1, got \(count)") }
             if count > Self.maximumColumns { throw countPath.error("must be at most \(Self.maximumColumns), got \(count)") }
-            let spacingTotal = Double(count - 1) * itemSpacing
-            if spacingTotal > context.available {
-                throw countPath.error(
-                    "\(count) columns need \(JSONWriter.format(spacingTotal)) points of spacing, more than the \(JSONWriter.format(context.available)) available"
-                )
-            }
-            return Array(repeating: (context.available - spacingTotal) / Double(count), count: count)
+            let width = try EqualParts.length(
+                count: count, spacing: itemSpacing, available: context.available, parts: "columns", path: countPath
+            )
+            return Array(repeating: width, count: count)
         }
     }
 }

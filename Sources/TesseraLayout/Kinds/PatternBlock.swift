@@ -125,13 +125,10 @@ extension PatternLayout {
 
         public func frames(in context: SectionContext, path: JSONPath) throws -> [LocalFrame] {
             try validate(at: path)
-            let gutters = Double(units - 1) * gutter
-            if gutters > context.available {
-                throw path.appending("gutter").error(
-                    "\(units) units need \(JSONWriter.format(gutters)) points of gutters, more than the \(JSONWriter.format(context.available)) available"
-                )
-            }
-            let unitWidth = (context.available - gutters) / Double(units)
+            let unitWidth = try EqualParts.length(
+                count: units, spacing: gutter, available: context.available, parts: "units", gaps: "gutters",
+                path: path.appending("gutter")
+            )
             let unitLength = unitWidth * unitAspect
             return try frames.enumerated().map { index, unit in
                 let frame = LocalFrame(

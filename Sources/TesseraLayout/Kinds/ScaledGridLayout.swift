@@ -55,13 +55,9 @@ public struct ScaledGridLayout: SectionLayout, Hashable {
         }
         try LayoutParameters.check(spacing, rule: .nonNegative, at: path.appending("spacing"))
         try LayoutParameters.check(aspectRatio, rule: .positive, at: path.appending("aspectRatio"))
-        let spacingTotal = Double(divisions - 1) * spacing
-        if spacingTotal > context.available {
-            throw path.appending("divisions").error(
-                "\(divisions) divisions need \(JSONWriter.format(spacingTotal)) points of spacing, more than the \(JSONWriter.format(context.available)) available"
-            )
-        }
-        let cell = (context.available - spacingTotal) / Double(divisions)
+        let cell = try EqualParts.length(
+            count: divisions, spacing: spacing, available: context.available, parts: "divisions", path: path.appending("divisions")
+        )
         return Placer(
             divisions: divisions,
             spacing: spacing,

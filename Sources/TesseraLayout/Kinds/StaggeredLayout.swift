@@ -171,12 +171,8 @@ enum ColumnSet {
         }
         try LayoutParameters.check(itemSpacing, rule: .nonNegative, at: path.appending("itemSpacing"))
         try LayoutParameters.check(lineSpacing, rule: .nonNegative, at: path.appending("lineSpacing"))
-        let spacing = Double(columns - 1) * itemSpacing
-        if spacing > available {
-            throw path.appending("columns").error(
-                "\(columns) columns need \(JSONWriter.format(spacing)) points of spacing, more than the \(JSONWriter.format(available)) available"
-            )
-        }
-        return (available - spacing) / Double(columns)
+        return try EqualParts.length(
+            count: columns, spacing: itemSpacing, available: available, parts: "columns", path: path.appending("columns")
+        )
     }
 }

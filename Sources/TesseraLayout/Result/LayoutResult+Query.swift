@@ -42,19 +42,10 @@ extension LayoutResult {
         let query = axis.localFrame(rect)
         let low = query.scroll - margin
         let high = query.scrollEnd + margin
-        // Section ends never decrease, so the first candidate is found by
-        // binary search and the walk stops at the first start past the rect.
-        var lower = 0
-        var upper = sections.count
-        while lower < upper {
-            let middle = (lower + upper) / 2
-            if sections[middle].end < low { lower = middle + 1 } else { upper = middle }
-        }
-        var index = lower
-        while index < sections.count, sections[index].start <= high {
-            if !sections[index].isEmpty { body(sections[index]) }
-            index += 1
-        }
+        let range = SectionSearch.sections(
+            from: low, through: high, count: sections.count, end: { sections[$0].end }, start: { sections[$0].start }
+        )
+        for section in sections[range] where !section.isEmpty { body(section) }
     }
 
     private func appendElements(

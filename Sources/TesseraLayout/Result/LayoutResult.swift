@@ -24,12 +24,7 @@ public struct LayoutResult: Sendable {
         self.sections = sections
         self.cells = cells
         self.indexes = cells.map(FrameIndex.init(frames:))
-        var overhang = 0.0
-        for section in sections {
-            guard let span = section.absoluteCellSpan else { continue }
-            overhang = max(overhang, section.start - span.lowerBound, span.upperBound - section.end)
-        }
-        self.overhang = overhang
+        self.overhang = sections.reduce(0) { max($0, $1.overhang) }
     }
 
     /// The on-screen content size.

@@ -69,18 +69,3 @@ public struct SectionQuery: Sendable {
         )
     }
 }
-
-/// Closed bounds of a query in (cross, scroll) coordinates.
-public struct QueryBounds: Sendable, Hashable {
-    public var minCross: Double
-    public var maxCross: Double
-    public var minScroll: Double
-    public var maxScroll: Double
-
-    public init(minCross: Double, maxCross: Double, minScroll: Double, maxScroll: Double) {
-        self.minCross = minCross
-        self.maxCross = maxCross
-        self.minScroll = minScroll
-        self.maxScroll = maxScroll
-    }
-}
