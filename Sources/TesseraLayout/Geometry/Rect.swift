@@ -24,12 +24,12 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "[\(JSONWriter.format(x)), \(JSONWriter.format(y)), \(JSONWriter.format(width)), \(JSONWriter.format(height))]"
+        LayoutJSON.text { LayoutJSON.append(self, to: &$0) }
     }
 }
 
 /// A width and a height.
-public struct Size: Sendable, Hashable, Codable {
+public struct Size: Sendable, Hashable {
     public var width: Double
     public var height: Double
 
