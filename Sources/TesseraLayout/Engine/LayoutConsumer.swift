@@ -39,7 +39,7 @@ public struct LayoutSummary: Sendable, Hashable {
     public var cellCount: Int
     public var elementCount: Int
 
-    public init(axis: Axis, crossExtent: Double, contentLength: Double, sectionCount: Int, cellCount: Int, elementCount: Int) {
+    package init(axis: Axis, crossExtent: Double, contentLength: Double, sectionCount: Int, cellCount: Int, elementCount: Int) {
         self.axis = axis
         self.crossExtent = crossExtent
         self.contentLength = contentLength

@@ -29,7 +29,7 @@ public enum Axis: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// An on-screen size as (cross, scroll) lengths.
     @inlinable
-    public func lengths(of size: Size) -> (cross: Double, scroll: Double) {
+    package func lengths(of size: Size) -> (cross: Double, scroll: Double) {
         switch self {
         case .vertical: (size.width, size.height)
         case .horizontal: (size.height, size.width)

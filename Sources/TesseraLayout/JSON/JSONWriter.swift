@@ -1,8 +1,8 @@
 /// Writes JSON text: compact, with doubles that read back as the same value.
-public enum JSONWriter {
+package enum JSONWriter {
     /// The shortest text that parses back to exactly `value`; integral values
     /// print without a fraction (`390`, not `390.0`).
-    public static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         var bytes: [UInt8] = []
         append(value, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -18,7 +18,7 @@ public enum JSONWriter {
         ByteCursor.append(to: &bytes, capacity: 24) { $0.write(value) }
     }
 
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -41,7 +41,7 @@ public enum JSONWriter {
 
     /// Canonical text of a value: keys sorted, no white space. Two specs with
     /// the same canonical text describe the same layout.
-    public static func canonical(_ value: JSONValue) -> String {
+    package static func canonical(_ value: JSONValue) -> String {
         var text = ""
         appendCanonical(value, to: &text)
         return text

@@ -5,19 +5,19 @@
 /// sorted along the scroll axis, and a dense mozaik back-fills holes far up),
 /// and fast for every kind of ours because consecutive items lie close
 /// together. The seeds' binary searches assume sorted frames and miss items.
-public struct FrameIndex: Sendable {
+package struct FrameIndex: Sendable {
     static let fanout = 64
 
     private let leaves: [QueryBounds]
     private let branches: [QueryBounds]
 
     /// An index over frames in order.
-    public init(frames: [LocalFrame]) {
+    package init(frames: [LocalFrame]) {
         self.init(leaves: Self.unions(count: frames.count) { $0.add(frames[$1]) })
     }
 
     /// An index over closed bounds in order (a store's groups of cells).
-    public init(bounds entries: [QueryBounds]) {
+    package init(bounds entries: [QueryBounds]) {
         self.init(leaves: Self.unions(count: entries.count) { $0.add(entries[$1]) })
     }
 
@@ -42,7 +42,7 @@ public struct FrameIndex: Sendable {
 
     /// Calls `body` with the index of every frame whose bounds may meet
     /// `query`, in ascending order.
-    public func forEachCandidate(in query: QueryBounds, frameCount: Int, _ body: (Int) -> Void) {
+    package func forEachCandidate(in query: QueryBounds, frameCount: Int, _ body: (Int) -> Void) {
         let fanout = Self.fanout
         for branch in branches.indices where branches[branch].mayIntersect(query) {
             let firstLeaf = branch * fanout

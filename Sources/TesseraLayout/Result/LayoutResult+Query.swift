@@ -70,15 +70,15 @@ extension LayoutResult {
 
 /// A section's pinned header and footer for one viewport, or nil where the
 /// section pins nothing.
-public struct PinnedSupplementaries: Sendable {
-    public var header: LayoutElement?
-    public var footer: LayoutElement?
+package struct PinnedSupplementaries: Sendable {
+    package var header: LayoutElement?
+    package var footer: LayoutElement?
 
     /// Applies the contract: a pinned header sits at
     /// max(original, min(viewport start, b − header size)); a pinned footer at
     /// max(a − scroll-start inset, min(original, viewport end − footer size)),
     /// where [a, b] is the union of the section's cells along the scroll axis.
-    public init(section: SectionGeometry, axis: Axis, crossExtent: Double, viewport: Rect) {
+    package init(section: SectionGeometry, axis: Axis, crossExtent: Double, viewport: Rect) {
         guard !section.isEmpty, let span = section.absoluteCellSpan else { return }
         let view = axis.localFrame(viewport)
         if let header = section.header, header.pinned, var frame = section.headerFrame(crossExtent: crossExtent) {

@@ -1,12 +1,12 @@
 /// Closed bounds in (cross, scroll) coordinates: a query's, or the union of
 /// frames that a bounds index keeps.
-public struct QueryBounds: Sendable, Hashable {
-    public var minCross: Double
-    public var maxCross: Double
-    public var minScroll: Double
-    public var maxScroll: Double
+package struct QueryBounds: Sendable, Hashable {
+    package var minCross: Double
+    package var maxCross: Double
+    package var minScroll: Double
+    package var maxScroll: Double
 
-    public init(minCross: Double, maxCross: Double, minScroll: Double, maxScroll: Double) {
+    package init(minCross: Double, maxCross: Double, minScroll: Double, maxScroll: Double) {
         self.minCross = minCross
         self.maxCross = maxCross
         self.minScroll = minScroll

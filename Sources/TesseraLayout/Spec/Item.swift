@@ -68,7 +68,7 @@ public struct ItemLocation: Sendable {
     /// For cycled items, the index of the cycle entry the item repeats.
     public var cycleEntry: Int?
     /// For items of a `segments` source, the segment and the item's index in it.
-    public var segment: (index: Int, item: Int)?
+    package var segment: (index: Int, item: Int)?
 
     public init(section: Int, index: Int, cycleEntry: Int? = nil) {
         self.section = section

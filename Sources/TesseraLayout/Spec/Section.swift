@@ -16,7 +16,7 @@ public struct Insets: Sendable, Hashable {
     public static let zero = Insets()
 
     /// The insets as (scroll start, scroll end, cross start, cross end).
-    public func along(_ axis: Axis) -> (scrollStart: Double, scrollEnd: Double, crossStart: Double, crossEnd: Double) {
+    package func along(_ axis: Axis) -> (scrollStart: Double, scrollEnd: Double, crossStart: Double, crossEnd: Double) {
         switch axis {
         case .vertical: (top, bottom, left, right)
         case .horizontal: (left, right, top, bottom)
