@@ -13,6 +13,7 @@ public struct LayoutEngine: Sendable {
     /// How many cells a consumer receives at most per call while streaming.
     public var chunkSize: Int
 
+    /// An engine that streams at most `chunkSize` cells per call (at least 1).
     public init(chunkSize: Int = 4096) {
         self.chunkSize = max(1, chunkSize)
     }

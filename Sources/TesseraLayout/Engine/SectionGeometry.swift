@@ -5,16 +5,21 @@
 /// same additions in the same order, here only, so that a section moved by a
 /// store and the same section laid out afresh have bit-identical frames.
 public struct SectionGeometry: Sendable, Hashable {
+    /// The section's index in the spec.
     public var index: Int
     /// The section's scroll-axis start (the header's top in a vertical spec).
     public var start: Double
+    /// The section's header, if any.
     public var header: Supplementary?
+    /// The section's footer, if any.
     public var footer: Supplementary?
+    /// Whether the section has a background.
     public var background: Bool
     /// Insets as (scroll start, scroll end, cross start, cross end).
     package var scrollStartInset: Double
     package var scrollEndInset: Double
     @usableFromInline package var crossStartInset: Double
+    /// The number of items (cells) in the section.
     public var itemCount: Int
     /// The items region's extent along the scroll axis.
     public var itemsExtent: Double

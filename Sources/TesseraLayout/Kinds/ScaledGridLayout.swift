@@ -11,6 +11,7 @@
 /// when the item landed on it. A big item that does not fit at the cursor
 /// leaves the cursor where it is, so the small items after it fill the gap.
 public struct ScaledGridLayout: SectionLayout, Hashable {
+    /// The kind's name in specs.
     public static let kind = "scaledGrid"
 
     /// The most divisions a grid may have.
@@ -23,12 +24,15 @@ public struct ScaledGridLayout: SectionLayout, Hashable {
     /// One cell's on-screen width / height.
     public var aspectRatio: Double
 
+    /// A layout with the given parameters, checked when a section is laid out.
     public init(divisions: Int, spacing: Double = 0, aspectRatio: Double = 1) {
         self.divisions = divisions
         self.spacing = spacing
         self.aspectRatio = aspectRatio
     }
 
+    /// Reads the layout object of a spec, with the defaults above.
+    /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
         self.init(
             divisions: try parameters.requiredInteger("divisions"),

@@ -5,9 +5,11 @@
 /// items origin, plus a small bounds index; headers, footers and backgrounds
 /// are derived from the section geometry.
 public struct LayoutResult: Sendable {
+    /// The spec's scroll axis.
     public let axis: Axis
     /// The container's cross extent the layout was computed for.
     public let crossExtent: Double
+    /// The layout's totals.
     public let summary: LayoutSummary
     /// Every section, empty ones included, in spec order.
     public let sections: [SectionGeometry]
