@@ -14,10 +14,10 @@ package struct QueryBounds: Sendable, Hashable {
     }
 
     /// Bounds that hold nothing, to grow with ``add(_:)-(LocalFrame)``.
-    static let empty = QueryBounds(minCross: .infinity, maxCross: -.infinity, minScroll: .infinity, maxScroll: -.infinity)
+    package static let empty = QueryBounds(minCross: .infinity, maxCross: -.infinity, minScroll: .infinity, maxScroll: -.infinity)
 
     /// Grows the bounds to hold `frame`.
-    mutating func add(_ frame: LocalFrame) {
+    package mutating func add(_ frame: LocalFrame) {
         minCross = min(minCross, frame.cross)
         maxCross = max(maxCross, frame.crossEnd)
         minScroll = min(minScroll, frame.scroll)
@@ -25,7 +25,7 @@ package struct QueryBounds: Sendable, Hashable {
     }
 
     /// Grows the bounds to hold `other`.
-    mutating func add(_ other: QueryBounds) {
+    package mutating func add(_ other: QueryBounds) {
         minCross = min(minCross, other.minCross)
         maxCross = max(maxCross, other.maxCross)
         minScroll = min(minScroll, other.minScroll)
@@ -35,7 +35,7 @@ package struct QueryBounds: Sendable, Hashable {
     /// Whether these closed bounds may hold a frame that meets `query`.
     /// Closed on both sides so that it never prunes a real hit; the exact
     /// open-interior test is made on each candidate frame.
-    func mayIntersect(_ query: QueryBounds) -> Bool {
+    package func mayIntersect(_ query: QueryBounds) -> Bool {
         minCross <= query.maxCross && query.minCross <= maxCross
             && minScroll <= query.maxScroll && query.minScroll <= maxScroll
     }
