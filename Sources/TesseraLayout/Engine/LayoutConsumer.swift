@@ -15,14 +15,18 @@ public protocol LayoutConsumer {
 
 /// The items origin of a section, in absolute (cross, scroll) coordinates.
 public struct SectionOrigin: Sendable, Hashable {
+    /// The origin across the scroll axis (the cross-start inset).
     public var cross: Double
+    /// The origin along the scroll axis.
     public var scroll: Double
 
+    /// An origin at (`cross`, `scroll`).
     public init(cross: Double, scroll: Double) {
         self.cross = cross
         self.scroll = scroll
     }
 
+    /// A cell frame relative to this origin, made absolute.
     @inlinable
     public func absolute(_ frame: LocalFrame) -> LocalFrame {
         frame.offsetBy(cross: cross, scroll: scroll)
@@ -31,15 +35,20 @@ public struct SectionOrigin: Sendable, Hashable {
 
 /// Totals of a computed layout.
 public struct LayoutSummary: Sendable, Hashable {
+    /// The spec's scroll axis.
     public var axis: Axis
+    /// The container's cross extent the layout was computed for.
     public var crossExtent: Double
     /// The content length along the scroll axis.
     public var contentLength: Double
+    /// The number of sections, empty ones included.
     public var sectionCount: Int
+    /// The number of cells.
     public var cellCount: Int
+    /// The number of elements: cells, headers, footers and backgrounds.
     public var elementCount: Int
 
-    public init(axis: Axis, crossExtent: Double, contentLength: Double, sectionCount: Int, cellCount: Int, elementCount: Int) {
+    package init(axis: Axis, crossExtent: Double, contentLength: Double, sectionCount: Int, cellCount: Int, elementCount: Int) {
         self.axis = axis
         self.crossExtent = crossExtent
         self.contentLength = contentLength
@@ -49,10 +58,5 @@ public struct LayoutSummary: Sendable, Hashable {
     }
 
     /// The on-screen content size.
-    public var contentSize: Size {
-        switch axis {
-        case .vertical: Size(width: crossExtent, height: contentLength)
-        case .horizontal: Size(width: contentLength, height: crossExtent)
-        }
-    }
+    public var contentSize: Size { axis.size(crossExtent: crossExtent, contentLength: contentLength) }
 }

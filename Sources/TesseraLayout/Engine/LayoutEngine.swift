@@ -8,11 +8,12 @@
 public struct LayoutEngine: Sendable {
     /// Bumped whenever any kind's geometry changes, so that stores discard
     /// layouts computed by an older engine.
-    public static let version = 1
+    package static let version = 1
 
     /// How many cells a consumer receives at most per call while streaming.
     public var chunkSize: Int
 
+    /// An engine that streams at most `chunkSize` cells per call (at least 1).
     public init(chunkSize: Int = 4096) {
         self.chunkSize = max(1, chunkSize)
     }
@@ -58,7 +59,7 @@ public struct LayoutEngine: Sendable {
 
     /// Section ids are identities: two sections with one id would make an
     /// update unable to tell which one changed.
-    public static func checkSectionIDs(_ sections: [Section]) throws {
+    package static func checkSectionIDs(_ sections: [Section]) throws {
         var seen: [String: Int] = [:]
         for (index, section) in sections.enumerated() {
             guard let id = section.id else { continue }
@@ -71,7 +72,7 @@ public struct LayoutEngine: Sendable {
     }
 
     /// Checks that a cross extent can be laid out.
-    public static func checkCrossExtent(_ crossExtent: Double, axis: Axis) throws {
+    package static func checkCrossExtent(_ crossExtent: Double, axis: Axis) throws {
         let name = axis == .vertical ? "width" : "height"
         guard crossExtent.isFinite, crossExtent > 0 else {
             throw SpecError(path: "", reason: "the container \(name) must be a finite number above 0, got \(JSONWriter.format(crossExtent))")
@@ -80,7 +81,7 @@ public struct LayoutEngine: Sendable {
 
     /// Lays out one section whose start is `start` (its start if it is not
     /// empty) and streams its cells; returns its geometry and final placer.
-    public func layoutSection<Consumer: LayoutConsumer>(
+    package func layoutSection<Consumer: LayoutConsumer>(
         _ section: Section,
         index: Int,
         axis: Axis,
@@ -97,7 +98,7 @@ public struct LayoutEngine: Sendable {
     /// frames may change). The result is the same as laying the section out
     /// from its first item; the geometry's `cellSpan` covers only the frames
     /// written by this call.
-    public func resumeSection<Consumer: LayoutConsumer>(
+    package func resumeSection<Consumer: LayoutConsumer>(
         _ section: Section,
         index: Int,
         axis: Axis,
@@ -171,8 +172,9 @@ public struct LayoutEngine: Sendable {
             header: section.header,
             footer: section.footer,
             background: section.background,
-            insets: section.insets,
-            axis: axis,
+            scrollStartInset: sides.scrollStart,
+            scrollEndInset: sides.scrollEnd,
+            crossStartInset: sides.crossStart,
             itemCount: itemCount,
             itemsExtent: itemCount == 0 ? 0 : itemsExtent,
             cellSpan: tracker.span

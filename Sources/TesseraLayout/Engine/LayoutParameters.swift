@@ -6,6 +6,7 @@ public struct LayoutParameters: Sendable {
     /// The path of the layout object, such as `sections[2].layout`.
     public let path: JSONPath
 
+    /// Reads `object`, the layout object at `path`; errors name paths below it.
     public init(object: JSONObject, path: JSONPath) {
         self.object = object
         self.path = path
@@ -30,6 +31,8 @@ public struct LayoutParameters: Sendable {
         return value
     }
 
+    /// The number at `key`, or nil when it is absent or null.
+    /// - Throws: ``SpecError`` at `path.key` when it is not a number or breaks `rule`.
     public func number(_ key: String, rule: NumberRule = .nonNegative) throws -> Double? {
         guard let value = value(key) else { return nil }
         guard case .number(let number) = value else {
@@ -39,15 +42,21 @@ public struct LayoutParameters: Sendable {
         return number
     }
 
+    /// The number at `key`, or `defaultValue` when it is absent or null.
+    /// - Throws: ``SpecError`` at `path.key` when it is not a number or breaks `rule`.
     public func number(_ key: String, default defaultValue: Double, rule: NumberRule = .nonNegative) throws -> Double {
         try number(key, rule: rule) ?? defaultValue
     }
 
+    /// The number at `key`, which must be present.
+    /// - Throws: ``SpecError`` at `path.key` when it is absent, not a number, or breaks `rule`.
     public func requiredNumber(_ key: String, rule: NumberRule = .nonNegative) throws -> Double {
         guard let number = try number(key, rule: rule) else { throw path.appending(key).error("is required") }
         return number
     }
 
+    /// The integer at `key` (a number without a fraction), at least `minimum`, or nil when absent or null.
+    /// - Throws: ``SpecError`` at `path.key` otherwise.
     public func integer(_ key: String, minimum: Int = 1) throws -> Int? {
         guard let number = try number(key, rule: .any) else { return nil }
         guard let integer = exactInteger(number) else {
@@ -57,11 +66,15 @@ public struct LayoutParameters: Sendable {
         return integer
     }
 
+    /// The integer at `key`, at least `minimum`, which must be present.
+    /// - Throws: ``SpecError`` at `path.key` when it is absent or not such an integer.
     public func requiredInteger(_ key: String, minimum: Int = 1) throws -> Int {
         guard let integer = try integer(key, minimum: minimum) else { throw path.appending(key).error("is required") }
         return integer
     }
 
+    /// The string at `key`, one of `allowed`, or `defaultValue` when absent or null.
+    /// - Throws: ``SpecError`` at `path.key` when it is not a string or not allowed.
     public func string(_ key: String, oneOf allowed: [String], default defaultValue: String) throws -> String {
         guard let value = value(key) else { return defaultValue }
         guard case .string(let text) = value else {
@@ -73,6 +86,8 @@ public struct LayoutParameters: Sendable {
         return text
     }
 
+    /// The boolean at `key`, or `defaultValue` when absent or null.
+    /// - Throws: ``SpecError`` at `path.key` when it is not true or false.
     public func bool(_ key: String, default defaultValue: Bool) throws -> Bool {
         guard let value = value(key) else { return defaultValue }
         guard case .bool(let flag) = value else { throw path.appending(key).error("must be true or false, got \(value.typeName)") }
@@ -88,6 +103,14 @@ public struct LayoutParameters: Sendable {
         try Self.check(width, rule: .nonNegative, at: path.appending(key).appending(0))
         try Self.check(height, rule: .nonNegative, at: path.appending(key).appending(1))
         return Size(width: width, height: height)
+    }
+
+    /// Checks `itemSpacing` and `lineSpacing` of the layout object at `path`,
+    /// which flow, grid, staggered, mosaic and mozaik share: finite, not
+    /// negative.
+    static func checkSpacings(item: Double, line: Double, at path: JSONPath) throws {
+        try check(item, rule: .nonNegative, at: path.appending("itemSpacing"))
+        try check(line, rule: .nonNegative, at: path.appending("lineSpacing"))
     }
 
     /// Checks a number against a rule, for values that are not parameters

@@ -9,6 +9,7 @@ public struct SectionContext: Sendable {
     /// The cross extent minus the cross-axis insets ("avail" in the contract).
     public var available: Double
 
+    /// A context, for tests of a kind outside the engine.
     public init(axis: Axis, section: Int, crossExtent: Double, available: Double) {
         self.axis = axis
         self.section = section

@@ -5,53 +5,30 @@
 /// same additions in the same order, here only, so that a section moved by a
 /// store and the same section laid out afresh have bit-identical frames.
 public struct SectionGeometry: Sendable, Hashable {
+    /// The section's index in the spec.
     public var index: Int
     /// The section's scroll-axis start (the header's top in a vertical spec).
     public var start: Double
+    /// The section's header, if any.
     public var header: Supplementary?
+    /// The section's footer, if any.
     public var footer: Supplementary?
+    /// Whether the section has a background.
     public var background: Bool
     /// Insets as (scroll start, scroll end, cross start, cross end).
-    public var scrollStartInset: Double
-    public var scrollEndInset: Double
-    public var crossStartInset: Double
+    package var scrollStartInset: Double
+    package var scrollEndInset: Double
+    @usableFromInline package var crossStartInset: Double
+    /// The number of items (cells) in the section.
     public var itemCount: Int
     /// The items region's extent along the scroll axis.
     public var itemsExtent: Double
     /// The union of the cells along the scroll axis, relative to the items
     /// origin; nil without cells.
-    public var cellSpan: ClosedRange<Double>?
-
-    public init(
-        index: Int,
-        start: Double,
-        header: Supplementary?,
-        footer: Supplementary?,
-        background: Bool,
-        insets: Insets,
-        axis: Axis,
-        itemCount: Int,
-        itemsExtent: Double,
-        cellSpan: ClosedRange<Double>?
-    ) {
-        let sides = insets.along(axis)
-        self.init(
-            index: index,
-            start: start,
-            header: header,
-            footer: footer,
-            background: background,
-            scrollStartInset: sides.scrollStart,
-            scrollEndInset: sides.scrollEnd,
-            crossStartInset: sides.crossStart,
-            itemCount: itemCount,
-            itemsExtent: itemsExtent,
-            cellSpan: cellSpan
-        )
-    }
+    package var cellSpan: ClosedRange<Double>?
 
     /// A geometry from stored fields, as a store reads it back.
-    public init(
+    package init(
         index: Int,
         start: Double,
         header: Supplementary?,
@@ -80,14 +57,14 @@ public struct SectionGeometry: Sendable, Hashable {
     /// No items, no header and no footer: zero extent, no elements.
     public var isEmpty: Bool { itemCount == 0 && header == nil && footer == nil }
 
-    public var headerLength: Double { header?.size ?? 0 }
-    public var footerLength: Double { footer?.size ?? 0 }
+    package var headerLength: Double { header?.size ?? 0 }
+    package var footerLength: Double { footer?.size ?? 0 }
 
     /// The scroll-axis position of the items origin.
-    public var itemsScrollOrigin: Double { Self.itemsOrigin(start: start, headerLength: headerLength, inset: scrollStartInset) }
+    @usableFromInline package var itemsScrollOrigin: Double { Self.itemsOrigin(start: start, headerLength: headerLength, inset: scrollStartInset) }
 
     /// The scroll-axis start of the footer.
-    public var footerStart: Double { itemsScrollOrigin + itemsExtent + scrollEndInset }
+    package var footerStart: Double { itemsScrollOrigin + itemsExtent + scrollEndInset }
 
     /// The scroll-axis end of the section.
     public var end: Double { isEmpty ? start : footerStart + footerLength }
@@ -103,23 +80,31 @@ public struct SectionGeometry: Sendable, Hashable {
     }
 
     /// The union of the cells along the scroll axis, absolute.
-    public var absoluteCellSpan: ClosedRange<Double>? {
+    package var absoluteCellSpan: ClosedRange<Double>? {
         guard let cellSpan else { return nil }
         let origin = itemsScrollOrigin
         return (origin + cellSpan.lowerBound)...(origin + cellSpan.upperBound)
     }
 
-    public func headerFrame(crossExtent: Double) -> LocalFrame? {
+    /// How far the cells reach outside [start, end] along the scroll axis
+    /// (0 or less when they stay inside); 0 without cells. Rect queries
+    /// widen their section search by the largest overhang of a layout.
+    package var overhang: Double {
+        guard let span = absoluteCellSpan else { return 0 }
+        return max(start - span.lowerBound, span.upperBound - end)
+    }
+
+    package func headerFrame(crossExtent: Double) -> LocalFrame? {
         guard let header, !isEmpty else { return nil }
         return LocalFrame(cross: 0, scroll: start, crossLength: crossExtent, scrollLength: header.size)
     }
 
-    public func footerFrame(crossExtent: Double) -> LocalFrame? {
+    package func footerFrame(crossExtent: Double) -> LocalFrame? {
         guard let footer, !isEmpty else { return nil }
         return LocalFrame(cross: 0, scroll: footerStart, crossLength: crossExtent, scrollLength: footer.size)
     }
 
-    public func backgroundFrame(crossExtent: Double) -> LocalFrame? {
+    package func backgroundFrame(crossExtent: Double) -> LocalFrame? {
         guard background, !isEmpty else { return nil }
         return LocalFrame(cross: 0, scroll: start, crossLength: crossExtent, scrollLength: end - start)
     }
@@ -133,21 +118,21 @@ public struct SectionGeometry: Sendable, Hashable {
 
 /// Stacks sections along the scroll axis: each starts where the previous
 /// non-empty one ended, plus `sectionSpacing` between two non-empty ones.
-public struct SectionChain: Sendable {
-    public let sectionSpacing: Double
+package struct SectionChain: Sendable {
+    package let sectionSpacing: Double
     /// The end of the last non-empty section so far (the content length).
-    public private(set) var end: Double = 0
+    package private(set) var end: Double = 0
     private var hasNonEmpty = false
 
-    public init(sectionSpacing: Double) {
+    package init(sectionSpacing: Double) {
         self.sectionSpacing = sectionSpacing
     }
 
     /// Where the next section starts if it turns out not to be empty.
-    public var nextStart: Double { hasNonEmpty ? end + sectionSpacing : end }
+    package var nextStart: Double { hasNonEmpty ? end + sectionSpacing : end }
 
     /// Positions a section of the given shape and moves past it.
-    public mutating func place(_ geometry: SectionGeometry) -> SectionGeometry {
+    package mutating func place(_ geometry: SectionGeometry) -> SectionGeometry {
         var placed = geometry
         if placed.isEmpty {
             placed.start = end

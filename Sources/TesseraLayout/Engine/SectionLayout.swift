@@ -52,6 +52,7 @@ public struct FrameSink: Sendable {
     public var frames: [PlacedFrame] { storage }
     @usableFromInline var storage: [PlacedFrame] = []
 
+    /// An empty sink.
     public init() {
         storage.reserveCapacity(1024)
     }
@@ -72,9 +73,12 @@ public struct FrameSink: Sendable {
 
 /// The frame of one item, relative to its section's items origin.
 public struct PlacedFrame: Sendable, Hashable {
+    /// The item's index in its section.
     public var item: Int
+    /// The item's frame, relative to the items origin.
     public var frame: LocalFrame
 
+    /// The frame of item `item`.
     @inlinable
     public init(item: Int, frame: LocalFrame) {
         self.item = item

@@ -29,10 +29,20 @@ public enum Axis: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// An on-screen size as (cross, scroll) lengths.
     @inlinable
-    public func lengths(of size: Size) -> (cross: Double, scroll: Double) {
+    package func lengths(of size: Size) -> (cross: Double, scroll: Double) {
         switch self {
         case .vertical: (size.width, size.height)
         case .horizontal: (size.height, size.width)
+        }
+    }
+
+    /// The on-screen size of content `contentLength` long along this axis
+    /// and `crossExtent` across it.
+    @inlinable
+    package func size(crossExtent: Double, contentLength: Double) -> Size {
+        switch self {
+        case .vertical: Size(width: crossExtent, height: contentLength)
+        case .horizontal: Size(width: contentLength, height: crossExtent)
         }
     }
 

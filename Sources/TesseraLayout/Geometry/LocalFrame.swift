@@ -2,11 +2,16 @@
 /// `scroll` along it. Layout kinds work in these coordinates only, which is
 /// how every kind works on both axes.
 public struct LocalFrame: Sendable, Hashable, Codable {
+    /// The start across the scroll axis.
     public var cross: Double
+    /// The start along the scroll axis.
     public var scroll: Double
+    /// The length across the scroll axis.
     public var crossLength: Double
+    /// The length along the scroll axis.
     public var scrollLength: Double
 
+    /// A frame from its starts and lengths.
     @inlinable
     public init(cross: Double, scroll: Double, crossLength: Double, scrollLength: Double) {
         self.cross = cross
@@ -15,7 +20,9 @@ public struct LocalFrame: Sendable, Hashable, Codable {
         self.scrollLength = scrollLength
     }
 
+    /// The end across the scroll axis.
     @inlinable public var crossEnd: Double { cross + crossLength }
+    /// The end along the scroll axis.
     @inlinable public var scrollEnd: Double { scroll + scrollLength }
 
     /// This frame moved by the given offsets.

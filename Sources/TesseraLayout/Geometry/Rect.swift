@@ -1,10 +1,15 @@
 /// An on-screen rectangle: origin top-left, x right, y down.
 public struct Rect: Sendable, Hashable, CustomStringConvertible {
+    /// The left edge.
     public var x: Double
+    /// The top edge.
     public var y: Double
+    /// The width.
     public var width: Double
+    /// The height.
     public var height: Double
 
+    /// A rectangle from its origin and size.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -12,9 +17,13 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
         self.height = height
     }
 
+    /// The left edge.
     public var minX: Double { x }
+    /// The top edge.
     public var minY: Double { y }
+    /// The right edge.
     public var maxX: Double { x + width }
+    /// The bottom edge.
     public var maxY: Double { y + height }
 
     /// The contract's intersection: open interiors overlap, so touching edges
@@ -24,15 +33,18 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "[\(JSONWriter.format(x)), \(JSONWriter.format(y)), \(JSONWriter.format(width)), \(JSONWriter.format(height))]"
+        LayoutJSON.text { LayoutJSON.append(self, to: &$0) }
     }
 }
 
 /// A width and a height.
-public struct Size: Sendable, Hashable, Codable {
+public struct Size: Sendable, Hashable {
+    /// The on-screen width.
     public var width: Double
+    /// The on-screen height.
     public var height: Double
 
+    /// A size.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height

@@ -2,13 +2,13 @@
 ///
 /// Specs need exact paths in errors and NDJSON feeds need millions of small
 /// objects parsed quickly; Foundation's decoder gives neither.
-public struct JSONParser {
+package struct JSONParser {
     /// A syntax error with its position in the text.
-    public struct SyntaxError: Error, Sendable, CustomStringConvertible {
-        public var line: Int
-        public var column: Int
-        public var reason: String
-        public var description: String { "line \(line), column \(column): \(reason)" }
+    package struct SyntaxError: Error, Sendable, CustomStringConvertible {
+        package var line: Int
+        package var column: Int
+        package var reason: String
+        package var description: String { "line \(line), column \(column): \(reason)" }
     }
 
     private let bytes: [UInt8]
@@ -21,7 +21,7 @@ public struct JSONParser {
     }
 
     /// Parses one complete JSON document.
-    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue()
@@ -33,7 +33,7 @@ public struct JSONParser {
     }
 
     /// Parses one complete JSON document from a string.
-    public static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 

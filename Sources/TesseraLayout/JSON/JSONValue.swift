@@ -26,17 +26,23 @@ public enum JSONValue: Sendable, Hashable {
 /// Objects in specs are small, so lookup is a linear scan; keeping the order
 /// makes canonical output and error messages deterministic.
 public struct JSONObject: Sendable, Hashable {
+    /// The keys, in document order.
     public private(set) var keys: [String] = []
+    /// The values, in the order of ``keys``.
     public private(set) var values: [JSONValue] = []
 
+    /// An empty object.
     public init() {}
 
+    /// An object of `pairs`, in order; a repeated key keeps its last value.
     public init(_ pairs: KeyValuePairs<String, JSONValue>) {
         for (key, value) in pairs { self[key] = value }
     }
 
+    /// The number of members.
     public var count: Int { keys.count }
 
+    /// The value of `key`; setting nil removes the member.
     public subscript(key: String) -> JSONValue? {
         get {
             guard let index = keys.firstIndex(of: key) else { return nil }

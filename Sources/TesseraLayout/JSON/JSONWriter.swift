@@ -1,18 +1,24 @@
 /// Writes JSON text: compact, with doubles that read back as the same value.
-public enum JSONWriter {
+package enum JSONWriter {
     /// The shortest text that parses back to exactly `value`; integral values
     /// print without a fraction (`390`, not `390.0`).
-    public static func format(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
-            if value == 0 { return value.sign == .minus ? "-0" : "0" }
-            return String(Int64(value))
-        }
-        // Swift's description is the shortest round-trip form; it never
-        // prints inf or nan here because specs reject non-finite numbers.
-        return value.description
+    package static func format(_ value: Double) -> String {
+        var bytes: [UInt8] = []
+        append(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    public static func quote(_ text: String) -> String {
+    /// Appends ``format(_:)``'s text of `value` to `bytes`.
+    package static func append(_ value: Double, to bytes: inout [UInt8]) {
+        ByteCursor.append(to: &bytes, capacity: ByteCursor.maximumNumberLength) { $0.write(value) }
+    }
+
+    /// Appends the decimal digits of `value` to `bytes`.
+    package static func append(_ value: Int, to bytes: inout [UInt8]) {
+        ByteCursor.append(to: &bytes, capacity: 24) { $0.write(value) }
+    }
+
+    package static func quote(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -35,7 +41,7 @@ public enum JSONWriter {
 
     /// Canonical text of a value: keys sorted, no white space. Two specs with
     /// the same canonical text describe the same layout.
-    public static func canonical(_ value: JSONValue) -> String {
+    package static func canonical(_ value: JSONValue) -> String {
         var text = ""
         appendCanonical(value, to: &text)
         return text

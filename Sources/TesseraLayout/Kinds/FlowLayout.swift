@@ -5,13 +5,19 @@
 /// "start", "center" or "end". With justified alignment the last line keeps
 /// its items at `itemSpacing` from the start.
 public struct FlowLayout: SectionLayout, Hashable {
+    /// The kind's name in specs.
     public static let kind = "flow"
 
+    /// The size of items without their own `size` (50×50 by default).
     public var itemSize: Size
+    /// Points between adjacent items across the scroll axis (0 by default).
     public var itemSpacing: Double
+    /// Points between adjacent lines or items along the scroll axis (0 by default).
     public var lineSpacing: Double
+    /// Where a line's items sit across it ("justified" by default).
     public var alignment: LineAlignment
 
+    /// A layout with the given parameters, checked when a section is laid out.
     public init(
         itemSize: Size = Size(width: 50, height: 50),
         itemSpacing: Double = 0,
@@ -24,6 +30,8 @@ public struct FlowLayout: SectionLayout, Hashable {
         self.alignment = alignment
     }
 
+    /// Reads the layout object of a spec, with the defaults above.
+    /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
         self.init(
             itemSize: try parameters.size("itemSize") ?? Size(width: 50, height: 50),
@@ -50,8 +58,7 @@ public struct FlowLayout: SectionLayout, Hashable {
         let path = context.layoutPath
         try LayoutParameters.check(itemSize.width, rule: .nonNegative, at: path.appending("itemSize").appending(0))
         try LayoutParameters.check(itemSize.height, rule: .nonNegative, at: path.appending("itemSize").appending(1))
-        try LayoutParameters.check(itemSpacing, rule: .nonNegative, at: path.appending("itemSpacing"))
-        try LayoutParameters.check(lineSpacing, rule: .nonNegative, at: path.appending("lineSpacing"))
+        try LayoutParameters.checkSpacings(item: itemSpacing, line: lineSpacing, at: path)
         return Placer(
             axis: context.axis,
             defaultSize: itemSize,

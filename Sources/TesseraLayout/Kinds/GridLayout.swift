@@ -5,14 +5,21 @@
 /// (avail − (n−1)·itemSpacing)/n across and that / aspectRatio along the
 /// scroll axis; then the flow rules place it.
 public struct GridLayout: SectionLayout, Hashable {
+    /// The kind's name in specs.
     public static let kind = "grid"
 
+    /// Items per line, for items without their own `fraction` (1 by default).
     public var fraction: Int
+    /// The on-screen width / height of items without their own (1 by default).
     public var aspectRatio: Double
+    /// Points between adjacent items across the scroll axis (0 by default).
     public var itemSpacing: Double
+    /// Points between adjacent lines or items along the scroll axis (0 by default).
     public var lineSpacing: Double
+    /// Where a line's items sit across it ("justified" by default).
     public var alignment: LineAlignment
 
+    /// A layout with the given parameters, checked when a section is laid out.
     public init(
         fraction: Int = 1,
         aspectRatio: Double = 1,
@@ -27,6 +34,8 @@ public struct GridLayout: SectionLayout, Hashable {
         self.alignment = alignment
     }
 
+    /// Reads the layout object of a spec, with the defaults above.
+    /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
         self.init(
             fraction: try parameters.integer("fraction") ?? 1,
@@ -55,8 +64,7 @@ public struct GridLayout: SectionLayout, Hashable {
         let path = context.layoutPath
         if fraction < 1 { throw path.appending("fraction").error("must be at least 1, got \(fraction)") }
         try LayoutParameters.check(aspectRatio, rule: .positive, at: path.appending("aspectRatio"))
-        try LayoutParameters.check(itemSpacing, rule: .nonNegative, at: path.appending("itemSpacing"))
-        try LayoutParameters.check(lineSpacing, rule: .nonNegative, at: path.appending("lineSpacing"))
+        try LayoutParameters.checkSpacings(item: itemSpacing, line: lineSpacing, at: path)
         return Placer(
             axis: context.axis,
             available: context.available,
@@ -78,12 +86,12 @@ public struct GridLayout: SectionLayout, Hashable {
         mutating func place(_ item: Item, index: Int, location: ItemLocation, into sink: inout FrameSink) throws {
             let itemFraction = try item.positiveInteger(.fraction, at: location) ?? fraction
             let ratio = axis.crossPerScroll(aspectRatio: try item.validAspectRatio(at: location) ?? aspectRatio)
-            let spacing = Double(itemFraction - 1) * lines.itemSpacing
-            if spacing > available {
-                let path = item.fraction == nil ? JSONPath.root.appending("sections").appending(location.section).appending("layout").appending("fraction") : location.path.appending("fraction")
-                throw path.error("\(itemFraction) items per line need \(JSONWriter.format(spacing)) points of spacing, more than the \(JSONWriter.format(available)) available")
-            }
-            let crossLength = (available - spacing) / Double(itemFraction)
+            let crossLength = try EqualParts.length(
+                count: itemFraction, spacing: lines.itemSpacing, available: available, parts: "items per line",
+                path: item.fraction == nil
+                    ? JSONPath.root.appending("sections").appending(location.section).appending("layout").appending("fraction")
+                    : location.path.appending("fraction")
+            )
             lines.add(index: index, crossLength: crossLength, scrollLength: crossLength / ratio, into: &sink)
         }
 

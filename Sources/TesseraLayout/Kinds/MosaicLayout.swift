@@ -22,16 +22,22 @@
 /// A limit beyond the contract, so that a spec cannot exhaust memory: at
 /// most ``maximumColumns`` columns.
 public struct MosaicLayout: SectionLayout, Hashable {
+    /// The kind's name in specs.
     public static let kind = "mosaic"
 
     /// The most columns a mosaic layout may have.
     public static let maximumColumns = ColumnSet.maximumColumns
 
+    /// The number of columns (required).
     public var columns: Int
+    /// Lengths snap up to a multiple of this (20 by default, at least 1).
     public var lineMultiple: Double
+    /// Points between adjacent items across the scroll axis (0 by default).
     public var itemSpacing: Double
+    /// Points between adjacent lines or items along the scroll axis (0 by default).
     public var lineSpacing: Double
 
+    /// A layout with the given parameters, checked when a section is laid out.
     public init(columns: Int, lineMultiple: Double = 20, itemSpacing: Double = 0, lineSpacing: Double = 0) {
         self.columns = columns
         self.lineMultiple = lineMultiple
@@ -39,6 +45,8 @@ public struct MosaicLayout: SectionLayout, Hashable {
         self.lineSpacing = lineSpacing
     }
 
+    /// Reads the layout object of a spec, with the defaults above.
+    /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
         self.init(
             columns: try parameters.requiredInteger("columns"),

@@ -15,6 +15,7 @@
 /// Limits beyond the contract, so that a spec cannot exhaust memory: at most
 /// ``maximumColumns`` columns, and items of at most ``maximumRowSpan`` rows.
 public struct MozaikLayout: SectionLayout, Hashable {
+    /// The kind's name in specs.
     public static let kind = "mozaik"
 
     /// The most columns a matrix may have.
@@ -50,6 +51,7 @@ public struct MozaikLayout: SectionLayout, Hashable {
     /// Whether small items back-fill holes (dense) or stay below earlier items.
     public var order: Order
 
+    /// A layout with the given parameters, checked when a section is laid out.
     public init(columns: Columns, rowHeight: Double, itemSpacing: Double = 0, lineSpacing: Double = 0, order: Order = .dense) {
         self.columns = columns
         self.rowHeight = rowHeight
@@ -58,6 +60,8 @@ public struct MozaikLayout: SectionLayout, Hashable {
         self.order = order
     }
 
+    /// Reads the layout object of a spec, with the defaults above.
+    /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
         let columns: Columns
         if let widths = try Self.widths(in: parameters) {
@@ -110,8 +114,7 @@ public struct MozaikLayout: SectionLayout, Hashable {
     public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
         let path = context.layoutPath
         try LayoutParameters.check(rowHeight, rule: .nonNegative, at: path.appending("rowHeight"))
-        try LayoutParameters.check(itemSpacing, rule: .nonNegative, at: path.appending("itemSpacing"))
-        try LayoutParameters.check(lineSpacing, rule: .nonNegative, at: path.appending("lineSpacing"))
+        try LayoutParameters.checkSpacings(item: itemSpacing, line: lineSpacing, at: path)
         return Placer(
             widths: try columnWidths(in: context),
             rowHeight: rowHeight,
@@ -138,13 +141,10 @@ public struct MozaikLayout: SectionLayout, Hashable {
             let countPath = path.appending("columnCount")
             if count < 1 { throw countPath.error("must be at least 1, got \(count)") }
             if count > Self.maximumColumns { throw countPath.error("must be at most \(Self.maximumColumns), got \(count)") }
-            let spacingTotal = Double(count - 1) * itemSpacing
-            if spacingTotal > context.available {
-                throw countPath.error(
-                    "\(count) columns need \(JSONWriter.format(spacingTotal)) points of spacing, more than the \(JSONWriter.format(context.available)) available"
-                )
-            }
-            return Array(repeating: (context.available - spacingTotal) / Double(count), count: count)
+            let width = try EqualParts.length(
+                count: count, spacing: itemSpacing, available: context.available, parts: "columns", path: countPath
+            )
+            return Array(repeating: width, count: count)
         }
     }
 }

@@ -27,11 +27,16 @@ extension PatternLayout {
     /// A frame in grid units, written as for a vertical spec: `x` and `width`
     /// across the scroll axis, `y` and `height` along it.
     public struct UnitFrame: Sendable, Hashable, Codable {
+        /// The start across the scroll axis, in units.
         public var x: Double
+        /// The start along the scroll axis, in units.
         public var y: Double
+        /// The length across the scroll axis, in units.
         public var width: Double
+        /// The length along the scroll axis, in units.
         public var height: Double
 
+        /// A frame in units.
         public init(x: Double, y: Double, width: Double, height: Double) {
             self.x = x
             self.y = y
@@ -50,12 +55,17 @@ extension PatternLayout {
     /// available extent, like a flow item wider than its line): x and y must
     /// not be negative, width and height must be above 0.
     public struct Block: PatternBlock, Hashable, Codable {
+        /// Units across the available extent.
         public var units: Int
+        /// A unit's length along the scroll axis per its length across (1 by default).
         public var unitAspect: Double
+        /// Points between adjacent units (0 by default).
         public var gutter: Double
+        /// The frames, in item order.
         public var frames: [UnitFrame]
         public var repeated: Bool
 
+        /// A block of `frames` in units.
         public init(units: Int, unitAspect: Double = 1, gutter: Double = 0, frames: [UnitFrame], repeated: Bool = false) {
             self.units = units
             self.unitAspect = unitAspect
@@ -125,13 +135,10 @@ extension PatternLayout {
 
         public func frames(in context: SectionContext, path: JSONPath) throws -> [LocalFrame] {
             try validate(at: path)
-            let gutters = Double(units - 1) * gutter
-            if gutters > context.available {
-                throw path.appending("gutter").error(
-                    "\(units) units need \(JSONWriter.format(gutters)) points of gutters, more than the \(JSONWriter.format(context.available)) available"
-                )
-            }
-            let unitWidth = (context.available - gutters) / Double(units)
+            let unitWidth = try EqualParts.length(
+                count: units, spacing: gutter, available: context.available, parts: "units", gaps: "gutters",
+                path: path.appending("gutter")
+            )
             let unitLength = unitWidth * unitAspect
             return try frames.enumerated().map { index, unit in
                 let frame = LocalFrame(

@@ -15,14 +15,19 @@
 /// Unlike SquareMosaicLayout, a block without frames is an error instead of
 /// an endless loop.
 public struct PatternLayout: SectionLayout, Hashable {
+    /// The kind's name in specs.
     public static let kind = "pattern"
 
     /// Space around and between blocks along the scroll axis.
     public struct Spacing: Sendable, Hashable, Codable {
+        /// Before the first block.
         public var before: Double
+        /// Between adjacent blocks.
         public var between: Double
+        /// After the last block.
         public var after: Double
 
+        /// Spacing around and between blocks, 0 by default.
         public init(before: Double = 0, between: Double = 0, after: Double = 0) {
             self.before = before
             self.between = between
@@ -30,14 +35,19 @@ public struct PatternLayout: SectionLayout, Hashable {
         }
     }
 
+    /// The blocks, in order.
     public var blocks: [any PatternBlock]
+    /// Space around and between blocks along the scroll axis.
     public var spacing: Spacing
 
+    /// A layout with the given parameters, checked when a section is laid out.
     public init(blocks: [any PatternBlock], spacing: Spacing = Spacing()) {
         self.blocks = blocks
         self.spacing = spacing
     }
 
+    /// Reads the layout object of a spec, with the defaults above.
+    /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
         let path = parameters.path
         guard let blocksValue = parameters.object["blocks"], blocksValue != .null else {

@@ -11,6 +11,7 @@
 /// when the item landed on it. A big item that does not fit at the cursor
 /// leaves the cursor where it is, so the small items after it fill the gap.
 public struct ScaledGridLayout: SectionLayout, Hashable {
+    /// The kind's name in specs.
     public static let kind = "scaledGrid"
 
     /// The most divisions a grid may have.
@@ -23,12 +24,15 @@ public struct ScaledGridLayout: SectionLayout, Hashable {
     /// One cell's on-screen width / height.
     public var aspectRatio: Double
 
+    /// A layout with the given parameters, checked when a section is laid out.
     public init(divisions: Int, spacing: Double = 0, aspectRatio: Double = 1) {
         self.divisions = divisions
         self.spacing = spacing
         self.aspectRatio = aspectRatio
     }
 
+    /// Reads the layout object of a spec, with the defaults above.
+    /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
         self.init(
             divisions: try parameters.requiredInteger("divisions"),
@@ -55,13 +59,9 @@ public struct ScaledGridLayout: SectionLayout, Hashable {
         }
         try LayoutParameters.check(spacing, rule: .nonNegative, at: path.appending("spacing"))
         try LayoutParameters.check(aspectRatio, rule: .positive, at: path.appending("aspectRatio"))
-        let spacingTotal = Double(divisions - 1) * spacing
-        if spacingTotal > context.available {
-            throw path.appending("divisions").error(
-                "\(divisions) divisions need \(JSONWriter.format(spacingTotal)) points of spacing, more than the \(JSONWriter.format(context.available)) available"
-            )
-        }
-        let cell = (context.available - spacingTotal) / Double(divisions)
+        let cell = try EqualParts.length(
+            count: divisions, spacing: spacing, available: context.available, parts: "divisions", path: path.appending("divisions")
+        )
         return Placer(
             divisions: divisions,
             spacing: spacing,

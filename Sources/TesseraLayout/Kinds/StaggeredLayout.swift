@@ -21,6 +21,7 @@
 /// ends after short items placed later in another), which is why rect
 /// queries must not assume they are.
 public struct StaggeredLayout: SectionLayout, Hashable {
+    /// The kind's name in specs.
     public static let kind = "staggered"
 
     /// The most columns a staggered layout may have.
@@ -34,11 +35,16 @@ public struct StaggeredLayout: SectionLayout, Hashable {
         case roundRobin
     }
 
+    /// The number of columns (required).
     public var columns: Int
+    /// Points between adjacent items across the scroll axis (0 by default).
     public var itemSpacing: Double
+    /// Points between adjacent lines or items along the scroll axis (0 by default).
     public var lineSpacing: Double
+    /// Which column an item goes to ("shortest" by default).
     public var placement: Placement
 
+    /// A layout with the given parameters, checked when a section is laid out.
     public init(columns: Int, itemSpacing: Double = 0, lineSpacing: Double = 0, placement: Placement = .shortest) {
         self.columns = columns
         self.itemSpacing = itemSpacing
@@ -46,6 +52,8 @@ public struct StaggeredLayout: SectionLayout, Hashable {
         self.placement = placement
     }
 
+    /// Reads the layout object of a spec, with the defaults above.
+    /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
         self.init(
             columns: try parameters.requiredInteger("columns"),
@@ -169,14 +177,9 @@ enum ColumnSet {
         if columns > maximumColumns {
             throw path.appending("columns").error("must be at most \(maximumColumns), got \(columns)")
         }
-        try LayoutParameters.check(itemSpacing, rule: .nonNegative, at: path.appending("itemSpacing"))
-        try LayoutParameters.check(lineSpacing, rule: .nonNegative, at: path.appending("lineSpacing"))
-        let spacing = Double(columns - 1) * itemSpacing
-        if spacing > available {
-            throw path.appending("columns").error(
-                "\(columns) columns need \(JSONWriter.format(spacing)) points of spacing, more than the \(JSONWriter.format(available)) available"
-            )
-        }
-        return (available - spacing) / Double(columns)
+        try LayoutParameters.checkSpacings(item: itemSpacing, line: lineSpacing, at: path)
+        return try EqualParts.length(
+            count: columns, spacing: itemSpacing, available: available, parts: "columns", path: path.appending("columns")
+        )
     }
 }

@@ -1,33 +1,3 @@
-/// Closed bounds in (cross, scroll) coordinates.
-struct Bounds: Sendable, Hashable {
-    var minCross = Double.infinity
-    var maxCross = -Double.infinity
-    var minScroll = Double.infinity
-    var maxScroll = -Double.infinity
-
-    mutating func add(_ frame: LocalFrame) {
-        minCross = min(minCross, frame.cross)
-        maxCross = max(maxCross, frame.crossEnd)
-        minScroll = min(minScroll, frame.scroll)
-        maxScroll = max(maxScroll, frame.scrollEnd)
-    }
-
-    mutating func add(_ other: Bounds) {
-        minCross = min(minCross, other.minCross)
-        maxCross = max(maxCross, other.maxCross)
-        minScroll = min(minScroll, other.minScroll)
-        maxScroll = max(maxScroll, other.maxScroll)
-    }
-
-    /// Whether these closed bounds may hold a frame that meets `query`.
-    /// Closed on both sides so that it never prunes a real hit; the exact
-    /// open-interior test is made on each candidate frame.
-    func mayIntersect(_ query: QueryBounds) -> Bool {
-        minCross <= query.maxCross && query.minCross <= maxCross
-            && minScroll <= query.maxScroll && query.minScroll <= maxScroll
-    }
-}
-
 /// A two-level bounding index over a section's cells in item order: the
 /// union of every 64 consecutive cells, and of every 64 such unions.
 ///
@@ -35,56 +5,44 @@ struct Bounds: Sendable, Hashable {
 /// sorted along the scroll axis, and a dense mozaik back-fills holes far up),
 /// and fast for every kind of ours because consecutive items lie close
 /// together. The seeds' binary searches assume sorted frames and miss items.
-public struct FrameIndex: Sendable {
+package struct FrameIndex: Sendable {
     static let fanout = 64
 
-    private var leaves: [Bounds] = []
-    private var branches: [Bounds] = []
+    private let leaves: [QueryBounds]
+    private let branches: [QueryBounds]
 
     /// An index over frames in order.
-    public init(frames: [LocalFrame]) {
-        let fanout = Self.fanout
-        leaves.reserveCapacity(frames.count / fanout + 1)
-        var start = 0
-        while start < frames.count {
-            var bounds = Bounds()
-            for frame in frames[start..<min(start + fanout, frames.count)] { bounds.add(frame) }
-            leaves.append(bounds)
-            start += fanout
-        }
-        buildBranches()
+    package init(frames: [LocalFrame]) {
+        self.init(leaves: Self.unions(count: frames.count) { $0.add(frames[$1]) })
     }
 
     /// An index over closed bounds in order (a store's groups of cells).
-    public init(bounds entries: [QueryBounds]) {
-        let fanout = Self.fanout
-        leaves.reserveCapacity(entries.count / fanout + 1)
-        var start = 0
-        while start < entries.count {
-            var bounds = Bounds()
-            for entry in entries[start..<min(start + fanout, entries.count)] {
-                bounds.add(Bounds(minCross: entry.minCross, maxCross: entry.maxCross, minScroll: entry.minScroll, maxScroll: entry.maxScroll))
-            }
-            leaves.append(bounds)
-            start += fanout
-        }
-        buildBranches()
+    package init(bounds entries: [QueryBounds]) {
+        self.init(leaves: Self.unions(count: entries.count) { $0.add(entries[$1]) })
     }
 
-    private mutating func buildBranches() {
-        let fanout = Self.fanout
+    private init(leaves: [QueryBounds]) {
+        self.leaves = leaves
+        branches = Self.unions(count: leaves.count) { $0.add(leaves[$1]) }
+    }
+
+    /// The union of every `fanout` consecutive entries; `add` adds entry i.
+    private static func unions(count: Int, _ add: (inout QueryBounds, Int) -> Void) -> [QueryBounds] {
+        var result: [QueryBounds] = []
+        result.reserveCapacity(count / fanout + 1)
         var start = 0
-        while start < leaves.count {
-            var bounds = Bounds()
-            for leaf in leaves[start..<min(start + fanout, leaves.count)] { bounds.add(leaf) }
-            branches.append(bounds)
+        while start < count {
+            var bounds = QueryBounds.empty
+            for entry in start..<min(start + fanout, count) { add(&bounds, entry) }
+            result.append(bounds)
             start += fanout
         }
+        return result
     }
 
     /// Calls `body` with the index of every frame whose bounds may meet
     /// `query`, in ascending order.
-    public func forEachCandidate(in query: QueryBounds, frameCount: Int, _ body: (Int) -> Void) {
+    package func forEachCandidate(in query: QueryBounds, frameCount: Int, _ body: (Int) -> Void) {
         let fanout = Self.fanout
         for branch in branches.indices where branches[branch].mayIntersect(query) {
             let firstLeaf = branch * fanout
@@ -96,5 +54,5 @@ public struct FrameIndex: Sendable {
     }
 
     /// Bytes held by the index.
-    var byteCount: Int { (leaves.capacity + branches.capacity) * MemoryLayout<Bounds>.stride }
+    var byteCount: Int { (leaves.capacity + branches.capacity) * MemoryLayout<QueryBounds>.stride }
 }

@@ -15,13 +15,18 @@ public struct LayoutElement: Sendable, Hashable {
         }
     }
 
+    /// Cell, header, footer or background.
     public var kind: Kind
+    /// The index of the element's section.
     public var section: Int
     /// The item index, for cells only.
     public var item: Int?
+    /// The on-screen frame.
     public var frame: Rect
+    /// The contract's zIndex: the kind's, or 2 for a pinned header or footer.
     public var zIndex: Int
 
+    /// An element; `zIndex` defaults to the kind's.
     public init(kind: Kind, section: Int, item: Int? = nil, frame: Rect, zIndex: Int? = nil) {
         self.kind = kind
         self.section = section

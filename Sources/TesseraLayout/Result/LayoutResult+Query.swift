@@ -42,19 +42,10 @@ extension LayoutResult {
         let query = axis.localFrame(rect)
         let low = query.scroll - margin
         let high = query.scrollEnd + margin
-        // Section ends never decrease, so the first candidate is found by
-        // binary search and the walk stops at the first start past the rect.
-        var lower = 0
-        var upper = sections.count
-        while lower < upper {
-            let middle = (lower + upper) / 2
-            if sections[middle].end < low { lower = middle + 1 } else { upper = middle }
-        }
-        var index = lower
-        while index < sections.count, sections[index].start <= high {
-            if !sections[index].isEmpty { body(sections[index]) }
-            index += 1
-        }
+        let range = SectionSearch.sections(
+            from: low, through: high, count: sections.count, end: { sections[$0].end }, start: { sections[$0].start }
+        )
+        for section in sections[range] where !section.isEmpty { body(section) }
     }
 
     private func appendElements(
@@ -79,15 +70,15 @@ extension LayoutResult {
 
 /// A section's pinned header and footer for one viewport, or nil where the
 /// section pins nothing.
-public struct PinnedSupplementaries: Sendable {
-    public var header: LayoutElement?
-    public var footer: LayoutElement?
+package struct PinnedSupplementaries: Sendable {
+    package var header: LayoutElement?
+    package var footer: LayoutElement?
 
     /// Applies the contract: a pinned header sits at
     /// max(original, min(viewport start, b − header size)); a pinned footer at
     /// max(a − scroll-start inset, min(original, viewport end − footer size)),
     /// where [a, b] is the union of the section's cells along the scroll axis.
-    public init(section: SectionGeometry, axis: Axis, crossExtent: Double, viewport: Rect) {
+    package init(section: SectionGeometry, axis: Axis, crossExtent: Double, viewport: Rect) {
         guard !section.isEmpty, let span = section.absoluteCellSpan else { return }
         let view = axis.localFrame(viewport)
         if let header = section.header, header.pinned, var frame = section.headerFrame(crossExtent: crossExtent) {

@@ -5,9 +5,11 @@
 /// items origin, plus a small bounds index; headers, footers and backgrounds
 /// are derived from the section geometry.
 public struct LayoutResult: Sendable {
+    /// The spec's scroll axis.
     public let axis: Axis
     /// The container's cross extent the layout was computed for.
     public let crossExtent: Double
+    /// The layout's totals.
     public let summary: LayoutSummary
     /// Every section, empty ones included, in spec order.
     public let sections: [SectionGeometry]
@@ -24,12 +26,7 @@ public struct LayoutResult: Sendable {
         self.sections = sections
         self.cells = cells
         self.indexes = cells.map(FrameIndex.init(frames:))
-        var overhang = 0.0
-        for section in sections {
-            guard let span = section.absoluteCellSpan else { continue }
-            overhang = max(overhang, section.start - span.lowerBound, span.upperBound - section.end)
-        }
-        self.overhang = overhang
+        self.overhang = sections.reduce(0) { max($0, $1.overhang) }
     }
 
     /// The on-screen content size.

@@ -1,12 +1,12 @@
 /// Answers a rect query within one section, given a way to enumerate the
 /// candidate cells; shared by in-memory layouts and stores, so both return
 /// the same elements, bit for bit and in the same order.
-public struct SectionQuery: Sendable {
-    public let section: SectionGeometry
-    public let axis: Axis
-    public let crossExtent: Double
+package struct SectionQuery: Sendable {
+    package let section: SectionGeometry
+    package let axis: Axis
+    package let crossExtent: Double
 
-    public init(section: SectionGeometry, axis: Axis, crossExtent: Double) {
+    package init(section: SectionGeometry, axis: Axis, crossExtent: Double) {
         self.section = section
         self.axis = axis
         self.crossExtent = crossExtent
@@ -15,12 +15,12 @@ public struct SectionQuery: Sendable {
     /// Enumerates the cells whose frames (relative to the items origin) may
     /// meet closed `bounds`, calling `visit(item, frame)` in ascending item
     /// order; it may include cells that do not meet them.
-    public typealias CandidateCells = (_ bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) -> Void
+    package typealias CandidateCells = (_ bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) -> Void
 
     /// Appends the section's elements that intersect `rect`, in the order
     /// header, cells by item, footer, background. `header` and `footer` are
     /// the supplementaries to test (pinned or not).
-    public func appendElements(
+    package func appendElements(
         in rect: Rect,
         header: LayoutElement?,
         footer: LayoutElement?,
@@ -43,7 +43,7 @@ public struct SectionQuery: Sendable {
     }
 
     /// The section's header, footer or background, unpinned.
-    public func supplementary(_ kind: LayoutElement.Kind) -> LayoutElement? {
+    package func supplementary(_ kind: LayoutElement.Kind) -> LayoutElement? {
         let frame: LocalFrame? = switch kind {
         case .header: section.headerFrame(crossExtent: crossExtent)
         case .footer: section.footerFrame(crossExtent: crossExtent)
@@ -57,7 +57,7 @@ public struct SectionQuery: Sendable {
     /// A query moved to the items origin. Rounding may put it off by an ulp,
     /// so it is widened a little; every candidate is then tested exactly in
     /// absolute coordinates.
-    public func relativeBounds(of absolute: LocalFrame) -> QueryBounds {
+    package func relativeBounds(of absolute: LocalFrame) -> QueryBounds {
         let origin = section.itemsScrollOrigin
         let slack = 1e-9 * (abs(absolute.scroll) + abs(absolute.scrollLength) + abs(origin)) + 1e-9
         let crossSlack = 1e-9 * (abs(absolute.cross) + abs(absolute.crossLength) + crossExtent) + 1e-9
@@ -67,20 +67,5 @@ public struct SectionQuery: Sendable {
             minScroll: absolute.scroll - origin - slack,
             maxScroll: absolute.scrollEnd - origin + slack
         )
-    }
-}
-
-/// Closed bounds of a query in (cross, scroll) coordinates.
-public struct QueryBounds: Sendable, Hashable {
-    public var minCross: Double
-    public var maxCross: Double
-    public var minScroll: Double
-    public var maxScroll: Double
-
-    public init(minCross: Double, maxCross: Double, minScroll: Double, maxScroll: Double) {
-        self.minCross = minCross
-        self.maxCross = maxCross
-        self.minScroll = minScroll
-        self.maxScroll = maxScroll
     }
 }

@@ -33,6 +33,7 @@ public struct Item: Sendable, Hashable {
         case size, fraction, aspectRatio, scale, columns, rows, canBeBig, length
     }
 
+    /// An item with the given fields; nil fields take the layout's defaults.
     public init(
         size: Size? = nil,
         fraction: Int? = nil,
@@ -62,20 +63,23 @@ public struct Item: Sendable, Hashable {
 /// Where an item came from, for error messages: `sections[2].items[17]`,
 /// `sections[1].items.cycle[3]`, or the line of an items file.
 public struct ItemLocation: Sendable {
+    /// The item's section.
     public var section: Int
     /// The item's index in the section.
     public var index: Int
     /// For cycled items, the index of the cycle entry the item repeats.
     public var cycleEntry: Int?
     /// For items of a `segments` source, the segment and the item's index in it.
-    public var segment: (index: Int, item: Int)?
+    package var segment: (index: Int, item: Int)?
 
+    /// The location of item `index` of section `section`.
     public init(section: Int, index: Int, cycleEntry: Int? = nil) {
         self.section = section
         self.index = index
         self.cycleEntry = cycleEntry
     }
 
+    /// The JSON path of the item (or of its cycle entry), for errors.
     public var path: JSONPath {
         var items = JSONPath.root.appending("sections").appending(section).appending("items")
         if let segment { items = items.appending("segments").appending(segment.index) }

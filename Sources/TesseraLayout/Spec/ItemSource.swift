@@ -27,7 +27,7 @@ public indirect enum ItemSource: Sendable, Hashable {
     /// The items files this source reads, in order: each one's JSON path
     /// below the section's `items` (`file`, `segments[1].file`) and the path
     /// it is read from.
-    public var itemFiles: [(jsonPath: String, resolvedPath: String)] {
+    package var itemFiles: [(jsonPath: String, resolvedPath: String)] {
         switch self {
         case .list, .cycle:
             return []
@@ -42,7 +42,7 @@ public indirect enum ItemSource: Sendable, Hashable {
 
     /// This source with every items file, at any depth, named by
     /// `transform` of its resolved path (both as written and as read).
-    public func renamingFiles(_ transform: (String) -> String) -> ItemSource {
+    package func renamingFiles(_ transform: (String) -> String) -> ItemSource {
         switch self {
         case .list, .cycle:
             return self
@@ -73,7 +73,7 @@ public indirect enum ItemSource: Sendable, Hashable {
 
     /// Calls `body` with each item from index `first` on, its index and its
     /// location, in order.
-    public func forEach(
+    package func forEach(
         section: Int,
         from first: Int = 0,
         _ body: (_ item: Item, _ index: Int, _ location: ItemLocation) throws -> Void

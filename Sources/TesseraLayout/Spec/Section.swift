@@ -1,11 +1,16 @@
 /// Space around a section's items, inside its header and footer, by
 /// on-screen side.
 public struct Insets: Sendable, Hashable {
+    /// Space below the header.
     public var top: Double
+    /// Space at the left edge.
     public var left: Double
+    /// Space above the footer.
     public var bottom: Double
+    /// Space at the right edge.
     public var right: Double
 
+    /// Insets by side, 0 by default.
     public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
         self.top = top
         self.left = left
@@ -13,10 +18,11 @@ public struct Insets: Sendable, Hashable {
         self.right = right
     }
 
+    /// No insets.
     public static let zero = Insets()
 
     /// The insets as (scroll start, scroll end, cross start, cross end).
-    public func along(_ axis: Axis) -> (scrollStart: Double, scrollEnd: Double, crossStart: Double, crossEnd: Double) {
+    package func along(_ axis: Axis) -> (scrollStart: Double, scrollEnd: Double, crossStart: Double, crossEnd: Double) {
         switch axis {
         case .vertical: (top, bottom, left, right)
         case .horizontal: (left, right, top, bottom)
@@ -27,9 +33,12 @@ public struct Insets: Sendable, Hashable {
 /// A section header or footer: `size` along the scroll axis, the full cross
 /// extent across it.
 public struct Supplementary: Sendable, Hashable {
+    /// The length along the scroll axis.
     public var size: Double
+    /// Whether it stays in view while its section scrolls past (the contract's pinning).
     public var pinned: Bool
 
+    /// A header or footer `size` long.
     public init(size: Double, pinned: Bool = false) {
         self.size = size
         self.pinned = pinned
@@ -40,13 +49,20 @@ public struct Supplementary: Sendable, Hashable {
 public struct Section: Sendable {
     /// Stable identity for invalidation; the section's index when nil.
     public var id: String?
+    /// The layout kind, configured.
     public var layout: any SectionLayout
+    /// Space around the items.
     public var insets: Insets
+    /// The header, if any.
     public var header: Supplementary?
+    /// The footer, if any.
     public var footer: Supplementary?
+    /// Whether the section has a background element.
     public var background: Bool
+    /// Where the items come from.
     public var items: ItemSource
 
+    /// A section; only the layout and the items are required.
     public init(
         id: String? = nil,
         layout: any SectionLayout,

@@ -6,6 +6,7 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The rule that was broken, in words.
     public var reason: String
 
+    /// An error at `path` (such as `sections[2].layout.columns`, empty for the whole spec).
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
@@ -26,12 +27,15 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         case index(Int)
     }
 
+    /// The path of the whole document.
     public static let root = JSONPath(components: [])
 
+    /// This path followed by an object key.
     public func appending(_ key: String) -> JSONPath {
         JSONPath(components: components + [.key(key)])
     }
 
+    /// This path followed by an array index.
     public func appending(_ index: Int) -> JSONPath {
         JSONPath(components: components + [.index(index)])
     }

@@ -31,17 +31,28 @@ struct ElementPrinter {
         var output = StandardOutput()
         switch format {
         case .json:
-            output.write("{\(summary.jsonMembers),\n \"elements\": [")
+            var json = JSONChunks()
+            LayoutJSON.appendAnswerOpening(summary: summary, to: &json.bytes)
             var first = true
             for element in elements {
-                output.write(first ? "\n  " : ",\n  ")
-                output.write(element.jsonText)
+                LayoutJSON.appendAnswerElement(element, first: first, to: &json.bytes)
                 first = false
+                json.handOn(to: &output)
             }
-            output.writeLine(first ? "]}" : "\n ]}")
+            LayoutJSON.appendAnswerClosing(empty: first, to: &json.bytes)
+            json.bytes.append(UInt8(ascii: "\n"))
+            json.handOn(to: &output, force: true)
         case .ndjson:
-            output.writeLine("{\(summary.jsonMembers)}")
-            for element in elements { output.writeLine(element.jsonText) }
+            var json = JSONChunks()
+            json.bytes.append(UInt8(ascii: "{"))
+            LayoutJSON.appendMembers(of: summary, to: &json.bytes)
+            json.bytes.append(contentsOf: "}\n".utf8)
+            for element in elements {
+                LayoutJSON.append(element, to: &json.bytes)
+                json.bytes.append(UInt8(ascii: "\n"))
+                json.handOn(to: &output)
+            }
+            json.handOn(to: &output, force: true)
         case .table:
             let size = summary.contentSize
             output.writeLine("\(summary.axis.rawValue), extent \(JSONWriter.format(summary.crossExtent)), content \(JSONWriter.format(size.width))×\(JSONWriter.format(size.height)), \(elements.count) elements")
@@ -57,5 +68,21 @@ struct ElementPrinter {
             output.writeLine(TextTable.format(rows))
         }
         output.flush()
+    }
+}
+
+/// JSON text written by ``LayoutJSON`` into bytes and handed on to standard
+/// output in chunks of 64 KiB, so that no element becomes a string.
+private struct JSONChunks {
+    var bytes: [UInt8] = []
+
+    init() {
+        bytes.reserveCapacity(1 << 16 + 512)
+    }
+
+    mutating func handOn(to output: inout StandardOutput, force: Bool = false) {
+        guard force || bytes.count >= 1 << 16 else { return }
+        output.write(String(decoding: bytes, as: UTF8.self))
+        bytes.removeAll(keepingCapacity: true)
     }
 }
