@@ -75,8 +75,8 @@ struct DatabasePoolTests {
         #expect(pool.idleSnapshotCount == 1)
         // While the snapshot is kept, a TRUNCATE checkpoint cannot finish (busy = 1).
         #expect(try checkpointBusy(other) == 1)
-        let deadline = DatabasePool.monotonicSeconds() + 5
-        while pool.idleSnapshotCount > 0 && DatabasePool.monotonicSeconds() < deadline {
+        let deadline = Clock.monotonic() + 5
+        while pool.idleSnapshotCount > 0 && Clock.monotonic() < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
         #expect(pool.idleSnapshotCount == 0)

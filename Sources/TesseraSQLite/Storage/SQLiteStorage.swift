@@ -18,15 +18,15 @@ final class SQLiteStorage: StorageBackend {
 
     var location: String { pool.path }
 
-    func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
+    func read(_ body: (any StorageReader) throws -> Void) throws {
         try Self.reporting(path: pool.path) { try pool.read { connection in try body(connection) } }
     }
 
-    func readIfAvailable<T>(_ body: (any StorageReader) throws -> T) throws -> T? {
-        try Self.reporting(path: pool.path) { try pool.readIfAvailable { connection in try body(connection) } }
+    func readIfAvailable(_ body: (any StorageReader) throws -> Void) throws -> Bool {
+        try Self.reporting(path: pool.path) { try pool.readIfAvailable { connection in try body(connection) } != nil }
     }
 
-    func write<T>(_ body: (any StorageWriter) throws -> T) throws -> T {
+    func write(_ body: (any StorageWriter) throws -> Void) throws {
         try Self.reporting(path: pool.path) { try pool.write { connection in try body(connection) } }
     }
 

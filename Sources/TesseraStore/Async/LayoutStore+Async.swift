@@ -148,7 +148,7 @@ extension LayoutStore {
 
     /// A read in place when a reader is free at once, else on the read lane.
     func readAsync<T: Sendable>(_ body: @escaping @Sendable (any StorageReader) throws -> T) async throws -> T {
-        if let result = try reportingSpecErrors(name: nil, { try backend.readIfAvailable(body) }) { return result }
+        if let result = try readIfAvailable(body) { return result }
         return try await readLane.run { try self.read(body) }
     }
 

@@ -75,9 +75,7 @@ struct CellGroupWriter: LayoutConsumer {
 
     mutating func endSection(_ geometry: SectionGeometry, placer: any ItemPlacer) throws {
         try flush(section: geometry.index)
-        if let span = geometry.absoluteCellSpan {
-            overhang = max(overhang, geometry.start - span.lowerBound, span.upperBound - geometry.end)
-        }
+        overhang = max(overhang, geometry.overhang)
         let state = try PlacerState.encode(placer)
         if writesSectionRows {
             try storage.writeSection(layoutID: layoutID, SectionRecord(geometry: geometry, slot: slot(of: geometry.index)), placerState: state)
@@ -93,13 +91,8 @@ struct CellGroupWriter: LayoutConsumer {
         guard filled.allSatisfy({ $0 }) else {
             throw SpecError(path: "sections[\(section)].layout", reason: "the layout wrote the cells of items \(groupFirstItem)... out of order across groups")
         }
-        var bounds = QueryBounds(minCross: .infinity, maxCross: -.infinity, minScroll: .infinity, maxScroll: -.infinity)
-        for frame in frames {
-            bounds.minCross = min(bounds.minCross, frame.cross)
-            bounds.maxCross = max(bounds.maxCross, frame.crossEnd)
-            bounds.minScroll = min(bounds.minScroll, frame.scroll)
-            bounds.maxScroll = max(bounds.maxScroll, frame.scrollEnd)
-        }
+        var bounds = QueryBounds.empty
+        for frame in frames { bounds.add(frame) }
         let blob = FrameBlob.encode(frames[...])
         try blob.withUnsafeBytes { raw in
             try storage.writeGroup(layoutID: layoutID, slot: slot(of: section), firstItem: groupFirstItem, frames: raw, bounds: bounds)

@@ -18,21 +18,10 @@ struct CachedLayout {
 
     /// The non-empty sections whose scroll range meets [low, high], in order.
     func sections(from low: Double, through high: Double) -> [SectionRecord] {
-        // Section ends never decrease: binary search for the first one that
-        // reaches `low`, then walk until a start passes `high`.
-        var lower = 0
-        var upper = ends.count
-        while lower < upper {
-            let middle = (lower + upper) / 2
-            if ends[middle] < low { lower = middle + 1 } else { upper = middle }
-        }
-        var result: [SectionRecord] = []
-        var index = lower
-        while index < sections.count, sections[index].geometry.start <= high {
-            if !sections[index].geometry.isEmpty { result.append(sections[index]) }
-            index += 1
-        }
-        return result
+        let range = SectionSearch.sections(
+            from: low, through: high, count: sections.count, end: { ends[$0] }, start: { sections[$0].geometry.start }
+        )
+        return sections[range].filter { !$0.geometry.isEmpty }
     }
 }
 
@@ -50,9 +39,7 @@ struct SectionGroups {
 
     func forEachCandidate(in query: QueryBounds, _ body: ((id: Int64, firstItem: Int)) -> Void) {
         func visit(_ position: Int) {
-            let group = bounds[position]
-            if group.minCross <= query.maxCross, group.maxCross >= query.minCross,
-               group.minScroll <= query.maxScroll, group.maxScroll >= query.minScroll {
+            if bounds[position].mayIntersect(query) {
                 body((ids[position], firstItems[position]))
             }
         }

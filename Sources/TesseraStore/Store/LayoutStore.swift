@@ -54,12 +54,25 @@ public final class LayoutStore: Sendable {
 
     /// Runs a read, turning the engine's spec errors into store errors.
     func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
-        try reportingSpecErrors { try backend.read(body) }
+        var result: T?
+        try reportingSpecErrors { try backend.read { storage in result = try body(storage) } }
+        guard let result else { preconditionFailure("a read that returned ran its body") }
+        return result
+    }
+
+    /// A read in place if a connection is free at once, else nil without running `body`.
+    func readIfAvailable<T>(_ body: (any StorageReader) throws -> T) throws -> T? {
+        var result: T?
+        _ = try reportingSpecErrors { try backend.readIfAvailable { storage in result = try body(storage) } }
+        return result
     }
 
     /// Runs a write, turning the engine's spec errors into store errors.
     func write<T>(_ body: (any StorageWriter) throws -> T) throws -> T {
-        try reportingSpecErrors { try backend.write(body) }
+        var result: T?
+        try reportingSpecErrors { try backend.write { storage in result = try body(storage) } }
+        guard let result else { preconditionFailure("a write that returned ran its body") }
+        return result
     }
 
     private func reportingSpecErrors<T>(_ body: () throws -> T) throws -> T {

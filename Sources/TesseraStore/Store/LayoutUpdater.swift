@@ -121,9 +121,7 @@ struct LayoutUpdater {
             if plans[index].isReuse {
                 if section.moved || geometry.start != oldStart { entry.shifted += 1 } else { entry.kept += 1 }
             }
-            if let span = geometry.absoluteCellSpan {
-                overhang = max(overhang, geometry.start - span.lowerBound, span.upperBound - geometry.end)
-            }
+            overhang = max(overhang, geometry.overhang)
             cellCount += geometry.isEmpty ? 0 : geometry.itemCount
             elementCount += geometry.elementCount
             let record = SectionRecord(geometry: geometry, slot: section.slot)

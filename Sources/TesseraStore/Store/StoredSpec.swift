@@ -64,9 +64,7 @@ public struct StoredLayout: Sendable, Hashable {
 
     /// The on-screen content size.
     public var contentSize: Size {
-        axis == .vertical
-            ? Size(width: crossExtent, height: contentLength)
-            : Size(width: contentLength, height: crossExtent)
+        axis.size(crossExtent: crossExtent, contentLength: contentLength)
     }
 }
 
