@@ -23,11 +23,6 @@ struct NDJSONItemReader {
     /// Returns the number of items in the file.
     @discardableResult
     func forEach(skipping skipped: Int = 0, _ body: (_ item: Item, _ index: Int, _ location: ItemLocation) throws -> Void) throws -> Int {
-        guard let file = fopen(path, "rb") else {
-            throw filePath.error("cannot read '\(path)': \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var line: [UInt8] = []
         var index = 0
         var lineNumber = 0
@@ -50,24 +45,19 @@ struct NDJSONItemReader {
             index += 1
         }
 
-        while true {
-            let read = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if read == 0 {
-                if ferror(file) != 0 { throw filePath.error("error while reading '\(path)'") }
-                break
-            }
-            var start = 0
-            for position in 0..<read where buffer[position] == 0x0A {
+        try FileBytes.forEachChunk(of: path, errorPath: filePath.description, regularFileOnly: true) { chunk in
+            var start = chunk.startIndex
+            for position in chunk.indices where chunk[position] == 0x0A {
                 if line.isEmpty {
-                    try consume(buffer[start..<position])
+                    try consume(chunk[start..<position])
                 } else {
-                    line.append(contentsOf: buffer[start..<position])
+                    line.append(contentsOf: chunk[start..<position])
                     try consume(line[...])
                     line.removeAll(keepingCapacity: true)
                 }
                 start = position + 1
             }
-            line.append(contentsOf: buffer[start..<read])
+            line.append(contentsOf: chunk[start...])
         }
         if !line.isEmpty { try consume(line[...]) }
         return index

@@ -57,11 +57,11 @@ extension DatabasePool {
 
     /// Puts a reader back on the idle list, and schedules the release of its
     /// snapshot if it kept one.
-    func returnToIdle(_ slot: Slot, thread: UInt) {
+    func returnToIdle(_ slot: Slot) {
         slot.idleSince = Clock.monotonic()
+        slot.holder = 0
         let schedule = idle.withLock { state in
             state.readers.append(slot)
-            if let held = state.holders[thread], held > 1 { state.holders[thread] = held - 1 } else { state.holders[thread] = nil }
             guard slot.snapshotStamp != nil, !state.releaseScheduled else { return false }
             state.releaseScheduled = true
             return true

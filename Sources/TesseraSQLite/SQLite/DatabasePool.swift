@@ -64,6 +64,8 @@ package final class DatabasePool: Sendable {
         var snapshotStamp: WALIndexHeader.Stamp?
         /// When the reader last went back to the idle list (monotonic seconds).
         var idleSince = 0.0
+        /// The thread using this reader, or 0 while it is idle.
+        var holder: UInt = 0
         init(_ connection: Connection) { self.connection = connection }
     }
 
@@ -151,30 +153,17 @@ package final class DatabasePool: Sendable {
         if readerPermits.wait(timeout: .now()) != .success {
             guard waiting else { return nil }
             // Every reader is taken: if this thread holds one, it would wait for itself.
-            let holdsOne = idle.withLock { $0.holders[thread, default: 0] > 0 }
+            let holdsOne = idle.withLock { state in state.opened.contains { $0.holder == thread } }
             precondition(!holdsOne, "Tessera: a read was started inside another read on the same thread while every reader "
                 + "connection is in use; it would wait forever. Finish the first read before starting another.")
             readerPermits.wait()
         }
         defer { readerPermits.signal() }
-        let slot = try idle.withLock { state in
-            state.holders[thread, default: 0] += 1
-            return state.readers.popLast()
-        } ?? openReader(holding: thread)
-        defer { returnToIdle(slot, thread: thread) }
+        let slot = try idle.withLock { $0.readers.popLast() } ?? openReader()
+        // Only this thread touches the slot until it is back on the idle list.
+        slot.holder = thread
+        defer { returnToIdle(slot) }
         return try body(slot)
-    }
-
-    /// Opens a reader for `thread`, which counts as holding it already.
-    private func openReader(holding thread: UInt) throws -> Slot {
-        do {
-            return try openReader()
-        } catch {
-            idle.withLock { state in
-                if let held = state.holders[thread], held > 1 { state.holders[thread] = held - 1 } else { state.holders[thread] = nil }
-            }
-            throw error
-        }
     }
 
     private func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
@@ -199,15 +188,17 @@ package final class DatabasePool: Sendable {
     }
 
     private func openReader() throws -> Slot {
-        Slot(try Connection(path: path, mode: .readOnly, options: configuration.connection))
+        let slot = Slot(try Connection(path: path, mode: .readOnly, options: configuration.connection))
+        idle.withLock { $0.opened.append(slot) }
+        return slot
     }
 
     /// The idle readers, and whether a release of their snapshots is due.
     struct IdleReaders {
         var readers: [Slot] = []
         var releaseScheduled = false
-        /// How many readers each thread holds, to trap a read inside a read
-        /// that would wait for itself.
-        var holders: [UInt: Int] = [:]
+        /// Every reader opened, idle or not, to find whether a thread holds
+        /// one when none is free (a read inside a read would wait for itself).
+        var opened: [Slot] = []
     }
 }

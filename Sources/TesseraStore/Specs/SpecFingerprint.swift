@@ -68,18 +68,6 @@ public struct SpecFingerprint: Sendable, Hashable {
     }
 
     private static func hashFile(_ path: String, jsonPath: String, into hasher: inout ContentHasher) throws {
-        guard let file = fopen(path, "rb") else {
-            throw SpecError(
-                path: jsonPath,
-                reason: "cannot read '\(path)': \(String(cString: strerror(errno)))"
-            )
-        }
-        defer { fclose(file) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let read = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if read == 0 { break }
-            hasher.combine(buffer[0..<read])
-        }
+        try FileBytes.forEachChunk(of: path, errorPath: jsonPath, regularFileOnly: true) { hasher.combine($0) }
     }
 }

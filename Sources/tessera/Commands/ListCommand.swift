@@ -22,22 +22,20 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.open()
-        let (specs, layouts) = try reportingErrors { (try store.specs(), try store.layouts()) }
-        let listing = specs.map { spec in (spec, layouts.filter { $0.specName == spec.name }) }
+        let listing = try reportingErrors { try store.listing() }
         switch DisplayFormat.resolve(format) {
         case .table: print(TextTable.format(Self.tableRows(listing)))
-        case .json: print(Self.json(listing))
-        case .ndjson: print(Self.ndjsonLines(listing).joined(separator: "\n"))
+        case .json: print(StoreJSON.listing(listing))
+        case .ndjson: print(StoreJSON.listingLines(listing).joined(separator: "\n"))
         }
     }
 
-    typealias Listing = [(spec: StoredSpec, layouts: [StoredLayout])]
-
-    static func tableRows(_ listing: Listing) -> [[String]] {
+    static func tableRows(_ listing: [SpecListing]) -> [[String]] {
         var rows = [["spec", "axis", "extent", "state", "elements", "content size", "frame bytes", "compute s"]]
-        for (spec, layouts) in listing {
-            if layouts.isEmpty { rows.append([spec.name, spec.axis.rawValue, "-", "no layouts", "", "", "", ""]) }
-            for layout in layouts {
+        for entry in listing {
+            let spec = entry.spec
+            if entry.layouts.isEmpty { rows.append([spec.name, spec.axis.rawValue, "-", "no layouts", "", "", "", ""]) }
+            for layout in entry.layouts {
                 let size = layout.contentSize
                 rows.append([
                     spec.name, spec.axis.rawValue, JSONWriter.format(layout.crossExtent), layout.state.rawValue,
@@ -47,31 +45,5 @@ struct ListCommand: ParsableCommand {
             }
         }
         return rows
-    }
-
-    static func json(_ listing: Listing) -> String {
-        let specs = listing.map { spec, layouts in
-            "{\(specMembers(spec)), \"layouts\": [\(layouts.map { "{\(layoutMembers($0))}" }.joined(separator: ", "))]}"
-        }
-        return "{\"specs\": [" + specs.joined(separator: ",\n ") + "]}"
-    }
-
-    static func ndjsonLines(_ listing: Listing) -> [String] {
-        listing.flatMap { spec, layouts in
-            layouts.isEmpty
-                ? ["{\(specMembers(spec)), \"extent\": null, \"state\": \"none\"}"]
-                : layouts.map { "{\(specMembers(spec)), \(layoutMembers($0))}" }
-        }
-    }
-
-    private static func specMembers(_ spec: StoredSpec) -> String {
-        "\"name\": \(JSONWriter.quote(spec.name)), \"axis\": \"\(spec.axis.rawValue)\", \"sections\": \(spec.sectionCount)"
-    }
-
-    private static func layoutMembers(_ layout: StoredLayout) -> String {
-        let size = layout.contentSize
-        return "\"extent\": \(JSONWriter.format(layout.crossExtent)), \"state\": \"\(layout.state.rawValue)\", "
-            + "\"elements\": \(layout.elementCount), \"contentSize\": [\(JSONWriter.format(size.width)), \(JSONWriter.format(size.height))], "
-            + "\"frameBytes\": \(layout.frameBytes), \"computeSeconds\": \(JSONWriter.format(layout.computeSeconds))"
     }
 }

@@ -1,0 +1,46 @@
+import TesseraLayout
+
+/// The contract's JSON for what the store lists and reports, written once
+/// for the CLI and the HTTP service alike.
+package enum StoreJSON {
+    /// `{"specs": [...]}`, each spec with its `"layouts"` (`tessera list --format json`).
+    package static func listing(_ listing: [SpecListing]) -> String {
+        "{\"specs\": [" + listing.map(entry).joined(separator: ",\n ") + "]}"
+    }
+
+    /// One spec with its layouts: `{"name": …, "axis": …, "sections": …, "layouts": [...]}`.
+    package static func entry(_ listing: SpecListing) -> String {
+        "{\(specMembers(listing.spec)), \"layouts\": [\(listing.layouts.map { "{\(layoutMembers($0))}" }.joined(separator: ", "))]}"
+    }
+
+    /// One line per layout with its spec's fields; a spec without layouts is
+    /// one line with `"extent": null, "state": "none"` (`--format ndjson`).
+    package static func listingLines(_ listing: [SpecListing]) -> [String] {
+        listing.flatMap { entry in
+            entry.layouts.isEmpty
+                ? ["{\(specMembers(entry.spec)), \"extent\": null, \"state\": \"none\"}"]
+                : entry.layouts.map { "{\(specMembers(entry.spec)), \(layoutMembers($0))}" }
+        }
+    }
+
+    /// What a save, update or append did: `{"name": …, "layouts": [{"extent": E,
+    /// "kept": k, "shifted": s, "resumed": r, "recomputed": c}, …]}`.
+    package static func report(name: String, _ report: UpdateReport) -> String {
+        let layouts = report.layouts.map { layout in
+            "{\"extent\": \(JSONWriter.format(layout.crossExtent)), \"kept\": \(layout.kept), \"shifted\": \(layout.shifted), "
+                + "\"resumed\": \(layout.resumed), \"recomputed\": \(layout.recomputed)}"
+        }
+        return "{\"name\": \(JSONWriter.quote(name)), \"layouts\": [\(layouts.joined(separator: ", "))]}"
+    }
+
+    private static func specMembers(_ spec: StoredSpec) -> String {
+        "\"name\": \(JSONWriter.quote(spec.name)), \"axis\": \"\(spec.axis.rawValue)\", \"sections\": \(spec.sectionCount)"
+    }
+
+    private static func layoutMembers(_ layout: StoredLayout) -> String {
+        let size = layout.contentSize
+        return "\"extent\": \(JSONWriter.format(layout.crossExtent)), \"state\": \"\(layout.state.rawValue)\", "
+            + "\"elements\": \(layout.elementCount), \"contentSize\": [\(JSONWriter.format(size.width)), \(JSONWriter.format(size.height))], "
+            + "\"frameBytes\": \(layout.frameBytes), \"computeSeconds\": \(JSONWriter.format(layout.computeSeconds))"
+    }
+}

@@ -1,0 +1,48 @@
+import TesseraLayout
+
+/// A stored spec with its layouts: one entry of `tessera list`.
+public struct SpecListing: Sendable, Hashable {
+    public var spec: StoredSpec
+    /// Its layouts, by extent.
+    public var layouts: [StoredLayout]
+
+    public init(spec: StoredSpec, layouts: [StoredLayout]) {
+        self.spec = spec
+        self.layouts = layouts
+    }
+}
+
+extension LayoutStore {
+    /// Every stored spec with its layouts, by name, read in one snapshot.
+    public func listing() throws -> [SpecListing] {
+        try read { storage in try Self.listing(storage: storage) }
+    }
+
+    /// One stored spec with its layouts, or nil when there is no such spec.
+    public func listing(name: String) throws -> SpecListing? {
+        try read { storage in try Self.listing(name: name, storage: storage) }
+    }
+
+    /// ``listing()`` from async code.
+    public func listing() async throws -> [SpecListing] {
+        try await readAsync { storage in try Self.listing(storage: storage) }
+    }
+
+    /// ``listing(name:)`` from async code.
+    public func listing(name: String) async throws -> SpecListing? {
+        try await readAsync { storage in try Self.listing(name: name, storage: storage) }
+    }
+
+    static func listing(storage: any StorageReader) throws -> [SpecListing] {
+        var layoutsByName: [String: [StoredLayout]] = [:]
+        for record in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) {
+            layoutsByName[record.layout.specName, default: []].append(record.layout)
+        }
+        return try storage.specSummaries().map { SpecListing(spec: $0, layouts: layoutsByName[$0.name] ?? []) }
+    }
+
+    static func listing(name: String, storage: any StorageReader) throws -> SpecListing? {
+        guard let spec = try storage.specSummary(name: name), let specID = try storage.specID(name: name) else { return nil }
+        return SpecListing(spec: spec, layouts: try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout))
+    }
+}
