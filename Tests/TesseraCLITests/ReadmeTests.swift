@@ -143,6 +143,23 @@ struct ReadmeTests {
         }
         #expect(elements.count == layout.visibleElements(viewport: Rect(x: 0, y: 12, width: 390, height: 844)).count)
     }
+
+    @Test("the async excerpt answers like the sync one")
+    func asyncExcerpt() async throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try LayoutStore(path: directory.appendingPathComponent("async.sqlite").path)
+        let spec = try Spec(contentsOfFile: CLIRunner.repository.appendingPathComponent("Examples/home-feed.json").path)
+        try await store.save(spec, as: "home", crossExtents: [390])
+        let elements = try await visible(store: store, feed: "home", width: 390, y: 600, height: 844)
+        #expect(elements == (try LayoutEngine().layout(spec, crossExtent: 390)).visibleElements(viewport: Rect(x: 0, y: 600, width: 390, height: 844)))
+    }
+}
+
+/// The README's async example, as written there.
+func visible(store: LayoutStore, feed: String, width: Double, y: Double, height: Double) async throws -> [LayoutElement] {
+    try await store.visibleElements(name: feed, crossExtent: width,
+                                    viewport: Rect(x: 0, y: y, width: width, height: height))
 }
 
 /// The README's server example, as written there.

@@ -109,3 +109,31 @@ func writeFile(_ path: String, _ text: String) throws {
 #if canImport(Glibc)
 import Glibc
 #endif
+
+@Suite("items files must be regular files")
+struct ItemsFileKindTests {
+    /// A spec whose only section reads its items from `path`.
+    static func spec(reading path: String) throws -> Spec {
+        try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"file": "\#(path)"}}]}"#)
+    }
+
+    @Test("a FIFO is refused at once, naming the path, instead of waiting forever for a writer")
+    func fifo() throws {
+        let path = "/tmp/tessera-fifo-\(UInt64.random(in: 0...UInt64.max))"
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { _ = remove(path) }
+        #expect(throws: SpecError(path: "sections[0].items.file", reason: "'\(path)' is a FIFO; items files must be regular files")) {
+            try LayoutEngine().layout(Self.spec(reading: path), crossExtent: 100)
+        }
+    }
+
+    @Test("a directory and a device are refused, naming the path")
+    func directoryAndDevice() throws {
+        #expect(throws: SpecError(path: "sections[0].items.file", reason: "'/tmp' is a directory; items files must be regular files")) {
+            try LayoutEngine().layout(Self.spec(reading: "/tmp"), crossExtent: 100)
+        }
+        #expect(throws: SpecError(path: "sections[0].items.file", reason: "'/dev/zero' is a device; items files must be regular files")) {
+            try LayoutEngine().layout(Self.spec(reading: "/dev/zero"), crossExtent: 100)
+        }
+    }
+}
