@@ -58,6 +58,12 @@ package final class Connection {
     /// State that a layer above keeps per connection (a store's cache of
     /// layout geometry); it lives and dies with the connection.
     package var attachment: AnyObject?
+    /// Whether ``changeCounter()`` may remember its answer until
+    /// `knownChangeCounter` is cleared: set by the pool on readers, which
+    /// clear it whenever they begin or end a snapshot.
+    var remembersChangeCounter = false
+    /// The change counter of the current snapshot, once asked.
+    var knownChangeCounter: Int64?
     /// Nesting depth of `savepoint(_:)`, to name savepoints uniquely.
     var savepointDepth = 0
     private(set) var isClosed = false

@@ -25,6 +25,7 @@ extension DatabasePool {
             return
         }
         endSnapshot(of: slot)
+        connection.knownChangeCounter = nil
         // Read before BEGIN: a commit between the two makes the next check
         // fail and renew, never the reverse.
         let stamp = walIndex?.stamp()
@@ -46,6 +47,7 @@ extension DatabasePool {
     func endSnapshot(of slot: Slot) {
         let connection = slot.connection
         slot.snapshotStamp = nil
+        connection.knownChangeCounter = nil
         guard connection.isInTransaction else { return }
         // A read-only transaction cannot fail to commit once its statements
         // are reset; ROLLBACK is the fallback that always ends it.

@@ -189,6 +189,7 @@ package final class DatabasePool: Sendable {
 
     private func openReader() throws -> Slot {
         let slot = Slot(try Connection(path: path, mode: .readOnly, options: configuration.connection))
+        slot.connection.remembersChangeCounter = true
         idle.withLock { $0.opened.append(slot) }
         return slot
     }

@@ -7,12 +7,16 @@ extension Connection: StorageReader {
     private static let dataVersionSQL = SQL("PRAGMA data_version")
 
     /// `PRAGMA data_version`: SQLite changes it for this connection whenever
-    /// another connection commits.
+    /// another connection commits. A pooled reader that kept its snapshot
+    /// knows nothing was committed since it last asked, and answers without SQL.
     package func changeCounter() throws -> Int64 {
+        if let known = knownChangeCounter { return known }
         let pragma = try cachedStatement(Self.dataVersionSQL)
         guard try pragma.step() else { throw StoreError.damaged(store: path, "PRAGMA data_version returned no row") }
         defer { pragma.reset() }
-        return pragma.int64(at: 0)
+        let version = pragma.int64(at: 0)
+        if remembersChangeCounter { knownChangeCounter = version }
+        return version
     }
 
     // MARK: Specs

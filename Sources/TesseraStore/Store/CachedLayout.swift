@@ -21,7 +21,10 @@ struct CachedLayout {
         let range = SectionSearch.sections(
             from: low, through: high, count: sections.count, end: { ends[$0] }, start: { sections[$0].geometry.start }
         )
-        return sections[range].filter { !$0.geometry.isEmpty }
+        var result: [SectionRecord] = []
+        result.reserveCapacity(range.count)
+        for index in range where !sections[index].geometry.isEmpty { result.append(sections[index]) }
+        return result
     }
 }
 
