@@ -69,7 +69,7 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The JSON path of a spec error (`sections[2].items[17].columns`).
     public var path: String?
     /// The error of the backend (SQLite's code and message) or of the engine
-    /// (``SpecError``) that this one reports.
+    /// (`SpecError`) that this one reports.
     public var cause: (any Error & Sendable)?
 
     public init(

@@ -14,7 +14,9 @@ public protocol PatternBlock: Sendable {
     /// `scroll` from the block's top. Lengths must not be negative, and a
     /// block needs at least one frame.
     ///
-    /// - Parameter path: the block's JSON path, to name it in errors.
+    /// - Parameters:
+    ///   - context: the section being laid out.
+    ///   - path: the block's JSON path, to name it in errors.
     func frames(in context: SectionContext, path: JSONPath) throws -> [LocalFrame]
 
     /// The block as it is stored in a spec and compared to tell whether a

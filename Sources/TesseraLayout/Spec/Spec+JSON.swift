@@ -3,6 +3,7 @@ extension Spec {
     /// Reads a spec from parsed JSON.
     ///
     /// - Parameters:
+    ///   - json: the spec, parsed.
     ///   - registry: the layout kinds the spec may name.
     ///   - baseDirectory: where `{"file": ...}` item paths are relative to.
     /// - Throws: ``SpecError`` naming the JSON path and the rule broken.

@@ -58,7 +58,7 @@ package final class Connection {
     /// State that a layer above keeps per connection (a store's cache of
     /// layout geometry); it lives and dies with the connection.
     package var attachment: AnyObject?
-    /// Whether ``changeCounter()`` may remember its answer until
+    /// Whether `changeCounter()` may remember its answer until
     /// `knownChangeCounter` is cleared: set by the pool on readers, which
     /// clear it whenever they begin or end a snapshot.
     var remembersChangeCounter = false

@@ -18,7 +18,7 @@ import TesseraLayout
 extension LayoutStore {
     // MARK: Queries
 
-    /// Every element that intersects `rect` (see ``elements(name:crossExtent:in:computeIfMissing:)``).
+    /// Every element that intersects `rect` (see `elements(name:crossExtent:in:computeIfMissing:)`).
     public func elements(name: String, crossExtent: Double, in rect: Rect, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
         try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try reader.elements(in: rect, pinning: false)
@@ -78,7 +78,7 @@ extension LayoutStore {
 
     // MARK: Writes
 
-    /// Saves a spec and lays it out (see ``save(_:as:crossExtents:progress:)``).
+    /// Saves a spec and lays it out (see `save(_:as:crossExtents:progress:)`).
     @discardableResult
     public func save(
         _ spec: Spec, as name: String? = nil, crossExtents: [Double] = [], progress: (@Sendable (PrecomputeProgress) -> Void)? = nil

@@ -13,7 +13,7 @@ package protocol CellSink: AnyObject {
 }
 
 /// A whole layout's rows in memory: computed outside any transaction, then
-/// written in one short one (``replay(into:layoutID:)``), so that computing
+/// written in one short one (`replay(into:layoutID:)`), so that computing
 /// a layout never holds the writer.
 final class BufferedLayout: CellSink {
     private struct Group {

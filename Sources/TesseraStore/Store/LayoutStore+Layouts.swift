@@ -41,7 +41,7 @@ extension LayoutStore {
         }
     }
 
-    /// What ``prune()`` removed.
+    /// What `prune()` removed.
     public struct PruneReport: Sendable, Hashable {
         public var layoutsDeleted: Int
         public var bytesBefore: Int

@@ -23,12 +23,12 @@ extension LayoutStore {
         try read { storage in try Self.listing(name: name, storage: storage) }
     }
 
-    /// ``listing()`` from async code.
+    /// `listing()` from async code.
     public func listing() async throws -> [SpecListing] {
         try await readAsync { storage in try Self.listing(storage: storage) }
     }
 
-    /// ``listing(name:)`` from async code.
+    /// `listing(name:)` from async code.
     public func listing(name: String) async throws -> SpecListing? {
         try await readAsync { storage in try Self.listing(name: name, storage: storage) }
     }

@@ -13,7 +13,7 @@ extension LayoutStore {
     /// name, all in one transaction: if the spec is invalid at any extent,
     /// nothing changes and the previous spec and layouts stay as they were.
     /// A spec already stored is updated incrementally (see
-    /// ``update(name:with:progress:)``); layouts still fresh for the saved
+    /// `update(name:with:progress:)`); layouts still fresh for the saved
     /// content are kept as they are. `progress` hears of every layout
     /// computed in full; it runs inside the write and must not write to the store.
     ///
@@ -28,7 +28,7 @@ extension LayoutStore {
         try precompute(spec, as: name, crossExtents: crossExtents, progress: progress).layouts
     }
 
-    /// ``save(_:as:crossExtents:progress:)``, also telling what it did to
+    /// `save(_:as:crossExtents:progress:)`, also telling what it did to
     /// each layout: kept, shifted, resumed or recomputed sections.
     public func precompute(
         _ spec: Spec,
