@@ -57,6 +57,39 @@ final class SQLiteStorage: StorageBackend {
         }
     }
 
+    /// SQLite's integrity check, the R*Tree's own check, and the R*Tree
+    /// against the directory: one index row per group, with the group's key.
+    func integrityProblems() throws -> [String] {
+        try Self.reporting(path: pool.path) {
+            try pool.read { connection in
+                var problems: [String] = []
+                let integrity = try connection.prepare("PRAGMA integrity_check")
+                while try integrity.step() {
+                    let line = integrity.text(at: 0)
+                    if line != "ok" { problems.append("SQLite's integrity check: \(line)") }
+                }
+                let rtree = try connection.prepare("SELECT rtreecheck('cell_groups_rtree')")
+                if try rtree.step(), rtree.text(at: 0) != "ok" {
+                    problems.append("the R*Tree's check: \(rtree.text(at: 0))")
+                }
+                let unindexed = try connection.scalarInt64("""
+                    SELECT count(*) FROM cell_group_directory AS d LEFT JOIN cell_groups_rtree AS r ON r.id = d.group_id
+                    WHERE r.id IS NULL OR r.first_item != d.first_item
+                    """) ?? 0
+                if unindexed > 0 { problems.append("\(unindexed) cell groups are missing from the R*Tree or indexed under another item") }
+                let strays = try connection.scalarInt64(
+                    "SELECT (SELECT count(*) FROM cell_groups_rtree) - (SELECT count(*) FROM cell_group_directory)"
+                ) ?? 0
+                if strays != 0 { problems.append("the R*Tree has \(strays) rows more than the directory has groups") }
+                let orphans = try connection.scalarInt64("""
+                    SELECT count(*) FROM cell_group_directory AS d LEFT JOIN cell_groups AS g ON g.id = d.group_id WHERE g.id IS NULL
+                    """) ?? 0
+                if orphans > 0 { problems.append("\(orphans) directory entries name cell groups that are not stored") }
+                return problems
+            }
+        }
+    }
+
     /// The file and its write-ahead log.
     var storageBytes: Int {
         var total = 0

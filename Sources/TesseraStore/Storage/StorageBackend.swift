@@ -41,6 +41,10 @@ package protocol StorageBackend: Sendable {
 
     /// Bytes the store takes on disk.
     var storageBytes: Int { get }
+
+    /// What the backend's own checks find wrong with its files and indexes
+    /// (empty when nothing); reads only.
+    func integrityProblems() throws -> [String]
 }
 
 /// The rows a read sees, in one snapshot.

@@ -20,8 +20,7 @@ struct LayoutCommand: ParsableCommand {
     var format: DisplayFormat?
 
     func run() throws {
-        let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec) }
-        let result = try reportingErrors(file: spec) { try LayoutEngine().layout(loaded, crossExtent: try extent.crossExtent(for: loaded.axis)) }
+        let result = try extent.layout(specFile: spec)
         ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: result.summary, elements: result.elements)
     }
 }

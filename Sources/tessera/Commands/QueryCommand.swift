@@ -42,8 +42,7 @@ struct QueryCommand: ParsableCommand {
         let pinning = viewport != nil
         let printer = ElementPrinter(format: DisplayFormat.resolve(format))
         if let spec {
-            let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec) }
-            let result = try reportingErrors(file: spec) { try LayoutEngine().layout(loaded, crossExtent: try extent.crossExtent(for: loaded.axis)) }
+            let result = try extent.layout(specFile: spec)
             printer.print(summary: result.summary, elements: pinning ? result.visibleElements(viewport: query) : result.elements(in: query))
             return
         }

@@ -56,9 +56,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func renderSpec(_ spec: String) throws -> RenderedPicture {
-        let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec) }
-        let result = try reportingErrors(file: spec) { try LayoutEngine().layout(loaded, crossExtent: try extent.crossExtent(for: loaded.axis)) }
-        return RenderedPicture(result: result, rect: rect?.rect, range: range)
+        RenderedPicture(result: try extent.layout(specFile: spec), rect: rect?.rect, range: range)
     }
 
     private func renderStored(db: String, name: String) throws -> RenderedPicture {

@@ -24,4 +24,11 @@ struct ExtentOptions: ParsableArguments {
         case (.horizontal, _, _): throw CommandError("the spec scrolls horizontally: give its container height with --height (and no --width)")
         }
     }
+
+    /// The spec in the file at `path`, laid out in memory at the extent
+    /// these options give for its axis; errors name the file.
+    func layout(specFile path: String) throws -> LayoutResult {
+        let spec = try reportingErrors(file: path) { try Spec(contentsOfFile: path) }
+        return try reportingErrors(file: path) { try LayoutEngine().layout(spec, crossExtent: try crossExtent(for: spec.axis)) }
+    }
 }

@@ -1,0 +1,128 @@
+import TesseraLayout
+
+/// What ``LayoutStore/check()`` found.
+public struct CheckReport: Sendable, Hashable {
+    /// One thing found wrong, and where.
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        /// The spec it concerns, if one.
+        public var spec: String?
+        /// The layout's extent, if it concerns a layout.
+        public var crossExtent: Double?
+        /// What is wrong.
+        public var message: String
+
+        public init(spec: String? = nil, crossExtent: Double? = nil, message: String) {
+            self.spec = spec
+            self.crossExtent = crossExtent
+            self.message = message
+        }
+
+        public var description: String {
+            var place = spec.map { "spec \"\($0)\"" } ?? "store"
+            if let crossExtent { place += " at \(JSONWriter.format(crossExtent))" }
+            return "\(place): \(message)"
+        }
+    }
+
+    public var specsChecked = 0
+    public var layoutsChecked = 0
+    public var groupsChecked = 0
+    public var problems: [Problem] = []
+
+    /// Whether nothing was found wrong.
+    public var isHealthy: Bool { problems.isEmpty }
+}
+
+extension LayoutStore {
+    /// Reads everything the store keeps and checks it: the backend's own
+    /// integrity check; every stored spec parses and can be read by this
+    /// program; every layout has its section rows, its cell groups cover
+    /// each section's items exactly once, in order, with one exact frame per
+    /// item, and each group's stored bounds are the union of its frames.
+    /// Reads in one snapshot; writes nothing.
+    public func check() throws -> CheckReport {
+        let backendProblems = try backend.integrityProblems()
+        return try read { storage in
+            var report = CheckReport()
+            report.problems = backendProblems.map { CheckReport.Problem(message: $0) }
+            for spec in try storage.specSummaries() {
+                report.specsChecked += 1
+                do {
+                    guard let loaded = try loadSpec(name: spec.name, storage: storage) else { continue }
+                    if loaded.spec.sections.count != spec.sectionCount {
+                        report.problems.append(.init(spec: spec.name, message: "has \(loaded.spec.sections.count) sections stored, its row says \(spec.sectionCount)"))
+                    }
+                } catch let error as StoreError {
+                    report.problems.append(.init(spec: spec.name, message: error.message))
+                }
+            }
+            for record in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) {
+                report.layoutsChecked += 1
+                report.groupsChecked += try Self.checkLayout(record.layout, storage: storage) { message in
+                    report.problems.append(.init(spec: record.layout.specName, crossExtent: record.layout.crossExtent, message: message))
+                }
+            }
+            return report
+        }
+    }
+
+    /// Checks one layout's sections and groups; returns the groups checked.
+    private static func checkLayout(_ layout: StoredLayout, storage: any StorageReader, problem: (String) -> Void) throws -> Int {
+        let sections = try storage.sections(layoutID: layout.id)
+        if sections.count != layout.sectionCount {
+            problem("has \(sections.count) section rows, its row says \(layout.sectionCount)")
+        }
+        for (position, section) in sections.enumerated() where section.geometry.index != position {
+            problem("section row \(position) is numbered \(section.geometry.index)")
+        }
+        var groupsBySlot: [Int: [GroupRecord]] = [:]
+        try storage.forEachGroup(layoutID: layout.id) { groupsBySlot[$0.slot, default: []].append($0) }
+        var checked = 0
+        var cells = 0
+        for section in sections {
+            let index = section.geometry.index
+            let groups = groupsBySlot.removeValue(forKey: section.slot) ?? []
+            let itemCount = section.geometry.isEmpty ? 0 : section.geometry.itemCount
+            cells += itemCount
+            let expectedFirsts = Array(stride(from: 0, to: itemCount, by: CellGroupWriter.groupSize))
+            guard groups.map(\.firstItem) == expectedFirsts else {
+                problem("section \(index): its cell groups start at items \(groups.map(\.firstItem).prefix(8)), not \(expectedFirsts.prefix(8))")
+                continue
+            }
+            for group in groups {
+                checked += 1
+                let expected = min(CellGroupWriter.groupSize, itemCount - group.firstItem)
+                var found: (count: Int, bounds: QueryBounds, finite: Bool)?
+                try storage.visitFrames(groupID: group.id) { raw in
+                    var bounds = QueryBounds.empty
+                    var finite = raw.count % FrameBlob.bytesPerFrame == 0
+                    for offset in 0..<FrameBlob.count(byteCount: raw.count) {
+                        let frame = FrameBlob.frame(raw, at: offset)
+                        finite = finite && frame.cross.isFinite && frame.scroll.isFinite && frame.crossLength.isFinite
+                            && frame.scrollLength.isFinite && frame.crossLength >= 0 && frame.scrollLength >= 0
+                        bounds.add(frame)
+                    }
+                    found = (FrameBlob.count(byteCount: raw.count), bounds, finite)
+                }
+                guard let found else {
+                    problem("section \(index): the cell group of items \(group.firstItem)… has no frames stored")
+                    continue
+                }
+                if found.count != expected {
+                    problem("section \(index): the cell group of items \(group.firstItem)… holds \(found.count) frames, not \(expected)")
+                } else if !found.finite {
+                    problem("section \(index): the cell group of items \(group.firstItem)… holds a frame that is not finite and non-negative")
+                } else if found.bounds != group.bounds {
+                    problem("section \(index): the cell group of items \(group.firstItem)… has stored bounds that are not its frames' union")
+                }
+            }
+        }
+        if !groupsBySlot.isEmpty {
+            problem("has cell groups of \(groupsBySlot.count) section slots that no section row names")
+        }
+        if cells != layout.cellCount {
+            problem("its sections hold \(cells) cells, its row says \(layout.cellCount)")
+        }
+        return checked
+    }
+}
