@@ -12,9 +12,11 @@ extension LayoutStore {
     ///   - registry: the layout kinds stored specs may name.
     ///   - maximumReaders: the most read-only connections open at once; more
     ///     concurrent reads wait for one to be free.
-    ///   - readerCacheLimit: the largest layout (sections plus groups of 250
-    ///     cells) whose directory each reader connection keeps in memory,
-    ///     about 60 bytes per entry; 0 sends every query through the R*Tree.
+    ///   - cacheBudget: bytes of layout directories (section rows and the
+    ///     bounds of each group of 250 cells, about 60 bytes per entry) that
+    ///     the store's readers share in memory, least recently used dropped
+    ///     first; a layout not cached is queried through the R*Tree while its
+    ///     directory loads. 0 sends every query through the R*Tree.
     ///   - busyTimeout: how long (seconds) a write waits for another
     ///     connection's or process's write to finish before failing with code
     ///     `busy`: longer than the longest write (a 10M-item precompute takes
@@ -23,7 +25,7 @@ extension LayoutStore {
         path: String,
         registry: LayoutRegistry = .standard,
         maximumReaders: Int = 4,
-        readerCacheLimit: Int = 2_000_000,
+        cacheBudget: Int = LayoutStore.defaultCacheBudget,
         busyTimeout: Double = 120
     ) throws {
         let storage = try SQLiteStorage(
@@ -33,7 +35,7 @@ extension LayoutStore {
                 connection: Connection.Options(busyTimeout: busyTimeout)
             )
         )
-        self.init(backend: storage, registry: registry, readerCacheLimit: readerCacheLimit)
+        self.init(backend: storage, registry: registry, cacheBudget: cacheBudget)
     }
 
     /// The SQLite pool under this store, for this package's tools and tests.

@@ -8,7 +8,7 @@ struct RTreePathTests {
     @Test("through the R*Tree, layouts whose ids share a 32-bit float (past 2^24) never see each other's cells")
     func neighbouringIDsPastFloatPrecision() throws {
         let temporary = try TemporaryDirectory("rtree")
-        let store = try LayoutStore(path: temporary.file("layouts.sqlite"), readerCacheLimit: 0)
+        let store = try LayoutStore(path: temporary.file("layouts.sqlite"), cacheBudget: 0)
         let connection = try Connection(path: temporary.file("layouts.sqlite"))
         try connection.execute("DELETE FROM sqlite_sequence WHERE name = 'layouts'; INSERT INTO sqlite_sequence (name, seq) VALUES ('layouts', 16777216)")
         let narrow = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": [{"size": [10, 10]}]}]}"#)

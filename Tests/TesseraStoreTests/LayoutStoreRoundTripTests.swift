@@ -9,7 +9,7 @@ struct LayoutStoreRoundTripTests {
     /// Readers answer from a cached directory of groups, or through the
     /// on-disk R*Tree when the layout is too large to cache (limit 0 here).
     static let cases: [(seed: UInt64, cacheLimit: Int)] =
-        (UInt64(1)...50).map { ($0, 2_000_000) } + (UInt64(51)...80).map { ($0, 0) }
+        (UInt64(1)...50).map { ($0, LayoutStore.defaultCacheBudget) } + (UInt64(51)...80).map { ($0, 0) }
 
     @Test("stored layouts answer every query exactly like the in-memory layout, cached and through the R*Tree", arguments: TestBackend.all, cases)
     func roundTrip(backend: TestBackend, testCase: (seed: UInt64, cacheLimit: Int)) throws {
@@ -18,7 +18,7 @@ struct LayoutStoreRoundTripTests {
         let (json, extent) = generator.spec(maxSections: 5, maxItems: 400)
         let spec = try Spec(jsonText: json)
         let memory = try LayoutEngine().layout(spec, crossExtent: extent)
-        let temporary = try TemporaryStore(backend, readerCacheLimit: cacheLimit)
+        let temporary = try TemporaryStore(backend, cacheBudget: cacheLimit)
         let store = temporary.store
         try store.save(spec, as: "random", crossExtents: [extent])
 
@@ -68,13 +68,13 @@ struct LayoutStoreRoundTripTests {
         }
     }
 
-    @Test("a layout far down the scroll axis keeps exact frames (R*Tree floats are only an index)", arguments: TestBackend.all, [2_000_000, 0])
+    @Test("a layout far down the scroll axis keeps exact frames (R*Tree floats are only an index)", arguments: TestBackend.all, [LayoutStore.defaultCacheBudget, 0])
     func exactFarFrames(backend: TestBackend, cacheLimit: Int) throws {
         let spec = try Spec(jsonText: """
         {"format": 1, "sections": [{"layout": {"kind": "flow"}, "insets": {"top": 48000000.3}, "items": [{"size": [100.1, 0.7]}, {"size": [100.1, 0.7]}]}]}
         """)
         let memory = try LayoutEngine().layout(spec, crossExtent: 390)
-        let temporary = try TemporaryStore(backend, readerCacheLimit: cacheLimit)
+        let temporary = try TemporaryStore(backend, cacheBudget: cacheLimit)
         try temporary.store.save(spec, as: "far", crossExtents: [390])
         let rect = Rect(x: 100.1, y: 48000000.3, width: 1, height: 0.5)
         // The second cell starts exactly at x = 100.1: the first one only touches the rect.

@@ -14,10 +14,10 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// A new, empty store of this backend in `directory`.
-    func makeStore(in directory: URL, registry: LayoutRegistry, readerCacheLimit: Int) throws -> LayoutStore {
+    func makeStore(in directory: URL, registry: LayoutRegistry, cacheBudget: Int) throws -> LayoutStore {
         switch self {
         case .sqlite:
-            try LayoutStore(path: directory.appendingPathComponent("layouts.sqlite").path, registry: registry, readerCacheLimit: readerCacheLimit)
+            try LayoutStore(path: directory.appendingPathComponent("layouts.sqlite").path, registry: registry, cacheBudget: cacheBudget)
         }
     }
 
@@ -47,11 +47,11 @@ final class TemporaryStore {
     let backend: TestBackend
     let store: LayoutStore
 
-    init(_ backend: TestBackend = .sqlite, registry: LayoutRegistry = .standard, readerCacheLimit: Int = 2_000_000) throws {
+    init(_ backend: TestBackend = .sqlite, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.backend = backend
-        store = try backend.makeStore(in: directory, registry: registry, readerCacheLimit: readerCacheLimit)
+        store = try backend.makeStore(in: directory, registry: registry, cacheBudget: cacheBudget)
     }
 
     deinit {

@@ -54,5 +54,5 @@ package struct FrameIndex: Sendable {
     }
 
     /// Bytes held by the index.
-    var byteCount: Int { (leaves.capacity + branches.capacity) * MemoryLayout<QueryBounds>.stride }
+    package var byteCount: Int { (leaves.capacity + branches.capacity) * MemoryLayout<QueryBounds>.stride }
 }

@@ -43,7 +43,8 @@ final class BlockingLane: Sendable {
         }
     }
 
-    private func submit(_ job: @escaping @Sendable () -> Void) {
+    /// Runs `job` on one of the lane's threads, later; returns at once.
+    func submit(_ job: @escaping @Sendable () -> Void) {
         let start = jobs.withLock { state in
             state.queue.append(job)
             defer { state.started = true }

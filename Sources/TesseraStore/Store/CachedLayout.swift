@@ -1,7 +1,7 @@
 import TesseraLayout
 
-/// A layout's sections and cell groups, as a reader connection caches them.
-struct CachedLayout {
+/// A layout's sections and cell groups, as the store's readers cache them.
+struct CachedLayout: Sendable {
     let sections: [SectionRecord]
     /// Per section, its groups in item order.
     let groups: [SectionGroups]
@@ -14,6 +14,17 @@ struct CachedLayout {
         self.sections = sections
         self.groups = groups
         ends = sections.map(\.geometry.end)
+    }
+
+    /// The bytes its arrays take, for the cache's budget.
+    var byteCount: Int {
+        var total = MemoryLayout<Self>.stride + sections.capacity * MemoryLayout<SectionRecord>.stride
+            + ends.capacity * MemoryLayout<Double>.stride + groups.capacity * MemoryLayout<SectionGroups>.stride
+        for section in groups {
+            total += section.firstItems.capacity * MemoryLayout<Int>.stride + section.ids.capacity * MemoryLayout<Int64>.stride
+                + section.bounds.capacity * MemoryLayout<QueryBounds>.stride + (section.index?.byteCount ?? 0)
+        }
+        return total
     }
 
     /// The non-empty sections whose scroll range meets [low, high], in order.
@@ -30,7 +41,7 @@ struct CachedLayout {
 
 /// The cell groups of one section: first items, ids and exact bounds, with
 /// a bounds index when there are many.
-struct SectionGroups {
+struct SectionGroups: Sendable {
     var firstItems: [Int] = []
     var ids: [Int64] = []
     var bounds: [QueryBounds] = []

@@ -4,13 +4,14 @@ import TesseraLayout
 struct LayoutReader {
     let record: LayoutRecord
     let storage: any StorageReader
-    /// The largest layout (sections + cell groups) a reader caches.
-    let cacheLimit: Int
+    /// The layout's directory from the shared cache, or nil: queried
+    /// through the backend's spatial index instead.
+    let cache: CachedLayout?
 
-    init(record: LayoutRecord, storage: any StorageReader, cacheLimit: Int) {
+    init(record: LayoutRecord, storage: any StorageReader, cached: CachedLayout?) {
         self.record = record
         self.storage = storage
-        self.cacheLimit = cacheLimit
+        self.cache = cached
     }
 
     var layout: StoredLayout { record.layout }
@@ -21,7 +22,6 @@ struct LayoutReader {
         let query = layout.axis.localFrame(rect)
         let low = query.scroll - record.overhang
         let high = query.scrollEnd + record.overhang
-        let cache = try cached()
         for section in try sections(from: low, through: high, cache: cache) {
             let geometry = section.geometry
             let sectionQuery = SectionQuery(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent)
@@ -45,19 +45,6 @@ struct LayoutReader {
         return result
     }
 
-    /// Whether the layout is small enough for a reader to cache.
-    var isCacheable: Bool {
-        let groups = layout.cellCount / CellGroupWriter.groupSize + layout.sectionCount
-        return layout.sectionCount + groups <= cacheLimit
-    }
-
-    /// The layout's sections and cell groups as this reader caches them, or
-    /// nil for a layout too large to cache.
-    private func cached() throws -> CachedLayout? {
-        guard isCacheable else { return nil }
-        return try ReaderCache.of(storage).layout(record, storage: storage)
-    }
-
     /// Visits the cells of one section that may meet `bounds`, in item order.
     private func forEachCandidate(section: SectionRecord, bounds: QueryBounds, cache: CachedLayout?, _ visit: (Int, LocalFrame) -> Void) throws {
         guard let cache else {
@@ -79,8 +66,7 @@ struct LayoutReader {
     }
 
     /// The non-empty sections whose scroll range meets [low, high], in order:
-    /// from this reader's cache when the layout is small enough, else from
-    /// the backend's section index.
+    /// from the cached directory, else from the backend's section index.
     private func sections(from low: Double, through high: Double, cache: CachedLayout?) throws -> [SectionRecord] {
         if let cache { return cache.sections(from: low, through: high) }
         var result: [SectionRecord] = []

@@ -31,10 +31,10 @@ public final class LayoutStore: Sendable {
     public let registry: LayoutRegistry
     package let backend: any StorageBackend
     let engine = LayoutEngine()
-    /// The largest layout, in sections plus groups of cells, whose geometry
-    /// a reader keeps in memory; larger ones are queried through the
-    /// backend's spatial index.
-    let readerCacheLimit: Int
+    /// The directories of recently queried layouts, shared by all readers.
+    let layoutCache: LayoutCache
+    /// Directories being loaded in the background.
+    let directoryLoads = Mutex<Set<LayoutCache.Key>>([])
     /// Threads for async reads that find no reader free at once.
     let readLane = BlockingLane(name: "tessera reads", threads: 4)
     /// Threads for async writes and computations.
@@ -43,11 +43,18 @@ public final class LayoutStore: Sendable {
     let flights = Mutex<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
 
     /// A store over `backend`; backends' modules offer the public ways to open one.
-    package init(backend: any StorageBackend, registry: LayoutRegistry = .standard, readerCacheLimit: Int = 2_000_000) {
+    package init(backend: any StorageBackend, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget) {
         self.backend = backend
         self.registry = registry
-        self.readerCacheLimit = readerCacheLimit
+        self.layoutCache = LayoutCache(budget: cacheBudget)
     }
+
+    /// The default budget of the shared cache of layout directories: 64 MiB,
+    /// room for about 150 layouts of a million cells in sections of 1,000.
+    public static let defaultCacheBudget = 64 << 20
+
+    /// What the shared cache of layout directories holds, and its hits and misses.
+    public var cacheStatistics: CacheStatistics { layoutCache.statistics }
 
     /// Bytes the store takes on disk.
     public var fileBytes: Int { backend.storageBytes }

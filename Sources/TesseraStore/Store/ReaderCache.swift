@@ -1,25 +1,18 @@
 import TesseraLayout
 
-/// What a reader remembers between queries, so that a warm query reads
-/// nothing but its cell groups.
-///
-/// - Resolved layouts (name and extent to layout id, revision, freshness),
-///   valid while the backend's change counter is unchanged: it changes
-///   whenever another connection commits.
-/// - Recently read layouts' sections and groups, keyed by layout id and
-///   revision, both read in the query's own snapshot, so an entry is never
-///   older than what the query sees: layout ids are never reused and every
-///   change in place bumps the revision.
+/// What one reader connection remembers between queries: resolved layouts
+/// (name and extent to layout id, revision, freshness), valid while the
+/// backend's change counter is unchanged (it changes whenever another
+/// connection commits). Layout directories are shared by all readers
+/// (``LayoutCache``).
 final class ReaderCache {
-    private static let maximumLayouts = 4
-    private static let maximumResolved = 64
+    private static let maximumResolved = 4096
 
     private struct ResolvedKey: Hashable {
         var name: String
         var crossExtent: Double
     }
 
-    private var entries: [(id: Int64, revision: Int64, layout: CachedLayout)] = []
     private var resolved: [ResolvedKey: LayoutRecord] = [:]
     private var resolvedVersion: Int64?
 
@@ -44,31 +37,9 @@ final class ReaderCache {
         guard let layout = try storage.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
               layout.layout.state == .fresh
         else { return nil }
-        if resolved.count >= Self.maximumResolved { resolved.removeAll(keepingCapacity: true) }
+        // Full: drop one entry (the dictionary's first, in no useful order), not all.
+        if resolved.count >= Self.maximumResolved, let any = resolved.keys.first { resolved[any] = nil }
         resolved[key] = layout
         return layout
-    }
-
-    func layout(_ record: LayoutRecord, storage: any StorageReader) throws -> CachedLayout {
-        let id = record.layout.id
-        if let entry = entries.first(where: { $0.id == id && $0.revision == record.revision }) {
-            return entry.layout
-        }
-        let sections = try storage.sections(layoutID: id)
-        var sectionOfSlot: [Int: Int] = [:]
-        for section in sections { sectionOfSlot[section.slot] = section.geometry.index }
-        var groups = [SectionGroups](repeating: SectionGroups(), count: sections.count)
-        try storage.forEachGroup(layoutID: id) { group in
-            guard let section = sectionOfSlot[group.slot], groups.indices.contains(section) else { return }
-            groups[section].firstItems.append(group.firstItem)
-            groups[section].ids.append(group.id)
-            groups[section].bounds.append(group.bounds)
-        }
-        for index in groups.indices { groups[index].finish() }
-        let cached = CachedLayout(sections: sections, groups: groups)
-        entries.removeAll { $0.id == id }
-        if entries.count >= Self.maximumLayouts { entries.removeFirst() }
-        entries.append((id, record.revision, cached))
-        return cached
     }
 }

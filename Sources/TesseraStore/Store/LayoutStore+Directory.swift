@@ -1,0 +1,60 @@
+import TesseraLayout
+
+/// Layout directories in the shared cache: found there, loaded inline when
+/// small, or loaded in the background while the query that missed goes
+/// through the backend's spatial index.
+extension LayoutStore {
+    /// Directories of at most this many rows (sections plus groups) load
+    /// inline on a miss: a few SQL rows cost less than a spatial-index query.
+    static let inlineDirectoryRows = 64
+
+    /// The directory of `record`'s layout from the shared cache; on a miss,
+    /// loaded now when small, else nil (this query uses the spatial index)
+    /// and loaded in the background for the queries after it.
+    func cachedDirectory(of record: LayoutRecord, storage: any StorageReader) throws -> CachedLayout? {
+        guard layoutCache.budget > 0 else { return nil }
+        let key = LayoutCache.Key(layoutID: record.layout.id, revision: record.revision)
+        if let cached = layoutCache.layout(key) { return cached }
+        let rows = record.layout.sectionCount + record.layout.cellCount / CellGroupWriter.groupSize + record.layout.sectionCount
+        guard rows > Self.inlineDirectoryRows else {
+            let loaded = try Self.loadDirectory(layoutID: record.layout.id, storage: storage)
+            layoutCache.insert(loaded, for: key)
+            return loaded
+        }
+        loadInBackground(record: record, key: key)
+        return nil
+    }
+
+    /// Loads a directory on the read lane, in a snapshot of its own; at most
+    /// one load per layout revision at a time.
+    private func loadInBackground(record: LayoutRecord, key: LayoutCache.Key) {
+        guard directoryLoads.withLock({ $0.insert(key).inserted }) else { return }
+        readLane.submit { [self] in
+            defer { _ = directoryLoads.withLock { $0.remove(key) } }
+            guard !layoutCache.contains(key) else { return }
+            // The revision may be gone by now: then the rows read are another
+            // revision's, and are cached under that revision's key instead.
+            _ = try? read { storage in
+                guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
+                let loaded = try Self.loadDirectory(layoutID: current.layout.id, storage: storage)
+                layoutCache.insert(loaded, for: LayoutCache.Key(layoutID: current.layout.id, revision: current.revision))
+            }
+        }
+    }
+
+    /// A layout's sections and groups, read in the caller's snapshot.
+    static func loadDirectory(layoutID: Int64, storage: any StorageReader) throws -> CachedLayout {
+        let sections = try storage.sections(layoutID: layoutID)
+        var sectionOfSlot: [Int: Int] = [:]
+        for section in sections { sectionOfSlot[section.slot] = section.geometry.index }
+        var groups = [SectionGroups](repeating: SectionGroups(), count: sections.count)
+        try storage.forEachGroup(layoutID: layoutID) { group in
+            guard let section = sectionOfSlot[group.slot], groups.indices.contains(section) else { return }
+            groups[section].firstItems.append(group.firstItem)
+            groups[section].ids.append(group.id)
+            groups[section].bounds.append(group.bounds)
+        }
+        for index in groups.indices { groups[index].finish() }
+        return CachedLayout(sections: sections, groups: groups)
+    }
+}

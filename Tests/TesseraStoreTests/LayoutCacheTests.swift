@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import Testing
+import TesseraLayout
+@testable import TesseraStore
+
+@Suite("store: the shared cache of layout directories")
+struct LayoutCacheTests {
+    static func grid(_ count: Int, fraction: Int = 4) throws -> Spec {
+        try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": \#(fraction)}, "items": {"count": \#(count), "cycle": [{}]}}, {"layout": {"kind": "grid", "fraction": 2}, "items": {"count": \#(count), "cycle": [{}]}}]}"#)
+    }
+
+    static let viewport = Rect(x: 0, y: 5_000, width: 400, height: 844)
+
+    @Test("many layouts in rotation stay within the budget, least recently used dropped first, and answer exactly", arguments: TestBackend.all)
+    func budget(backend: TestBackend) throws {
+        // One directory's bytes, measured on a store of its own.
+        let probe = try TemporaryStore(backend)
+        try probe.store.save(Self.grid(2_000), as: "feed", crossExtents: [300])
+        _ = try probe.store.visibleElements(name: "feed", crossExtent: 300, viewport: Self.viewport)
+        let oneDirectory = probe.store.cacheStatistics.bytes
+        #expect(oneDirectory > 0)
+        // Room for three of them.
+        let temporary = try TemporaryStore(backend, cacheBudget: 3 * oneDirectory + oneDirectory / 2)
+        let store = temporary.store
+        var expected: [Double: [LayoutElement]] = [:]
+        let widths: [Double] = [300, 320, 340, 360, 380, 400, 420, 440]
+        try store.save(Self.grid(2_000), as: "feed", crossExtents: widths)
+        for width in widths {
+            expected[width] = try LayoutEngine().layout(Self.grid(2_000), crossExtent: width).visibleElements(viewport: Self.viewport)
+        }
+        for round in 0..<3 {
+            for width in widths {
+                #expect(try store.visibleElements(name: "feed", crossExtent: width, viewport: Self.viewport) == expected[width], "round \(round)")
+                let statistics = store.cacheStatistics
+                #expect(statistics.bytes <= statistics.budget)
+            }
+        }
+        let statistics = store.cacheStatistics
+        #expect(statistics.evictions > 0)
+        #expect(statistics.layouts == 3)
+        #expect(statistics.hits + statistics.misses == 24)
+    }
+
+    @Test("a large layout's first query goes through the index while its directory loads; later queries hit the cache", arguments: TestBackend.all)
+    func firstQuery(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        try store.save(Self.grid(20_000), as: "feed", crossExtents: [400])
+        let memory = try LayoutEngine().layout(Self.grid(20_000), crossExtent: 400)
+        #expect(try store.visibleElements(name: "feed", crossExtent: 400, viewport: Self.viewport) == memory.visibleElements(viewport: Self.viewport))
+        #expect(store.cacheStatistics.misses == 1)
+        // The directory arrives in the background.
+        let deadline = DispatchTime.now().uptimeNanoseconds + 30_000_000_000
+        while store.cacheStatistics.layouts == 0, DispatchTime.now().uptimeNanoseconds < deadline { usleep(1_000) }
+        #expect(store.cacheStatistics.layouts == 1)
+        for offset in stride(from: 0.0, to: 100_000, by: 9_000) {
+            let rect = Rect(x: 0, y: offset, width: 400, height: 844)
+            #expect(try store.visibleElements(name: "feed", crossExtent: 400, viewport: rect) == memory.visibleElements(viewport: rect))
+        }
+        #expect(store.cacheStatistics.hits == 12)
+    }
+
+    @Test("readers on every thread share one entry; a changed layout is a new entry", arguments: TestBackend.all)
+    func shared(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        try store.save(Self.grid(100), as: "feed", crossExtents: [400])
+        _ = try store.visibleElements(name: "feed", crossExtent: 400, viewport: Self.viewport)
+        #expect(store.cacheStatistics.misses == 1)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<25 { _ = try? store.visibleElements(name: "feed", crossExtent: 400, viewport: Self.viewport) }
+        }
+        #expect(store.cacheStatistics.misses == 1)
+        #expect(store.cacheStatistics.hits == 200)
+        try store.append(name: "feed", section: 1, items: [Item()])
+        let everything = Rect(x: 0, y: 0, width: 400, height: 1e6)
+        #expect(try store.elements(name: "feed", crossExtent: 400, in: everything).count == 201)
+        #expect(store.cacheStatistics.misses == 2)
+    }
+}
