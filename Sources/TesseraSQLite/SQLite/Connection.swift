@@ -123,6 +123,9 @@ package final class Connection {
     /// The SQLite library version at run time, e.g. `"3.40.1"`.
     package static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
+    /// The size the WAL file is cut back to when it starts over: 64 MiB.
+    static let walSizeLimit = 64 << 20
+
     // Checked once per process: the compile option is the common case and costs no SQL.
     private static let rtreeCompiledIn = sqlite3_compileoption_used("ENABLE_RTREE") != 0
 
@@ -157,6 +160,9 @@ package final class Connection {
             // Only takes effect on an empty file, and only before WAL is on.
             try execute("PRAGMA page_size = \(options.pageSize)")
             try enableWAL()
+            // When the WAL starts over (every frame copied, nobody reading
+            // from it), its file is cut back to this size.
+            try execute("PRAGMA journal_size_limit = \(Self.walSizeLimit)")
         }
     }
 

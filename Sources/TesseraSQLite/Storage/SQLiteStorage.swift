@@ -11,9 +11,11 @@ import Darwin
 /// pool of read-only connections (see `DatabasePool`).
 final class SQLiteStorage: StorageBackend {
     let pool: DatabasePool
+    let checkpointer: Checkpointer
 
     init(path: String, configuration: DatabasePool.Configuration) throws {
         pool = try Self.reporting(path: path) { try DatabasePool(path: path, configuration: configuration) }
+        checkpointer = Checkpointer(path: path, pool: pool)
     }
 
     var location: String { pool.path }
@@ -30,17 +32,15 @@ final class SQLiteStorage: StorageBackend {
         try Self.reporting(path: pool.path) { try pool.write { connection in try body(connection) } }
     }
 
-    /// After a write of many cells, copies the WAL into the file and empties
-    /// it: readers then read pages in place through mmap instead of looking
-    /// each one up in the WAL (a query took twice as long before).
+    /// After a write of many cells, a checkpoint in the background (see
+    /// `Checkpointer`): the write itself never waits for one.
     func didWrite(cells: Int) {
-        guard cells >= 50_000 else { return }
-        // Best effort: a reader in another process may hold the WAL; then the
-        // next large write tries again. Our own readers give up their kept
-        // snapshots meanwhile, or the reset would wait for them.
-        pool.withoutHeldSnapshots {
-            _ = try? pool.writeWithoutTransaction { connection in try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
-        }
+        guard cells >= Checkpointer.threshold else { return }
+        checkpointer.schedule()
+    }
+
+    func finishBackgroundWork() {
+        checkpointer.drain()
     }
 
     func compact() throws {

@@ -39,6 +39,10 @@ package protocol StorageBackend: Sendable {
     /// store deleted what it prunes.
     func compact() throws
 
+    /// Waits until the maintenance that writes scheduled in the background
+    /// (checkpoints) is done.
+    func finishBackgroundWork()
+
     /// Bytes the store takes on disk.
     var storageBytes: Int { get }
 

@@ -59,6 +59,13 @@ public final class LayoutStore: Sendable {
     /// Bytes the store takes on disk.
     public var fileBytes: Int { backend.storageBytes }
 
+    /// Waits for the maintenance that writes left to the background (SQLite:
+    /// the checkpoint that folds the WAL into the file) to finish: before
+    /// measuring ``fileBytes``, or copying the store's file.
+    public func finishBackgroundWork() {
+        backend.finishBackgroundWork()
+    }
+
     /// Runs a read, turning the engine's spec errors into store errors.
     func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
         var result: T?

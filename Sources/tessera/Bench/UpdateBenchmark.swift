@@ -29,6 +29,7 @@ struct UpdateBenchmark {
             let start = now()
             try store.save(spec, crossExtents: [width])
             full.add(now() - start)
+            store.finishBackgroundWork()
         }
         defer { StoreBenchmark.remove(path) }
         let store = try LayoutStore(path: path)

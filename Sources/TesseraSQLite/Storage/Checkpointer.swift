@@ -1,0 +1,81 @@
+import Dispatch
+import Synchronization
+import TesseraStore
+
+/// Copies the WAL into the database file in the background after large
+/// writes, never waiting for anyone: readers then read pages in place through
+/// the memory map instead of looking each one up in the WAL (a query took
+/// twice as long before), and the WAL starts over.
+///
+/// A write never waits for a checkpoint, and a checkpoint never waits for a
+/// reader or a writer, ours or another process's:
+/// - PASSIVE copies every frame no reader still needs, taking no lock that
+///   a writer or a reader waits for;
+/// - then, only when everything was copied, TRUNCATE resets the WAL file to
+///   zero bytes, on a connection whose busy timeout is 0: when anybody reads
+///   or writes at that moment it gives up at once, and the next write starts
+///   the WAL over from its beginning anyway (SQLite does so once every frame
+///   is copied), with `journal_size_limit` shrinking the file back.
+///
+/// So the WAL grows by what is written between two checkpoints, plus what
+/// readers of other processes still need while they hold old snapshots
+/// (ours give theirs up for the checkpoint).
+final class Checkpointer: Sendable {
+    /// Writes of fewer cells leave the WAL to the next large write.
+    static let threshold = 50_000
+
+    private let path: String
+    private let pool: DatabasePool
+    private let queue = DispatchQueue(label: "tessera checkpoint")
+    private let scheduled = Atomic<Bool>(false)
+    /// The connection checkpoints run on, opened on first use, used only on `queue`.
+    private let connection = Mutex<Connection?>(nil)
+    /// Checkpoints run, and those that reset the WAL file (for tests).
+    private let counts = Mutex((passive: 0, truncated: 0))
+
+    init(path: String, pool: DatabasePool) {
+        self.path = path
+        self.pool = pool
+    }
+
+    /// Asks for a checkpoint soon; returns at once. Requests made while one
+    /// is pending become that one.
+    func schedule() {
+        guard !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        queue.async { [self] in
+            scheduled.store(false, ordering: .releasing)
+            run()
+        }
+    }
+
+    /// Waits for the checkpoints scheduled so far (for tests and closing).
+    func drain() {
+        queue.sync {}
+    }
+
+    var statistics: (passive: Int, truncated: Int) { counts.withLock { $0 } }
+
+    private func run() {
+        connection.withLock { connection in
+            if connection == nil {
+                connection = try? Connection(path: path, mode: .readWriteCreate, options: Connection.Options(busyTimeout: 0))
+            }
+            guard let connection else { return }
+            // Our readers give up their kept snapshots meanwhile: they would
+            // keep the checkpoint from copying or resetting.
+            pool.withoutHeldSnapshots {
+                guard let passive = try? Self.checkpoint("PASSIVE", on: connection) else { return }
+                counts.withLock { $0.passive += 1 }
+                guard passive.busy == 0, passive.copied == passive.logged,
+                      let truncate = try? Self.checkpoint("TRUNCATE", on: connection), truncate.busy == 0 else { return }
+                counts.withLock { $0.truncated += 1 }
+            }
+        }
+    }
+
+    private static func checkpoint(_ mode: String, on connection: Connection) throws -> (busy: Int, logged: Int, copied: Int) {
+        let statement = try connection.prepare("PRAGMA wal_checkpoint(\(mode))")
+        guard try statement.step() else { return (1, 0, 0) }
+        return (statement.int(at: 0), statement.int(at: 1), statement.int(at: 2))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import TesseraLayout
+@testable import TesseraSQLite
+
+@Suite("SQLite backend: checkpoints never make a write wait")
+struct CheckpointTests {
+    static func spec(_ count: Int) throws -> Spec {
+        try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 4}, "items": {"count": \#(count), "cycle": [{}]}}]}"#)
+    }
+
+    static func walBytes(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+    }
+
+    @Test("a large write returns while another connection holds an old snapshot; the WAL is folded in once nobody reads")
+    func writeDoesNotWaitForReaders() throws {
+        let directory = try TemporaryDirectory("checkpoint")
+        let path = directory.file("layouts.sqlite")
+        // A busy timeout long enough that waiting for the reader would show.
+        let store = try LayoutStore(path: path, busyTimeout: 60)
+        try store.save(Self.spec(10), as: "small", crossExtents: [400])
+
+        // Another process's reader, holding its snapshot open.
+        let reader = try Connection(path: path, mode: .readOnly)
+        try reader.execute("BEGIN")
+        let count = try reader.prepare("SELECT count(*) FROM layouts")
+        #expect(try count.step())
+        let started = Date()
+        try store.save(Self.spec(60_000), as: "large", crossExtents: [400])
+        let seconds = Date().timeIntervalSince(started)
+        // Waiting for the reader would have taken the whole busy timeout (60 s).
+        #expect(seconds < 30, "the write waited \(seconds) s")
+        store.finishBackgroundWork()
+        let storage = try #require(store.backend as? SQLiteStorage)
+        #expect(storage.checkpointer.statistics.passive == 1)
+        #expect(storage.checkpointer.statistics.truncated == 0, "the WAL was reset under a reader")
+        count.reset()
+        try reader.execute("COMMIT")
+        reader.close()
+
+        // Nobody reads now: the next large write's checkpoint empties the WAL file.
+        try store.save(Self.spec(60_000), as: "large2", crossExtents: [400])
+        store.finishBackgroundWork()
+        #expect(storage.checkpointer.statistics.truncated == 1)
+        #expect(Self.walBytes(path) == 0)
+        #expect(try store.check().isHealthy)
+        #expect(try store.elements(name: "large", crossExtent: 400, in: Rect(x: 0, y: 0, width: 400, height: 1e7)).count == 60_000)
+    }
+}
