@@ -5,6 +5,7 @@ enum BenchTable {
         if !output.engine.isEmpty { parts.append(engine(output.engine, count: count)) }
         if let store = output.store { parts.append(self.store(store, ndjson: output.ndjson, runs: runs)) }
         if let updates = output.updates { parts.append(self.updates(updates, runs: runs)) }
+        if let serving = output.serving { parts.append(self.serving(serving, runs: runs)) }
         return parts.joined(separator: "\n\n")
     }
 

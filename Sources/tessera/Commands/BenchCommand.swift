@@ -12,10 +12,10 @@ struct BenchCommand: ParsableCommand {
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine, store, all
+        case engine, store, serving, all
     }
 
-    @Option(help: "What to measure: engine, store, or all.")
+    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), or all.")
     var suite: Suite = .all
 
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
@@ -47,7 +47,7 @@ struct BenchCommand: ParsableCommand {
             return
         }
         var output = BenchOutput()
-        if suite != .store {
+        if suite == .engine || suite == .all {
             let selected = kinds?.split(separator: ",").map(String.init) ?? BenchSpecs.kinds
             for kind in selected where !BenchSpecs.kinds.contains(kind) {
                 throw CommandError("unknown kind \"\(kind)\" in --kinds (known: \(BenchSpecs.kinds.joined(separator: ", ")))")
@@ -57,13 +57,17 @@ struct BenchCommand: ParsableCommand {
                 output.engine.append(try spawn(["--child", "kind:\(kind)"], count: count, as: EngineBenchmark.Report.self))
             }
         }
-        if suite != .engine {
+        if suite == .store || suite == .all {
             note("store: \(count) elements, \(runs) runs\(noBaseline ? "" : ", with the per-element R*Tree baseline")")
             output.store = try spawn(["--child", "store"], count: count, as: StoreBenchmark.Report.self)
             note("store: \(count) items streamed from an NDJSON file")
             output.ndjson = try spawn(["--child", "ndjson"], count: count, as: NDJSONBenchmark.Report.self)
             note("store: incremental updates of a \(count)-item feed")
             output.updates = try spawn(["--child", "updates"], count: count, as: UpdateBenchmark.Report.self)
+        }
+        if suite == .serving || suite == .all {
+            note("serving: \(ServingBenchmark.feeds) feeds × \(ServingBenchmark.widths.count) widths of \(count) elements")
+            output.serving = try spawn(["--child", "serving"], count: count, as: ServingBenchmark.Report.self)
         }
         if json {
             print(String(decoding: try JSONEncoder().encode(output), as: UTF8.self))
@@ -93,6 +97,11 @@ struct BenchCommand: ParsableCommand {
                 samples.add(now() - start)
             }
             data = Data(String(format: "p50 %.1f µs, p99 %.1f µs", samples.median * 1e6, samples.percentile(0.99) * 1e6).utf8)
+        } else if child == "serving" {
+            data = try JSONEncoder().encode(ServingBenchmark(count: count, runs: runs, directory: directory).run())
+        } else if child.hasPrefix("serving-load:") {
+            try ServingBenchmark.serveLoad(path: String(child.dropFirst(13)))
+            return
         } else if child == "updates" {
             data = try JSONEncoder().encode(UpdateBenchmark(count: count, runs: runs, directory: directory).run())
         } else if child == "ndjson" {
@@ -142,4 +151,5 @@ struct BenchOutput: Codable {
     var store: StoreBenchmark.Report?
     var ndjson: NDJSONBenchmark.Report?
     var updates: UpdateBenchmark.Report?
+    var serving: ServingBenchmark.Report?
 }

@@ -1,0 +1,188 @@
+import Foundation
+import TesseraLayout
+import TesseraSQLite
+
+/// Serving many layouts at once: 8 feeds × 8 widths in rotation beside one
+/// layout alone, the first query of layouts a process has never read, and
+/// writes while another process queries the same file at full load.
+struct ServingBenchmark {
+    struct Report: Codable {
+        var feeds: Int
+        var widths: Int
+        var elementsPerLayout: Int
+        var precomputeSeconds: Double
+        var oneLayoutP50Microseconds: Double
+        var oneLayoutP99Microseconds: Double
+        var rotationP50Microseconds: Double
+        var rotationP99Microseconds: Double
+        var firstQueryP50Microseconds: Double
+        var firstQueryP99Microseconds: Double
+        var cacheBytes: Int
+        var cacheBudget: Int
+        var peakResidentBytes: Int?
+        var appendIdleSeconds: Double
+        var appendUnderLoadSeconds: Double
+        var newWidthIdleSeconds: Double
+        var newWidthUnderLoadSeconds: Double
+        var loadQueries: Int
+    }
+
+    static let feeds = 8
+    static let widths: [Double] = [320, 360, 375, 390, 414, 428, 768, 1024]
+
+    let count: Int
+    let runs: Int
+    let directory: String
+
+    var path: String { directory + "/tessera-bench-serving.sqlite" }
+
+    func run() throws -> Report {
+        StoreBenchmark.remove(path)
+        defer { StoreBenchmark.remove(path) }
+        let spec = try StoreBenchmark.spec(count: count)
+        let store = try LayoutStore(path: path)
+        let started = now()
+        for feed in 0..<Self.feeds { try store.save(spec, as: "feed\(feed)", crossExtents: Self.widths) }
+        let precompute = now() - started
+        store.finishBackgroundWork()
+        let layouts = try store.layouts()
+
+        var random = BenchRandom(seed: 11)
+        func viewport(_ layout: StoredLayout) -> Rect {
+            Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: layout.crossExtent, height: 844)
+        }
+        func query(_ layout: StoredLayout, into samples: inout Samples) throws {
+            let rect = viewport(layout)
+            let start = now()
+            _ = try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
+            samples.add(now() - start)
+        }
+
+        // One layout, warm.
+        let one = layouts[0]
+        var warmUp = Samples()
+        for _ in 0..<200 { try query(one, into: &warmUp) }
+        var oneLayout = Samples()
+        for _ in 0..<(64 * 100) { try query(one, into: &oneLayout) }
+
+        // All 64 in rotation, once their directories are cached.
+        for layout in layouts { try query(layout, into: &warmUp) }
+        let deadline = now() + 60
+        while store.cacheStatistics.layouts < layouts.count, now() < deadline { usleep(1_000) }
+        var rotation = Samples()
+        for round in 0..<100 {
+            for index in layouts.indices { try query(layouts[(index + round) % layouts.count], into: &rotation) }
+        }
+        let cache = store.cacheStatistics
+
+        // A process that has never read these layouts: a store opened anew.
+        let fresh = try LayoutStore(path: path)
+        _ = try fresh.specs()
+        var firstQuery = Samples()
+        for layout in layouts {
+            let rect = viewport(layout)
+            let start = now()
+            _ = try fresh.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
+            firstQuery.add(now() - start)
+        }
+
+        // Writes on an idle store, then while another process queries.
+        let appended = (0..<1000).map { _ in Item() }
+        let last = spec.sections.count - 1
+        func appendTimes() throws -> Samples {
+            var samples = Samples()
+            for _ in 0..<runs {
+                let start = now()
+                try store.append(name: "feed0", section: last, items: appended)
+                samples.add(now() - start)
+            }
+            return samples
+        }
+        func newWidth(_ width: Double, feed: Int) throws -> Double {
+            let start = now()
+            try store.layout(name: "feed\(feed)", crossExtent: width)
+            let seconds = now() - start
+            store.finishBackgroundWork()
+            return seconds
+        }
+        let appendIdle = try appendTimes()
+        let newWidthIdle = try newWidth(500, feed: 1)
+        let load = try LoadProcess(path: path)
+        let appendUnderLoad = try appendTimes()
+        let newWidthUnderLoad = try newWidth(500, feed: 2)
+        let served = load.stop()
+
+        return Report(
+            feeds: Self.feeds, widths: Self.widths.count, elementsPerLayout: layouts[0].elementCount,
+            precomputeSeconds: precompute,
+            oneLayoutP50Microseconds: oneLayout.median * 1e6, oneLayoutP99Microseconds: oneLayout.percentile(0.99) * 1e6,
+            rotationP50Microseconds: rotation.median * 1e6, rotationP99Microseconds: rotation.percentile(0.99) * 1e6,
+            firstQueryP50Microseconds: firstQuery.median * 1e6, firstQueryP99Microseconds: firstQuery.percentile(0.99) * 1e6,
+            cacheBytes: cache.bytes, cacheBudget: cache.budget, peakResidentBytes: ProcessMemory.peakResidentBytes,
+            appendIdleSeconds: appendIdle.median, appendUnderLoadSeconds: appendUnderLoad.median,
+            newWidthIdleSeconds: newWidthIdle, newWidthUnderLoadSeconds: newWidthUnderLoad, loadQueries: served
+        )
+    }
+
+    /// Another `tessera` process querying random viewports of every layout
+    /// of the store in a loop, on one thread, until its input closes; it
+    /// says "ready" once its first queries are done and prints how many it
+    /// served at the end.
+    final class LoadProcess {
+        private let process = Process()
+        private let input = Pipe()
+        private let output = Pipe()
+
+        init(path: String) throws {
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            process.arguments = ["bench", "--child", "serving-load:" + path]
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            // Wait for "ready".
+            _ = output.fileHandleForReading.availableData
+        }
+
+        func stop() -> Int {
+            try? input.fileHandleForWriting.close()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+    }
+
+    /// The load process's loop (see ``LoadProcess``).
+    static func serveLoad(path: String) throws {
+        let store = try LayoutStore(path: path)
+        let layouts = try store.layouts()
+        let stop = StopFlag()
+        Thread.detachNewThread {
+            _ = FileHandle.standardInput.readDataToEndOfFile()
+            stop.set()
+        }
+        var random = BenchRandom(seed: 5)
+        var served = 0
+        var announced = false
+        while !stop.isSet {
+            let layout = layouts[Int(random.next() % UInt64(layouts.count))]
+            let rect = Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: layout.crossExtent, height: 844)
+            _ = try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect, computeIfMissing: false)
+            served += 1
+            if !announced, served >= 1000 {
+                FileHandle.standardOutput.write(Data("ready\n".utf8))
+                announced = true
+            }
+        }
+        FileHandle.standardOutput.write(Data("\(served)\n".utf8))
+    }
+}
+
+/// A flag one thread sets and another polls.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    func set() { lock.withLock { value = true } }
+}
