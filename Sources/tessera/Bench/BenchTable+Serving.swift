@@ -7,7 +7,7 @@ extension BenchTable {
         let layouts = report.feeds * report.widths
         let rows = [
             ["measure", "result", "baseline (same run)", "ratio"],
-            ["\(layouts) layouts in rotation, viewport query p50 / p99",
+            ["\(layouts) layouts in rotation, warm viewport query p50 / p99",
              micro(report.rotationP50Microseconds) + " / " + micro(report.rotationP99Microseconds),
              "one layout: " + micro(report.oneLayoutP50Microseconds) + " / " + micro(report.oneLayoutP99Microseconds),
              String(format: "%.2f×", report.rotationP50Microseconds / report.oneLayoutP50Microseconds)],
@@ -18,7 +18,7 @@ extension BenchTable {
             ["shared directory cache after the rotation",
              String(format: "%.1f MB", Double(report.cacheBytes) / 1e6), String(format: "budget %.0f MB", Double(report.cacheBudget) / 1e6), ""],
             ["peak RSS of this benchmark process", report.peakResidentBytes.map { String(format: "%.0f MB", Double($0) / 1e6) } ?? "-", "", ""],
-            ["append 1000 items, another process querying at full load", milliseconds(report.appendUnderLoadSeconds),
+            ["append 1000 items (one width), another process querying at full load", milliseconds(report.appendUnderLoadSeconds),
              "idle store: " + milliseconds(report.appendIdleSeconds),
              String(format: "%.2f×", report.appendUnderLoadSeconds / report.appendIdleSeconds)],
             ["compute a new width, another process querying at full load", String(format: "%.3f s", report.newWidthUnderLoadSeconds),

@@ -58,21 +58,31 @@ struct ServingBenchmark {
             samples.add(now() - start)
         }
 
-        // One layout, warm.
+        // Warm queries, as in the store suite: every viewport is queried once
+        // untimed (its pages mapped), then timed `StoreBenchmark.warmPasses`
+        // times. The same number of viewports for one layout as for all 64.
+        func warmTimes(_ queries: [(layout: StoredLayout, rect: Rect)]) throws -> Samples {
+            var samples = Samples()
+            for (layout, rect) in queries { _ = try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect) }
+            for _ in 0..<StoreBenchmark.warmPasses {
+                for (layout, rect) in queries {
+                    let start = now()
+                    _ = try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
+                    samples.add(now() - start)
+                }
+            }
+            return samples
+        }
+        let perLayout = 50
         let one = layouts[0]
-        var warmUp = Samples()
-        for _ in 0..<200 { try query(one, into: &warmUp) }
-        var oneLayout = Samples()
-        for _ in 0..<(64 * 100) { try query(one, into: &oneLayout) }
-
+        let oneLayout = try warmTimes((0..<(perLayout * layouts.count)).map { _ in (one, viewport(one)) })
         // All 64 in rotation, once their directories are cached.
+        var warmUp = Samples()
         for layout in layouts { try query(layout, into: &warmUp) }
         let deadline = now() + 60
         while store.cacheStatistics.layouts < layouts.count, now() < deadline { usleep(1_000) }
-        var rotation = Samples()
-        for round in 0..<100 {
-            for index in layouts.indices { try query(layouts[(index + round) % layouts.count], into: &rotation) }
-        }
+        let rotationQueries = (0..<perLayout).flatMap { _ in layouts.map { ($0, viewport($0)) } }
+        let rotation = try warmTimes(rotationQueries)
         let cache = store.cacheStatistics
 
         // A process that has never read these layouts: a store opened anew.
@@ -86,14 +96,17 @@ struct ServingBenchmark {
             firstQuery.add(now() - start)
         }
 
-        // Writes on an idle store, then while another process queries.
+        // Writes on an idle store, then while another process queries: an
+        // append to a feed stored at one width, and a new width of another.
+        try store.save(spec, as: "appendable", crossExtents: [390])
+        store.finishBackgroundWork()
         let appended = (0..<1000).map { _ in Item() }
         let last = spec.sections.count - 1
         func appendTimes() throws -> Samples {
             var samples = Samples()
             for _ in 0..<runs {
                 let start = now()
-                try store.append(name: "feed0", section: last, items: appended)
+                try store.append(name: "appendable", section: last, items: appended)
                 samples.add(now() - start)
             }
             return samples
