@@ -76,7 +76,13 @@ public struct LayoutParameters: Sendable {
     /// The string at `key`, one of `allowed`, or `defaultValue` when absent or null.
     /// - Throws: ``SpecError`` at `path.key` when it is not a string or not allowed.
     public func string(_ key: String, oneOf allowed: [String], default defaultValue: String) throws -> String {
-        guard let value = value(key) else { return defaultValue }
+        try string(key, oneOf: allowed) ?? defaultValue
+    }
+
+    /// The string at `key`, one of `allowed`, or nil when absent or null.
+    /// - Throws: ``SpecError`` at `path.key` when it is not a string or not allowed.
+    package func string(_ key: String, oneOf allowed: [String]) throws -> String? {
+        guard let value = value(key) else { return nil }
         guard case .string(let text) = value else {
             throw path.appending(key).error("must be a string, got \(value.typeName)")
         }
