@@ -59,6 +59,23 @@ package struct ParameterField<Layout>: Sendable {
         Self(key, property, required: false, read: { try $0.size(key) }, write: { .array([.number($0.width), .number($0.height)]) })
     }
 
+    /// A boolean.
+    package static func bool(_ key: String, _ property: WritableKeyPath<Layout, Bool> & Sendable) -> Self {
+        Self(key, property, required: false, read: { try $0.bool(key) }, write: { .bool($0) })
+    }
+
+    /// A parameter of a shape of its own, read by `read` (nil when it is
+    /// absent or null) and written by `write`.
+    package static func custom<Value>(
+        _ key: String,
+        _ property: WritableKeyPath<Layout, Value> & Sendable,
+        required: Bool = false,
+        read: @escaping @Sendable (LayoutParameters) throws -> Value?,
+        write: @escaping @Sendable (Value) -> JSONValue
+    ) -> Self {
+        Self(key, property, required: required, read: read, write: write)
+    }
+
     /// One of an enumeration's raw values.
     package static func choice<Value: RawRepresentable<String> & CaseIterable & SendableMetatype>(
         _ key: String,
