@@ -76,7 +76,13 @@ public struct LayoutParameters: Sendable {
     /// The string at `key`, one of `allowed`, or `defaultValue` when absent or null.
     /// - Throws: ``SpecError`` at `path.key` when it is not a string or not allowed.
     public func string(_ key: String, oneOf allowed: [String], default defaultValue: String) throws -> String {
-        guard let value = value(key) else { return defaultValue }
+        try string(key, oneOf: allowed) ?? defaultValue
+    }
+
+    /// The string at `key`, one of `allowed`, or nil when absent or null.
+    /// - Throws: ``SpecError`` at `path.key` when it is not a string or not allowed.
+    package func string(_ key: String, oneOf allowed: [String]) throws -> String? {
+        guard let value = value(key) else { return nil }
         guard case .string(let text) = value else {
             throw path.appending(key).error("must be a string, got \(value.typeName)")
         }
@@ -89,7 +95,13 @@ public struct LayoutParameters: Sendable {
     /// The boolean at `key`, or `defaultValue` when absent or null.
     /// - Throws: ``SpecError`` at `path.key` when it is not true or false.
     public func bool(_ key: String, default defaultValue: Bool) throws -> Bool {
-        guard let value = value(key) else { return defaultValue }
+        try bool(key) ?? defaultValue
+    }
+
+    /// The boolean at `key`, or nil when absent or null.
+    /// - Throws: ``SpecError`` at `path.key` when it is not true or false.
+    package func bool(_ key: String) throws -> Bool? {
+        guard let value = value(key) else { return nil }
         guard case .bool(let flag) = value else { throw path.appending(key).error("must be true or false, got \(value.typeName)") }
         return flag
     }

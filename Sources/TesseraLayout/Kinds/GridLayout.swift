@@ -34,31 +34,25 @@ public struct GridLayout: SectionLayout, Hashable {
         self.alignment = alignment
     }
 
+    /// The parameters in the order of the layout object; absent ones keep the defaults above.
+    static let parameterFields: [ParameterField<Self>] = [
+        .integer("fraction", \.fraction),
+        .number("aspectRatio", \.aspectRatio, rule: .positive),
+        .number("itemSpacing", \.itemSpacing),
+        .number("lineSpacing", \.lineSpacing),
+        .choice("alignment", \.alignment),
+    ]
+
     /// Reads the layout object of a spec, with the defaults above.
     /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
-        self.init(
-            fraction: try parameters.integer("fraction") ?? 1,
-            aspectRatio: try parameters.number("aspectRatio", default: 1, rule: .positive),
-            itemSpacing: try parameters.number("itemSpacing", default: 0),
-            lineSpacing: try parameters.number("lineSpacing", default: 0),
-            alignment: LineAlignment(rawValue: try parameters.string(
-                "alignment", oneOf: LineAlignment.allCases.map(\.rawValue), default: LineAlignment.justified.rawValue
-            )) ?? .justified
-        )
+        self.init()
+        try Self.parameterFields.read(parameters, into: &self)
     }
 
     public var kind: String { Self.kind }
 
-    public var parameters: JSONObject {
-        JSONObject([
-            "fraction": .number(Double(fraction)),
-            "aspectRatio": .number(aspectRatio),
-            "itemSpacing": .number(itemSpacing),
-            "lineSpacing": .number(lineSpacing),
-            "alignment": .string(alignment.rawValue),
-        ])
-    }
+    public var parameters: JSONObject { Self.parameterFields.json(of: self) }
 
     public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
         let path = context.layoutPath

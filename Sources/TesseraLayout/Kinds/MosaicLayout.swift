@@ -45,27 +45,24 @@ public struct MosaicLayout: SectionLayout, Hashable {
         self.lineSpacing = lineSpacing
     }
 
+    /// The parameters in the order of the layout object; absent ones keep the defaults above.
+    static let parameterFields: [ParameterField<Self>] = [
+        .integer("columns", \.columns, required: true),
+        .number("lineMultiple", \.lineMultiple, rule: .atLeastOne),
+        .number("itemSpacing", \.itemSpacing),
+        .number("lineSpacing", \.lineSpacing),
+    ]
+
     /// Reads the layout object of a spec, with the defaults above.
     /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
-        self.init(
-            columns: try parameters.requiredInteger("columns"),
-            lineMultiple: try parameters.number("lineMultiple", default: 20, rule: .atLeastOne),
-            itemSpacing: try parameters.number("itemSpacing", default: 0),
-            lineSpacing: try parameters.number("lineSpacing", default: 0)
-        )
+        self.init(columns: 0)  // required: read below, or an error
+        try Self.parameterFields.read(parameters, into: &self)
     }
 
     public var kind: String { Self.kind }
 
-    public var parameters: JSONObject {
-        JSONObject([
-            "columns": .number(Double(columns)),
-            "lineMultiple": .number(lineMultiple),
-            "itemSpacing": .number(itemSpacing),
-            "lineSpacing": .number(lineSpacing),
-        ])
-    }
+    public var parameters: JSONObject { Self.parameterFields.json(of: self) }
 
     public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
         let path = context.layoutPath

@@ -60,6 +60,15 @@ public struct MozaikLayout: SectionLayout, Hashable {
         self.order = order
     }
 
+    /// The parameters after `columns` or `columnCount`, in the order of the
+    /// layout object; absent ones keep the defaults above.
+    static let parameterFields: [ParameterField<Self>] = [
+        .number("rowHeight", \.rowHeight, required: true),
+        .number("itemSpacing", \.itemSpacing),
+        .number("lineSpacing", \.lineSpacing),
+        .choice("order", \.order),
+    ]
+
     /// Reads the layout object of a spec, with the defaults above.
     /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
@@ -71,15 +80,8 @@ public struct MozaikLayout: SectionLayout, Hashable {
         } else {
             throw parameters.path.appending("columns").error("is required: an array of column widths (or give columnCount)")
         }
-        self.init(
-            columns: columns,
-            rowHeight: try parameters.requiredNumber("rowHeight"),
-            itemSpacing: try parameters.number("itemSpacing", default: 0),
-            lineSpacing: try parameters.number("lineSpacing", default: 0),
-            order: Order(rawValue: try parameters.string(
-                "order", oneOf: Order.allCases.map(\.rawValue), default: Order.dense.rawValue
-            )) ?? .dense
-        )
+        self.init(columns: columns, rowHeight: 0)  // rowHeight is required: read below, or an error
+        try Self.parameterFields.read(parameters, into: &self)
     }
 
     private static func widths(in parameters: LayoutParameters) throws -> [Double]? {
@@ -104,10 +106,7 @@ public struct MozaikLayout: SectionLayout, Hashable {
         case .widths(let widths): object["columns"] = .array(widths.map { .number($0) })
         case .count(let count): object["columnCount"] = .number(Double(count))
         }
-        object["rowHeight"] = .number(rowHeight)
-        object["itemSpacing"] = .number(itemSpacing)
-        object["lineSpacing"] = .number(lineSpacing)
-        object["order"] = .string(order.rawValue)
+        Self.parameterFields.write(self, into: &object)
         return object
     }
 

@@ -76,18 +76,33 @@ extension PatternLayout {
             self.repeated = repeated
         }
 
+        /// The fields of a block object, in order; absent ones keep the defaults above.
+        static let parameterFields: [ParameterField<Self>] = [
+            .integer("units", \.units, required: true),
+            .number("unitAspect", \.unitAspect, rule: .positive),
+            .number("gutter", \.gutter),
+            .custom("frames", \.frames, required: true, read: frames(in:), write: { frames in
+                .array(frames.map { .array([.number($0.x), .number($0.y), .number($0.width), .number($0.height)]) })
+            }),
+            .bool("repeated", \.repeated),
+        ]
+
         /// Reads a block object of a pattern's `blocks`.
         public init(json: JSONValue, path: JSONPath) throws {
             guard case .object(let object) = json else { throw path.error("a block must be an object, got \(json.typeName)") }
-            let fields = LayoutParameters(object: object, path: path)
-            let units = try fields.requiredInteger("units")
-            let unitAspect = try fields.number("unitAspect", default: 1, rule: .positive)
-            let gutter = try fields.number("gutter", default: 0)
-            guard let framesValue = object["frames"], framesValue != .null else { throw path.appending("frames").error("is required") }
+            self.init(units: 0, frames: [])  // both required: read below, or an error
+            try Self.parameterFields.read(LayoutParameters(object: object, path: path), into: &self)
+            try validate(at: path)
+        }
+
+        /// The `frames` of a block object, or nil when absent or null.
+        private static func frames(in fields: LayoutParameters) throws -> [UnitFrame]? {
+            let path = fields.path
+            guard let framesValue = fields.object["frames"], framesValue != .null else { return nil }
             guard case .array(let frameValues) = framesValue else {
                 throw path.appending("frames").error("must be an array of [x, y, width, height] arrays, got \(framesValue.typeName)")
             }
-            let frames = try frameValues.enumerated().map { index, value in
+            return try frameValues.enumerated().map { index, value in
                 guard case .array(let numbers) = value, numbers.count == 4 else {
                     throw path.appending("frames").appending(index).error("must be an array of four numbers [x, y, width, height]")
                 }
@@ -100,25 +115,9 @@ extension PatternLayout {
                 }
                 return UnitFrame(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
             }
-            self.init(
-                units: units,
-                unitAspect: unitAspect,
-                gutter: gutter,
-                frames: frames,
-                repeated: try fields.bool("repeated", default: false)
-            )
-            try validate(at: path)
         }
 
-        public var jsonValue: JSONValue {
-            .object(JSONObject([
-                "units": .number(Double(units)),
-                "unitAspect": .number(unitAspect),
-                "gutter": .number(gutter),
-                "frames": .array(frames.map { .array([.number($0.x), .number($0.y), .number($0.width), .number($0.height)]) }),
-                "repeated": .bool(repeated),
-            ]))
-        }
+        public var jsonValue: JSONValue { .object(Self.parameterFields.json(of: self)) }
 
         /// Checks the rules that do not depend on the available extent.
         func validate(at path: JSONPath) throws {

@@ -33,6 +33,13 @@ public struct PatternLayout: SectionLayout, Hashable {
             self.between = between
             self.after = after
         }
+
+        /// The fields of the `spacing` object, in order; absent ones are 0.
+        static let parameterFields: [ParameterField<Self>] = [
+            .number("before", \.before),
+            .number("between", \.between),
+            .number("after", \.after),
+        ]
     }
 
     /// The blocks, in order.
@@ -65,12 +72,7 @@ public struct PatternLayout: SectionLayout, Hashable {
             guard case .object(let object) = spacingValue else {
                 throw path.appending("spacing").error("must be an object {\"before\", \"between\", \"after\"}, got \(spacingValue.typeName)")
             }
-            let fields = LayoutParameters(object: object, path: path.appending("spacing"))
-            spacing = Spacing(
-                before: try fields.number("before", default: 0),
-                between: try fields.number("between", default: 0),
-                after: try fields.number("after", default: 0)
-            )
+            try Spacing.parameterFields.read(LayoutParameters(object: object, path: path.appending("spacing")), into: &spacing)
         }
         self.init(blocks: blocks, spacing: spacing)
     }
@@ -80,9 +82,7 @@ public struct PatternLayout: SectionLayout, Hashable {
     public var parameters: JSONObject {
         JSONObject([
             "blocks": .array(blocks.map(\.jsonValue)),
-            "spacing": .object(JSONObject([
-                "before": .number(spacing.before), "between": .number(spacing.between), "after": .number(spacing.after),
-            ])),
+            "spacing": .object(Spacing.parameterFields.json(of: spacing)),
         ])
     }
 

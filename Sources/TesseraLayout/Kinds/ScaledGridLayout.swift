@@ -31,25 +31,23 @@ public struct ScaledGridLayout: SectionLayout, Hashable {
         self.aspectRatio = aspectRatio
     }
 
+    /// The parameters in the order of the layout object; absent ones keep the defaults above.
+    static let parameterFields: [ParameterField<Self>] = [
+        .integer("divisions", \.divisions, required: true),
+        .number("spacing", \.spacing),
+        .number("aspectRatio", \.aspectRatio, rule: .positive),
+    ]
+
     /// Reads the layout object of a spec, with the defaults above.
     /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
-        self.init(
-            divisions: try parameters.requiredInteger("divisions"),
-            spacing: try parameters.number("spacing", default: 0),
-            aspectRatio: try parameters.number("aspectRatio", default: 1, rule: .positive)
-        )
+        self.init(divisions: 0)  // required: read below, or an error
+        try Self.parameterFields.read(parameters, into: &self)
     }
 
     public var kind: String { Self.kind }
 
-    public var parameters: JSONObject {
-        JSONObject([
-            "divisions": .number(Double(divisions)),
-            "spacing": .number(spacing),
-            "aspectRatio": .number(aspectRatio),
-        ])
-    }
+    public var parameters: JSONObject { Self.parameterFields.json(of: self) }
 
     public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
         let path = context.layoutPath

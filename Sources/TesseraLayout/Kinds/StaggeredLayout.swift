@@ -52,29 +52,24 @@ public struct StaggeredLayout: SectionLayout, Hashable {
         self.placement = placement
     }
 
+    /// The parameters in the order of the layout object; absent ones keep the defaults above.
+    static let parameterFields: [ParameterField<Self>] = [
+        .integer("columns", \.columns, required: true),
+        .number("itemSpacing", \.itemSpacing),
+        .number("lineSpacing", \.lineSpacing),
+        .choice("placement", \.placement),
+    ]
+
     /// Reads the layout object of a spec, with the defaults above.
     /// - Throws: ``SpecError`` naming the parameter and the rule it breaks.
     public init(parameters: LayoutParameters) throws {
-        self.init(
-            columns: try parameters.requiredInteger("columns"),
-            itemSpacing: try parameters.number("itemSpacing", default: 0),
-            lineSpacing: try parameters.number("lineSpacing", default: 0),
-            placement: Placement(rawValue: try parameters.string(
-                "placement", oneOf: Placement.allCases.map(\.rawValue), default: Placement.shortest.rawValue
-            )) ?? .shortest
-        )
+        self.init(columns: 0)  // required: read below, or an error
+        try Self.parameterFields.read(parameters, into: &self)
     }
 
     public var kind: String { Self.kind }
 
-    public var parameters: JSONObject {
-        JSONObject([
-            "columns": .number(Double(columns)),
-            "itemSpacing": .number(itemSpacing),
-            "lineSpacing": .number(lineSpacing),
-            "placement": .string(placement.rawValue),
-        ])
-    }
+    public var parameters: JSONObject { Self.parameterFields.json(of: self) }
 
     public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
         let path = context.layoutPath
