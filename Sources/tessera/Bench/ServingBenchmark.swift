@@ -147,7 +147,7 @@ struct ServingBenchmark {
         private let output = Pipe()
 
         init(path: String) throws {
-            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            process.executableURL = BenchCommand.executable
             process.arguments = ["bench", "--child", "serving-load:" + path]
             process.standardInput = input
             process.standardOutput = output

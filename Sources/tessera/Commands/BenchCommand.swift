@@ -112,6 +112,11 @@ struct BenchCommand: ParsableCommand {
         print(String(decoding: data, as: UTF8.self))
     }
 
+    /// This program's own executable, which the measurements run as children.
+    static var executable: URL {
+        Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    }
+
     static func count(_ text: String) throws -> Int {
         switch text.lowercased() {
         case "1m": return 1_000_000
@@ -129,7 +134,7 @@ struct BenchCommand: ParsableCommand {
 
     private func spawn<Report: Decodable>(_ arguments: [String], count: Int, as type: Report.Type) throws -> Report {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.executableURL = Self.executable
         var childArguments = ["bench", "--size", String(count), "--runs", String(runs), "--directory", directory] + arguments
         if noBaseline { childArguments.append("--no-baseline") }
         process.arguments = childArguments

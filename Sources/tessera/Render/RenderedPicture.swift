@@ -2,6 +2,8 @@ import TesseraLayout
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A layout drawn over a range of its scroll axis, from whatever can answer

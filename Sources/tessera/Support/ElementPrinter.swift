@@ -3,6 +3,8 @@ import TesseraLayout
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `--format table|json|ndjson`, table by default on a terminal.
