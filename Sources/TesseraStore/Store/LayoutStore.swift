@@ -35,10 +35,14 @@ public final class LayoutStore: Sendable {
     let layoutCache: LayoutCache
     /// Directories being loaded in the background.
     let directoryLoads = Mutex<Set<LayoutCache.Key>>([])
-    /// Threads for async reads that find no reader free at once.
-    let readLane = BlockingLane(name: "tessera reads", threads: 4)
-    /// Threads for async writes and computations.
-    let workLane = BlockingLane(name: "tessera writes", threads: 2)
+    /// Threads for async reads that find no reader free at once, and for
+    /// loading directories in the background: shared by every store of the
+    /// process, so that opening stores never adds threads.
+    var readLane: BlockingLane { Self.readLane }
+    /// Threads for async writes and computations, shared likewise.
+    var workLane: BlockingLane { Self.workLane }
+    private static let readLane = BlockingLane(name: "tessera reads", threads: 4)
+    private static let workLane = BlockingLane(name: "tessera writes", threads: 2)
     /// Computations of missing layouts under way, for async callers to share.
     let flights = Mutex<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
 
@@ -69,7 +73,7 @@ public final class LayoutStore: Sendable {
     /// Runs a read, turning the engine's spec errors into store errors.
     func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
         var result: T?
-        try reportingSpecErrors { try backend.read { storage in result = try body(storage) } }
+        try reportingSpecErrors(name: nil) { try backend.read { storage in result = try body(storage) } }
         guard let result else { preconditionFailure("a read that returned ran its body") }
         return result
     }
@@ -77,25 +81,18 @@ public final class LayoutStore: Sendable {
     /// A read in place if a connection is free at once, else nil without running `body`.
     func readIfAvailable<T>(_ body: (any StorageReader) throws -> T) throws -> T? {
         var result: T?
-        _ = try reportingSpecErrors { try backend.readIfAvailable { storage in result = try body(storage) } }
+        _ = try reportingSpecErrors(name: nil) { try backend.readIfAvailable { storage in result = try body(storage) } }
         return result
     }
 
     /// Runs a write, turning the engine's spec errors into store errors.
     func write<T>(_ body: (any StorageWriter) throws -> T) throws -> T {
         var result: T?
-        try reportingSpecErrors { try backend.write { storage in result = try body(storage) } }
+        try reportingSpecErrors(name: nil) { try backend.write { storage in result = try body(storage) } }
         guard let result else { preconditionFailure("a write that returned ran its body") }
         return result
     }
 
-    private func reportingSpecErrors<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SpecError {
-            throw StoreError.invalidSpec(error)
-        }
-    }
 }
 
 /// A spec name and a cross extent: one layout.
