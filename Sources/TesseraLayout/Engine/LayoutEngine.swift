@@ -8,7 +8,8 @@
 public struct LayoutEngine: Sendable {
     /// Bumped whenever any kind's geometry changes, so that stores discard
     /// layouts computed by an older engine.
-    package static let version = 1
+    /// 2: a horizontal mosaic reads "aspectRatio < 1" on screen, as the contract says.
+    package static let version = 2
 
     /// How many cells a consumer receives at most per call while streaming.
     public var chunkSize: Int

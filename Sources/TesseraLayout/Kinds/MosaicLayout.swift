@@ -12,9 +12,10 @@
 /// its width / aspect ratio rounded up to a multiple of `lineMultiple`, then
 /// snapped to the bottom of a column that ends less than `lineMultiple` away.
 ///
-/// The aspect ratio is the item's on-screen `aspectRatio` (default 1) as
-/// cross per scroll length: for a horizontal spec it is height / width, so
-/// "below 1" means longer along the scroll axis than across, on both axes.
+/// The aspect ratio is the item's on-screen `aspectRatio`, width / height
+/// (default 1), on both axes: "below 1" (portrait) keeps an item from
+/// spanning every column, as PluginLayout's horizontal mosaic does. Lengths
+/// use it as cross per scroll length: height / width for a horizontal spec.
 ///
 /// The snap can only make a length negative when the columns have no width
 /// (every item is then 0 long before the snap): such a length is 0 instead.
@@ -93,7 +94,8 @@ public struct MosaicLayout: SectionLayout, Hashable {
         var openItems: Range<Int> { 0..<0 }
 
         mutating func place(_ item: Item, index: Int, location: ItemLocation, into sink: inout FrameSink) throws {
-            let ratio = axis.crossPerScroll(aspectRatio: try item.validAspectRatio(at: location) ?? 1)
+            let aspectRatio = try item.validAspectRatio(at: location) ?? 1
+            let ratio = axis.crossPerScroll(aspectRatio: aspectRatio)
             let canBeBig = try item.validCanBeBig(at: location) ?? true
 
             // The lowest columns, and the run of them from the first.
@@ -103,7 +105,8 @@ public struct MosaicLayout: SectionLayout, Hashable {
             let bottom = bottoms[first]
             var run = 1
             while first + run < count, bottoms[first + run] == bottom { run += 1 }
-            if !canBeBig || previousSpanned || (ratio < 1 && run == count) { run = 1 }
+            // A portrait item (on screen, on both axes) does not span every column.
+            if !canBeBig || previousSpanned || (aspectRatio < 1 && run == count) { run = 1 }
 
             let start = bottom + lineSpacing
             let width = Double(run) * columnWidth + Double(run - 1) * itemSpacing
