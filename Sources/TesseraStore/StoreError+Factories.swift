@@ -4,18 +4,18 @@ import TesseraLayout
 extension StoreError {
     /// No spec is stored under `name`.
     package static func noSuchSpec(name: String) -> StoreError {
-        StoreError(.notFound, "no spec named \"\(name)\" is stored; save or precompute it first", spec: name)
+        StoreError(.notFound, "no spec named \(name.quotedForMessage) is stored; save or precompute it first", spec: name)
     }
 
     /// The spec has no layout at `crossExtent` (and the caller asked the
     /// store not to compute one, or none is stored for an invalidation).
     package static func noSuchLayout(name: String, crossExtent: Double, reason: String) -> StoreError {
-        StoreError(.notFound, "spec \"\(name)\" has no layout at \(JSONWriter.format(crossExtent)): \(reason)", spec: name, crossExtent: crossExtent)
+        StoreError(.notFound, "spec \(name.quotedForMessage) has no layout at \(JSONWriter.format(crossExtent)): \(reason)", spec: name, crossExtent: crossExtent)
     }
 
     /// The spec has no section `section`.
     package static func noSuchSection(name: String, section: Int, count: Int) -> StoreError {
-        StoreError(.notFound, "spec \"\(name)\" has no section \(section) (it has \(count))", spec: name, section: section)
+        StoreError(.notFound, "spec \(name.quotedForMessage) has no section \(section) (it has \(count))", spec: name, section: section)
     }
 
     /// A spec or item that breaks a rule of the format, from the engine.
@@ -70,6 +70,6 @@ extension StoreError {
     /// A stored spec this program cannot read: it names a kind this
     /// program's registry does not have, or breaks a rule this version adds.
     package static func unreadableSpec(name: String, store: String, _ cause: any Error & Sendable) -> StoreError {
-        StoreError(.unsupported, "the stored spec \"\(name)\" cannot be read by this program: \(cause)", store: store, spec: name, cause: cause)
+        StoreError(.unsupported, "the stored spec \(name.quotedForMessage) cannot be read by this program: \(cause)", store: store, spec: name, cause: cause)
     }
 }

@@ -110,3 +110,23 @@ struct ValidationPathTests {
         #expect(notObject == SpecError(path: "sections[0].items[1]", reason: "an item must be an object, got an array"))
     }
 }
+
+@Suite("values quoted in errors are shortened")
+struct QuotedValueTests {
+    @Test("a 1 MB kind gives a short error that still names the path and starts the value")
+    func longKind() throws {
+        let kind = String(repeating: "k", count: 1 << 20)
+        let error = try #require(throws: SpecError.self) {
+            try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "\#(kind)"}}]}"#)
+        }
+        #expect(error.path == "sections[0].layout.kind")
+        #expect(error.description.count < 300)
+        #expect(error.reason.hasPrefix("unknown kind \"" + String(repeating: "k", count: 60) + "…\""))
+    }
+
+    @Test("control characters and quotes in a quoted value are escaped")
+    func escaped() {
+        #expect("a\"b\nc\u{1}".quotedForMessage == #""a\"b\nc\u{1}""#)
+        #expect("short".quotedForMessage == "\"short\"")
+    }
+}

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Foundation
 import Testing
 import TesseraLayout
@@ -15,6 +16,27 @@ struct AsyncStoreTests {
 
     /// Calls the synchronous API from async code (which would pick the async overloads).
     static func sync<T>(_ body: () throws -> T) rethrows -> T { try body() }
+
+    /// Starts `body` on a thread of its own; the returned function waits for its result.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> @Sendable () async throws -> T {
+        let result = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let value = Result { try body() }
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        return {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    done.wait()
+                    continuation.resume()
+                }
+            }
+            guard let value = result.withLock({ $0 }) else { throw CancellationError() }
+            return try value.get()
+        }
+    }
 
     /// Waits for a computation at `gate` without blocking a cooperative thread.
     static func arrival(at gate: Gate) async -> Bool {
@@ -90,7 +112,8 @@ struct AsyncStoreTests {
         let gate = Gate.make()
         let spec = try GateLayout.spec(gate: gate)
         // A sync save computes inside its write: the writer is busy until the gate opens.
-        let writing = Task.detached { try Self.sync { try store.save(spec, as: "gated", crossExtents: [100]) } }
+        // On a thread of its own: a blocked cooperative thread would slow every other test.
+        let writing = Self.onThread { try store.save(spec, as: "gated", crossExtents: [100]) }
         #expect(await Self.arrival(at: gate))
 
         let unknown = await #expect(throws: StoreError.self) { try await store.visibleElements(name: "nope", crossExtent: 390, viewport: Self.everything) }
@@ -108,7 +131,7 @@ struct AsyncStoreTests {
         #expect(try await store.visibleElements(name: "other", crossExtent: 300, viewport: Self.everything).count == 30)
 
         gate.open()
-        #expect(try await writing.value.map(\.cellCount) == [1000])
+        #expect(try await writing().map(\.cellCount) == [1000])
         #expect(try await store.layouts(name: "other").map(\.crossExtent) == [300])
     }
 

@@ -66,7 +66,7 @@ public struct LayoutEngine: Sendable {
             guard let id = section.id else { continue }
             if let first = seen[id] {
                 throw JSONPath.root.appending("sections").appending(index).appending("id")
-                    .error("duplicate id \"\(id)\" (sections[\(first)] has it too)")
+                    .error("duplicate id \(id.quotedForMessage) (sections[\(first)] has it too)")
             }
             seen[id] = index
         }

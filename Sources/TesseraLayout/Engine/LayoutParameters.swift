@@ -87,7 +87,7 @@ public struct LayoutParameters: Sendable {
             throw path.appending(key).error("must be a string, got \(value.typeName)")
         }
         guard allowed.contains(text) else {
-            throw path.appending(key).error("must be one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(text)\"")
+            throw path.appending(key).error("must be one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), got \(text.quotedForMessage)")
         }
         return text
     }

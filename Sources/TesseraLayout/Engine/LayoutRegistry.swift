@@ -45,7 +45,7 @@ public struct LayoutRegistry: Sendable {
             throw path.appending("kind").error("must be a string, got \(kindValue.typeName)")
         }
         guard let factory = factories[kind] else {
-            throw path.appending("kind").error("unknown kind \"\(kind)\" (known: \(kinds.joined(separator: ", ")))")
+            throw path.appending("kind").error("unknown kind \(kind.quotedForMessage) (known: \(kinds.joined(separator: ", ")))")
         }
         return try factory(LayoutParameters(object: object, path: path))
     }

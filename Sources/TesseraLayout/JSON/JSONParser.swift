@@ -100,7 +100,7 @@ package struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
             let key = try parseString()
-            if object[key] != nil { throw error("duplicate key \"\(key)\"") }
+            if object[key] != nil { throw error("duplicate key \(key.quotedForMessage)") }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
             index += 1

@@ -6,9 +6,12 @@ import Synchronization
 /// wait for a lock or a reader, layout computations that take seconds), so
 /// that async callers never block Swift concurrency's cooperative threads.
 ///
-/// The threads start on first use and live as long as the process: a store
-/// is opened once and shared.
+/// Threads start when work arrives, up to `threads`, and end after a few
+/// idle seconds: a lane of a store that is no longer used holds none.
 final class BlockingLane: Sendable {
+    /// Seconds a thread waits for work before it ends.
+    static let idleLifetime = 5.0
+
     private let name: String
     private let threadCount: Int
     private let jobs = Mutex(Jobs())
@@ -17,7 +20,10 @@ final class BlockingLane: Sendable {
     private struct Jobs {
         var queue: [@Sendable () -> Void] = []
         var head = 0
-        var started = false
+        /// Threads alive.
+        var running = 0
+
+        var isEmpty: Bool { head == queue.count }
 
         mutating func pop() -> (@Sendable () -> Void)? {
             guard head < queue.count else { return nil }
@@ -47,22 +53,30 @@ final class BlockingLane: Sendable {
     func submit(_ job: @escaping @Sendable () -> Void) {
         let start = jobs.withLock { state in
             state.queue.append(job)
-            defer { state.started = true }
-            return !state.started
+            guard state.running < threadCount else { return false }
+            state.running += 1
+            return true
         }
         if start {
-            for index in 0..<threadCount {
-                let thread = Thread { [self] in work() }
-                thread.name = "\(name) \(index)"
-                thread.start()
-            }
+            let thread = Thread { [self] in work() }
+            thread.name = name
+            thread.start()
         }
         ready.signal()
     }
 
     private func work() {
         while true {
-            ready.wait()
+            if ready.wait(timeout: .now() + Self.idleLifetime) == .timedOut {
+                // No work for a while: end, unless some arrived just now.
+                let ends = jobs.withLock { state in
+                    guard state.isEmpty else { return false }
+                    state.running -= 1
+                    return true
+                }
+                if ends { return }
+                continue
+            }
             if let job = jobs.withLock({ $0.pop() }) { job() }
         }
     }

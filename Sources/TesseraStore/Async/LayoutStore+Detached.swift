@@ -53,14 +53,14 @@ extension LayoutStore {
             }
             // The spec changed while this layout was computed: what was computed is of no use.
             guard let record = try storage.specRecord(name: name), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
-                throw StoreError(.conflict, "spec \"\(name)\" changed while its layout at \(JSONWriter.format(crossExtent)) was computed; try again",
+                throw StoreError(.conflict, "spec \(name.quotedForMessage) changed while its layout at \(JSONWriter.format(crossExtent)) was computed; try again",
                                  spec: name, crossExtent: crossExtent)
             }
             let id = try insertLayout(specID: loaded.id, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
             try buffer.replay(into: storage, layoutID: id)
             try storage.finishLayout(id: id, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: computeSeconds)
             guard let layout = try storage.layoutRecord(id: id, engineVersion: LayoutEngine.version) else {
-                throw StoreError(.internal, "the layout of \"\(name)\" at \(JSONWriter.format(crossExtent)) vanished while it was written",
+                throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
                                  spec: name, crossExtent: crossExtent)
             }
             return ComputedLayout(layout: layout.layout, computed: true)

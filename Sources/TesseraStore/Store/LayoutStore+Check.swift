@@ -18,7 +18,7 @@ public struct CheckReport: Sendable, Hashable {
         }
 
         public var description: String {
-            var place = spec.map { "spec \"\($0)\"" } ?? "store"
+            var place = spec.map { "spec \($0.quotedForMessage)" } ?? "store"
             if let crossExtent { place += " at \(JSONWriter.format(crossExtent))" }
             return "\(place): \(message)"
         }

@@ -33,7 +33,7 @@ extension LayoutStore {
                 crossExtent: crossExtent, storage: storage, progress: progress
             )
             guard let layout = try storage.layoutRecord(id: id, engineVersion: LayoutEngine.version) else {
-                throw StoreError(.internal, "the layout of \"\(name)\" at \(JSONWriter.format(crossExtent)) vanished while it was written",
+                throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
                                  spec: name, crossExtent: crossExtent)
             }
             return ComputedLayout(layout: layout.layout, computed: true)
@@ -137,7 +137,7 @@ extension LayoutStore {
     /// The items files of a stored spec changed since it was saved.
     static func itemFilesChanged(name: String, crossExtent: Double) -> StoreError {
         StoreError(.conflict,
-            "the items files of spec \"\(name)\" changed since it was saved; save the spec again to lay out the new items",
+            "the items files of spec \(name.quotedForMessage) changed since it was saved; save the spec again to lay out the new items",
             spec: name, crossExtent: crossExtent)
     }
 }

@@ -57,7 +57,7 @@ extension LayoutStore {
     }
 
     static func keepsBeingReplaced(name: String, crossExtent: Double) -> StoreError {
-        StoreError(.conflict, "the layout of \"\(name)\" at \(JSONWriter.format(crossExtent)) keeps being replaced; try again",
+        StoreError(.conflict, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) keeps being replaced; try again",
                    spec: name, crossExtent: crossExtent)
     }
 }

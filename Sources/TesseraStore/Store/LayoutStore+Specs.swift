@@ -173,14 +173,14 @@ extension LayoutStore {
         do {
             return try JSONParser.parse(text)
         } catch {
-            throw StoreError.damaged(store: location, spec: name, "the stored spec \"\(name)\" is not valid JSON (\(error))")
+            throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) is not valid JSON (\(error))")
         }
     }
 
     /// The stored spec's header as a JSON object, without its sections.
     func storedHeader(_ record: SpecRecord, name: String) throws -> JSONObject {
         guard case .object(let header) = try parseStored(record.header, name: name) else {
-            throw StoreError.damaged(store: location, spec: name, "the stored spec \"\(name)\" has a header that is not an object")
+            throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has a header that is not an object")
         }
         return header
     }
@@ -199,7 +199,7 @@ extension LayoutStore {
     /// Section `index` of a stored spec, read on its own.
     func storedSection(specID: Int64, index: Int, name: String, storage: any StorageReader) throws -> Section {
         guard let body = try storage.sectionBody(specID: specID, index: index) else {
-            throw StoreError.damaged(store: location, spec: name, "the stored spec \"\(name)\" has no section \(index)")
+            throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has no section \(index)")
         }
         do {
             return try Section(json: try parseStored(body, name: name), index: index, registry: registry)

@@ -36,13 +36,12 @@ public final class LayoutStore: Sendable {
     /// Directories being loaded in the background.
     let directoryLoads = Mutex<Set<LayoutCache.Key>>([])
     /// Threads for async reads that find no reader free at once, and for
-    /// loading directories in the background: shared by every store of the
-    /// process, so that opening stores never adds threads.
-    var readLane: BlockingLane { Self.readLane }
-    /// Threads for async writes and computations, shared likewise.
-    var workLane: BlockingLane { Self.workLane }
-    private static let readLane = BlockingLane(name: "tessera reads", threads: 4)
-    private static let workLane = BlockingLane(name: "tessera writes", threads: 2)
+    /// loading directories in the background (started on demand, ended
+    /// when idle).
+    let readLane = BlockingLane(name: "tessera reads", threads: 4)
+    /// Threads for async writes and computations: the store's own, so that
+    /// another store's long computation never holds up this one's writes.
+    let workLane = BlockingLane(name: "tessera writes", threads: 2)
     /// Computations of missing layouts under way, for async callers to share.
     let flights = Mutex<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
 
