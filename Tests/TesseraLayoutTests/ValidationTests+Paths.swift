@@ -126,7 +126,7 @@ struct QuotedValueTests {
 
     @Test("control characters and quotes in a quoted value are escaped")
     func escaped() {
-        #expect("a\"b\nc\u{1}".quotedForMessage == #""a\"b\nc\u{1}""#)
+        #expect("a\"b\nc\u{1}".quotedForMessage == #""a\"b\nc\u0001""#)
         #expect("short".quotedForMessage == "\"short\"")
     }
 }

@@ -61,32 +61,13 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension String {
-    /// This text in double quotes for a message: its first 60 characters,
-    /// `…` after them when there are more, control characters and quotes
-    /// escaped, so that a value from the input (a 1 MB kind, a name with a
-    /// newline) keeps an error to one short line.
+    /// This text in double quotes for a message, escaped as in JSON: its
+    /// first 60 characters, and `…` when there are more, so that a value from
+    /// the input (a 1 MB kind, a name with a newline) keeps an error to one
+    /// short line.
     package var quotedForMessage: String {
         let limit = 60
-        var shown = ""
-        for (offset, character) in self.enumerated() {
-            guard offset < limit else {
-                shown += "…"
-                break
-            }
-            switch character {
-            case "\"": shown += "\\\""
-            case "\\": shown += "\\\\"
-            case "\n": shown += "\\n"
-            case "\r": shown += "\\r"
-            case "\t": shown += "\\t"
-            default:
-                if character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) {
-                    shown.append(character)
-                } else {
-                    shown += character.unicodeScalars.map { "\\u{\(String($0.value, radix: 16))}" }.joined()
-                }
-            }
-        }
-        return "\"" + shown + "\""
+        guard count > limit else { return JSONWriter.quote(self) }
+        return JSONWriter.quote(String(prefix(limit))).dropLast() + "…\""
     }
 }
