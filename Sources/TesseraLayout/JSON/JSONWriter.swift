@@ -19,60 +19,78 @@ package enum JSONWriter {
     }
 
     package static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string: quotes, backslashes and control
+    /// characters escaped, everything else as its UTF-8 bytes.
+    private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
             default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+                bytes.append(byte)
             }
         }
-        return result + "\""
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Canonical text of a value: keys sorted, no white space. Two specs with
     /// the same canonical text describe the same layout.
     package static func canonical(_ value: JSONValue) -> String {
-        var text = ""
-        appendCanonical(value, to: &text)
-        return text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        appendCanonical(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func appendCanonical(_ value: JSONValue, to text: inout String) {
+    // Bytes, not String appends: stores hash and write the canonical text of
+    // every section they save, and String appends made it most of the cost
+    // of saving a small feed.
+    private static func appendCanonical(_ value: JSONValue, to bytes: inout [UInt8]) {
         switch value {
-        case .null: text += "null"
-        case .bool(let flag): text += flag ? "true" : "false"
-        case .number(let number): text += format(number)
-        case .string(let string): text += quote(string)
+        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let flag): bytes.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .number(let number): append(number, to: &bytes)
+        case .string(let string): appendQuoted(string, to: &bytes)
         case .array(let elements):
-            text += "["
+            bytes.append(UInt8(ascii: "["))
             for (offset, element) in elements.enumerated() {
-                if offset > 0 { text += "," }
-                appendCanonical(element, to: &text)
+                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendCanonical(element, to: &bytes)
             }
-            text += "]"
+            bytes.append(UInt8(ascii: "]"))
         case .object(let object):
-            text += "{"
-            // null counts as absent, so it must not change the canonical text.
-            let order = object.keys.indices
-                .filter { object.values[$0] != .null }
-                .sorted { object.keys[$0] < object.keys[$1] }
-            for (offset, index) in order.enumerated() {
-                if offset > 0 { text += "," }
-                text += quote(object.keys[index])
-                text += ":"
-                appendCanonical(object.values[index], to: &text)
+            bytes.append(UInt8(ascii: "{"))
+            var first = true
+            func member(_ index: Int) {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                appendQuoted(object.keys[index], to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                appendCanonical(object.values[index], to: &bytes)
             }
-            text += "}"
+            // null counts as absent, so it must not change the canonical text.
+            if object.count == 1 {
+                if object.values[0] != .null { member(0) }
+            } else {
+                let order = object.keys.indices
+                    .filter { object.values[$0] != .null }
+                    .sorted { object.keys[$0] < object.keys[$1] }
+                for index in order { member(index) }
+            }
+            bytes.append(UInt8(ascii: "}"))
         }
     }
 }
