@@ -29,6 +29,12 @@ package enum JSONWriter {
     /// characters escaped, everything else as its UTF-8 bytes.
     private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings (keys, kinds, ids) need no escape: one copy.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -55,10 +61,31 @@ package enum JSONWriter {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The canonical text of `value` and, from the same rendering, the text
+    /// of `value` without its top-level member `key` (the same when it has none).
+    package static func canonical(_ value: JSONValue, andWithout key: String) -> (full: String, without: String) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        var marked: Range<Int>?
+        appendCanonical(value, to: &bytes, marking: key, range: &marked)
+        let full = String(decoding: bytes, as: UTF8.self)
+        guard let marked else { return (full, full) }
+        bytes.removeSubrange(marked)
+        return (full, String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static func appendCanonical(_ value: JSONValue, to bytes: inout [UInt8]) {
+        var unused: Range<Int>?
+        appendCanonical(value, to: &bytes, marking: nil, range: &unused)
+    }
+
     // Bytes, not String appends: stores hash and write the canonical text of
     // every section they save, and String appends made it most of the cost
     // of saving a small feed.
-    private static func appendCanonical(_ value: JSONValue, to bytes: inout [UInt8]) {
+    /// With `key`, `range` is set to the bytes of that member of a
+    /// top-level object and one comma beside it: without them, the text is
+    /// that of the object without the member.
+    private static func appendCanonical(_ value: JSONValue, to bytes: inout [UInt8], marking key: String?, range: inout Range<Int>?) {
         switch value {
         case .null: bytes.append(contentsOf: "null".utf8)
         case .bool(let flag): bytes.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -74,12 +101,25 @@ package enum JSONWriter {
         case .object(let object):
             bytes.append(UInt8(ascii: "{"))
             var first = true
+            // The marked member came first: the comma after it goes with it.
+            var markedFirst = false
             func member(_ index: Int) {
-                if !first { bytes.append(UInt8(ascii: ",")) }
-                first = false
+                let start = bytes.count
+                if !first {
+                    bytes.append(UInt8(ascii: ","))
+                    if markedFirst, let marked = range {
+                        range = marked.lowerBound..<(marked.upperBound + 1)
+                        markedFirst = false
+                    }
+                }
                 appendQuoted(object.keys[index], to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
                 appendCanonical(object.values[index], to: &bytes)
+                if let key, object.keys[index] == key {
+                    range = start..<bytes.count
+                    markedFirst = first
+                }
+                first = false
             }
             // null counts as absent, so it must not change the canonical text.
             if object.count == 1 {

@@ -60,6 +60,8 @@ extension LayoutStore {
         var name: String
         var spec: Spec
         var fingerprint: SpecFingerprint
+        /// Each section's stored body, rendered with the fingerprint.
+        var bodies: [String]
         var crossExtents: [Double]
     }
 
@@ -79,8 +81,8 @@ extension LayoutStore {
         }
         for extent in crossExtents { try Self.checkCrossExtent(extent, axis: spec.axis) }
         let stored = spec.resolvingItemFiles()
-        let fingerprint = try reportingSpecErrors(name: name) { try SpecFingerprint(spec: stored) }
-        return PreparedSave(name: name, spec: stored, fingerprint: fingerprint, crossExtents: crossExtents)
+        let (fingerprint, bodies) = try reportingSpecErrors(name: name) { try SpecFingerprint.withBodies(spec: stored) }
+        return PreparedSave(name: name, spec: stored, fingerprint: fingerprint, bodies: bodies, crossExtents: crossExtents)
     }
 
     /// The save, inside the caller's write. A spec stored with the same
@@ -107,11 +109,12 @@ extension LayoutStore {
         let specID: Int64
         if let existing = try storage.specID(name: name) {
             report = try applyUpdate(
-                name: name, spec: stored, fingerprint: fingerprint, storage: storage, progress: progress, cancellation: cancellation
+                name: name, spec: stored, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage,
+                progress: progress, cancellation: cancellation
             )
             specID = existing
         } else {
-            specID = try upsertSpec(stored, name: name, fingerprint: fingerprint, storage: storage)
+            specID = try upsertSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
         }
         let existing = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout.crossExtent)
         for extent in prepared.crossExtents.sorted() where !existing.contains(extent) && !report.layouts.contains(where: { $0.crossExtent == extent }) {
@@ -187,11 +190,12 @@ extension LayoutStore {
 
     /// Inserts or replaces the spec row and its sections' rows. With the
     /// previous sections' hashes, only the rows of changed sections are
-    /// written.
+    /// written. `bodies`, when given, are the sections' canonical JSON.
     func upsertSpec(
         _ spec: Spec,
         name: String,
         fingerprint: SpecFingerprint,
+        bodies: [String]? = nil,
         storage: any StorageWriter,
         previous: [SectionIdentity]? = nil
     ) throws -> Int64 {
@@ -221,7 +225,8 @@ extension LayoutStore {
             if let previous, previous.count == spec.sections.count, previous[index] == SectionIdentity(identity: identity, hash: hash) {
                 continue
             }
-            try storage.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: JSONWriter.canonical(section.jsonValue))
+            let body = bodies?[index] ?? JSONWriter.canonical(section.jsonValue)
+            try storage.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: body)
         }
         return specID
     }
