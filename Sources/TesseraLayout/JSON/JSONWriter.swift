@@ -30,7 +30,10 @@ package enum JSONWriter {
     private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings (keys, kinds, ids) need no escape: one copy.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        let plain = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            !utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        }
+        if plain == true {
             bytes.append(contentsOf: text.utf8)
             bytes.append(UInt8(ascii: "\""))
             return
@@ -64,14 +67,20 @@ package enum JSONWriter {
     /// The canonical text of `value` and, from the same rendering, the text
     /// of `value` without its top-level member `key` (the same when it has none).
     package static func canonical(_ value: JSONValue, andWithout key: String) -> (full: String, without: String) {
+        let (full, without) = canonicalBytes(value, andWithout: key)
+        return (String(decoding: full, as: UTF8.self), String(decoding: without, as: UTF8.self))
+    }
+
+    /// ``canonical(_:andWithout:)`` as UTF-8 bytes.
+    package static func canonicalBytes(_ value: JSONValue, andWithout key: String) -> (full: [UInt8], without: [UInt8]) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
         var marked: Range<Int>?
         appendCanonical(value, to: &bytes, marking: key, range: &marked)
-        let full = String(decoding: bytes, as: UTF8.self)
-        guard let marked else { return (full, full) }
-        bytes.removeSubrange(marked)
-        return (full, String(decoding: bytes, as: UTF8.self))
+        guard let marked else { return (bytes, bytes) }
+        var without = bytes
+        without.removeSubrange(marked)
+        return (bytes, without)
     }
 
     private static func appendCanonical(_ value: JSONValue, to bytes: inout [UInt8]) {

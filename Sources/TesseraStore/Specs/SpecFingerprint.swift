@@ -72,13 +72,13 @@ public struct SpecFingerprint: Sendable, Hashable {
     static func bodyAndHash(_ section: Section, index: Int, axis: Axis) throws -> (body: String, hash: String) {
         var hasher = ContentHasher()
         hasher.combine(axis.rawValue)
-        let (body, content) = JSONWriter.canonical(section.jsonValue, andWithout: "id")
-        hasher.combine(content)
+        let (body, content) = JSONWriter.canonicalBytes(section.jsonValue, andWithout: "id")
+        hasher.combine(text: content)
         // Files at any depth: an append turns a file section into segments.
         for file in section.items.itemFiles {
             try hashFile(file.resolvedPath, jsonPath: "sections[\(index)].items.\(file.jsonPath)", into: &hasher)
         }
-        return (body, hasher.hex)
+        return (String(decoding: body, as: UTF8.self), hasher.hex)
     }
 
     private static func hashFile(_ path: String, jsonPath: String, into hasher: inout ContentHasher) throws {
