@@ -12,14 +12,17 @@ struct BenchCommand: ParsableCommand {
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine, store, all
+        case engine, store, feeds, all
     }
 
-    @Option(help: "What to measure: engine, store, or all.")
+    @Option(help: "What to measure: engine, store, feeds (many small feeds in batches), or all.")
     var suite: Suite = .all
 
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
     var size: String = "1m"
+
+    @Option(parsing: .unconditional, help: "Feeds of 150–300 items in the feeds suite: 100k (default), 10k, or a number.")
+    var feeds: String = "100k"
 
     @Option(parsing: .unconditional, help: "Timed runs per measurement; the median is reported.")
     var runs: Int = 5
@@ -41,13 +44,14 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         let count = try Self.count(size)
+        let feedCount = try Self.count(feeds, flag: "--feeds")
         guard runs >= 1 else { throw CommandError("--runs must be at least 1") }
         if let child {
             try runAsChild(child, count: count)
             return
         }
         var output = BenchOutput()
-        if suite != .store {
+        if suite == .engine || suite == .all {
             let selected = kinds?.split(separator: ",").map(String.init) ?? BenchSpecs.kinds
             for kind in selected where !BenchSpecs.kinds.contains(kind) {
                 throw CommandError("unknown kind \"\(kind)\" in --kinds (known: \(BenchSpecs.kinds.joined(separator: ", ")))")
@@ -57,13 +61,17 @@ struct BenchCommand: ParsableCommand {
                 output.engine.append(try spawn(["--child", "kind:\(kind)"], count: count, as: EngineBenchmark.Report.self))
             }
         }
-        if suite != .engine {
+        if suite == .store || suite == .all {
             note("store: \(count) elements, \(runs) runs\(noBaseline ? "" : ", with the per-element R*Tree baseline")")
             output.store = try spawn(["--child", "store"], count: count, as: StoreBenchmark.Report.self)
             note("store: \(count) items streamed from an NDJSON file")
             output.ndjson = try spawn(["--child", "ndjson"], count: count, as: NDJSONBenchmark.Report.self)
             note("store: incremental updates of a \(count)-item feed")
             output.updates = try spawn(["--child", "updates"], count: count, as: UpdateBenchmark.Report.self)
+        }
+        if suite == .feeds || suite == .all {
+            note("feeds: \(feedCount) feeds of 150–300 items at widths 390 and 430, in batches")
+            output.feeds = try spawn(["--child", "feeds"], count: feedCount, as: FeedsBenchmark.Report.self)
         }
         if json {
             print(String(decoding: try JSONEncoder().encode(output), as: UTF8.self))
@@ -95,6 +103,8 @@ struct BenchCommand: ParsableCommand {
             data = Data(String(format: "p50 %.1f µs, p99 %.1f µs", samples.median * 1e6, samples.percentile(0.99) * 1e6).utf8)
         } else if child == "updates" {
             data = try JSONEncoder().encode(UpdateBenchmark(count: count, runs: runs, directory: directory).run())
+        } else if child == "feeds" {
+            data = try JSONEncoder().encode(FeedsBenchmark(count: count, directory: directory).run())
         } else if child == "ndjson" {
             data = try JSONEncoder().encode(NDJSONBenchmark(count: count, directory: directory).run())
         } else {
@@ -103,13 +113,14 @@ struct BenchCommand: ParsableCommand {
         print(String(decoding: data, as: UTF8.self))
     }
 
-    static func count(_ text: String) throws -> Int {
+    static func count(_ text: String, flag: String = "--size") throws -> Int {
         switch text.lowercased() {
         case "1m": return 1_000_000
         case "10m": return 10_000_000
         case "100k": return 100_000
+        case "10k": return 10_000
         default:
-            guard let count = Int(text), count > 0 else { throw CommandError("--size must be 1m, 10m, 100k or a positive number, got \"\(text)\"") }
+            guard let count = Int(text), count > 0 else { throw CommandError("\(flag) must be 1m, 10m, 100k, 10k or a positive number, got \"\(text)\"") }
             return count
         }
     }
@@ -142,4 +153,5 @@ struct BenchOutput: Codable {
     var store: StoreBenchmark.Report?
     var ndjson: NDJSONBenchmark.Report?
     var updates: UpdateBenchmark.Report?
+    var feeds: FeedsBenchmark.Report?
 }
