@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseraStore
 @testable import tessera
 
 @Suite("precompute's progress bar")
@@ -49,5 +50,13 @@ struct ProgressBarTests {
             #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
             #expect(quiet.stdout.isEmpty, "\(quiet.stdout)")
         }
+    }
+
+    @Test("a batch shows specs done, specs per second and, from the share of the file read, a bar and the ETA")
+    func batchLine() {
+        let progress = BatchProgress(specsDone: 3_000, saved: 2_990, failed: 10, layoutsComputed: 5_980)
+        #expect(ProgressBar.text(for: progress, fraction: 0.25, seconds: 1.5)
+            == "3000 specs, 2k specs/s, 10 failed [######..................]  25% ETA 4.5s")
+        #expect(ProgressBar.text(for: BatchProgress(specsDone: 500, saved: 500), fraction: nil, seconds: 2) == "500 specs, 250 specs/s")
     }
 }

@@ -106,4 +106,21 @@ struct JSONWriterTests {
         // The layout has numbers that need all 17 digits, so the test means something.
         #expect(result.elements.contains { $0.jsonText.contains("33333333") || $0.jsonText.contains("66666666") })
     }
+
+    @Test("canonical text: keys sorted, nulls left out, strings escaped; with and without a top-level member")
+    func canonicalText() throws {
+        let value = try JSONParser.parse(#"{"z": [1, null, "a\"b\\c\n\u0001é"], "id": "top", "a": {"y": null, "x": true}, "n": null}"#)
+        let expected = #"{"a":{"x":true},"id":"top","z":[1,null,"a\"b\\c\n\u0001é"]}"#
+        #expect(JSONWriter.canonical(value) == expected)
+        #expect(JSONWriter.canonical(value, andWithout: "id") == (expected, #"{"a":{"x":true},"z":[1,null,"a\"b\\c\n\u0001é"]}"#))
+        // The member first, last, alone, absent, or only nested.
+        let cases: [(String, String)] = [
+            (#"{"id": 1, "z": 2}"#, #"{"z":2}"#), (#"{"a": 1, "id": 2}"#, #"{"a":1}"#), (#"{"id": 1}"#, "{}"),
+            (#"{"a": 1}"#, #"{"a":1}"#), (#"{"a": {"id": 1}}"#, #"{"a":{"id":1}}"#), (#"{"id": null, "a": 1}"#, #"{"a":1}"#),
+        ]
+        for (text, without) in cases {
+            let parsed = try JSONParser.parse(text)
+            #expect(JSONWriter.canonical(parsed, andWithout: "id") == (JSONWriter.canonical(parsed), without), "\(text)")
+        }
+    }
 }

@@ -4,11 +4,14 @@ import TesseraLayout
 /// A placer's state as stored with its section, so that appended items can
 /// go on from where the layout stopped.
 enum PlacerState {
+    /// One encoder for every section: making one costs as much as a small state.
+    private static let encoder = JSONEncoder()
+
     /// The encoded state, or nil for kinds that cannot resume (they are laid
     /// out again on append).
     static func encode(_ placer: any ItemPlacer) throws -> [UInt8]? {
         guard let resumable = placer as? any ResumableItemPlacer else { return nil }
-        return Array(try JSONEncoder().encode(resumable))
+        return Array(try encoder.encode(resumable))
     }
 
     /// Restores a placer of the same type as `fresh` from `bytes`.

@@ -15,6 +15,12 @@ struct ContentHasher {
         }
     }
 
+    /// The same as `combine(_ text: String)` of the text these UTF-8 bytes spell.
+    mutating func combine(text utf8: [UInt8]) {
+        utf8.withUnsafeBufferPointer { combine($0) }
+        combine(CollectionOfOne(0xFF))
+    }
+
     mutating func combine(_ text: String) {
         combine(text.utf8)
         // A separator, so that ("ab", "c") and ("a", "bc") differ.

@@ -21,13 +21,25 @@ public struct SpecFingerprint: Sendable, Hashable {
     public var sectionIdentities: [String]
 
     public init(spec: Spec) throws {
+        self = try Self.withBodies(spec: spec).fingerprint
+    }
+
+    /// The fingerprint of `spec` and the stored body of each section (its
+    /// canonical JSON), each section rendered once for both.
+    static func withBodies(spec: Spec) throws -> (fingerprint: SpecFingerprint, bodies: [String]) {
         var sectionHashes: [String] = []
         var identities: [String] = []
+        var bodies: [String] = []
         for (index, section) in spec.sections.enumerated() {
-            sectionHashes.append(try Self.hash(section, index: index, axis: spec.axis))
+            let (body, hash) = try bodyAndHash(section, index: index, axis: spec.axis)
+            sectionHashes.append(hash)
+            bodies.append(body)
             identities.append(Self.identity(of: section, index: index))
         }
-        self.init(axis: spec.axis, sectionSpacing: spec.sectionSpacing, sectionHashes: sectionHashes, sectionIdentities: identities)
+        let fingerprint = SpecFingerprint(
+            axis: spec.axis, sectionSpacing: spec.sectionSpacing, sectionHashes: sectionHashes, sectionIdentities: identities
+        )
+        return (fingerprint, bodies)
     }
 
     /// A fingerprint from section hashes already known: an append hashes only
@@ -52,19 +64,21 @@ public struct SpecFingerprint: Sendable, Hashable {
     /// A section's content: its JSON without the id (identity is not
     /// content) and, for file items, the file's bytes.
     static func hash(_ section: Section, index: Int, axis: Axis) throws -> String {
+        try bodyAndHash(section, index: index, axis: axis).hash
+    }
+
+    /// A section's stored body (its canonical JSON, id included) and its
+    /// content hash (see ``hash(_:index:axis:)``), from one rendering.
+    static func bodyAndHash(_ section: Section, index: Int, axis: Axis) throws -> (body: String, hash: String) {
         var hasher = ContentHasher()
         hasher.combine(axis.rawValue)
-        var json = section.jsonValue
-        if case .object(var object) = json {
-            object["id"] = nil
-            json = .object(object)
-        }
-        hasher.combine(JSONWriter.canonical(json))
+        let (body, content) = JSONWriter.canonicalBytes(section.jsonValue, andWithout: "id")
+        hasher.combine(text: content)
         // Files at any depth: an append turns a file section into segments.
         for file in section.items.itemFiles {
             try hashFile(file.resolvedPath, jsonPath: "sections[\(index)].items.\(file.jsonPath)", into: &hasher)
         }
-        return hasher.hex
+        return (String(decoding: body, as: UTF8.self), hasher.hex)
     }
 
     private static func hashFile(_ path: String, jsonPath: String, into hasher: inout ContentHasher) throws {

@@ -115,6 +115,10 @@ package protocol StorageReader: AnyObject {
 
 /// The rows a write changes, inside one transaction.
 package protocol StorageWriter: StorageReader, CellSink {
+    /// Runs `body` inside a savepoint of the write: when it throws, what it
+    /// wrote is rolled back and the rest of the transaction stays.
+    func savepoint<T>(_ body: () throws -> T) throws -> T
+
     func insertSpec(_ spec: SpecRow) throws -> Int64
     func updateSpec(id: Int64, _ spec: SpecRow) throws
     func touchSpec(id: Int64, contentHash: String, updatedAt: Double) throws

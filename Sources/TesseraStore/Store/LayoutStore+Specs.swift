@@ -46,37 +46,104 @@ extension LayoutStore {
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
     ) throws -> SaveResult {
+        let prepared = try prepareSave(spec, as: name, crossExtents: crossExtents)
+        let result = try reportingSpecErrors(name: prepared.name) { try write { storage in
+            try saveInWrite(prepared, storage: storage, progress: progress, cancellation: cancellation).result
+        } }
+        backend.didWrite(cells: result.layouts.reduce(0) { $0 + $1.cellCount })
+        return result
+    }
+
+    /// A spec ready to be saved: its name, its items files resolved, its
+    /// fingerprint, and the extents checked against its axis.
+    struct PreparedSave {
+        var name: String
+        var spec: Spec
+        var fingerprint: SpecFingerprint
+        /// Each section's stored body, rendered with the fingerprint.
+        var bodies: [String]
+        var crossExtents: [Double]
+    }
+
+    /// What a save did inside its write.
+    struct SaveOutcome {
+        var result: SaveResult
+        /// Nothing was written: the stored spec had the same content and
+        /// every layout asked for was fresh.
+        var unchanged: Bool
+    }
+
+    /// Checks and fingerprints a spec before its write: no name, an extent
+    /// the spec's axis cannot take or an unreadable items file fail here.
+    func prepareSave(_ spec: Spec, as name: String?, crossExtents: [Double]) throws -> PreparedSave {
         guard let name = name ?? spec.name, !name.isEmpty else {
             throw StoreError(.invalidArgument, "the spec has no name: give one (a \"name\" in the spec, or a name to save it as)")
         }
         for extent in crossExtents { try Self.checkCrossExtent(extent, axis: spec.axis) }
         let stored = spec.resolvingItemFiles()
-        let fingerprint = try reportingSpecErrors(name: name) { try SpecFingerprint(spec: stored) }
-        let result: SaveResult = try reportingSpecErrors(name: name) { try write { storage in
+        let (fingerprint, bodies) = try reportingSpecErrors(name: name) { try SpecFingerprint.withBodies(spec: stored) }
+        return PreparedSave(name: name, spec: stored, fingerprint: fingerprint, bodies: bodies, crossExtents: crossExtents)
+    }
+
+    /// The save, inside the caller's write. A spec stored with the same
+    /// content and section identities, whose layouts are all fresh and
+    /// include every extent asked for, is left as it is without a write
+    /// (and without parsing the stored spec).
+    func saveInWrite(
+        _ prepared: PreparedSave,
+        storage: any StorageWriter,
+        progress: (@Sendable (PrecomputeProgress) -> Void)?,
+        cancellation: CancellationFlag?
+    ) throws -> SaveOutcome {
+        let (name, stored, fingerprint) = (prepared.name, prepared.spec, prepared.fingerprint)
+        if let kept = try unchangedLayouts(prepared, storage: storage) {
             var report = UpdateReport()
-            let specID: Int64
-            if let existing = try storage.specID(name: name) {
-                report = try applyUpdate(
-                    name: name, spec: stored, fingerprint: fingerprint, storage: storage, progress: progress, cancellation: cancellation
-                )
-                specID = existing
-            } else {
-                specID = try upsertSpec(stored, name: name, fingerprint: fingerprint, storage: storage)
+            for layout in kept {
+                var entry = UpdateReport.Layout(crossExtent: layout.crossExtent)
+                entry.kept = stored.sections.count
+                report.layouts.append(entry)
             }
-            let existing = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout.crossExtent)
-            for extent in crossExtents.sorted() where !existing.contains(extent) && !report.layouts.contains(where: { $0.crossExtent == extent }) {
-                _ = try computeLayout(
-                    spec: stored, name: name, specID: specID, fingerprint: fingerprint,
-                    crossExtent: extent, storage: storage, progress: progress, cancellation: cancellation
-                )
-                report.layouts.append(.fullRecompute(crossExtent: extent, sections: stored.sections.count))
-            }
-            report.layouts.sort { $0.crossExtent < $1.crossExtent }
-            let layouts = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
-            return SaveResult(layouts: layouts, report: report)
-        } }
-        backend.didWrite(cells: result.layouts.reduce(0) { $0 + $1.cellCount })
-        return result
+            return SaveOutcome(result: SaveResult(layouts: kept, report: report), unchanged: true)
+        }
+        var report = UpdateReport()
+        let specID: Int64
+        if let existing = try storage.specID(name: name) {
+            report = try applyUpdate(
+                name: name, spec: stored, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage,
+                progress: progress, cancellation: cancellation
+            )
+            specID = existing
+        } else {
+            specID = try upsertSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
+        }
+        let existing = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout.crossExtent)
+        for extent in prepared.crossExtents.sorted() where !existing.contains(extent) && !report.layouts.contains(where: { $0.crossExtent == extent }) {
+            _ = try computeLayout(
+                spec: stored, name: name, specID: specID, fingerprint: fingerprint,
+                crossExtent: extent, storage: storage, progress: progress, cancellation: cancellation
+            )
+            report.layouts.append(.fullRecompute(crossExtent: extent, sections: stored.sections.count))
+        }
+        report.layouts.sort { $0.crossExtent < $1.crossExtent }
+        let layouts = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
+        return SaveOutcome(result: SaveResult(layouts: layouts, report: report), unchanged: false)
+    }
+
+    /// The stored layouts when saving `prepared` would change nothing: the
+    /// stored spec has the same content hash and section identities, and
+    /// every layout of it is fresh, at every extent asked for. Two indexed
+    /// lookups by name and spec id, plus the section identities when the
+    /// hash matches; nil as soon as one differs.
+    func unchangedLayouts(_ prepared: PreparedSave, storage: any StorageReader) throws -> [StoredLayout]? {
+        guard let record = try storage.specRecord(name: prepared.name),
+              record.contentHash == prepared.fingerprint.specHash else { return nil }
+        let layouts = try storage.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
+        guard layouts.allSatisfy({ $0.state == .fresh }),
+              prepared.crossExtents.allSatisfy({ extent in layouts.contains { $0.crossExtent == extent } }) else { return nil }
+        let identities = try storage.sectionIdentities(specID: record.id)
+        guard identities.map(\.identity) == prepared.fingerprint.sectionIdentities,
+              identities.map(\.hash) == prepared.fingerprint.sectionHashes else { return nil }
+        return layouts
     }
 
     /// The spec stored under `name`, or nil.
@@ -123,11 +190,12 @@ extension LayoutStore {
 
     /// Inserts or replaces the spec row and its sections' rows. With the
     /// previous sections' hashes, only the rows of changed sections are
-    /// written.
+    /// written. `bodies`, when given, are the sections' canonical JSON.
     func upsertSpec(
         _ spec: Spec,
         name: String,
         fingerprint: SpecFingerprint,
+        bodies: [String]? = nil,
         storage: any StorageWriter,
         previous: [SectionIdentity]? = nil
     ) throws -> Int64 {
@@ -157,7 +225,8 @@ extension LayoutStore {
             if let previous, previous.count == spec.sections.count, previous[index] == SectionIdentity(identity: identity, hash: hash) {
                 continue
             }
-            try storage.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: JSONWriter.canonical(section.jsonValue))
+            let body = bodies?[index] ?? JSONWriter.canonical(section.jsonValue)
+            try storage.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: body)
         }
         return specID
     }

@@ -66,10 +66,13 @@ extension LayoutStore {
         cancellation: CancellationFlag?
     ) throws -> UpdateReport {
         let stored = spec.resolvingItemFiles()
-        let fingerprint = try reportingSpecErrors(name: name) { try SpecFingerprint(spec: stored) }
+        let (fingerprint, bodies) = try reportingSpecErrors(name: name) { try SpecFingerprint.withBodies(spec: stored) }
         return try reportingSpecErrors(name: name) {
             try write { storage in
-                try applyUpdate(name: name, spec: stored, fingerprint: fingerprint, storage: storage, progress: progress, cancellation: cancellation)
+                try applyUpdate(
+                    name: name, spec: stored, fingerprint: fingerprint, bodies: bodies, storage: storage,
+                    progress: progress, cancellation: cancellation
+                )
             }
         }
     }
@@ -148,6 +151,7 @@ extension LayoutStore {
         name: String,
         spec: Spec,
         fingerprint: SpecFingerprint,
+        bodies: [String]?,
         storage: any StorageWriter,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
@@ -156,7 +160,7 @@ extension LayoutStore {
         // States are judged against the old content, before the spec row changes.
         let layouts = try storage.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version).map(\.layout)
         let oldIdentities = try storage.sectionIdentities(specID: old.id)
-        _ = try upsertSpec(spec, name: name, fingerprint: fingerprint, storage: storage, previous: oldIdentities)
+        _ = try upsertSpec(spec, name: name, fingerprint: fingerprint, bodies: bodies, storage: storage, previous: oldIdentities)
         var report = UpdateReport()
         for layout in layouts {
             if layout.state == .fresh, fingerprint.specHash == old.contentHash {

@@ -6,6 +6,7 @@ enum BenchTable {
         if let store = output.store { parts.append(self.store(store, ndjson: output.ndjson, runs: runs)) }
         if let updates = output.updates { parts.append(self.updates(updates, runs: runs)) }
         if let serving = output.serving { parts.append(self.serving(serving, runs: runs)) }
+        if let feeds = output.feeds { parts.append(self.feeds(feeds)) }
         return parts.joined(separator: "\n\n")
     }
 
@@ -19,6 +20,24 @@ enum BenchTable {
              milliseconds(report.fullRecomputeSeconds), String(format: "%.0f× faster", report.fullRecomputeSeconds / report.editSeconds)],
         ]
         return "Updates: a feed of \(report.elements) elements in \(report.sections) sections at width 390, medians of \(runs) runs\n" + format(rows)
+    }
+
+    static func feeds(_ report: FeedsBenchmark.Report) -> String {
+        let rows = [
+            ["measure", "batch", "baseline (same run)", "ratio"],
+            ["precompute \(report.feeds) feeds, \(report.elements) elements", String(format: "%.1f s", report.batchSeconds), "", ""],
+            ["feeds/s", String(format: "%.0f", report.feedsPerSecond),
+             "one by one (\(report.oneByOneFeeds) feeds): " + String(format: "%.0f", report.oneByOneFeedsPerSecond),
+             String(format: "%.1f× faster", report.feedsPerSecond / report.oneByOneFeedsPerSecond)],
+            ["elements/s", rate(report.elementsPerSecond), "", ""],
+            ["write transactions", "\(report.transactions)", "one per feed", ""],
+            ["file bytes/element", String(format: "%.1f", report.bytesPerElement), "", ""],
+            ["same batch again (all unchanged), feeds/s", String(format: "%.0f", report.rerunFeedsPerSecond), "", ""],
+            ["viewport query of a random feed, p50 / p99", String(format: "%.1f µs / %.1f µs", report.queryP50Microseconds, report.queryP99Microseconds), "", ""],
+            ["peak RSS of this benchmark process", String(format: "%.0f MB", Double(report.peakResidentBytes) / 1e6), "", ""],
+        ]
+        return "Feeds: \(report.feeds) feeds of 150–300 items at widths 390 and 430, batch precompute; "
+            + "\(report.queries) viewport queries (844 points) of a random feed, width and offset each\n" + format(rows)
     }
 
     static func store(_ report: StoreBenchmark.Report, ndjson: NDJSONBenchmark.Report?, runs: Int) -> String {

@@ -12,14 +12,17 @@ struct BenchCommand: ParsableCommand {
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine, store, serving, all
+        case engine, store, serving, feeds, all
     }
 
-    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), or all.")
+    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), or all.")
     var suite: Suite = .all
 
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
     var size: String = "1m"
+
+    @Option(parsing: .unconditional, help: "Feeds of 150–300 items in the feeds suite: 100k (default), 10k, or a number.")
+    var feeds: String = "100k"
 
     @Option(parsing: .unconditional, help: "Timed runs per measurement; the median is reported.")
     var runs: Int = 5
@@ -41,6 +44,7 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         let count = try Self.count(size)
+        let feedCount = try Self.count(feeds, flag: "--feeds")
         guard runs >= 1 else { throw CommandError("--runs must be at least 1") }
         if let child {
             try runAsChild(child, count: count)
@@ -68,6 +72,10 @@ struct BenchCommand: ParsableCommand {
         if suite == .serving || suite == .all {
             note("serving: \(ServingBenchmark.feeds) feeds × \(ServingBenchmark.widths.count) widths of \(count) elements")
             output.serving = try spawn(["--child", "serving"], count: count, as: ServingBenchmark.Report.self)
+        }
+        if suite == .feeds || suite == .all {
+            note("feeds: \(feedCount) feeds of 150–300 items at widths 390 and 430, in batches")
+            output.feeds = try spawn(["--child", "feeds"], count: feedCount, as: FeedsBenchmark.Report.self)
         }
         if json {
             print(String(decoding: try JSONEncoder().encode(output), as: UTF8.self))
@@ -104,6 +112,8 @@ struct BenchCommand: ParsableCommand {
             return
         } else if child == "updates" {
             data = try JSONEncoder().encode(UpdateBenchmark(count: count, runs: runs, directory: directory).run())
+        } else if child == "feeds" {
+            data = try JSONEncoder().encode(FeedsBenchmark(count: count, directory: directory).run())
         } else if child == "ndjson" {
             data = try JSONEncoder().encode(NDJSONBenchmark(count: count, directory: directory).run())
         } else {
@@ -117,13 +127,14 @@ struct BenchCommand: ParsableCommand {
         Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
     }
 
-    static func count(_ text: String) throws -> Int {
+    static func count(_ text: String, flag: String = "--size") throws -> Int {
         switch text.lowercased() {
         case "1m": return 1_000_000
         case "10m": return 10_000_000
         case "100k": return 100_000
+        case "10k": return 10_000
         default:
-            guard let count = Int(text), count > 0 else { throw CommandError("--size must be 1m, 10m, 100k or a positive number, got \"\(text)\"") }
+            guard let count = Int(text), count > 0 else { throw CommandError("\(flag) must be 1m, 10m, 100k, 10k or a positive number, got \"\(text)\"") }
             return count
         }
     }
@@ -157,4 +168,5 @@ struct BenchOutput: Codable {
     var ndjson: NDJSONBenchmark.Report?
     var updates: UpdateBenchmark.Report?
     var serving: ServingBenchmark.Report?
+    var feeds: FeedsBenchmark.Report?
 }

@@ -2,15 +2,30 @@ import ArgumentParser
 import TesseraLayout
 import TesseraSQLite
 
-/// `tessera precompute SPEC --db FILE --width W [--width W2 ...]`.
+/// `tessera precompute SPEC --db FILE --width W [--width W2 ...]`, or
+/// `--specs FEEDS.ndjson` for many specs (see PrecomputeCommand+Specs.swift).
 struct PrecomputeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "precompute",
-        abstract: "Store a spec and its layouts at each width, in one transaction."
+        abstract: "Store a spec and its layouts at each width, in one transaction.",
+        discussion: """
+            With --specs FILE, stores every spec of an NDJSON file (one spec per line, blank lines skipped), each under \
+            its own "name", many per transaction, each whole or not at all. Specs stored with the same content and fresh \
+            layouts are left as they are, so running the same file again is cheap. A bad line is reported as \
+            FILE:LINE: and the JSON path; by default the run stops there, after committing every spec of the lines \
+            before it; with --keep-going it leaves the bad line out and goes on. Either way the exit status is 1 when a \
+            line failed.
+            """
     )
 
     @Argument(help: "The spec file (JSON, format 1).")
-    var spec: String
+    var spec: String?
+
+    @Option(help: ArgumentHelp("A file of specs, one JSON spec per line, each stored under its own \"name\" (instead of SPEC).", valueName: "file"))
+    var specs: String?
+
+    @Flag(help: "With --specs: leave out lines that fail and go on (default: stop at the first, keeping the specs before it).")
+    var keepGoing = false
 
     @Option(help: "The store file (SQLite); created when missing.")
     var db: String
@@ -30,9 +45,19 @@ struct PrecomputeCommand: ParsableCommand {
     func validate() throws {
         for extent in width { try ArgumentCheck.extent(extent, flag: "--width") }
         for extent in height { try ArgumentCheck.extent(extent, flag: "--height") }
+        switch (spec, specs) {
+        case (nil, nil): throw ValidationError("give a SPEC file, or --specs FILE with one spec per line")
+        case (.some, .some): throw ValidationError("give either a SPEC file or --specs FILE, not both")
+        case (.some, nil):
+            if keepGoing { throw ValidationError("--keep-going goes with --specs FILE") }
+        case (nil, .some):
+            if name != nil { throw ValidationError("--name names one spec: with --specs each spec is stored under its own \"name\"") }
+        }
     }
 
     func run() throws {
+        if let specs { return try runBatch(file: specs) }
+        guard let spec else { return }
         let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec) }
         let extents = loaded.axis == .vertical ? width : height
         if extents.isEmpty || !(loaded.axis == .vertical ? height : width).isEmpty {

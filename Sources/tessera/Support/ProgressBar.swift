@@ -52,6 +52,29 @@ final class ProgressBar: @unchecked Sendable {
         printErrorInline("\r" + line(for: report) + "\u{1B}[K")
     }
 
+    /// A batch of specs after a commit; `fraction` is the share of the
+    /// input read, when known.
+    func update(_ progress: BatchProgress, fraction: Double?) {
+        guard enabled else { return }
+        // Batches never move lastReport: it stays where start() set it.
+        printErrorInline("\r" + Self.text(for: progress, fraction: fraction, seconds: clock() - lastReport) + "\u{1B}[K")
+    }
+
+    /// The bar's text for a batch: specs done, specs per second, and with
+    /// the share read, a bar and the ETA. `seconds` since `start()`.
+    static func text(for progress: BatchProgress, fraction: Double?, seconds: Double) -> String {
+        let rate = Double(progress.specsDone) / max(seconds, 1e-9)
+        var line = "\(progress.specsDone) specs, \(Self.rate(rate)) specs/s"
+        if progress.failed > 0 { line += ", \(progress.failed) failed" }
+        if let fraction, fraction > 0 {
+            let share = min(1, fraction)
+            let filled = Int(share * 24)
+            line += " [" + String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled) + "]"
+            line += String(format: " %3.0f%% ETA %.1fs", share * 100, seconds * (1 - share) / share)
+        }
+        return line
+    }
+
     func finish() {
         guard enabled else { return }
         printErrorInline("\r\u{1B}[K")

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TesseraLayout
+import TesseraSQLite
+
+/// `tessera precompute --specs FILE`: one spec per line, many per transaction.
+@Suite("tessera precompute --specs, end to end")
+struct PrecomputeSpecsTests {
+    /// A line of the file: a grid feed named `name`, with `columns` columns
+    /// (0 is a bad spec; 400 points of spacing fail only while laying out).
+    static func line(_ name: String?, fraction: Int = 3, spacing: Int = 2, items: Int = 20) -> String {
+        let named = name.map { #""name": "\#($0)", "# } ?? ""
+        return #"{"format": 1, \#(named)"sections": [{"layout": {"kind": "grid", "fraction": \#(fraction), "itemSpacing": \#(spacing)}, "items": {"count": \#(items), "cycle": [{}]}}]}"#
+    }
+
+    static func specs(in database: String) throws -> [String] {
+        try LayoutStore(path: database).specs().map(\.name)
+    }
+
+    /// The stderr lines of a run, without the empty one after the last newline.
+    static func errorLines(_ output: CLIRunner.Output) -> [String] {
+        output.stderr.split(separator: "\n").map(String.init)
+    }
+
+    @Test("stores every line under its name, blank lines skipped; a rerun keeps every spec as it was")
+    func storesAndReruns() throws {
+        try CLIRunner.inTemporaryDirectory { directory in
+            let file = try CLIRunner.file("feeds.ndjson", in: directory, [Self.line("a"), "", "  ", Self.line("b", items: 40), Self.line("c")].joined(separator: "\n"))
+            let database = directory.appendingPathComponent("feeds.sqlite").path
+            let arguments = ["precompute", "--specs", file, "--db", database, "--width", "390", "--width", "430"]
+            let first = try CLIRunner.run(arguments)
+            #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+            #expect(first.stdout.hasPrefix("\(file): saved 3, unchanged 0, failed 0 specs; 6 layouts computed in "), "\(first.stdout)")
+            #expect(first.stdout.hasSuffix(" specs/s); stored in \(database)\n"), "\(first.stdout)")
+            #expect(try Self.specs(in: database) == ["a", "b", "c"])
+            let store = try LayoutStore(path: database)
+            let layouts = try store.layouts()
+            let memory = try LayoutEngine().layout(Spec(jsonText: Self.line("b", items: 40)), crossExtent: 430)
+            #expect(try store.elements(name: "b", crossExtent: 430, in: Rect(x: 0, y: 0, width: 430, height: 1e6)) == memory.elements)
+
+            let again = try CLIRunner.run(arguments)
+            #expect(again.status == 0 && again.stderr.isEmpty)
+            #expect(again.stdout.hasPrefix("\(file): saved 0, unchanged 3, failed 0 specs; 0 layouts computed in "), "\(again.stdout)")
+            #expect(try LayoutStore(path: database).layouts() == layouts)
+            #expect(try CLIRunner.run(arguments + ["--quiet"]).stdout.isEmpty)
+        }
+    }
+
+    @Test("a bad line stops the run with one error line naming it; the specs of the lines before it are kept")
+    func stopsAtBadLine() throws {
+        try CLIRunner.inTemporaryDirectory { directory in
+            let file = try CLIRunner.file("feeds.ndjson", in: directory, [Self.line("a"), "", Self.line("b"), Self.line("bad", fraction: 0), Self.line("c")].joined(separator: "\n") + "\n")
+            let database = directory.appendingPathComponent("feeds.sqlite").path
+            let output = try CLIRunner.run(["precompute", "--specs", file, "--db", database, "--width", "390"])
+            #expect(output.status == 1)
+            #expect(Self.errorLines(output) == ["error: \(file):4: sections[0].layout.fraction: must be at least 1, got 0"], "\(output.stderr)")
+            #expect(output.stdout.hasPrefix("\(file): saved 2, unchanged 0, failed 1 specs; 2 layouts computed in "), "\(output.stdout)")
+            #expect(try Self.specs(in: database) == ["a", "b"])
+
+            // A spec that fails only while it is laid out stops the run the same way.
+            let late = try CLIRunner.file("late.ndjson", in: directory, [Self.line("d"), Self.line("wide", fraction: 2, spacing: 400), Self.line("e")].joined(separator: "\n"))
+            let stopped = try CLIRunner.run(["precompute", "--specs", late, "--db", database, "--width", "390", "--quiet"])
+            #expect(stopped.status == 1 && stopped.stdout.isEmpty)
+            let line = try #require(Self.errorLines(stopped).first)
+            #expect(Self.errorLines(stopped).count == 1)
+            #expect(line.hasPrefix("error: \(late):2: sections[0].layout.fraction: "), "\(line)")
+            #expect(try Self.specs(in: database) == ["a", "b", "d"])
+        }
+    }
+
+    @Test("--keep-going leaves out every bad line, one error line each, in order, and stores the rest")
+    func keepsGoing() throws {
+        try CLIRunner.inTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("feeds.ndjson").path
+            var bytes = Data([Self.line("a"), #"{"format": 1, "name": "broken", "sections": ["#, Self.line(nil), Self.line("b")].joined(separator: "\n").utf8)
+            bytes.append(contentsOf: Array("\n{\"format\": 1, \"name\": \"".utf8) + [0xFF, 0xFE] + Array("\", \"sections\": []}\n".utf8))
+            bytes.append(contentsOf: Array((Self.line("wide", fraction: 2, spacing: 400) + "\n" + #"{"format": 1, "name": "flat", "axis": "horizontal", "sections": []}"# + "\n" + Self.line("c")).utf8))
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let database = directory.appendingPathComponent("feeds.sqlite").path
+            let output = try CLIRunner.run(["precompute", "--specs", path, "--db", database, "--width", "390", "--keep-going"])
+            #expect(output.status == 1)
+            let lines = Self.errorLines(output)
+            #expect(lines.count == 5, "\(output.stderr)")
+            #expect(lines.map { $0.split(separator: ":").prefix(3).joined(separator: ":") } == [2, 3, 5, 6, 7].map { "error: \(path):\($0)" })
+            #expect(lines[0].hasPrefix("error: \(path):2: not valid JSON: column "), "\(lines[0])")
+            #expect(lines[1] == "error: \(path):3: the spec has no \"name\": with --specs each spec is stored under its own name")
+            #expect(lines[2] == "error: \(path):5: the line is not valid UTF-8")
+            #expect(lines[3].hasPrefix("error: \(path):6: sections[0].layout.fraction: "), "\(lines[3])")
+            #expect(lines[4] == "error: \(path):7: spec \"flat\" scrolls horizontally, and --width was given: a file of specs takes one axis")
+            #expect(output.stdout.hasPrefix("\(path): saved 3, unchanged 0, failed 5 specs; 3 layouts computed in "), "\(output.stdout)")
+            #expect(try Self.specs(in: database) == ["a", "b", "c"])
+        }
+    }
+
+    @Test("usage errors and unreadable files are one line, and leave no store behind")
+    func usageErrors() throws {
+        try CLIRunner.inTemporaryDirectory { directory in
+            let file = try CLIRunner.file("feeds.ndjson", in: directory, Self.line("a"))
+            let database = directory.appendingPathComponent("feeds.sqlite").path
+            let both = try CLIRunner.failure(["precompute", file, "--specs", file, "--db", database, "--width", "390"])
+            #expect(both == "error: give either a SPEC file or --specs FILE, not both (see 'tessera precompute --help')")
+            let neither = try CLIRunner.failure(["precompute", "--db", database, "--width", "390"])
+            #expect(neither == "error: give a SPEC file, or --specs FILE with one spec per line (see 'tessera precompute --help')")
+            try CLIRunner.failure(["precompute", file, "--db", database, "--width", "390", "--keep-going"])
+            try CLIRunner.failure(["precompute", "--specs", file, "--db", database, "--width", "390", "--name", "x"])
+            let axes = try CLIRunner.failure(["precompute", "--specs", file, "--db", database, "--width", "390", "--height", "300"])
+            #expect(axes.hasPrefix("error: give one or more --width (vertical specs) or --height (horizontal specs), not both"))
+            let missing = try CLIRunner.failure(["precompute", "--specs", "nope.ndjson", "--db", database, "--width", "390"], in: directory)
+            #expect(missing == "error: cannot read 'nope.ndjson': No such file or directory")
+            // The only line fails: the store this run would have made is removed.
+            let bad = try CLIRunner.file("bad.ndjson", in: directory, Self.line("bad", fraction: 0))
+            let output = try CLIRunner.run(["precompute", "--specs", bad, "--db", database, "--width", "390", "--quiet"])
+            #expect(output.status == 1 && Self.errorLines(output).count == 1)
+            #expect(!FileManager.default.fileExists(atPath: database))
+        }
+    }
+}
