@@ -12,15 +12,15 @@ import Darwin
 /// A layout is valid only for the exact spec content, cross extent and engine
 /// version it was computed from; the per-section hashes let an update keep
 /// the sections that did not change.
-public struct SpecFingerprint: Sendable, Hashable {
+package struct SpecFingerprint: Sendable, Hashable {
     /// The hash of the whole spec.
-    public var specHash: String
+    package var specHash: String
     /// One hash per section, in spec order.
-    public var sectionHashes: [String]
+    package var sectionHashes: [String]
     /// Each section's identity: its `id`, or its index when it has none.
-    public var sectionIdentities: [String]
+    package var sectionIdentities: [String]
 
-    public init(spec: Spec) throws {
+    package init(spec: Spec) throws {
         self = try Self.withBodies(spec: spec).fingerprint
     }
 
