@@ -27,7 +27,7 @@ struct CheckpointTests {
         let count = try reader.prepare("SELECT count(*) FROM layouts")
         #expect(try count.step())
         let started = Date()
-        try store.save(Self.spec(60_000), as: "large", crossExtents: [400])
+        try store.save(Self.spec(150_000), as: "large", crossExtents: [400])
         let seconds = Date().timeIntervalSince(started)
         // Waiting for the reader would have taken the whole busy timeout (60 s).
         #expect(seconds < 30, "the write waited \(seconds) s")
@@ -40,11 +40,34 @@ struct CheckpointTests {
         reader.close()
 
         // Nobody reads now: the next large write's checkpoint empties the WAL file.
-        try store.save(Self.spec(60_000), as: "large2", crossExtents: [400])
+        try store.save(Self.spec(150_000), as: "large2", crossExtents: [400])
         store.finishBackgroundWork()
         #expect(storage.checkpointer.statistics.truncated == 1)
         #expect(Self.walBytes(path) == 0)
         #expect(try store.check().isHealthy)
-        #expect(try store.elements(name: "large", crossExtent: 400, in: Rect(x: 0, y: 0, width: 400, height: 1e7)).count == 60_000)
+        #expect(try store.elements(name: "large", crossExtent: 400, in: Rect(x: 0, y: 0, width: 400, height: 1e7)).count == 150_000)
+    }
+
+    @Test("many small writes fold the WAL in once it passes the threshold; SQLite's own checkpoints at commit are off")
+    func smallWrites() throws {
+        let directory = try TemporaryDirectory("small-writes")
+        let path = directory.file("layouts.sqlite")
+        let store = try LayoutStore(path: path)
+        let storage = try #require(store.backend as? SQLiteStorage)
+        let pool = storage.pool
+        #expect(try pool.write { try $0.scalarInt64("PRAGMA wal_autocheckpoint") } == 0)
+        try store.save(Self.spec(300), as: "feed0", crossExtents: [400])
+        store.finishBackgroundWork()
+        #expect(storage.checkpointer.statistics.passive == 0, "a small write asked for a checkpoint")
+        for index in 1..<300 { try store.save(Self.spec(300), as: "feed\(index)", crossExtents: [400]) }
+        store.finishBackgroundWork()
+        #expect(storage.checkpointer.statistics.passive >= 1)
+        // What is not yet copied stays under the threshold plus the writes
+        // since the last checkpoint; the file itself is cut back to the
+        // journal size limit when the WAL starts over.
+        let pending = (pool.walIndex?.framesNotCheckpointed ?? 0) * (pool.configuration.connection.pageSize + 24)
+        #expect(pending < 2 * Checkpointer.threshold)
+        #expect(Self.walBytes(path) <= Connection.walSizeLimit + Checkpointer.threshold)
+        #expect(try store.check().isHealthy)
     }
 }

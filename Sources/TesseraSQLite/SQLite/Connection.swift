@@ -161,8 +161,10 @@ package final class Connection {
             try execute("PRAGMA page_size = \(options.pageSize)")
             try enableWAL()
             // When the WAL starts over (every frame copied, nobody reading
-            // from it), its file is cut back to this size.
-            try execute("PRAGMA journal_size_limit = \(Self.walSizeLimit)")
+            // from it), its file is cut back to this size. SQLite's own
+            // checkpoints at commit would copy pages on the write path: the
+            // store checkpoints in the background instead (`Checkpointer`).
+            try execute("PRAGMA journal_size_limit = \(Self.walSizeLimit); PRAGMA wal_autocheckpoint = 0")
         }
     }
 

@@ -41,6 +41,16 @@ final class WALIndexHeader: @unchecked Sendable {
         self.owner = connection
     }
 
+    /// WAL frames not yet copied into the database file: the header's last
+    /// frame (`mxFrame`, offset 16) minus the checkpoint's progress
+    /// (`nBackfill`, the first word after the header's two copies, offset
+    /// 96). Read without a lock: a hint for when to checkpoint, no more.
+    var framesNotCheckpointed: Int {
+        let last = base.load(fromByteOffset: 16, as: UInt32.self)
+        let copied = base.load(fromByteOffset: 96, as: UInt32.self)
+        return last > copied ? Int(last - copied) : 0
+    }
+
     /// The header now. Two equal stamps taken at different times mean that
     /// nothing was committed in between.
     func stamp() -> Stamp {

@@ -2,8 +2,16 @@ import Dispatch
 import Synchronization
 import TesseraStore
 
-/// Copies the WAL into the database file in the background after large
-/// writes, never waiting for anyone: readers then read pages in place through
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Copies the WAL into the database file in the background once commits
+/// left more than ``threshold`` of it not yet copied, never waiting for
+/// anyone (SQLite's own checkpoint at commit, which copies on the writer's
+/// thread, is off): readers then read pages in place through
 /// the memory map instead of looking each one up in the WAL (a query took
 /// twice as long before), and the WAL starts over.
 ///
@@ -21,8 +29,9 @@ import TesseraStore
 /// readers of other processes still need while they hold old snapshots
 /// (ours give theirs up for the checkpoint).
 final class Checkpointer: Sendable {
-    /// Writes of fewer cells leave the WAL to the next large write.
-    static let threshold = 50_000
+    /// A commit that leaves the WAL at least this large (4 MiB, about 100k
+    /// cells) asks for a checkpoint; smaller ones leave it to a later commit.
+    static let threshold = 4 << 20
 
     private let path: String
     private let pool: DatabasePool
@@ -36,6 +45,20 @@ final class Checkpointer: Sendable {
     init(path: String, pool: DatabasePool) {
         self.path = path
         self.pool = pool
+    }
+
+    /// After every commit: a checkpoint when the WAL holds more than the
+    /// threshold not yet copied (read from the mapped WAL index, else the
+    /// WAL file's size). SQLite's own checkpoints at commit are off.
+    func didCommit() {
+        let pending: Int
+        if let walIndex = pool.walIndex {
+            pending = walIndex.framesNotCheckpointed * (pool.configuration.connection.pageSize + 24)
+        } else {
+            var info = stat()
+            pending = stat(path + "-wal", &info) == 0 ? Int(info.st_size) : 0
+        }
+        if pending >= Self.threshold { schedule() }
     }
 
     /// Asks for a checkpoint soon; returns at once. Requests made while one

@@ -30,14 +30,9 @@ final class SQLiteStorage: StorageBackend {
 
     func write(_ body: (any StorageWriter) throws -> Void) throws {
         try Self.reporting(path: pool.path) { try pool.write { connection in try body(connection) } }
+        checkpointer.didCommit()
     }
 
-    /// After a write of many cells, a checkpoint in the background (see
-    /// `Checkpointer`): the write itself never waits for one.
-    func didWrite(cells: Int) {
-        guard cells >= Checkpointer.threshold else { return }
-        checkpointer.schedule()
-    }
 
     func finishBackgroundWork() {
         checkpointer.drain()

@@ -66,7 +66,6 @@ extension LayoutStore {
             return ComputedLayout(layout: layout.layout, computed: true)
         }
         progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
-        if result.computed { backend.didWrite(cells: result.layout.cellCount) }
         return result
     }
 }

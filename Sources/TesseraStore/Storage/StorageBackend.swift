@@ -31,10 +31,6 @@ package protocol StorageBackend: Sendable {
     /// Runs `body` in one write transaction.
     func write(_ body: (any StorageWriter) throws -> Void) throws
 
-    /// Called after a write of `cells` cells committed: a chance to fold a
-    /// log into the main file. Best effort, never waits for other readers.
-    func didWrite(cells: Int)
-
     /// Gives space freed by deletions back to the file system, after the
     /// store deleted what it prunes.
     func compact() throws

@@ -178,7 +178,6 @@ extension LayoutStore {
             report.merge(chunk.report)
             if chunk.report.specsDone > 0 {
                 report.transactions += 1
-                backend.didWrite(cells: chunk.cells)
                 progress?(report.progress)
             }
         }

@@ -38,7 +38,6 @@ extension LayoutStore {
             }
             return ComputedLayout(layout: layout.layout, computed: true)
         }
-        if result.computed { backend.didWrite(cells: result.layout.cellCount) }
         return result
     }
 

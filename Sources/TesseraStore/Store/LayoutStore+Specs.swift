@@ -50,7 +50,6 @@ extension LayoutStore {
         let result = try reportingSpecErrors(name: prepared.name) { try write { storage in
             try saveInWrite(prepared, storage: storage, progress: progress, cancellation: cancellation).result
         } }
-        backend.didWrite(cells: result.layouts.reduce(0) { $0 + $1.cellCount })
         return result
     }
 
