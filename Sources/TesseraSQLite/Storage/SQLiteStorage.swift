@@ -34,7 +34,11 @@ final class SQLiteStorage: StorageBackend {
     }
 
 
+    /// Runs one more checkpoint and waits for it: everything committed is
+    /// then in the database file, and the WAL file emptied unless somebody
+    /// reads or writes at that moment.
     func finishBackgroundWork() {
+        checkpointer.schedule()
         checkpointer.drain()
     }
 

@@ -62,9 +62,9 @@ public final class LayoutStore: Sendable {
     /// Bytes the store takes on disk.
     public var fileBytes: Int { backend.storageBytes }
 
-    /// Waits for the maintenance that writes left to the background (SQLite:
-    /// the checkpoint that folds the WAL into the file) to finish: before
-    /// measuring ``fileBytes``, or copying the store's file.
+    /// Does the maintenance that writes leave to the background now and
+    /// waits for it (SQLite: a checkpoint that folds the WAL into the file):
+    /// before measuring ``fileBytes``, or copying the store's file.
     public func finishBackgroundWork() {
         backend.finishBackgroundWork()
     }

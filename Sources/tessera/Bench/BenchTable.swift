@@ -34,6 +34,8 @@ enum BenchTable {
             ["file bytes/element", String(format: "%.1f", report.bytesPerElement), "", ""],
             ["same batch again (all unchanged), feeds/s", String(format: "%.0f", report.rerunFeedsPerSecond), "", ""],
             ["viewport query of a random feed, p50 / p99", String(format: "%.1f µs / %.1f µs", report.queryP50Microseconds, report.queryP99Microseconds), "", ""],
+            ["the same queries again (each feed read before), p50 / p99",
+             String(format: "%.1f µs / %.1f µs", report.warmQueryP50Microseconds, report.warmQueryP99Microseconds), "", ""],
             ["peak RSS of this benchmark process", String(format: "%.0f MB", Double(report.peakResidentBytes) / 1e6), "", ""],
         ]
         return "Feeds: \(report.feeds) feeds of 150–300 items at widths 390 and 430, batch precompute; "
