@@ -64,6 +64,9 @@ package final class Connection {
     var remembersChangeCounter = false
     /// The change counter of the current snapshot, once asked.
     var knownChangeCounter: Int64?
+    /// The next cell-group ids of the current write transaction (see
+    /// `nextGroupID(full:)`); cleared when a transaction begins.
+    var groupIDCounters: (full: Int64, partial: Int64)?
     /// Nesting depth of `savepoint(_:)`, to name savepoints uniquely.
     var savepointDepth = 0
     private(set) var isClosed = false

@@ -8,7 +8,7 @@ import TesseraLayout
 /// found by arithmetic and an append rewrites only the last group.
 struct CellGroupWriter: LayoutConsumer {
     /// 250 frames of 32 bytes fill one 8 KiB page (see `Connection.Options.pageSize`).
-    static let groupSize = 250
+    static let groupSize = FrameBlob.framesPerGroup
 
     let storage: any CellSink
     let layoutID: Int64

@@ -3,8 +3,11 @@ import TesseraLayout
 /// Cell frames as stored: four little-endian doubles per cell (cross,
 /// scroll, cross length, scroll length), relative to the items origin.
 /// Exact to the bit, unlike the R*Tree's 32-bit floats.
-enum FrameBlob {
-    static let bytesPerFrame = 32
+package enum FrameBlob {
+    package static let bytesPerFrame = 32
+    /// Frames per cell group (items k·n ..< (k+1)·n): 250 frames of 32
+    /// bytes fill one 8 KiB page.
+    package static let framesPerGroup = 250
 
     static func encode(_ frames: ArraySlice<LocalFrame>) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: frames.count * bytesPerFrame)
