@@ -130,3 +130,48 @@ struct QuotedValueTests {
         #expect("short".quotedForMessage == "\"short\"")
     }
 }
+
+@Suite("strict UTF-8 in JSON")
+struct StrictUTF8Tests {
+    /// Parses `bytes` as a JSON document; the error's text, or nil.
+    static func parseError(_ bytes: [UInt8]) -> String? {
+        do {
+            _ = try JSONParser.parse(bytes)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test("a stray byte, an overlong form or an encoded surrogate in a string is an error at its line and column, never replaced")
+    func invalidBytes() {
+        let prefix = Array(#"{"format": 1,"#.utf8) + [0x0A] + Array(#" "name": "bad"#.utf8)
+        for invalid: [UInt8] in [[0xFF, 0xFE], [0xFE, 0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xE2, 0x82]] {
+            let document = prefix + invalid + Array(#"name"}"#.utf8)
+            #expect(Self.parseError(document) == "line 2, column 14: invalid UTF-8 in a string", "\(invalid)")
+        }
+        // The same in a key, and after an escape.
+        #expect(Self.parseError(Array(#"{"k"#.utf8) + [0xFF] + Array(#"": 1}"#.utf8)) == "line 1, column 4: invalid UTF-8 in a string")
+        #expect(Self.parseError(Array(#"["\n"#.utf8) + [0xFF] + Array(#""]"#.utf8)) == "line 1, column 5: invalid UTF-8 in a string")
+        // Valid multi-byte text is untouched.
+        #expect(Self.parseError(Array(#"["é€😀", "\u00e9"]"#.utf8)) == nil)
+    }
+
+    @Test("two names that differ only in invalid bytes no longer read as the same name: both are refused")
+    func namesDoNotCollide() throws {
+        let directory = "/tmp/tessera-utf8-\(UInt64.random(in: 0...UInt64.max))"
+        defer {
+            for file in ["/a.json", "/b.json"] { _ = remove(directory + file) }
+            _ = rmdir(directory)
+        }
+        _ = directory.withCString { mkdir($0, 0o755) }
+        for (file, bytes) in [("/a.json", [UInt8](arrayLiteral: 0xFF, 0xFE)), ("/b.json", [0xFE, 0xFF])] {
+            let document = Array(#"{"format": 1, "name": "bad"#.utf8) + bytes + Array(#"name", "sections": []}"#.utf8)
+            guard let handle = fopen(directory + file, "wb") else { Issue.record("cannot write"); return }
+            _ = document.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, handle) }
+            fclose(handle)
+            let error = try #require(throws: SpecError.self) { try Spec(contentsOfFile: directory + file) }
+            #expect(error.reason.contains("invalid UTF-8 in a string"))
+        }
+    }
+}

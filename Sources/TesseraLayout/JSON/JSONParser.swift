@@ -152,7 +152,7 @@ package struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: bytes[start..<index], as: UTF8.self)
+                let text = try validUTF8(bytes[start..<index], at: start)
                 index += 1
                 return text
             }
@@ -164,8 +164,10 @@ package struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                // Escapes only add valid UTF-8: an invalid byte is one of the input's.
+                guard let text = String(validating: scalars, as: UTF8.self) else { return try validUTF8(bytes[start..<index], at: start) }
                 index += 1
-                return String(decoding: scalars, as: UTF8.self)
+                return text
             }
             if byte < 0x20 { throw error("control character in a string") }
             if byte != UInt8(ascii: "\\") {
@@ -206,6 +208,28 @@ package struct JSONParser {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// The text of a string's raw bytes; invalid UTF-8 (a stray byte, an
+    /// overlong form, an encoded surrogate) is an error at its first byte,
+    /// never replaced, so that two different byte strings never read as the
+    /// same text.
+    private mutating func validUTF8(_ slice: ArraySlice<UInt8>, at start: Int) throws(SyntaxError) -> String {
+        if let text = String(validating: slice, as: UTF8.self) { return text }
+        var position = slice.startIndex
+        while position < slice.endIndex {
+            let lead = slice[position]
+            let length = lead < 0x80 ? 1 : lead >= 0xC2 && lead < 0xE0 ? 2 : lead >= 0xE0 && lead < 0xF0 ? 3 : lead >= 0xF0 && lead < 0xF5 ? 4 : 0
+            let end = position + length
+            guard length > 0, end <= slice.endIndex,
+                  String(validating: slice[position..<end], as: UTF8.self) != nil else {
+                index = position
+                throw error("invalid UTF-8 in a string")
+            }
+            position = end
+        }
+        index = start
+        throw error("invalid UTF-8 in a string")
     }
 
     private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
