@@ -148,14 +148,17 @@ package struct JSONParser {
     private mutating func parseString() throws(SyntaxError) -> String {
         index += 1
         let start = index
+        var ascii = true
         // Fast path: no escapes.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try validUTF8(bytes[start..<index], at: start)
+                // ASCII is valid UTF-8 as it is: only other text is checked.
+                let text = ascii ? String(decoding: bytes[start..<index], as: UTF8.self) : try validUTF8(bytes[start..<index], at: start)
                 index += 1
                 return text
             }
+            ascii = ascii && byte < 0x80
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
             index += 1
