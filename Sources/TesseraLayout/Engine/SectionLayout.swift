@@ -44,6 +44,17 @@ public protocol ResumableItemPlacer: ItemPlacer, Codable {
     /// The items whose frames may still change when more items are placed
     /// (an open flow line), as a range of item indices.
     var openItems: Range<Int> { get }
+
+    /// The version of this placer's stored state (1 by default). Bump it
+    /// whenever the placer's `Codable` form changes: states stored by
+    /// another version are not decoded, and their sections are laid out
+    /// again instead of going on from them.
+    static var stateVersion: Int { get }
+}
+
+extension ResumableItemPlacer {
+    /// Version 1.
+    public static var stateVersion: Int { 1 }
 }
 
 /// Collects the frames a placer writes.

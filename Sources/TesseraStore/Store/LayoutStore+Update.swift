@@ -14,6 +14,10 @@ public struct UpdateReport: Sendable, Hashable {
         public var resumed = 0
         /// Sections laid out again.
         public var recomputed = 0
+        /// Of those, sections whose stored placer state could not be read
+        /// (another state version, or damaged): laid out again instead of
+        /// going on from it.
+        public var unreadableStates = 0
         /// Sections of the old spec that are gone.
         public var removed = 0
         /// The whole layout was computed again (new axis, stale, or new width).

@@ -82,9 +82,11 @@ struct LayoutUpdater {
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .none, moved: moved))
             case .resume(let old):
                 let section = try newSection(index)
-                guard let state = try storage.placerState(layoutID: layout.id, slot: old.slot), let placer = try resumablePlacer(for: section, index: index, state: state) else {
+                let restored = try storage.placerState(layoutID: layout.id, slot: old.slot).map { try resumablePlacer(for: section, index: index, state: $0) }
+                guard case .placer(let placer) = restored else {
                     placed.append(try recompute(section, index: index, replacing: old, slot: &nextSlot, writer: &writer))
                     entry.recomputed += 1
+                    if case .unreadable = restored { entry.unreadableStates += 1 }
                     continue
                 }
                 writer.slots[index] = old.slot
@@ -161,9 +163,8 @@ struct LayoutUpdater {
         return Placed(geometry: geometry, slot: slot, state: .some(try PlacerState.encode(placer)), moved: true)
     }
 
-    /// The placer of a section restored from its stored state, or nil for a
-    /// kind that cannot resume.
-    private func resumablePlacer(for section: Section, index: Int, state: [UInt8]) throws -> (any ResumableItemPlacer)? {
+    /// The placer of a section restored from its stored state.
+    private func resumablePlacer(for section: Section, index: Int, state: [UInt8]) throws -> PlacerState.Restored {
         let sides = section.insets.along(axis)
         let context = SectionContext(
             axis: axis, section: index, crossExtent: layout.crossExtent,
