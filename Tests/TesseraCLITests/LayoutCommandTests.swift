@@ -72,3 +72,24 @@ struct LayoutCommandTests {
         }
     }
 }
+
+@Suite("commands that lay out in memory refuse huge specs")
+struct InMemoryLimitTests {
+    @Test("layout, query --spec and render of a billion items stop at once with one line pointing to precompute")
+    func refuse() throws {
+        try CLIRunner.inTemporaryDirectory { directory in
+            let spec = try CLIRunner.file("huge.json", in: directory,
+                #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"count": 1000000000, "cycle": [{"size": [10, 10]}]}}]}"#)
+            for (arguments, command) in [
+                (["layout", spec, "--width", "390"], "layout"),
+                (["query", "--spec", spec, "--width", "390", "--rect", "0,0,10,10"], "query --spec"),
+                (["render", spec, "--width", "390", "--out", directory.appendingPathComponent("huge.svg").path], "render"),
+            ] {
+                let output = try CLIRunner.run(arguments)
+                #expect(output.status == 1)
+                #expect(output.stderr == "error: \(spec): the spec has 1000000000 items, more than the 10000000 that \(command) lays out in memory; "
+                    + "store it with tessera precompute and query the store\n")
+            }
+        }
+    }
+}

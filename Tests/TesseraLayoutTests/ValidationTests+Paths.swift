@@ -175,3 +175,36 @@ struct StrictUTF8Tests {
         }
     }
 }
+
+@Suite("bounded input: item counts and items-file lines")
+struct BoundedInputTests {
+    @Test("a count above a spec's limit is an error at its path; so are sections that add up past it")
+    func counts() throws {
+        let huge = try #require(throws: SpecError.self) {
+            try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"count": 1e15, "cycle": [{}]}}]}"#)
+        }
+        #expect(huge.path == "sections[0].items.count")
+        #expect(huge.reason == "must be at most 1000000000 (a spec's item limit), got 1000000000000000")
+        let together = try #require(throws: SpecError.self) {
+            try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"count": 600000000, "cycle": [{}]}}, {"layout": {"kind": "flow"}, "items": {"count": 600000000, "cycle": [{}]}}]}"#)
+        }
+        #expect(together.path == "sections")
+        #expect(together.reason == "hold 1200000000 items in all, more than a spec's limit of 1000000000")
+        #expect(try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"count": 1000000000, "cycle": [{}]}}]}"#).sections.count == 1)
+    }
+
+    @Test("an items-file line over 1 MiB is an error naming its line, before it is parsed")
+    func longLine() throws {
+        let directory = "/tmp/tessera-long-line-\(UInt64.random(in: 0...UInt64.max))"
+        defer {
+            _ = remove(directory + "/items.ndjson")
+            _ = rmdir(directory)
+        }
+        let long = "{\"size\": [10, 10], \"note\": \"" + String(repeating: "x", count: (1 << 20) + 10) + "\"}"
+        try writeFile(directory + "/items.ndjson", "{\"size\": [10, 10]}\n\n" + long + "\n")
+        let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"file": "\#(directory)/items.ndjson"}}]}"#)
+        #expect(throws: SpecError(path: "sections[0].items[1]", reason: "line 3 of '\(directory)/items.ndjson' is longer than 1048576 bytes")) {
+            try LayoutEngine().layout(spec, crossExtent: 100)
+        }
+    }
+}

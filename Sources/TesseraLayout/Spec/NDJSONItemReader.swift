@@ -27,9 +27,17 @@ struct NDJSONItemReader {
         var index = 0
         var lineNumber = 0
 
+        func tooLong(_ number: Int) -> SpecError {
+            ItemLocation(section: section, index: index).path.error("line \(number) of '\(path)' is longer than \(Spec.maximumItemLineBytes) bytes")
+        }
+
         func consume(_ bytes: ArraySlice<UInt8>) throws {
             lineNumber += 1
+            guard bytes.count <= Spec.maximumItemLineBytes else { throw tooLong(lineNumber) }
             guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
+            guard index < Spec.maximumItemCount else {
+                throw filePath.error("'\(path)' holds more than \(Spec.maximumItemCount) items (a spec's item limit)")
+            }
             if index < skipped {
                 index += 1
                 return
@@ -58,6 +66,8 @@ struct NDJSONItemReader {
                 start = position + 1
             }
             line.append(contentsOf: chunk[start...])
+            // Bounded memory: a line never grows past the limit before it is refused.
+            guard line.count <= Spec.maximumItemLineBytes else { throw tooLong(lineNumber + 1) }
         }
         if !line.isEmpty { try consume(line[...]) }
         return index

@@ -43,6 +43,10 @@ extension Spec {
             ))
         }
         try LayoutEngine.checkSectionIDs(sections)
+        let known = sections.reduce(0) { $0 + ($1.items.knownCount ?? 0) }
+        guard known <= Spec.maximumItemCount else {
+            throw root.appending("sections").error("hold \(known) items in all, more than a spec's limit of \(Spec.maximumItemCount)")
+        }
         self.init(name: name, axis: axis, sectionSpacing: sectionSpacing, sections: sections)
     }
 
@@ -162,6 +166,9 @@ extension Section {
                 throw path.error("must be an array of items, {\"count\": N, \"cycle\": [...]} or {\"file\": \"items.ndjson\"}")
             }
             let count = try reader.requiredInteger("count", minimum: 0)
+            guard count <= Spec.maximumItemCount else {
+                throw path.appending("count").error("must be at most \(Spec.maximumItemCount) (a spec's item limit), got \(count)")
+            }
             guard let cycleValue = object["cycle"], cycleValue != .null else { throw path.appending("cycle").error("is required with count") }
             guard case .array(let cycleValues) = cycleValue else {
                 throw path.appending("cycle").error("must be an array of items, got \(cycleValue.typeName)")

@@ -4,6 +4,14 @@ public struct Spec: Sendable {
     /// The only format this version reads.
     public static let format = 1
 
+    /// The most items a spec may hold, all sections together: a billion
+    /// (32 GB of exact frames in a store). A larger `count` is an error at its
+    /// JSON path; items files are counted as they are read.
+    public static let maximumItemCount = 1_000_000_000
+
+    /// The longest line an items file may have: 1 MiB.
+    public static let maximumItemLineBytes = 1 << 20
+
     /// The key a store files this spec under.
     public var name: String?
     /// The scroll axis.

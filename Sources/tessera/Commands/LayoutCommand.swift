@@ -20,7 +20,7 @@ struct LayoutCommand: ParsableCommand {
     var format: DisplayFormat?
 
     func run() throws {
-        let result = try extent.layout(specFile: spec)
+        let result = try extent.layout(specFile: spec, command: "layout")
         ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: result.summary, elements: result.elements)
     }
 }

@@ -42,7 +42,7 @@ struct QueryCommand: ParsableCommand {
         let pinning = viewport != nil
         let printer = ElementPrinter(format: DisplayFormat.resolve(format))
         if let spec {
-            let result = try extent.layout(specFile: spec)
+            let result = try extent.layout(specFile: spec, command: "query --spec")
             printer.print(summary: result.summary, elements: pinning ? result.visibleElements(viewport: query) : result.elements(in: query))
             return
         }

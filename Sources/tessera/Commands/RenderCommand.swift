@@ -56,7 +56,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func renderSpec(_ spec: String) throws -> RenderedPicture {
-        RenderedPicture(result: try extent.layout(specFile: spec), rect: rect?.rect, range: range)
+        RenderedPicture(result: try extent.layout(specFile: spec, command: "render"), rect: rect?.rect, range: range)
     }
 
     private func renderStored(db: String, name: String) throws -> RenderedPicture {

@@ -25,10 +25,19 @@ struct ExtentOptions: ParsableArguments {
         }
     }
 
+    /// The most items `layout`, `query --spec` and `render` lay out in
+    /// memory (about 34 bytes each): larger specs belong in a store.
+    static let maximumInMemoryItems = 10_000_000
+
     /// The spec in the file at `path`, laid out in memory at the extent
     /// these options give for its axis; errors name the file.
-    func layout(specFile path: String) throws -> LayoutResult {
+    func layout(specFile path: String, command: String) throws -> LayoutResult {
         let spec = try reportingErrors(file: path) { try Spec(contentsOfFile: path) }
+        let items = spec.sections.reduce(0) { $0 + ($1.items.knownCount ?? 0) }
+        guard items <= Self.maximumInMemoryItems else {
+            throw CommandError("\(path): the spec has \(items) items, more than the \(Self.maximumInMemoryItems) that \(command) lays out "
+                + "in memory; store it with tessera precompute and query the store")
+        }
         return try reportingErrors(file: path) { try LayoutEngine().layout(spec, crossExtent: try crossExtent(for: spec.axis)) }
     }
 }
