@@ -47,8 +47,7 @@ extension LayoutStore {
         let summary = try reportingSpecErrors(name: name) { try engine.run(loaded.spec, crossExtent: crossExtent, into: &writer) }
         let computeSeconds = Clock.monotonic() - started
         let result: ComputedLayout = try write { storage in
-            if let fresh = try storage.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
-               fresh.layout.state == .fresh {
+            if let fresh = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) {
                 return ComputedLayout(layout: fresh.layout, computed: false)
             }
             // The spec changed while this layout was computed: what was computed is of no use.
@@ -59,11 +58,7 @@ extension LayoutStore {
             let id = try insertLayout(specID: loaded.id, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
             try buffer.replay(into: storage, layoutID: id)
             try storage.finishLayout(id: id, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: computeSeconds)
-            guard let layout = try storage.layoutRecord(id: id, engineVersion: LayoutEngine.version) else {
-                throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
-                                 spec: name, crossExtent: crossExtent)
-            }
-            return ComputedLayout(layout: layout.layout, computed: true)
+            return ComputedLayout(layout: try Self.written(id: id, name: name, crossExtent: crossExtent, storage: storage), computed: true)
         }
         progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
         return result

@@ -21,8 +21,7 @@ extension LayoutStore {
         }
         let result: ComputedLayout = try write { storage in
             // Another thread or process may have computed it meanwhile.
-            if let fresh = try storage.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
-               fresh.layout.state == .fresh {
+            if let fresh = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) {
                 return ComputedLayout(layout: fresh.layout, computed: false)
             }
             guard let loaded = try loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
@@ -32,11 +31,7 @@ extension LayoutStore {
                 spec: loaded.spec, name: name, specID: loaded.id, fingerprint: fingerprint,
                 crossExtent: crossExtent, storage: storage, progress: progress
             )
-            guard let layout = try storage.layoutRecord(id: id, engineVersion: LayoutEngine.version) else {
-                throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
-                                 spec: name, crossExtent: crossExtent)
-            }
-            return ComputedLayout(layout: layout.layout, computed: true)
+            return ComputedLayout(layout: try Self.written(id: id, name: name, crossExtent: crossExtent, storage: storage), computed: true)
         }
         return result
     }
@@ -131,6 +126,15 @@ extension LayoutStore {
             lastReport = written
             progress(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: written, cellsExpected: expected))
         }
+    }
+
+    /// The layout a write just stored under `id`, read back in that write.
+    static func written(id: Int64, name: String, crossExtent: Double, storage: any StorageReader) throws -> StoredLayout {
+        guard let record = try storage.layoutRecord(id: id, engineVersion: LayoutEngine.version) else {
+            throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
+                             spec: name, crossExtent: crossExtent)
+        }
+        return record.layout
     }
 
     /// The items files of a stored spec changed since it was saved.

@@ -34,9 +34,7 @@ final class ReaderCache {
         }
         let key = ResolvedKey(name: name, crossExtent: crossExtent)
         if let layout = resolved[key] { return layout }
-        guard let layout = try storage.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
-              layout.layout.state == .fresh
-        else { return nil }
+        guard let layout = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
         // Full: drop one entry (the dictionary's first, in no useful order), not all.
         if resolved.count >= Self.maximumResolved, let any = resolved.keys.first { resolved[any] = nil }
         resolved[key] = layout

@@ -168,15 +168,15 @@ struct ServingBenchmark {
     static func serveLoad(path: String) throws {
         let store = try LayoutStore(path: path)
         let layouts = try store.layouts()
-        let stop = StopFlag()
+        let stop = CancellationFlag()
         Thread.detachNewThread {
             _ = FileHandle.standardInput.readDataToEndOfFile()
-            stop.set()
+            stop.cancel()
         }
         var random = BenchRandom(seed: 5)
         var served = 0
         var announced = false
-        while !stop.isSet {
+        while !stop.isCancelled {
             let layout = layouts[Int(random.next() % UInt64(layouts.count))]
             let rect = Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: layout.crossExtent, height: 844)
             _ = try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect, computeIfMissing: false)
@@ -188,14 +188,4 @@ struct ServingBenchmark {
         }
         FileHandle.standardOutput.write(Data("\(served)\n".utf8))
     }
-}
-
-/// A flag one thread sets and another polls.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    var isSet: Bool { lock.withLock { value } }
-
-    func set() { lock.withLock { value = true } }
 }
