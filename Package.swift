@@ -9,11 +9,22 @@ let package = Package(
         .library(name: "TesseraStore", targets: ["TesseraStore"]),
         .library(name: "TesseraSQLite", targets: ["TesseraSQLite"]),
         .executable(name: "tessera", targets: ["tessera"]),
+        // The HTTP service and the module to mount it in a Hummingbird app: separate
+        // products, so that `swift run tessera` never builds Hummingbird.
+        .library(name: "TesseraHummingbird", targets: ["TesseraHummingbird"]),
+        .executable(name: "tessera-server", targets: ["tessera-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Only for `swift package generate-documentation` (a plugin: nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The HTTP service only (TesseraHummingbird, tessera-server).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -34,11 +45,46 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "TesseraHummingbird",
+            dependencies: [
+                "TesseraLayout",
+                "TesseraStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "tessera-server",
+            dependencies: [
+                "TesseraHummingbird",
+                "TesseraSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(name: "TesseraTestSupport", dependencies: ["TesseraLayout"], path: "Tests/TesseraTestSupport"),
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
         .testTarget(name: "TesseraStoreTests", dependencies: ["TesseraStore", "TesseraSQLite", "TesseraLayout", "TesseraTestSupport"]),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout", "TesseraStore", "TesseraSQLite"]),
+        .testTarget(
+            name: "TesseraServerTests",
+            dependencies: [
+                // `tessera` for its binary: answers are compared with the CLI's.
+                "tessera", "tessera-server", "TesseraHummingbird", "TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -106,14 +106,17 @@ extension LayoutStore {
         }
         var report = UpdateReport()
         let specID: Int64
+        let created: Bool
         if let existing = try storage.specID(name: name) {
             report = try applyUpdate(
                 name: name, spec: stored, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage,
                 progress: progress, cancellation: cancellation
             )
             specID = existing
+            created = false
         } else {
             specID = try upsertSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
+            created = true
         }
         let existing = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout.crossExtent)
         for extent in prepared.crossExtents.sorted() where !existing.contains(extent) && !report.layouts.contains(where: { $0.crossExtent == extent }) {
@@ -125,7 +128,7 @@ extension LayoutStore {
         }
         report.layouts.sort { $0.crossExtent < $1.crossExtent }
         let layouts = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
-        return SaveOutcome(result: SaveResult(layouts: layouts, report: report), unchanged: false)
+        return SaveOutcome(result: SaveResult(layouts: layouts, report: report, created: created), unchanged: false)
     }
 
     /// The stored layouts when saving `prepared` would change nothing: the
@@ -283,10 +286,14 @@ public struct SaveResult: Sendable, Hashable {
     public var layouts: [StoredLayout]
     /// Kept, shifted, resumed and recomputed sections per layout.
     public var report: UpdateReport
+    /// Whether the save stored a spec under a name that had none (else it
+    /// replaced or kept the one stored).
+    public var created: Bool
 
-    public init(layouts: [StoredLayout], report: UpdateReport) {
+    public init(layouts: [StoredLayout], report: UpdateReport, created: Bool = false) {
         self.layouts = layouts
         self.report = report
+        self.created = created
     }
 }
 

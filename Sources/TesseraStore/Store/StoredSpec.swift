@@ -76,3 +76,11 @@ public struct PrecomputeProgress: Sendable, Hashable {
     /// The number of cells to write when known (item files are counted as read).
     public var cellsExpected: Int?
 }
+
+extension StoredLayout {
+    /// The layout's fields as the engine's answers carry them (for the
+    /// contract's JSON of an answer, written by the CLI and the server alike).
+    package var summary: LayoutSummary {
+        LayoutSummary(axis: axis, crossExtent: crossExtent, contentLength: contentLength, sectionCount: sectionCount, cellCount: cellCount, elementCount: elementCount)
+    }
+}

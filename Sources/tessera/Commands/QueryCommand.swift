@@ -57,9 +57,3 @@ struct QueryCommand: ParsableCommand {
         printer.print(summary: layout.summary, elements: elements)
     }
 }
-
-extension StoredLayout {
-    var summary: LayoutSummary {
-        LayoutSummary(axis: axis, crossExtent: crossExtent, contentLength: contentLength, sectionCount: sectionCount, cellCount: cellCount, elementCount: elementCount)
-    }
-}

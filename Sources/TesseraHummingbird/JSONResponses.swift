@@ -1,0 +1,47 @@
+import Hummingbird
+import TesseraLayout
+import TesseraStore
+
+/// The bodies the routes answer with: the CLI's `--format json` output,
+/// byte for byte (its final newline included).
+package enum JSONResponses {
+    /// A JSON text, with a newline after it as the CLI prints it.
+    package static func text(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(text.utf8.count + 1)
+        buffer.writeString(text)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: buffer))
+    }
+
+    /// A layout answer with its `ETag`, or 304 with no body when the
+    /// request's `If-None-Match` names that tag. The answer is written
+    /// straight into the response buffer.
+    package static func answer(_ answer: LayoutAnswer, request: Request) -> Response {
+        let tag = "\"\(answer.revisionTag)\""
+        if let condition = request.headers[.ifNoneMatch], matches(condition, tag: tag) {
+            return Response(status: .notModified, headers: [.eTag: tag])
+        }
+        let capacity = LayoutJSON.maximumAnswerLength(elementCount: answer.elements.count) + 1
+        var buffer = ByteBuffer()
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: capacity) { memory in
+            guard let start = memory.baseAddress else { return 0 }
+            let written = LayoutJSON.writeAnswer(summary: answer.layout.summary, elements: answer.elements, into: start)
+            start.storeBytes(of: UInt8(ascii: "\n"), toByteOffset: written, as: UInt8.self)
+            return written + 1
+        }
+        return Response(status: .ok, headers: [.contentType: "application/json", .eTag: tag], body: ResponseBody(byteBuffer: buffer))
+    }
+
+    /// Whether an `If-None-Match` list (`"a", W/"b"` or `*`) names `tag`;
+    /// weak tags compare as their strong form, as RFC 9110 asks for this header.
+    package static func matches(_ condition: String, tag: String) -> Bool {
+        condition.split(separator: ",").contains { candidate in
+            var candidate = candidate.drop(while: { $0 == " " || $0 == "\t" })
+            while let last = candidate.last, last == " " || last == "\t" { candidate = candidate.dropLast() }
+            if candidate == "*" { return true }
+            if candidate.hasPrefix("W/") { candidate = candidate.dropFirst(2) }
+            return candidate == tag
+        }
+    }
+}

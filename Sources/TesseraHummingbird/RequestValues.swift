@@ -1,0 +1,107 @@
+import Hummingbird
+import TesseraLayout
+
+/// The values a request carries in its path and query, each read strictly:
+/// anything malformed is a 400 that names the value and what is wrong.
+package enum RequestValues {
+    /// A spec name from a path component, percent-decoded; it must be
+    /// valid UTF-8 once decoded (`%2F` is a `/` inside the name).
+    package static func name(_ component: String?) throws(Problem) -> String {
+        guard let component, !component.isEmpty else { throw Problem(.badRequest, "the spec name is missing") }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(component.utf8.count)
+        var utf8 = component.utf8.makeIterator()
+        while let byte = utf8.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else {
+                throw Problem(.badRequest, "the spec name \(String(component).quotedForMessage) has a '%' not followed by two hex digits")
+            }
+            bytes.append(high << 4 | low)
+        }
+        guard let name = String(validating: bytes, as: UTF8.self) else {
+            throw Problem(.badRequest, "the spec name \(String(component).quotedForMessage) is not valid UTF-8 once percent-decoded")
+        }
+        return name
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// A container width or height: a JSON number, finite and above 0.
+    package static func extent(_ text: String?) throws(Problem) -> Double {
+        let text = text ?? ""
+        guard isJSONNumber(text.utf8[...]), let value = Double(text) else {
+            throw Problem(.badRequest, "the extent \(String(text).quotedForMessage) is not a number (write it as in JSON: 390, 390.5, 1e3)")
+        }
+        guard value.isFinite, value > 0 else {
+            throw Problem(.badRequest, "the extent must be a finite number above 0, got \(String(text).quotedForMessage)")
+        }
+        return value
+    }
+
+    /// A section or item number: decimal digits.
+    package static func index(_ text: String?, of what: String) throws(Problem) -> Int {
+        let text = text ?? ""
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text) else {
+            throw Problem(.badRequest, "the \(what) number \(String(text).quotedForMessage) is not a whole number of 0 or more")
+        }
+        return value
+    }
+
+    /// The `rect=x,y,w,h` query parameter, in the CLI's syntax.
+    package static func rect(_ request: Request) throws(Problem) -> Rect {
+        let values = request.uri.queryParameters.getAll("rect")
+        guard values.count == 1, let text = values.first else {
+            throw Problem(.badRequest, values.isEmpty ? "the rect is missing: add ?rect=x,y,w,h" : "give one rect=x,y,w,h, not \(values.count)")
+        }
+        do {
+            return try Rect(parsing: text)
+        } catch {
+            throw Problem(.badRequest, "rect=\(text.quotedForMessage): \(error.description)")
+        }
+    }
+
+    /// Every `extent=` query parameter.
+    package static func extents(_ request: Request) throws(Problem) -> [Double] {
+        var extents: [Double] = []
+        for text in request.uri.queryParameters.getAll("extent") {
+            extents.append(try extent(text))
+        }
+        return extents
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    private static func isJSONNumber(_ utf8: Substring.UTF8View) -> Bool {
+        var rest = utf8
+        func digits() -> Int {
+            let count = rest.prefix(while: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }).count
+            rest = rest.dropFirst(count)
+            return count
+        }
+        if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        if rest.first == UInt8(ascii: "0") {
+            rest = rest.dropFirst()
+        } else if digits() == 0 {
+            return false
+        }
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if rest.first == UInt8(ascii: "e") || rest.first == UInt8(ascii: "E") {
+            rest = rest.dropFirst()
+            if rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return rest.isEmpty
+    }
+}

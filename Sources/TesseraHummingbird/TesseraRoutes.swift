@@ -1,0 +1,121 @@
+import Hummingbird
+import Metrics
+import TesseraLayout
+import TesseraStore
+
+/// The routes of the layout cache's HTTP API (`../shared/http-api.md`),
+/// to mount on a Hummingbird router over a store the app opened:
+///
+/// ```swift
+/// let store = try LayoutStore(path: "feeds.sqlite")
+/// let router = Router()
+/// TesseraRoutes(store: store).register(on: router)          // or on router.group("layouts")
+/// let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
+/// try await app.runService()
+/// ```
+///
+/// Reads answer from the store's read path: an unknown spec, a bad extent
+/// or a missing item never waits for a writer. A missing layout is computed
+/// off Swift concurrency's cooperative threads, once for every request
+/// asking, while other requests are served; only within the limits of the
+/// ``TesseraServiceConfiguration``. Every answer, errors included, is
+/// counted and timed through swift-metrics and logged in one line.
+public struct TesseraRoutes<Context: RequestContext>: Sendable {
+    /// The store the routes serve.
+    public let store: LayoutStore
+    /// Limits and write access.
+    public let configuration: TesseraServiceConfiguration
+    let admission: ComputeAdmission
+    let metrics: TesseraMetrics
+
+    /// Routes over `store`; metrics go to `metricsFactory`, or to the
+    /// process's bootstrapped `MetricsSystem` when nil.
+    public init(store: LayoutStore, configuration: TesseraServiceConfiguration = .init(), metricsFactory: (any MetricsFactory)? = nil) {
+        self.store = store
+        self.configuration = configuration
+        self.admission = ComputeAdmission(configuration: configuration)
+        self.metrics = TesseraMetrics(factory: metricsFactory ?? MetricsSystem.factory)
+    }
+
+    /// Adds the routes to `router` (a router or a group of one). A method a
+    /// route does not take answers 405 with `Allow`; `HEAD` answers as `GET`
+    /// without a body.
+    public func register<Router: RouterMethods>(on router: Router) where Router.Context == Context {
+        register(on: router, "/v1/health", get: { _, _ in JSONResponses.text("{\"status\": \"ok\"}") })
+        register(on: router, "/v1/feeds", get: { _, _ in JSONResponses.text(StoreJSON.listing(try await store.listing())) })
+        register(on: router, "/v1/feeds/{name}", get: feed, put: putFeed, delete: deleteFeed)
+        register(on: router, "/v1/feeds/{name}/layouts/{extent}", delete: deleteLayout)
+        register(on: router, "/v1/feeds/{name}/layouts/{extent}/visible", get: { request, context in
+            try await answer(.viewport(try RequestValues.rect(request)), request: request, context: context)
+        })
+        register(on: router, "/v1/feeds/{name}/layouts/{extent}/rect", get: { request, context in
+            try await answer(.rect(try RequestValues.rect(request)), request: request, context: context)
+        })
+        register(on: router, "/v1/feeds/{name}/layouts/{extent}/items/{section}/{item}", get: { request, context in
+            let section = try RequestValues.index(context.parameters.get("section"), of: "section")
+            let item = try RequestValues.index(context.parameters.get("item"), of: "item")
+            return try await answer(.item(section: section, item: item), request: request, context: context)
+        })
+        register(on: router, "/v1/feeds/{name}/sections/{section}/items", post: appendItems)
+    }
+
+    package typealias Handler = @Sendable (Request, Context) async throws -> Response
+
+    /// The middleware around every route: problem answers, metrics, one log line.
+    package var observer: TesseraRequestObserver<Context> { TesseraRequestObserver(metrics: metrics) }
+
+    /// One route with the handlers of the methods it takes, behind
+    /// ``observer``: `HEAD` answers as `GET` without a body, `OPTIONS` with
+    /// 204 and `Allow`, any other method with 405 and `Allow`.
+    package func register<Router: RouterMethods>(
+        on router: Router, _ path: RouterPath,
+        get: Handler? = nil, put: Handler? = nil, post: Handler? = nil, delete: Handler? = nil
+    ) where Router.Context == Context {
+        let group = router.group().add(middleware: observer)
+        var handlers: [(HTTPRequest.Method, Handler)] = []
+        if let get {
+            handlers.append((.get, get))
+            handlers.append((.head, { request, context in
+                let response = try await get(request, context)
+                return Response(status: response.status, headers: response.headers)
+            }))
+        }
+        if let put { handlers.append((.put, put)) }
+        if let post { handlers.append((.post, post)) }
+        if let delete { handlers.append((.delete, delete)) }
+        let allow = (handlers.map(\.0.rawValue) + ["OPTIONS"]).joined(separator: ", ")
+        for (method, handler) in handlers { group.on(path, method: method, use: handler) }
+        let taken = Set(handlers.map(\.0))
+        for method in [HTTPRequest.Method.get, .head, .put, .post, .delete, .patch, .options] where !taken.contains(method) {
+            group.on(path, method: method) { request, _ -> Response in
+                if request.method == .options { return Response(status: .noContent, headers: [.allow: allow]) }
+                throw Problem(.methodNotAllowed, "\(request.method.rawValue) is not a method of this route; it takes \(allow)", headers: [.allow: allow])
+            }
+        }
+    }
+
+    // MARK: Reads
+
+    @Sendable private func feed(_ request: Request, _ context: Context) async throws -> Response {
+        let name = try RequestValues.name(context.parameters.get("name"))
+        guard let entry = try await store.listing(name: name) else { throw Problem(StoreError.noSuchSpec(name: name)) }
+        return JSONResponses.text(StoreJSON.entry(entry))
+    }
+
+    /// A query of one layout, computing it first when it is missing or
+    /// stale and the configuration allows.
+    private func answer(_ query: LayoutQuery, request: Request, context: Context) async throws -> Response {
+        let name = try RequestValues.name(context.parameters.get("name"))
+        let extent = try RequestValues.extent(context.parameters.get("extent"))
+        do {
+            let answer = try await store.answer(query, name: name, crossExtent: extent, computeIfMissing: false)
+            return JSONResponses.answer(answer, request: request)
+        } catch let error as StoreError where error.code == .notFound && error.crossExtent != nil && error.section == nil {
+            // Missing or stale: computed when the limits allow.
+            let ticket = try admission.admit(name: name, extent: extent, stored: try await store.layouts(name: name))
+            defer { ticket.release() }
+            if try await store.layout(name: name, crossExtent: extent).computed { metrics.layoutComputed() }
+            return JSONResponses.answer(try await store.answer(query, name: name, crossExtent: extent), request: request)
+        }
+    }
+}

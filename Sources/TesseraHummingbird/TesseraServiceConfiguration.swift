@@ -1,0 +1,43 @@
+import TesseraLayout
+
+/// How the layout cache's routes behave: which layouts a read may compute,
+/// who may write, and how large a request body may be. The defaults are
+/// those of `tessera-server` (`../shared/http-api.md`).
+public struct TesseraServiceConfiguration: Sendable {
+    /// Who may call the write routes (`PUT`, `POST`, `DELETE`).
+    public enum WriteAccess: Sendable, Equatable {
+        /// Every write answers 403.
+        case forbidden
+        /// A write needs `Authorization: Bearer TOKEN`, else it answers 401.
+        case bearerToken(String)
+    }
+
+    /// The extents a read may compute a missing layout at: whole points
+    /// within this range (`--compute-extents`, 200–3000 by default).
+    public var computeExtents: ClosedRange<Double>
+    /// The most extents a read may leave stored for one spec
+    /// (`--max-extents`, 16 by default).
+    public var maximumExtents: Int
+    /// Whether a read computes a layout that is missing or stale; when
+    /// false such a read answers 404 (`--no-compute`).
+    public var computesMissingLayouts: Bool
+    /// Who may write.
+    public var writeAccess: WriteAccess
+    /// The largest request body, in bytes; a larger one answers 413
+    /// (`--max-body-size`, 64 MiB by default).
+    public var maximumBodySize: Int
+
+    public init(
+        computeExtents: ClosedRange<Double> = 200...3000,
+        maximumExtents: Int = 16,
+        computesMissingLayouts: Bool = true,
+        writeAccess: WriteAccess = .forbidden,
+        maximumBodySize: Int = 64 << 20
+    ) {
+        self.computeExtents = computeExtents
+        self.maximumExtents = maximumExtents
+        self.computesMissingLayouts = computesMissingLayouts
+        self.writeAccess = writeAccess
+        self.maximumBodySize = maximumBodySize
+    }
+}

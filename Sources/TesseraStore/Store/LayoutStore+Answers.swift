@@ -1,0 +1,95 @@
+import TesseraLayout
+
+/// What one query of a stored layout asks for.
+public enum LayoutQuery: Sendable, Hashable {
+    /// Every element whose frame intersects the rect.
+    case rect(Rect)
+    /// The elements visible in the viewport, pinned headers and footers moved.
+    case viewport(Rect)
+    /// The cell of one item.
+    case item(section: Int, item: Int)
+}
+
+/// A query's elements together with the layout they were read from, all
+/// from one snapshot: what a server needs to answer a request and tag it.
+///
+/// ```swift
+/// let answer = try await store.answer(.viewport(rect), name: "home", crossExtent: 390)
+/// if request.ifNoneMatch == answer.revisionTag { return .notModified }
+/// ```
+public struct LayoutAnswer: Sendable {
+    /// The layout as stored when the query read it (axis, extent, content size).
+    public var layout: StoredLayout
+    /// Changes whenever the layout's stored frames change (a recomputation,
+    /// an update or an append that touched it, a new layout at the same
+    /// extent); the same while they stay as they are. Fit for an HTTP
+    /// entity tag.
+    public var revisionTag: String
+    /// The elements, in the order of the in-memory ``LayoutResult``'s answer.
+    public var elements: [LayoutElement]
+
+    package init(layout: StoredLayout, revisionTag: String, elements: [LayoutElement]) {
+        self.layout = layout
+        self.revisionTag = revisionTag
+        self.elements = elements
+    }
+}
+
+extension LayoutStore {
+    /// Answers `query` on the layout of `name` at `crossExtent`, computing
+    /// and storing the layout first when it is missing or stale (unless
+    /// `computeIfMissing` is false: then that is `notFound` with the
+    /// error's ``StoreError/crossExtent`` set).
+    ///
+    /// - Throws: ``StoreError`` `notFound` for an unknown spec, a layout it
+    ///   may not compute, or an item query of a section or item that does
+    ///   not exist (with ``StoreError/section`` and ``StoreError/item``);
+    ///   `invalidArgument` for an extent the spec cannot take.
+    public func answer(_ query: LayoutQuery, name: String, crossExtent: Double, computeIfMissing: Bool = true) throws -> LayoutAnswer {
+        try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
+            try Self.answer(query, reader: reader)
+        }
+    }
+
+    /// Answers `query` from async code (see the sync form): never blocks a
+    /// cooperative thread, and a missing layout is computed once for every
+    /// task asking.
+    public func answer(_ query: LayoutQuery, name: String, crossExtent: Double, computeIfMissing: Bool = true) async throws -> LayoutAnswer {
+        try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
+            try Self.answer(query, reader: reader)
+        }
+    }
+
+    private static func answer(_ query: LayoutQuery, reader: LayoutReader) throws -> LayoutAnswer {
+        let elements: [LayoutElement]
+        switch query {
+        case .rect(let rect):
+            elements = try reader.elements(in: rect, pinning: false)
+        case .viewport(let viewport):
+            elements = try reader.elements(in: viewport, pinning: true)
+        case .item(let section, let item):
+            guard let cell = try reader.cell(section: section, item: item) else {
+                throw noSuchItem(layout: reader.layout, section: section, item: item)
+            }
+            elements = [cell]
+        }
+        return LayoutAnswer(layout: reader.layout, revisionTag: revisionTag(of: reader.record), elements: elements)
+    }
+
+    /// The layout's id (never reused) and revision (bumped by every change
+    /// in place), with its content length as a check against ids that
+    /// coincide in a store rebuilt from scratch.
+    private static func revisionTag(of record: LayoutRecord) -> String {
+        "\(record.layout.id).\(record.revision).\(String(record.layout.contentLength.bitPattern, radix: 36))"
+    }
+
+    private static func noSuchItem(layout: StoredLayout, section: Int, item: Int) -> StoreError {
+        guard section >= 0, section < layout.sectionCount else {
+            return StoreError.noSuchSection(name: layout.specName, section: section, count: layout.sectionCount)
+        }
+        return StoreError(
+            .notFound, "spec \(layout.specName.quotedForMessage) has no item \(item) in section \(section)",
+            spec: layout.specName, crossExtent: layout.crossExtent, section: section, item: item
+        )
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import TesseraLayout
+import TesseraSQLite
+
+/// Reading the server's options: the store, the token file, the extent range.
+enum ServerOptions {
+    /// The store at `path`, which must exist: the server never creates an empty one.
+    static func openStore(_ path: String) throws -> LayoutStore {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ValidationError("--db: no store at '\(path)' (tessera precompute creates one; the server never does)")
+        }
+        guard !isDirectory.boolValue else { throw ValidationError("--db: '\(path)' is a directory, not a store file") }
+        do {
+            return try LayoutStore(path: path)
+        } catch let error as StoreError {
+            throw ValidationError("--db: \(error.message)")
+        }
+    }
+
+    /// The bearer token in `path`, surrounding whitespace ignored.
+    static func token(fromFile path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("--token-file: cannot read '\(path)'")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw ValidationError("--token-file: '\(path)' is not UTF-8 text") }
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !token.isEmpty else { throw ValidationError("--token-file: '\(path)' holds no token") }
+        guard !token.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) else {
+            throw ValidationError("--token-file: the token in '\(path)' must be one word without spaces or control characters")
+        }
+        return token
+    }
+
+    /// `MIN-MAX`, two numbers with MIN above 0 and not above MAX.
+    static func extentRange(_ text: String) throws -> ClosedRange<Double> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low.isFinite, high.isFinite else {
+            throw ValidationError("--compute-extents takes MIN-MAX, two numbers such as 200-3000, got '\(text)'")
+        }
+        guard low > 0, low <= high else {
+            throw ValidationError("--compute-extents: MIN must be above 0 and not above MAX, got '\(text)'")
+        }
+        return low...high
+    }
+}

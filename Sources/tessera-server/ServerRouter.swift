@@ -1,0 +1,31 @@
+import Hummingbird
+import Metrics
+import Prometheus
+import TesseraHummingbird
+import TesseraSQLite
+
+/// The server's router: the contract's routes, `/metrics` in Prometheus'
+/// text format, and problem answers for paths that match no route.
+enum ServerRouter {
+    static func make(
+        store: LayoutStore, configuration: TesseraServiceConfiguration, registry: PrometheusCollectorRegistry
+    ) -> Router<BasicRequestContext> {
+        let factory = PrometheusMetricsFactory(registry: registry)
+        let routes = TesseraRoutes<BasicRequestContext>(store: store, configuration: configuration, metricsFactory: factory)
+        let router = Router(context: BasicRequestContext.self)
+        routes.register(on: router)
+        let storeBytes = Gauge(label: "tessera_store_bytes", factory: factory)
+        routes.register(on: router, "/metrics", get: { _, _ in
+            storeBytes.record(store.fileBytes)
+            var text: [UInt8] = []
+            registry.emit(into: &text)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: text))
+            )
+        })
+        // Added last, so that it wraps only the answer to paths no route matches.
+        router.add(middleware: routes.observer)
+        return router
+    }
+}

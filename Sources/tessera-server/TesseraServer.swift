@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import Prometheus
+import TesseraHummingbird
+import TesseraSQLite
+
+/// `tessera-server`: the layout cache over HTTP (`../shared/http-api.md`).
+@main
+struct TesseraServer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tessera-server",
+        abstract: "Serve a Tessera store over HTTP: visible items by viewport, rect queries, item lookups, and (with a token) writes.",
+        discussion: """
+        Prints 'listening on http://HOST:PORT' once it listens, and serves until SIGINT or SIGTERM, then finishes \
+        the requests in flight and exits 0. Reads compute a missing layout only at whole-point extents within \
+        --compute-extents, up to --max-extents per spec; writes need --token-file.
+        """
+    )
+
+    @Option(help: "The store file, made by `tessera precompute` (it must exist).")
+    var db: String
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "A file holding the bearer token that writes need; without it every write answers 403.")
+    var tokenFile: String?
+
+    @Option(help: "MIN-MAX: the whole-point extents a read may compute a missing layout at.")
+    var computeExtents = "200-3000"
+
+    @Option(help: "The most extents a read may leave stored per spec.")
+    var maxExtents = 16
+
+    @Flag(help: "Answer 404 for a missing or stale layout instead of computing it.")
+    var noCompute = false
+
+    @Option(help: "The largest request body in bytes.")
+    var maxBodySize = 64 << 20
+
+    @Option(help: "trace, debug, info (one line per request), notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        _ = try ServerOptions.extentRange(computeExtents)
+        guard maxExtents >= 1 else { throw ValidationError("--max-extents must be 1 or more, got \(maxExtents)") }
+        guard maxBodySize >= 1 else { throw ValidationError("--max-body-size must be 1 or more, got \(maxBodySize)") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "tessera-server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let store = try ServerOptions.openStore(db)
+        let configuration = TesseraServiceConfiguration(
+            computeExtents: try ServerOptions.extentRange(computeExtents),
+            maximumExtents: maxExtents,
+            computesMissingLayouts: !noCompute,
+            writeAccess: try tokenFile.map { .bearerToken(try ServerOptions.token(fromFile: $0)) } ?? .forbidden,
+            maximumBodySize: maxBodySize
+        )
+        let router = ServerRouter.make(store: store, configuration: configuration, registry: PrometheusCollectorRegistry())
+        let host = self.host
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "tessera-server"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let shown = host.contains(":") ? "[\(host)]" : host
+                // Written unbuffered: a supervisor reads the port from this line.
+                FileHandle.standardOutput.write(Data("listening on http://\(shown):\(port)\n".utf8))
+            },
+            logger: logger
+        )
+        try await app.runService()
+    }
+}
