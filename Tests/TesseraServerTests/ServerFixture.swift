@@ -27,11 +27,11 @@ final class ServerFixture: Sendable {
     ]}
     """#
 
-    init(extents: [Double] = [390]) throws {
+    init(extents: [Double] = [390], registry: LayoutRegistry = .standard) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent("feeds.sqlite").path
-        store = try LayoutStore(path: path)
+        store = try LayoutStore(path: path, registry: registry)
         try store.save(try Spec(jsonText: Self.feed), as: "feed", crossExtents: extents)
     }
 
@@ -44,6 +44,13 @@ final class ServerFixture: Sendable {
         let file = directory.appendingPathComponent(name).path
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         return file
+    }
+
+    /// The metrics `/metrics` shows, as text.
+    var metricsText: String {
+        var bytes: [UInt8] = []
+        registry.emit(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The server's application over the store.

@@ -6,20 +6,20 @@ import TesseraLayout
 /// a computation that is provably still running while the test does other
 /// things. Items are 10 × 10 squares in one column.
 /// `{"kind": "gate", "gate": N}` waits at the gate numbered N.
-struct GateLayout: SectionLayout {
-    static let kind = "gate"
+public struct GateLayout: SectionLayout {
+    public static let kind = "gate"
 
     var gate: Double
 
-    init(parameters: LayoutParameters) throws {
+    public init(parameters: LayoutParameters) throws {
         gate = try parameters.number("gate", default: 0)
     }
 
-    var kind: String { Self.kind }
+    public var kind: String { Self.kind }
 
-    var parameters: JSONObject { JSONObject(["gate": .number(gate)]) }
+    public var parameters: JSONObject { JSONObject(["gate": .number(gate)]) }
 
-    func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
+    public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
         Placer(gate: gate)
     }
 
@@ -35,14 +35,14 @@ struct GateLayout: SectionLayout {
     }
 
     /// The standard kinds and this one.
-    static let registry: LayoutRegistry = {
+    public static let registry: LayoutRegistry = {
         var registry = LayoutRegistry.standard
         registry.register(kind, factory: GateLayout.init(parameters:))
         return registry
     }()
 
     /// A spec of one gate section of `count` items.
-    static func spec(gate: Gate, count: Int = 1000) throws -> Spec {
+    public static func spec(gate: Gate, count: Int = 1000) throws -> Spec {
         try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "gate", "gate": \#(gate.number)}, "items": {"count": \#(count), "cycle": [{}]}}]}"#,
                  registry: registry)
     }
@@ -50,11 +50,11 @@ struct GateLayout: SectionLayout {
 
 /// A gate a computation waits at: `pass()` tells the test it arrived and
 /// waits until the test calls `open()`.
-final class Gate: Sendable {
+public final class Gate: Sendable {
     private static let gates = Mutex<[Double: Gate]>([:])
     private static let next = Atomic<Int>(1)
     /// The number a spec names this gate by.
-    let number: Double
+    public let number: Double
     private let arrived = DispatchSemaphore(value: 0)
     private let opened = DispatchSemaphore(value: 0)
 
@@ -63,7 +63,7 @@ final class Gate: Sendable {
     }
 
     /// A new gate, closed.
-    static func make() -> Gate {
+    public static func make() -> Gate {
         let number = Double(next.add(1, ordering: .relaxed).newValue)
         let gate = Gate(number: number)
         gates.withLock { $0[number] = gate }
@@ -86,9 +86,9 @@ final class Gate: Sendable {
     }
 
     /// Waits (at most `seconds`) for a computation to arrive; false if none did.
-    func waitForArrival(seconds: Double = 30) -> Bool {
+    public func waitForArrival(seconds: Double = 30) -> Bool {
         arrived.wait(timeout: .now() + seconds) == .success
     }
 
-    func open() { opened.signal() }
+    public func open() { opened.signal() }
 }
