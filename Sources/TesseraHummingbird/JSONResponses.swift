@@ -22,6 +22,12 @@ package enum JSONResponses {
         if let condition = request.headers[.ifNoneMatch], matches(condition, tag: tag) {
             return Response(status: .notModified, headers: [.eTag: tag])
         }
+        return Response(status: .ok, headers: [.contentType: "application/json", .eTag: tag], body: ResponseBody(byteBuffer: body(of: answer)))
+    }
+
+    /// The answer's JSON and a newline, as `tessera query --format json`
+    /// prints it, written straight into a new buffer.
+    package static func body(of answer: LayoutAnswer) -> ByteBuffer {
         let capacity = LayoutJSON.maximumAnswerLength(elementCount: answer.elements.count) + 1
         var buffer = ByteBuffer()
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: capacity) { memory in
@@ -30,7 +36,7 @@ package enum JSONResponses {
             start.storeBytes(of: UInt8(ascii: "\n"), toByteOffset: written, as: UInt8.self)
             return written + 1
         }
-        return Response(status: .ok, headers: [.contentType: "application/json", .eTag: tag], body: ResponseBody(byteBuffer: buffer))
+        return buffer
     }
 
     /// Whether an `If-None-Match` list (`"a", W/"b"` or `*`) names `tag`;

@@ -11,6 +11,16 @@ import TesseraSQLite
 struct TesseraServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-server",
+        abstract: "Serve a Tessera store over HTTP.",
+        subcommands: [Serve.self, EncodingBenchmark.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// `tessera-server [serve] --db STORE …`: serving, the default.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve a Tessera store over HTTP: visible items by viewport, rect queries, item lookups, and (with a token) writes.",
         discussion: """
         Prints 'listening on http://HOST:PORT' once it listens, and serves until SIGINT or SIGTERM, then finishes \

@@ -14,10 +14,10 @@ package enum CommaNumbers {
         var values: [Double] = []
         values.reserveCapacity(count)
         for part in parts {
-            let trimmed = part.drop(while: isBlank).reversed().drop(while: isBlank).reversed()
-            let number = String(trimmed)
+            var number = part.drop(while: isBlank)
+            while let last = number.last, isBlank(last) { number = number.dropLast() }
             guard let value = Double(number), value.isFinite else {
-                throw Failure(description: "\(number.quotedForMessage) is not a finite number")
+                throw Failure(description: "\(String(number).quotedForMessage) is not a finite number")
             }
             values.append(value)
         }

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Loopback load test of tessera-server with wrk (Debian's package), as the
+# README's "Serving" section reports it. Everything stays on 127.0.0.1 and
+# every run is bounded in time; the server and the store are removed at the end.
+#
+#   bash Scripts/load-test.sh            # 10 s per run, a 60 s soak
+#   DURATION=5 SOAK=20 bash Scripts/load-test.sh
+#
+# Runs, each with wrk -t2 -c64 (wrk shares the machine's cores with the server):
+#   health     GET /v1/health
+#   visible    /visible of random 844-point viewports of a 1M-item feed, widths 390 and 430 in turn
+#   computing  the same, while another client makes the server compute new widths of that feed, one after another
+#   errors     a flood of 404s (unknown feed) and 400s (bad extent, bad rect)
+#   soak       visible for SOAK seconds: RSS and open descriptors before and after
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-10}
+SOAK=${SOAK:-60}
+LOAD=(-t2 -c64 --timeout 5s)
+
+if ! command -v wrk >/dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q && apt-get install -y -q wrk
+fi
+
+swift build -c release --product tessera --scratch-path .build-release >/dev/null
+swift build -c release --product tessera-server --scratch-path .build-release >/dev/null
+BIN=.build-release/release
+
+WORK=$(mktemp -d)
+SERVER=""
+cleanup() {
+    [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+echo "load-test: a 1M-item feed at 390, 430 and 820 (tessera demo)"
+"$BIN/tessera" demo --out-dir "$WORK" >/dev/null
+STORE="$WORK/tessera-demo.sqlite"
+# The shorter of the two widths' content heights bounds the random offsets.
+MAX_Y=$("$BIN/tessera" list --db "$STORE" --format ndjson \
+    | python3 -c 'import json,sys; print(int(min(json.loads(l)["contentSize"][1] for l in sys.stdin if json.loads(l)["extent"] in (390, 430)) - 844))')
+
+"$BIN/tessera-server" --db "$STORE" --port 0 --max-extents 64 >"$WORK/server.out" 2>"$WORK/server.log" &
+SERVER=$!
+for _ in $(seq 100); do grep -q listening "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
+PORT=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$WORK/server.out")
+[ -n "$PORT" ] || { echo "load-test: the server did not start" >&2; cat "$WORK/server.log" >&2; exit 1; }
+URL="http://127.0.0.1:$PORT"
+
+cat >"$WORK/report.lua" <<'LUA'
+done = function(summary, latency, requests)
+  local seconds = summary.duration / 1e6
+  local e = summary.errors
+  io.write(string.format("RESULT %.0f %.2f %.2f %.2f %d %d\n", summary.requests / seconds,
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
+    e.status, e.connect + e.read + e.write + e.timeout))
+end
+LUA
+cat "$WORK/report.lua" - >"$WORK/visible.lua" <<LUA
+local widths = {390, 430}
+local counter = 0
+setup = function(thread) thread:set("seed", math.random(1, 1000000)) end
+init = function() math.randomseed(seed) end
+request = function()
+  counter = counter + 1
+  local w = widths[counter % 2 + 1]
+  return wrk.format("GET", "/v1/feeds/demo-feed/layouts/" .. w .. "/visible?rect=0," .. math.random(0, $MAX_Y) .. "," .. w .. ",844")
+end
+LUA
+cat "$WORK/report.lua" - >"$WORK/errors.lua" <<'LUA'
+local paths = {
+  "/v1/feeds/no-such-feed/layouts/390/visible?rect=0,0,390,844",
+  "/v1/feeds/demo-feed/layouts/abc/visible?rect=0,0,390,844",
+  "/v1/feeds/demo-feed/layouts/390/visible?rect=0,0,-1,844",
+}
+local counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format("GET", paths[counter % 3 + 1])
+end
+LUA
+
+# run NAME SECONDS [wrk arguments…]: one wrk run, its RESULT line kept as NAME.
+declare -A RESULTS
+run() {
+    local name=$1 seconds=$2
+    shift 2
+    RESULTS[$name]=$(wrk "${LOAD[@]}" -d "${seconds}s" "$@" | sed -n 's/^RESULT //p')
+}
+rss() { awk '/VmRSS/ {print $2}' "/proc/$SERVER/status"; }
+descriptors() { ls "/proc/$SERVER/fd" | wc -l; }
+
+echo "load-test: warming up"
+wrk -t2 -c64 -d3s -s "$WORK/visible.lua" "$URL" >/dev/null
+wrk -t1 -c8 -d1s "$URL/v1/health" >/dev/null
+
+echo "load-test: health, visible, errors (${DURATION}s each)"
+run health "$DURATION" -s "$WORK/report.lua" "$URL/v1/health"
+run visible "$DURATION" -s "$WORK/visible.lua" "$URL"
+run errors "$DURATION" -s "$WORK/errors.lua" "$URL"
+
+echo "load-test: visible while new widths are computed (${DURATION}s)"
+wrk "${LOAD[@]}" -d "${DURATION}s" -s "$WORK/visible.lua" "$URL" >"$WORK/computing.txt" &
+WRK=$!
+COMPUTED=0
+COMPUTE_SECONDS=""
+WIDTH=500
+while kill -0 "$WRK" 2>/dev/null; do
+    answer=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' "$URL/v1/feeds/demo-feed/layouts/$WIDTH/visible?rect=0,0,$WIDTH,844")
+    if [ "${answer%% *}" = 200 ]; then COMPUTED=$((COMPUTED + 1)); COMPUTE_SECONDS="$COMPUTE_SECONDS ${answer#* }"; fi
+    WIDTH=$((WIDTH + 10))
+done
+wait "$WRK"
+RESULTS[computing]=$(sed -n 's/^RESULT //p' "$WORK/computing.txt")
+
+echo "load-test: soak (${SOAK}s)"
+RSS_BEFORE=$(rss)
+FDS_BEFORE=$(descriptors)
+run soak "$SOAK" -s "$WORK/visible.lua" "$URL"
+sleep 1
+RSS_AFTER=$(rss)
+FDS_AFTER=$(descriptors)
+SERVER_ERRORS=$(curl -s "$URL/metrics" | grep -c '^tessera_http_requests_total{.*status="5' || true)
+
+kill -TERM "$SERVER"
+wait "$SERVER" && EXIT=0 || EXIT=$?
+SERVER=""
+
+field() { echo "${RESULTS[$1]}" | awk -v n="$2" '{print $n}'; }
+ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
+echo
+printf '%-34s %10s %9s %9s %9s %8s %8s\n' run requests/s "p50 ms" "p99 ms" "max ms" non-2xx "socket errors"
+for name in health visible computing errors soak; do
+    printf '%-34s %10s %9s %9s %9s %8s %8s\n' "$name" "$(field $name 1)" "$(field $name 2)" "$(field $name 3)" "$(field $name 4)" "$(field $name 5)" "$(field $name 6)"
+done
+echo
+echo "visible / health:            $(ratio "$(field visible 1)" "$(field health 1)")  (target >= 0.7, p99 <= 10 ms)"
+echo "computing / visible:         $(ratio "$(field computing 1)" "$(field visible 1)")  (target >= 0.5); widths computed meanwhile: $COMPUTED, seconds each:$COMPUTE_SECONDS"
+echo "errors / health:             $(ratio "$(field errors 1)" "$(field health 1)")  (target >= 0.7; every answer of that run is a 404 or 400)"
+echo "soak: RSS ${RSS_BEFORE} kB before, ${RSS_AFTER} kB after; open descriptors ${FDS_BEFORE} before, ${FDS_AFTER} after; 5xx series in /metrics: ${SERVER_ERRORS}"
+echo "server exit status after SIGTERM: $EXIT; log lines: $(wc -l <"$WORK/server.log")"

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import TesseraHummingbird
+import TesseraLayout
+import TesseraSQLite
+
+/// `tessera-server bench-encoding`: how long writing a visible answer into
+/// a response buffer takes, in process, beside building the same text from
+/// each element's `jsonText`.
+struct EncodingBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-encoding",
+        abstract: "Time encoding visible answers of a stored layout into response buffers (median and p99)."
+    )
+
+    @Option(help: "The store file.")
+    var db: String
+
+    @Option(help: "The stored spec's name.")
+    var name: String
+
+    @Option(help: "The layout's extent (width of a vertical spec).")
+    var extent: Double
+
+    @Option(help: "About how many elements each answer has.")
+    var elements = 20
+
+    @Option(help: "How many answers to encode, each timed.")
+    var runs = 50_000
+
+    func run() throws {
+        let store = try ServerOptions.openStore(db)
+        let answers = try sampleAnswers(store)
+        var buffered: [Double] = []
+        var joined: [Double] = []
+        buffered.reserveCapacity(runs)
+        joined.reserveCapacity(runs)
+        var checksum = 0
+        for run in 0..<runs {
+            let answer = answers[run % answers.count]
+            let started = ContinuousClock.now
+            checksum &+= JSONResponses.body(of: answer).readableBytes
+            buffered.append(Self.microseconds(since: started))
+            let again = ContinuousClock.now
+            checksum &+= answer.elements.map(\.jsonText).joined(separator: ",\n  ").utf8.count
+            joined.append(Self.microseconds(since: again))
+        }
+        let count = answers.map(\.elements.count).reduce(0, +) / answers.count
+        print("encoding answers of \(count) elements on average, \(runs) runs (checksum \(checksum % 997)):")
+        print(String(format: "  into the response buffer: median %.2f µs, p99 %.2f µs", Self.percentile(buffered, 0.5), Self.percentile(buffered, 0.99)))
+        print(String(format: "  jsonText per element, joined: median %.2f µs, p99 %.2f µs", Self.percentile(joined, 0.5), Self.percentile(joined, 0.99)))
+    }
+
+    /// 64 viewports at random offsets, each as tall as gives about
+    /// `elements` elements.
+    private func sampleAnswers(_ store: LayoutStore) throws -> [LayoutAnswer] {
+        let layout = try store.layout(name: name, crossExtent: extent).layout
+        let length = layout.contentLength
+        let perPoint = Double(layout.elementCount) / max(length, 1)
+        let height = Double(elements) / max(perPoint, 1e-9)
+        var generator = SystemRandomNumberGenerator()
+        var answers: [LayoutAnswer] = []
+        for _ in 0..<100_000 where answers.count < 64 {
+            let y = Double.random(in: 0...max(0, length - height), using: &generator)
+            let rect = layout.axis == .vertical
+                ? Rect(x: 0, y: y, width: extent, height: height) : Rect(x: y, y: 0, width: height, height: extent)
+            let answer = try store.answer(.viewport(rect), name: name, crossExtent: extent)
+            if abs(answer.elements.count - elements) <= max(2, elements / 10) { answers.append(answer) }
+        }
+        guard !answers.isEmpty else { throw ValidationError("no viewport of \(name.quotedForMessage) has about \(elements) elements") }
+        return answers
+    }
+
+    private static func microseconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+    }
+
+    private static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+    }
+}
