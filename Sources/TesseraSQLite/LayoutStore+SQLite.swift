@@ -28,6 +28,23 @@ extension LayoutStore {
         cacheBudget: Int = LayoutStore.defaultCacheBudget,
         busyTimeout: Double = 120
     ) throws {
+        try self.init(
+            path: path, registry: registry, maximumReaders: maximumReaders, cacheBudget: cacheBudget, busyTimeout: busyTimeout,
+            loadsDirectoriesInline: false
+        )
+    }
+
+    /// The same, for this package's tools: `loadsDirectoriesInline` makes a
+    /// query that misses the directory cache load the directory first (see
+    /// `LayoutStore.loadsDirectoriesInline`).
+    package convenience init(
+        path: String,
+        registry: LayoutRegistry = .standard,
+        maximumReaders: Int = 4,
+        cacheBudget: Int = LayoutStore.defaultCacheBudget,
+        busyTimeout: Double = 120,
+        loadsDirectoriesInline: Bool
+    ) throws {
         let storage = try SQLiteStorage(
             path: path,
             configuration: DatabasePool.Configuration(
@@ -35,7 +52,7 @@ extension LayoutStore {
                 connection: Connection.Options(busyTimeout: busyTimeout)
             )
         )
-        self.init(backend: storage, registry: registry, cacheBudget: cacheBudget)
+        self.init(backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline)
     }
 
     /// The SQLite pool under this store, for this package's tools and tests.

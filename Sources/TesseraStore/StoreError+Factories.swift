@@ -63,8 +63,23 @@ extension StoreError {
     }
 
     /// Stored data that cannot be read back.
-    package static func damaged(store: String, spec: String? = nil, _ what: String) -> StoreError {
-        StoreError(.damaged, "the store '\(store)' is damaged: \(what)", store: store, spec: spec)
+    package static func damaged(store: String, spec: String? = nil, crossExtent: Double? = nil, _ what: String) -> StoreError {
+        var place = ""
+        if let spec, crossExtent != nil {
+            place = "spec \(spec.quotedForMessage)" + (crossExtent.map { " at \(JSONWriter.format($0))" } ?? "") + ": "
+        }
+        return StoreError(.damaged, "the store '\(store)' is damaged: \(place)\(what)", store: store, spec: spec, crossExtent: crossExtent)
+    }
+
+    /// This error, if it reports damage found without knowing which layout
+    /// was read, as damage to the layout of `name` at `crossExtent`.
+    package func inLayout(name: String, crossExtent: Double) -> StoreError {
+        guard code == .damaged, spec == nil, let store else { return self }
+        let prefix = "the store '\(store)' is damaged: "
+        let what = message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+        var error = StoreError.damaged(store: store, spec: name, crossExtent: crossExtent, what)
+        error.cause = cause
+        return error
     }
 
     /// A stored spec this program cannot read: it names a kind this

@@ -97,6 +97,7 @@ package final class Connection {
         sqlite3_busy_timeout(db, Int32(clamping: Int((options.busyTimeout * 1000).rounded())))
         do {
             try checkRTree()
+            try registerChecksumFunctions()
             try configure(options)
         } catch let error as SQLiteError where error.code == SQLITE_NOTADB {
             close()
