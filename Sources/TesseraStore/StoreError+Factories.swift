@@ -25,15 +25,20 @@ extension StoreError {
 
     /// The file exists but is not a SQLite database; it was not changed.
     package static func notSQLite(path: String) -> StoreError {
-        StoreError(.notAStore, "'\(path)' is not a SQLite database. Tessera did not open or change it. "
+        StoreError(.notAStore, "'\(path)' is not a Tessera store (not a SQLite database). Tessera did not open or change it. "
             + "Check the path, or give a new file name to create a Tessera store there.", store: path)
     }
 
     /// The file is another application's SQLite database; it was not changed.
     package static func notATesseraDatabase(path: String, applicationID: Int32) -> StoreError {
-        StoreError(.notAStore, "'\(path)' is a SQLite database of another application "
+        StoreError(.notAStore, "'\(path)' is not a Tessera store: it is a SQLite database of another application "
             + "(application_id 0x\(String(UInt32(bitPattern: applicationID), radix: 16, uppercase: true)), not Tessera's). "
             + "Tessera did not change it. Use a separate file for the Tessera store.", store: path)
+    }
+
+    /// A file a read-only open refuses: `what` it is instead; it was not changed.
+    package static func notATesseraStore(path: String, _ what: String) -> StoreError {
+        StoreError(.notAStore, "'\(path)' is not a Tessera store (\(what)). Tessera did not change it.", store: path)
     }
 
     /// The store has a schema version this build does not know.

@@ -29,6 +29,7 @@ final class SQLiteStorage: StorageBackend {
     }
 
     func write(_ body: (any StorageWriter) throws -> Void) throws {
+        try refuseIfReadOnly()
         try Self.reporting(path: pool.path) { try pool.write { connection in try body(connection) } }
         checkpointer.didCommit()
     }
@@ -38,11 +39,19 @@ final class SQLiteStorage: StorageBackend {
     /// then in the database file, and the WAL file emptied unless somebody
     /// reads or writes at that moment.
     func finishBackgroundWork() {
+        guard !pool.configuration.readOnly else { return }
         checkpointer.schedule()
         checkpointer.drain()
     }
 
+    /// A store opened read-only refuses every write before it begins.
+    private func refuseIfReadOnly() throws {
+        guard pool.configuration.readOnly else { return }
+        throw StoreError(.readOnly, "the store '\(pool.path)' was opened read-only; nothing was written", store: pool.path)
+    }
+
     func compact() throws {
+        try refuseIfReadOnly()
         try Self.reporting(path: pool.path) {
             try pool.withoutHeldSnapshots {
                 try pool.writeWithoutTransaction { connection in

@@ -103,6 +103,22 @@ package struct GroupRecord: Sendable {
     }
 }
 
+/// A stored row that does not match its checksum: what it is, and the
+/// layout or spec it belongs to as far as that can still be read.
+package struct DamagedRow: Sendable, Hashable {
+    package var what: String
+    package var layoutID: Int64?
+    package var spec: String?
+    package var crossExtent: Double?
+
+    package init(what: String, layoutID: Int64?, spec: String?, crossExtent: Double?) {
+        self.what = what
+        self.layoutID = layoutID
+        self.spec = spec
+        self.crossExtent = crossExtent
+    }
+}
+
 extension StorageReader {
     /// The layout of a spec at an extent when it may be served: computed
     /// from the spec's current content by this engine version; else nil.
