@@ -1,3 +1,4 @@
+import TesseraLayout
 import TesseraStore
 
 #if canImport(Glibc)
@@ -29,7 +30,7 @@ extension LayoutStore {
             throw StoreError(.unsupported, "export writes a SQLite file; this store is kept elsewhere (\(location))")
         }
         guard replacing || access(path, F_OK) != 0 else {
-            throw StoreError(.invalidArgument, "'\(path)' exists; choose another file, or replace it explicitly", store: location)
+            throw StoreError(.invalidArgument, "\(path.quotedPathForMessage) exists; choose another file, or replace it explicitly", store: location)
         }
         let temporary = path + ".tessera-export-\(getpid())"
         let sideFiles = ["", "-journal", "-wal", "-shm"]
@@ -37,12 +38,12 @@ extension LayoutStore {
         try storage.vacuum(into: temporary)
         let report = try LayoutStore(path: temporary, readOnly: true).check()
         guard report.isHealthy else {
-            throw StoreError(.damaged, "the copy of '\(location)' does not check healthy, so '\(path)' was not written: "
+            throw StoreError(.damaged, "the copy of \(location.quotedPathForMessage) does not check healthy, so \(path.quotedPathForMessage) was not written: "
                 + (report.problems.first.map { "\($0)" } ?? ""), store: location)
         }
         for suffix in sideFiles.dropFirst() { unlink(path + suffix) }
         guard rename(temporary, path) == 0 else {
-            throw StoreError(.io, "moving the copy to '\(path)' failed: \(String(cString: strerror(errno)))", store: location)
+            throw StoreError(.io, "moving the copy to \(path.quotedPathForMessage) failed: \(String(cString: strerror(errno)))", store: location)
         }
         return report
     }

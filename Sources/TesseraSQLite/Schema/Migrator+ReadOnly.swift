@@ -1,3 +1,4 @@
+import TesseraLayout
 import CSQLite
 import TesseraStore
 
@@ -56,7 +57,7 @@ extension Migrator {
     ///   (a read-only open cannot upgrade it: open it once for writing).
     package func openReadOnly(at path: String, options: Connection.Options) throws -> Connection {
         guard let (header, size) = FileHeader.read(path) else {
-            throw StoreError(.notFound, "no store at '\(path)': the file cannot be read", store: path)
+            throw StoreError(.notFound, "no store at \(path.quotedPathForMessage): the file cannot be read", store: path)
         }
         let hasWAL = access(path + "-wal", F_OK) == 0
         guard size > 0 else { throw StoreError.notATesseraStore(path: path, "an empty file") }
@@ -76,7 +77,7 @@ extension Migrator {
             throw StoreError.notATesseraStore(path: path, "a SQLite database without Tessera's schema")
         case let .tessera(version) where version < latestVersion:
             connection.close()
-            throw StoreError(.readOnly, "'\(path)' is a Tessera store of schema version \(version); this build reads version "
+            throw StoreError(.readOnly, "\(path.quotedPathForMessage) is a Tessera store of schema version \(version); this build reads version "
                 + "\(latestVersion), and a read-only open does not upgrade it: open it once with a command that writes "
                 + "(e.g. tessera check --repair)", store: path)
         case .tessera:

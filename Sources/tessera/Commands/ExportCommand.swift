@@ -1,3 +1,4 @@
+import TesseraLayout
 import ArgumentParser
 import TesseraSQLite
 
@@ -25,6 +26,6 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let store = try database.openForReading()
         let report = try reportingErrors { try store.export(to: out, replacing: replace) }
-        print("exported \(counted(report.specsChecked, "spec")), \(counted(report.layoutsChecked, "layout")) to '\(out)': checked, no problems")
+        print("exported \(counted(report.specsChecked, "spec")), \(counted(report.layoutsChecked, "layout")) to \(out.quotedPathForMessage): checked, no problems")
     }
 }

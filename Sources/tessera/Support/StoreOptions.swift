@@ -27,9 +27,9 @@ enum StoreFile {
     private static func requireFile(_ path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandError("no store at '\(path)': check the path (precompute creates a store)")
+            throw CommandError("no store at \(path.quotedPathForMessage): check the path (precompute creates a store)")
         }
-        guard !isDirectory.boolValue else { throw CommandError("'\(path)' is a directory, not a store file") }
+        guard !isDirectory.boolValue else { throw CommandError("\(path.quotedPathForMessage) is a directory, not a store file") }
     }
 
     /// Opens the store at `path`, which must already exist.
@@ -65,7 +65,7 @@ enum StoreFile {
         }
         if let fresh { return (reader, fresh) }
         guard isWritable(path) else {
-            throw CommandError("the layout of \(name.quotedForMessage) is missing or stale, and '\(path)' cannot be written "
+            throw CommandError("the layout of \(name.quotedForMessage) is missing or stale, and \(path.quotedPathForMessage) cannot be written "
                 + "(a read-only file or folder): compute it where the store can be written (tessera precompute)")
         }
         let writer = try openExisting(path)
