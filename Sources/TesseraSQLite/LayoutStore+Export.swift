@@ -17,10 +17,12 @@ extension LayoutStore {
     /// written to a temporary file beside `path` and renamed over it only
     /// once it checks healthy: `path` is never left half written.
     ///
-    /// - Parameter replacing: whether an existing file at `path` may be
-    ///   replaced; without it an existing file is an error and is left as it is.
+    /// - Parameters:
+    ///   - path: the file to write the copy to.
+    ///   - replacing: whether an existing file at `path` may be replaced;
+    ///     without it an existing file is an error and is left as it is.
     /// - Returns: what the check of the copy found (healthy).
-    /// - Throws: ``StoreError`` with code `invalidArgument` when `path` exists
+    /// - Throws: `StoreError` with code `invalidArgument` when `path` exists
     ///   and `replacing` is false, `damaged` when the copy does not check
     ///   healthy (nothing is written to `path` then), or another code when
     ///   SQLite or the file system fails.
