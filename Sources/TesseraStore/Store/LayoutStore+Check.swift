@@ -1,6 +1,6 @@
 import TesseraLayout
 
-/// What ``LayoutStore/check()`` found.
+/// What ``LayoutStore/check(repair:)`` found.
 public struct CheckReport: Sendable, Hashable {
     /// One thing found wrong, and where.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
