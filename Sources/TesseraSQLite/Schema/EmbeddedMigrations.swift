@@ -168,7 +168,10 @@ CREATE UNIQUE INDEX spec_sections_by_section ON spec_sections(spec_id, section);
 -- XXH64 of its columns (tessera_checksum, a function every Tessera connection
 -- registers; tessera_hash is the same hash over a blob's bytes), written by
 -- the triggers below whenever the row is written, and compared whenever the
--- store reads the row. The columns each covers are listed once more in
+-- store reads the row. The rows written by the thousand (section rows and
+-- directory rows) are inserted with their checksums by the store's own
+-- INSERT statements instead (an AFTER INSERT trigger would write each row
+-- twice); their triggers cover updates. The columns each covers are listed once more in
 -- Sources/TesseraSQLite/SQLite/Connection+Checksums.swift (ChecksummedColumns).
 --
 -- Cell groups are covered by their directory row: frames_checksum is the
@@ -231,14 +234,7 @@ CREATE TRIGGER layouts_checksum_update AFTER UPDATE OF
     WHERE id = NEW.id;
 END;
 
--- layout_sections
-CREATE TRIGGER layout_sections_checksum_insert AFTER INSERT ON layout_sections BEGIN
-    UPDATE layout_sections SET checksum = tessera_checksum(
-        layout_id, section, slot, start, end, item_count, items_extent, cell_span_low, cell_span_high, header_size,
-        header_pinned, footer_size, footer_pinned, background, scroll_start_inset, scroll_end_inset, cross_start_inset,
-        placer_state)
-    WHERE layout_id = NEW.layout_id AND section = NEW.section;
-END;
+-- layout_sections (inserted with their checksum)
 CREATE TRIGGER layout_sections_checksum_update AFTER UPDATE OF
     layout_id, section, slot, start, end, item_count, items_extent, cell_span_low, cell_span_high, header_size,
     header_pinned, footer_size, footer_pinned, background, scroll_start_inset, scroll_end_inset, cross_start_inset,
@@ -250,14 +246,8 @@ CREATE TRIGGER layout_sections_checksum_update AFTER UPDATE OF
     WHERE layout_id = NEW.layout_id AND section = NEW.section;
 END;
 
--- cell_group_directory: the group's frames are written before its directory
--- row (inserted or updated), so the row's triggers hash them.
-CREATE TRIGGER cell_group_directory_checksum_insert AFTER INSERT ON cell_group_directory BEGIN
-    UPDATE cell_group_directory SET
-        frames_checksum = (SELECT tessera_hash(frames) FROM cell_groups WHERE id = NEW.group_id),
-        checksum = tessera_checksum(layout_id, slot, first_item, group_id, min_cross, max_cross, min_scroll, max_scroll)
-    WHERE layout_id = NEW.layout_id AND slot = NEW.slot AND first_item = NEW.first_item;
-END;
+-- cell_group_directory (inserted with both checksums): a group's frames are
+-- rewritten before its directory row is updated, so the update trigger hashes them.
 CREATE TRIGGER cell_group_directory_checksum_update AFTER UPDATE OF
     layout_id, slot, first_item, group_id, min_cross, max_cross, min_scroll, max_scroll ON cell_group_directory BEGIN
     UPDATE cell_group_directory SET

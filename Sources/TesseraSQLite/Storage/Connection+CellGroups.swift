@@ -160,8 +160,13 @@ extension Connection {
         let insert = try cachedStatement(Self.insertGroupSQL)
         try insert.bind(groupID, at: 1)
         try insert.withBlobBoundWithoutCopy(frames, at: 2) { try insert.execute() }
-        let directory = try cachedStatement("INSERT INTO cell_group_directory (\(ChecksummedColumns.directory)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        // With its checksums (ChecksummedColumns.directory's order), as the update trigger writes them.
+        let directory = try cachedStatement("""
+            INSERT INTO cell_group_directory (\(ChecksummedColumns.directory), frames_checksum, checksum)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, tessera_checksum(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8))
+            """)
         try directory.bind(layoutID, slot, firstItem, groupID, bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)
+        try directory.bind(Checksum.of(frames), at: 9)
         try directory.execute()
         let index = try cachedStatement("INSERT INTO cell_groups_rtree VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try index.bind(groupID, Double(layoutID), Double(layoutID), Double(slot), Double(slot))

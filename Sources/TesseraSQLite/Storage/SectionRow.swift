@@ -18,9 +18,12 @@ enum SectionRow {
 
     static func insert(_ record: SectionRecord, placerState: [UInt8]?, layoutID: Int64, into connection: Connection) throws {
         let statement = try connection.cachedStatement("""
-            INSERT OR REPLACE INTO layout_sections (layout_id, \(Self.geometryColumns), end, placer_state)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO layout_sections (layout_id, \(Self.geometryColumns), end, placer_state, checksum)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+                    tessera_checksum(?1, ?2, ?16, ?3, ?17, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?18))
             """)
+        // The checksum's arguments are the parameters in the order of
+        // ChecksummedColumns.layoutSections, bound as the columns store them.
         let geometry = record.geometry
         try statement.bind(layoutID, geometry.index, geometry.start, geometry.itemCount, geometry.itemsExtent)
         try statement.bind(geometry.cellSpan?.lowerBound, at: 6)
