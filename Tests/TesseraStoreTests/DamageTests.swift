@@ -115,4 +115,26 @@ struct DamageTests {
         #expect(damagedErrors > 10, "unchanged \(unchanged), damaged \(damagedErrors), other errors \(otherErrors)")
         #expect(unchanged > 0)
     }
+
+    /// Damage found on a write path: an update reads the rows it keeps, so
+    /// it must not build on a damaged one.
+    static let writeDamages: [(sql: String, what: String)] = [
+        ("UPDATE cell_group_directory SET checksum = checksum + 1 WHERE first_item = 250", "directory row"),
+        ("UPDATE layout_sections SET checksum = checksum + 1 WHERE section = 0", "section row"),
+        ("UPDATE spec_sections SET checksum = checksum + 1 WHERE section = 0", "stored section"),
+    ]
+
+    @Test("an append over a damaged row fails with .damaged and leaves the layout as it was", arguments: writeDamages.indices)
+    func appendOverDamage(index: Int) throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let spec = try Spec(jsonText: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 600, "cycle": [{}]}}]}"#)
+        try store.save(spec, as: "feed", crossExtents: [300])
+        try temporary.execute(Self.writeDamages[index].sql)
+        let error = try #require(throws: StoreError.self) { try store.append(name: "feed", section: 0, items: [Item(), Item()]) }
+        #expect(error.code == .damaged, "\(Self.writeDamages[index].what): \(error)")
+        let report = try store.check()
+        #expect(report.checksumMismatches == 1)
+        #expect(try store.layouts(name: "feed").map(\.cellCount) == [600])
+    }
 }

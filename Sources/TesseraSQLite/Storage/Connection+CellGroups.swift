@@ -123,12 +123,14 @@ extension Connection {
     }
 
     package func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {
-        let query = try cachedStatement(
-            "SELECT min(min_scroll), max(max_scroll) FROM cell_group_directory WHERE layout_id = ? AND slot = ?"
-        )
+        let query = try cachedStatement("""
+            SELECT min(min_scroll), max(max_scroll), min(\(Self.directoryIntact))
+            FROM cell_group_directory WHERE layout_id = ? AND slot = ?
+            """)
         try query.bind(layoutID, slot)
         guard try query.step(), !query.isNull(at: 0) else { return nil }
         defer { query.reset() }
+        try verify(query, at: 2, "a cell group's directory row of slot \(slot) of layout \(layoutID)")
         return query.double(at: 0)...query.double(at: 1)
     }
 
