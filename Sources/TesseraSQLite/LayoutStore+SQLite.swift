@@ -21,21 +21,46 @@ extension LayoutStore {
     ///     connection's or process's write to finish before failing with code
     ///     `busy`: longer than the longest write (a 10M-item precompute takes
     ///     several seconds), so that writers queue instead of failing.
+    ///   - readOnly: opens an existing store without writing anything: no
+    ///     file is created, converted or migrated, and no `-wal` or `-shm`
+    ///     file is created for a store that has none (it works in a read-only
+    ///     folder or file system). Every write (a save, computing a missing
+    ///     or stale layout) fails with code `readOnly`; a file that is not a
+    ///     Tessera store fails with `notAStore`, and a store of an older
+    ///     schema version with `readOnly` (open it once for writing).
     public convenience init(
         path: String,
         registry: LayoutRegistry = .standard,
         maximumReaders: Int = 4,
         cacheBudget: Int = LayoutStore.defaultCacheBudget,
-        busyTimeout: Double = 120
+        busyTimeout: Double = 120,
+        readOnly: Bool = false
     ) throws {
-        let storage = try SQLiteStorage(
-            path: path,
-            configuration: DatabasePool.Configuration(
-                maximumReaderCount: max(1, maximumReaders),
-                connection: Connection.Options(busyTimeout: busyTimeout)
-            )
+        try self.init(
+            path: path, registry: registry, maximumReaders: maximumReaders, cacheBudget: cacheBudget, busyTimeout: busyTimeout,
+            readOnly: readOnly, loadsDirectoriesInline: false
         )
-        self.init(backend: storage, registry: registry, cacheBudget: cacheBudget)
+    }
+
+    /// The same, for this package's tools: `loadsDirectoriesInline` makes a
+    /// query that misses the directory cache load the directory first (see
+    /// `LayoutStore.loadsDirectoriesInline`).
+    package convenience init(
+        path: String,
+        registry: LayoutRegistry = .standard,
+        maximumReaders: Int = 4,
+        cacheBudget: Int = LayoutStore.defaultCacheBudget,
+        busyTimeout: Double = 120,
+        readOnly: Bool = false,
+        loadsDirectoriesInline: Bool
+    ) throws {
+        var configuration = DatabasePool.Configuration(
+            maximumReaderCount: max(1, maximumReaders),
+            connection: Connection.Options(busyTimeout: busyTimeout)
+        )
+        configuration.readOnly = readOnly
+        let storage = try SQLiteStorage(path: path, configuration: configuration)
+        self.init(backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline)
     }
 
     /// The SQLite pool under this store, for this package's tools and tests.

@@ -25,20 +25,25 @@ extension StoreError {
 
     /// The file exists but is not a SQLite database; it was not changed.
     package static func notSQLite(path: String) -> StoreError {
-        StoreError(.notAStore, "'\(path)' is not a SQLite database. Tessera did not open or change it. "
+        StoreError(.notAStore, "\(path.quotedPathForMessage) is not a Tessera store (not a SQLite database). Tessera did not open or change it. "
             + "Check the path, or give a new file name to create a Tessera store there.", store: path)
     }
 
     /// The file is another application's SQLite database; it was not changed.
     package static func notATesseraDatabase(path: String, applicationID: Int32) -> StoreError {
-        StoreError(.notAStore, "'\(path)' is a SQLite database of another application "
+        StoreError(.notAStore, "\(path.quotedPathForMessage) is not a Tessera store: it is a SQLite database of another application "
             + "(application_id 0x\(String(UInt32(bitPattern: applicationID), radix: 16, uppercase: true)), not Tessera's). "
             + "Tessera did not change it. Use a separate file for the Tessera store.", store: path)
     }
 
+    /// A file a read-only open refuses: `what` it is instead; it was not changed.
+    package static func notATesseraStore(path: String, _ what: String) -> StoreError {
+        StoreError(.notAStore, "\(path.quotedPathForMessage) is not a Tessera store (\(what)). Tessera did not change it.", store: path)
+    }
+
     /// The store has a schema version this build does not know.
     package static func schemaTooNew(path: String, found: Int, supported: Int) -> StoreError {
-        StoreError(.schemaTooNew, "'\(path)' has Tessera schema version \(found), but this build knows versions "
+        StoreError(.schemaTooNew, "\(path.quotedPathForMessage) has Tessera schema version \(found), but this build knows versions "
             + "up to \(supported): it was written by a newer Tessera. Tessera did not change it. "
             + "Upgrade Tessera to open it.", store: path)
     }
@@ -52,19 +57,34 @@ extension StoreError {
 
     /// SQLite would not put the file in WAL mode.
     package static func walUnavailable(path: String, journalMode: String) -> StoreError {
-        StoreError(.unsupported, "SQLite could not put '\(path)' in WAL mode (journal mode stayed '\(journalMode)'). "
+        StoreError(.unsupported, "SQLite could not put \(path.quotedPathForMessage) in WAL mode (journal mode stayed '\(journalMode)'). "
             + "Keep Tessera stores on a local file system.", store: path)
     }
 
     /// A schema migration failed and was rolled back.
     package static func migrationFailed(path: String, version: Int, name: String, cause: any Error & Sendable) -> StoreError {
-        StoreError(.io, "Migrating '\(path)' to schema version \(version) (\(name)) failed and was rolled "
+        StoreError(.io, "Migrating \(path.quotedPathForMessage) to schema version \(version) (\(name)) failed and was rolled "
             + "back; the file is still at version \(version - 1). Cause: \(cause)", store: path, cause: cause)
     }
 
     /// Stored data that cannot be read back.
-    package static func damaged(store: String, spec: String? = nil, _ what: String) -> StoreError {
-        StoreError(.damaged, "the store '\(store)' is damaged: \(what)", store: store, spec: spec)
+    package static func damaged(store: String, spec: String? = nil, crossExtent: Double? = nil, _ what: String) -> StoreError {
+        var place = ""
+        if let spec, crossExtent != nil {
+            place = "spec \(spec.quotedForMessage)" + (crossExtent.map { " at \(JSONWriter.format($0))" } ?? "") + ": "
+        }
+        return StoreError(.damaged, "the store \(store.quotedPathForMessage) is damaged: \(place)\(what)", store: store, spec: spec, crossExtent: crossExtent)
+    }
+
+    /// This error, if it reports damage found without knowing which layout
+    /// was read, as damage to the layout of `name` at `crossExtent`.
+    package func inLayout(name: String, crossExtent: Double) -> StoreError {
+        guard code == .damaged, spec == nil, let store else { return self }
+        let prefix = "the store \(store.quotedPathForMessage) is damaged: "
+        let what = message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+        var error = StoreError.damaged(store: store, spec: name, crossExtent: crossExtent, what)
+        error.cause = cause
+        return error
     }
 
     /// A stored spec this program cannot read: it names a kind this

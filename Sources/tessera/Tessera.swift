@@ -9,7 +9,7 @@ struct Tessera: ParsableCommand {
         discussion: "Errors are one line on standard error, with a non-zero exit status.",
         subcommands: [
             LayoutCommand.self, PrecomputeCommand.self, AppendCommand.self, QueryCommand.self, ItemCommand.self, ListCommand.self,
-            InvalidateCommand.self, PruneCommand.self, CheckCommand.self, RenderCommand.self, DemoCommand.self, BenchCommand.self,
+            InvalidateCommand.self, PruneCommand.self, CheckCommand.self, ExportCommand.self, RenderCommand.self, DemoCommand.self, BenchCommand.self,
         ]
     )
 

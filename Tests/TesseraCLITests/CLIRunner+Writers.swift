@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 extension CLIRunner {
     /// Starts `tessera` with `arguments` in the background, output discarded
@@ -26,5 +27,17 @@ extension CLIRunner {
             usleep(2000)
         }
         return false
+    }
+}
+
+extension CLIRunner {
+    /// A store made by `tessera precompute` of the spec `json` at 390 in
+    /// `directory` (feed.json beside feed.sqlite); returns the store's path.
+    static func precomputed(_ json: String, in directory: URL) throws -> String {
+        let spec = try file("feed.json", in: directory, json)
+        let database = directory.appendingPathComponent("feed.sqlite").path
+        let result = try run(["precompute", spec, "--db", database, "--width", "390", "--quiet"])
+        try #require(result.status == 0, "\(result.stderr)")
+        return database
     }
 }

@@ -25,9 +25,10 @@ struct CLIRunner {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Output {
+    /// Runs `tessera` (or another `executable`) with `arguments`.
+    static func run(_ arguments: [String], in directory: URL? = nil, executable path: String? = nil) throws -> Output {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = path.map { URL(fileURLWithPath: $0) } ?? executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()

@@ -98,4 +98,33 @@ struct ErrorLineTests {
             #expect(render.stderr == "render: \(drawn) elements in \(out)\n")
         }
     }
+
+    @Test("a whole error line stays under 300 characters: long values, file paths and JSON paths are shortened where they are quoted")
+    func longLines() throws {
+        // ArgumentParser quotes the argument whole: the line keeps its start and its end.
+        let long = String(repeating: "9x", count: 3000)
+        let usage = try #require(line(parsing: ["layout", "f.json", "--width", long]))
+        #expect(usage.count < 300)
+        #expect(usage.hasPrefix("error: the value '9x9x"), "\(usage)")
+        #expect(usage.hasSuffix("(see 'tessera layout --help')"), "\(usage)")
+        // A store path of 600 characters keeps its start and its file name.
+        try CLIRunner.inTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent(String(repeating: "d", count: 200)).path + "/" + String(repeating: "s", count: 400) + ".sqlite"
+            let failure = try CLIRunner.failure(["list", "--db", path])
+            #expect(failure.count < 300, "\(failure)")
+            #expect(failure.hasPrefix("error: no store at '/"), "\(failure)")
+            #expect(failure.contains("…"))
+            #expect(failure.hasSuffix("sss.sqlite': check the path (precompute creates a store)"), "\(failure)")
+        }
+        // JSON paths: a long key is cut, a deep path keeps its ends, control characters are escaped.
+        let key = String(repeating: "k", count: 5000) + "\n"
+        var path = JSONPath.root.appending("sections").appending(0).appending(key)
+        #expect(path.description == "sections[0]." + String(repeating: "k", count: 40) + "…")
+        #expect(JSONPath.root.appending("a\nb").description == "a\\nb")
+        for depth in 0..<100 { path = path.appending("level\(depth)") }
+        let deep = path.appending(7).error("must be a number").description
+        #expect(deep == "sections[0].….level98.level99[7]: must be a number")
+        #expect(JSONPath.root.appending("sections").appending(3).appending("items").appending(17).appending("columns").description
+            == "sections[3].items[17].columns")
+    }
 }

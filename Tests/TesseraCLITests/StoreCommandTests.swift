@@ -140,7 +140,7 @@ struct StoreCommandTests {
             #expect(try store.layouts().map(\.state) == [.fresh])
 
             let foreign = try CLIRunner.file("notes.txt", in: directory, "not a database at all, just text that is long enough")
-            #expect(try CLIRunner.failure(["list", "--db", foreign]).hasPrefix("error: '\(foreign)' is not a SQLite database."))
+            #expect(try CLIRunner.failure(["list", "--db", foreign]).hasPrefix("error: '\(foreign)' is not a Tessera store (not a SQLite database)."))
             #expect(try String(contentsOfFile: foreign, encoding: .utf8) == "not a database at all, just text that is long enough")
         }
     }

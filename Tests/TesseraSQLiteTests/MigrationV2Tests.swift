@@ -15,26 +15,15 @@ struct MigrationV2Tests {
         // The rows a save writes, from a current store.
         let current = directory.file("current.sqlite")
         try LayoutStore(path: current).save(spec, as: "feed", crossExtents: [300])
-        let source = try Connection(path: current)
 
         // A store at version 1 holding the same spec and layout rows.
         let old = directory.file("old.sqlite")
-        let pool = try DatabasePool(path: old, migrator: Migrator(migrations: [EmbeddedMigrations.all[0]]))
-        try pool.write { db in
-            try db.execute("ATTACH DATABASE '\(current)' AS current")
-            for table in ["specs", "spec_sections", "layouts", "layout_sections", "cell_groups", "cell_group_directory", "cell_groups_rtree"] {
-                try db.execute("INSERT INTO main.\(table) SELECT * FROM current.\(table)")
-            }
-        }
-        try pool.writeWithoutTransaction { db in try db.execute("DETACH DATABASE current") }
-        let version = try pool.read { try $0.int("PRAGMA user_version") }
-        #expect(version == 1)
-        source.close()
+        try makeOldStore(at: old, version: 1, copying: current)
 
         let store = try LayoutStore(path: old)
         let migrated = try #require(store.sqlitePool)
         try migrated.read { db throws in
-            #expect(try db.int("PRAGMA user_version") == 2)
+            #expect(try db.int("PRAGMA user_version") == EmbeddedMigrations.all.count)
             #expect(try db.int("SELECT count(*) FROM sqlite_schema WHERE name = 'spec_sections' AND sql LIKE '%WITHOUT ROWID%'") == 0)
             #expect(try db.int("SELECT count(*) FROM sqlite_schema WHERE name = 'spec_sections_by_section'") == 1)
             #expect(try db.int("SELECT count(*) FROM spec_sections") == 2)

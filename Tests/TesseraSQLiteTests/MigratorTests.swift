@@ -152,7 +152,8 @@ struct MigratorTests {
                 section_count, cell_count, element_count, status, created_at, updated_at)
                 VALUES (1, 1, 390, 1, 'h', 1000, 1, 2, 2, 'ready', 0, 0);
             INSERT INTO cell_groups (id, frames) VALUES (10, x''), (11, x'');
-            INSERT INTO cell_group_directory VALUES (1, 0, 0, 10, 0, 390, 0, 500), (1, 0, 250, 11, 0, 390, 500, 1000);
+            INSERT INTO cell_group_directory (layout_id, slot, first_item, group_id, min_cross, max_cross, min_scroll, max_scroll)
+                VALUES (1, 0, 0, 10, 0, 390, 0, 500), (1, 0, 250, 11, 0, 390, 500, 1000);
             INSERT INTO cell_groups_rtree VALUES (10, 1, 1, 0, 0, 0, 390, 0, 500, 0), (11, 1, 1, 0, 0, 0, 390, 500, 1000, 250);
             """)
         let query = try db.cachedStatement("""

@@ -36,3 +36,23 @@ extension Connection {
         return try statement.step() ? statement.int(at: 0) : -1
     }
 }
+
+/// Makes a store at schema `version` at `path` holding the rows of the
+/// current store at `source`: the columns that version has, as an older
+/// Tessera would have written them.
+func makeOldStore(at path: String, version: Int, copying source: String) throws {
+    let pool = try DatabasePool(path: path, migrator: Migrator(migrations: Array(EmbeddedMigrations.all.prefix(version))))
+    try pool.write { db in
+        try db.execute("ATTACH DATABASE '\(source)' AS current")
+        for table in ["specs", "spec_sections", "layouts", "layout_sections", "cell_groups", "cell_group_directory", "cell_groups_rtree"] {
+            let columns = try db.prepare("SELECT group_concat(name, ', ') FROM pragma_table_info('\(table)', 'main')")
+            _ = try columns.step()
+            let names = columns.text(at: 0)
+            try db.execute("INSERT INTO main.\(table) (\(names)) SELECT \(names) FROM current.\(table)")
+        }
+    }
+    try pool.writeWithoutTransaction { db in try db.execute("DETACH DATABASE current") }
+    guard try pool.read({ try $0.int("PRAGMA user_version") }) == version else {
+        throw StoreError(.internal, "the old store is not at version \(version)")
+    }
+}

@@ -60,7 +60,9 @@ struct BatchPrecomputeTests {
         #expect(specs.count > 12)
         let batch = try TemporaryStore(backend)
         let report = try batch.store.precompute(
-            batch: specs, crossExtents: Self.extents, onFailure: .stop, progress: nil, cancellation: nil, transactionSpecs: 5
+            // A generous time limit: this test counts the spec limit's transactions.
+            batch: specs, crossExtents: Self.extents, onFailure: .stop, progress: nil, cancellation: nil,
+            transactionSeconds: 600, transactionSpecs: 5
         )
         #expect(report.saved == specs.count)
         #expect(report.unchanged == 0 && report.failures.isEmpty && !report.stopped)

@@ -53,4 +53,43 @@ struct CheckTests {
         #expect(!report.isHealthy)
         #expect(report.problems.contains { $0.spec == "grid" && $0.description.contains(expected) }, "\(report.problems)")
     }
+
+    @Test("a damaged spec is reported and never guessed: repair leaves it, and computing one of its layouts fails with .damaged", arguments: TestBackend.all)
+    func damagedSpec(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        try store.save(Self.grid(600), as: "grid", crossExtents: [300])
+        try temporary.execute("UPDATE spec_sections SET checksum = checksum + 1 WHERE section = 1")
+        let report = try store.check(repair: true)
+        #expect(report.checksumMismatches == 1)
+        #expect(report.problems.contains { $0.spec == "grid" && $0.message.contains("a stored section of its spec does not match its checksum") },
+                "\(report.problems)")
+        #expect(report.markedStale.isEmpty)
+        // The stored layout is intact and still answers; a new width needs the spec.
+        #expect(try store.elements(name: "grid", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 50)).count > 0)
+        let error = try #require(throws: StoreError.self) { _ = try store.layout(name: "grid", crossExtent: 400) }
+        #expect(error.code == .damaged, "\(error)")
+        #expect(error.message.contains("section 1 of spec"), "\(error.message)")
+    }
+
+    @Test("repair marks exactly the layouts with damaged rows stale, and they are computed again whole", arguments: TestBackend.all)
+    func repairDamagedLayout(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        try store.save(Self.grid(600), as: "grid", crossExtents: [300, 500])
+        let everything = Rect(x: 0, y: 0, width: 500, height: 1e6)
+        let before = try store.elements(name: "grid", crossExtent: 300, in: everything)
+        try temporary.execute("""
+            UPDATE layout_sections SET checksum = checksum + 1
+            WHERE section = 0 AND layout_id = (SELECT id FROM layouts WHERE cross_extent = 300)
+            """)
+        // A handle that has not verified (and cached) this layout's rows before.
+        let other = try temporary.reopen()
+        #expect(try #require(throws: StoreError.self) { try other.elements(name: "grid", crossExtent: 300, in: everything, computeIfMissing: false) }.code == .damaged)
+        let report = try store.check(repair: true)
+        #expect(report.markedStale.map(\.crossExtent) == [300])
+        #expect(try store.layouts(name: "grid").map(\.state) == [.stale, .fresh])
+        #expect(try store.elements(name: "grid", crossExtent: 300, in: everything) == before)
+        #expect(try store.check().isHealthy)
+    }
 }

@@ -21,11 +21,11 @@ package enum FileBytes {
     ) throws {
         // Non-blocking open: opening a FIFO otherwise waits for a writer.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK)
-        guard descriptor >= 0 else { throw SpecError(path: errorPath, reason: "cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw SpecError(path: errorPath, reason: "cannot read \(path.quotedPathForMessage): \(String(cString: strerror(errno)))") }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             close(descriptor)
-            throw SpecError(path: errorPath, reason: "cannot read '\(path)': \(String(cString: strerror(errno)))")
+            throw SpecError(path: errorPath, reason: "cannot read \(path.quotedPathForMessage): \(String(cString: strerror(errno)))")
         }
         if regularFileOnly, info.st_mode & S_IFMT != S_IFREG {
             close(descriptor)
@@ -36,12 +36,12 @@ package enum FileBytes {
             case S_IFSOCK: "a socket"
             default: "not a regular file"
             }
-            throw SpecError(path: errorPath, reason: "'\(path)' is \(kind); items files must be regular files")
+            throw SpecError(path: errorPath, reason: "\(path.quotedPathForMessage) is \(kind); items files must be regular files")
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         guard let file = fdopen(descriptor, "rb") else {
             close(descriptor)
-            throw SpecError(path: errorPath, reason: "cannot read '\(path)': \(String(cString: strerror(errno)))")
+            throw SpecError(path: errorPath, reason: "cannot read \(path.quotedPathForMessage): \(String(cString: strerror(errno)))")
         }
         defer { fclose(file) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -50,7 +50,7 @@ package enum FileBytes {
             if read == 0 { break }
             try body(buffer[0..<read])
         }
-        if ferror(file) != 0 { throw SpecError(path: errorPath, reason: "error while reading '\(path)'") }
+        if ferror(file) != 0 { throw SpecError(path: errorPath, reason: "error while reading \(path.quotedPathForMessage)") }
     }
 
     static func directory(of path: String) -> String {

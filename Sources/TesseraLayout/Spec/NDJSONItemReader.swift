@@ -28,7 +28,7 @@ struct NDJSONItemReader {
         var lineNumber = 0
 
         func tooLong(_ number: Int) -> SpecError {
-            ItemLocation(section: section, index: index).path.error("line \(number) of '\(path)' is longer than \(Spec.maximumItemLineBytes) bytes")
+            ItemLocation(section: section, index: index).path.error("line \(number) of \(path.quotedPathForMessage) is longer than \(Spec.maximumItemLineBytes) bytes")
         }
 
         func consume(_ bytes: ArraySlice<UInt8>) throws {
@@ -36,7 +36,7 @@ struct NDJSONItemReader {
             guard bytes.count <= Spec.maximumItemLineBytes else { throw tooLong(lineNumber) }
             guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
             guard index < Spec.maximumItemCount else {
-                throw filePath.error("'\(path)' holds more than \(Spec.maximumItemCount) items (a spec's item limit)")
+                throw filePath.error("\(path.quotedPathForMessage) holds more than \(Spec.maximumItemCount) items (a spec's item limit)")
             }
             if index < skipped {
                 index += 1
@@ -47,7 +47,7 @@ struct NDJSONItemReader {
             do {
                 json = try JSONParser.parse(Array(bytes))
             } catch {
-                throw location.path.error("line \(lineNumber) of '\(path)' is not valid JSON: \(error.reason) at column \(error.column)")
+                throw location.path.error("line \(lineNumber) of \(path.quotedPathForMessage) is not valid JSON: \(error.reason) at column \(error.column)")
             }
             try body(try Item(json: json, path: location.path), index, location)
             index += 1

@@ -68,7 +68,7 @@ extension Spec {
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            throw SpecError(path: "", reason: "'\(path)' is not valid JSON: \(error)")
+            throw SpecError(path: "", reason: "\(path.quotedPathForMessage) is not valid JSON: \(error)")
         }
         try self.init(json: json, registry: registry, baseDirectory: FileBytes.directory(of: path))
     }

@@ -40,18 +40,32 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         JSONPath(components: components + [.index(index)])
     }
 
+    /// The most characters a key keeps in the text of a path, and the
+    /// longest path text kept whole.
+    static let keyLimit = 40
+    static let lengthLimit = 120
+
+    /// The path as text (`sections[2].items[17].columns`), short enough
+    /// for one line of an error: a key longer than 40 characters is cut
+    /// with `…`, control characters are escaped, and a path longer than
+    /// 120 characters keeps its first two and last three components around
+    /// `…` (`sections[0].….a.b[3]`).
     public var description: String {
-        var text = ""
-        for component in components {
+        let parts = components.map { component -> String in
             switch component {
             case .key(let key):
-                if !text.isEmpty { text += "." }
-                text += key
+                let quoted = JSONWriter.quote(key.count > Self.keyLimit ? String(key.prefix(Self.keyLimit)) + "…" : key)
+                return "." + quoted.dropFirst().dropLast()
             case .index(let index):
-                text += "[\(index)]"
+                return "[\(index)]"
             }
         }
-        return text
+        var kept = parts
+        if parts.reduce(0, { $0 + $1.count }) > Self.lengthLimit, parts.count > 5 {
+            kept = Array(parts.prefix(2)) + [".…"] + Array(parts.suffix(3))
+        }
+        let text = kept.joined()
+        return text.hasPrefix(".") ? String(text.dropFirst()) : text
     }
 
     /// An error at this path.
@@ -61,6 +75,16 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension String {
+    /// A file path in single quotes for a message: whole when it has at most
+    /// 100 characters, else its first 30 and last 69 around `…`, so that a
+    /// long path keeps an error to one short line (its file name stays).
+    package var quotedPathForMessage: String {
+        let limit = 100
+        let text = JSONWriter.quote(self).dropFirst().dropLast()
+        guard text.count > limit else { return "'\(text)'" }
+        return "'\(text.prefix(30))…\(text.suffix(limit - 31))'"
+    }
+
     /// This text in double quotes for a message, escaped as in JSON: its
     /// first 60 characters, and `…` when there are more, so that a value from
     /// the input (a 1 MB kind, a name with a newline) keeps an error to one

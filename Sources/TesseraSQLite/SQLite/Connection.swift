@@ -35,6 +35,10 @@ package final class Connection {
         /// existing file). 8 KiB holds a group of 250 cell frames on one page,
         /// so a query reads it in place instead of assembling overflow pages.
         package var pageSize: Int
+        /// Whether a `.readOnly` connection opens the file with SQLite's
+        /// `immutable=1`: no locks, no `-shm` or `-wal` files, for a file
+        /// nothing else has open (see `Migrator.openReadOnly(at:options:)`).
+        package var immutable = false
 
         package init(busyTimeout: Double = 5, mmapSize: Int = 2_147_418_112, walMode: Bool = true, pageSize: Int = 8192) {
             self.busyTimeout = busyTimeout
@@ -48,6 +52,8 @@ package final class Connection {
     package let path: String
     /// The mode given at open.
     package let mode: OpenMode
+    /// Whether the file was opened with `immutable=1`.
+    package let isImmutable: Bool
 
     /// The `sqlite3*`. Valid until `close()`.
     let handle: OpaquePointer
@@ -79,13 +85,19 @@ package final class Connection {
     package init(path: String, mode: OpenMode = .readWriteCreate, options: Options = Options()) throws {
         self.path = path
         self.mode = mode
+        self.isImmutable = mode == .readOnly && options.immutable
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
+        var name = path
+        if mode == .readOnly && options.immutable {
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + Self.uriEscaped(path) + "?immutable=1"
+        }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             // sqlite3_open_v2 may hand back a handle even on failure; it must be closed.
             let error = SQLiteError(code: rc, db: db, sql: nil)
@@ -97,6 +109,7 @@ package final class Connection {
         sqlite3_busy_timeout(db, Int32(clamping: Int((options.busyTimeout * 1000).rounded())))
         do {
             try checkRTree()
+            try registerChecksumFunctions()
             try configure(options)
         } catch let error as SQLiteError where error.code == SQLITE_NOTADB {
             close()
@@ -109,6 +122,23 @@ package final class Connection {
 
     deinit {
         close()
+    }
+
+    /// `path` as the path of a `file:` URI: bytes other than unreserved ones
+    /// and `/` percent-encoded.
+    static func uriEscaped(_ path: String) -> String {
+        var result = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                result += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return result
     }
 
     /// Finalizes the cached statements and closes the connection. Idempotent; also

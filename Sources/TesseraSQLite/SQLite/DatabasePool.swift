@@ -36,6 +36,10 @@ package final class DatabasePool: Sendable {
         /// meanwhile; 0 ends every read's transaction. A kept snapshot stops
         /// other connections' checkpoints from resetting the WAL, hence short.
         package var snapshotIdleLifetime: Double
+        /// Whether the pool only reads: opening creates, converts and
+        /// migrates nothing (see `Migrator.openReadOnly(at:options:)`), and
+        /// writes fail with `readOnly`.
+        package var readOnly = false
 
         package init(
             maximumReaderCount: Int = 4,
@@ -89,10 +93,19 @@ package final class DatabasePool: Sendable {
     ///   `SQLiteError` when SQLite fails.
     package init(path: String, configuration: Configuration = Configuration(), migrator: Migrator = Migrator()) throws {
         self.path = path
+        var configuration = configuration
+        let connection: Connection
+        if configuration.readOnly {
+            connection = try migrator.openReadOnly(at: path, options: configuration.connection)
+            // Readers open the file the way the probe did (immutable or not).
+            configuration.connection.immutable = connection.isImmutable
+            walIndex = nil
+        } else {
+            connection = try migrator.openDatabase(at: path, options: configuration.connection)
+            // After the writer's open and migration, SQLite has mapped the index.
+            walIndex = configuration.snapshotIdleLifetime > 0 ? WALIndexHeader(mappedBy: connection) : nil
+        }
         self.configuration = configuration
-        let connection = try migrator.openDatabase(at: path, options: configuration.connection)
-        // After the writer's open and migration, SQLite has mapped the index.
-        walIndex = configuration.snapshotIdleLifetime > 0 ? WALIndexHeader(mappedBy: connection) : nil
         writer = Mutex(Slot(connection))
         readerPermits = DispatchSemaphore(value: configuration.maximumReaderCount)
     }

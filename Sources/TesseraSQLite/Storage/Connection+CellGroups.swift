@@ -33,20 +33,35 @@ extension Connection {
         return next.partial
     }
 
+    private static let directoryIntact = ChecksummedColumns.intact(ChecksummedColumns.directory)
+    /// A directory row (alias `d`) and its group's frames (alias `g`, maybe
+    /// missing) both match their checksums.
+    private static let groupIntact = """
+        (\(ChecksummedColumns.intact(ChecksummedColumns.directory, prefix: "d.")))
+        AND g.id IS NOT NULL AND tessera_hash(g.frames) IS d.frames_checksum
+        """
+
+    /// Throws `damaged` unless column `index` (a checksum test) is 1.
+    private func verifyGroup(_ query: Statement, at index: Int, layoutID: Int64, slot: Int, firstItem: Int) throws {
+        try verify(query, at: index, "the cell group of items \(firstItem)… of slot \(slot) of layout \(layoutID)")
+    }
+
     package func forEachGroup(layoutID: Int64, _ body: (GroupRecord) throws -> Void) throws {
         let query = try cachedStatement("""
-            SELECT slot, first_item, group_id, min_cross, max_cross, min_scroll, max_scroll
+            SELECT slot, first_item, group_id, min_cross, max_cross, min_scroll, max_scroll, frames_checksum, \(Self.directoryIntact)
             FROM cell_group_directory WHERE layout_id = ? ORDER BY slot, first_item
             """)
         try query.bind(layoutID)
         defer { query.reset() }
         while try query.step() {
+            try verifyGroup(query, at: 8, layoutID: layoutID, slot: query.int(at: 0), firstItem: query.int(at: 1))
             try body(GroupRecord(
                 slot: query.int(at: 0), firstItem: query.int(at: 1), id: query.int64(at: 2),
                 bounds: QueryBounds(
                     minCross: query.double(at: 3), maxCross: query.double(at: 4),
                     minScroll: query.double(at: 5), maxScroll: query.double(at: 6)
-                )
+                ),
+                framesChecksum: query.int64(at: 7)
             ))
         }
     }
@@ -69,12 +84,13 @@ extension Connection {
 
     package func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         let query = try cachedStatement("""
-            SELECT g.frames FROM cell_group_directory AS d JOIN cell_groups AS g ON g.id = d.group_id
+            SELECT g.frames, \(Self.groupIntact) FROM cell_group_directory AS d LEFT JOIN cell_groups AS g ON g.id = d.group_id
             WHERE d.layout_id = ? AND d.slot = ? AND d.first_item = ?
             """)
         try query.bind(layoutID, slot, firstItem)
         guard try query.step() else { return nil }
         defer { query.reset() }
+        try verifyGroup(query, at: 1, layoutID: layoutID, slot: slot, firstItem: firstItem)
         return try query.withBlob(at: 0, body)
     }
 
@@ -87,10 +103,10 @@ extension Connection {
         // the directory's exact key keeps only this layout's groups. The exact
         // rect test happens on the frames from the blob.
         let query = try cachedStatement("""
-            SELECT r.first_item, g.frames FROM cell_groups_rtree AS r
+            SELECT r.first_item, g.frames, \(Self.groupIntact) FROM cell_groups_rtree AS r
             JOIN cell_group_directory AS d
               ON d.layout_id = ?7 AND d.slot = ?8 AND d.first_item = r.first_item AND d.group_id = r.id
-            JOIN cell_groups AS g ON g.id = r.id
+            LEFT JOIN cell_groups AS g ON g.id = r.id
             WHERE r.min_layout <= ?1 AND r.max_layout >= ?1 AND r.min_slot <= ?2 AND r.max_slot >= ?2
               AND r.min_cross <= ?4 AND r.max_cross >= ?3 AND r.min_scroll <= ?6 AND r.max_scroll >= ?5
             ORDER BY r.first_item
@@ -101,17 +117,20 @@ extension Connection {
         defer { query.reset() }
         while try query.step() {
             let first = query.int(at: 0)
+            try verifyGroup(query, at: 2, layoutID: layoutID, slot: slot, firstItem: first)
             try query.withBlob(at: 1) { raw in try body(first, raw) }
         }
     }
 
     package func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {
-        let query = try cachedStatement(
-            "SELECT min(min_scroll), max(max_scroll) FROM cell_group_directory WHERE layout_id = ? AND slot = ?"
-        )
+        let query = try cachedStatement("""
+            SELECT min(min_scroll), max(max_scroll), min(\(Self.directoryIntact))
+            FROM cell_group_directory WHERE layout_id = ? AND slot = ?
+            """)
         try query.bind(layoutID, slot)
         guard try query.step(), !query.isNull(at: 0) else { return nil }
         defer { query.reset() }
+        try verify(query, at: 2, "a cell group's directory row of slot \(slot) of layout \(layoutID)")
         return query.double(at: 0)...query.double(at: 1)
     }
 
@@ -143,8 +162,13 @@ extension Connection {
         let insert = try cachedStatement(Self.insertGroupSQL)
         try insert.bind(groupID, at: 1)
         try insert.withBlobBoundWithoutCopy(frames, at: 2) { try insert.execute() }
-        let directory = try cachedStatement("INSERT INTO cell_group_directory VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        // With its checksums (ChecksummedColumns.directory's order), as the update trigger writes them.
+        let directory = try cachedStatement("""
+            INSERT INTO cell_group_directory (\(ChecksummedColumns.directory), frames_checksum, checksum)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, tessera_checksum(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8))
+            """)
         try directory.bind(layoutID, slot, firstItem, groupID, bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)
+        try directory.bind(Checksum.of(frames), at: 9)
         try directory.execute()
         let index = try cachedStatement("INSERT INTO cell_groups_rtree VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try index.bind(groupID, Double(layoutID), Double(layoutID), Double(slot), Double(slot))

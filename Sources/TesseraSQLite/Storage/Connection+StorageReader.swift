@@ -30,17 +30,21 @@ extension Connection: StorageReader {
     }
 
     package func specRecord(name: String) throws -> SpecRecord? {
-        let query = try cachedStatement("SELECT id, body, content_hash FROM specs WHERE name = ?")
+        let query = try cachedStatement("SELECT id, body, content_hash, \(ChecksummedColumns.intact(ChecksummedColumns.specs)), section_count FROM specs WHERE name = ?")
         try query.bind(name)
         guard try query.step() else { return nil }
         defer { query.reset() }
-        return SpecRecord(id: query.int64(at: 0), header: query.text(at: 1), contentHash: query.text(at: 2))
+        try verify(query, at: 3, "the row of the spec \(name.quotedForMessage)")
+        return SpecRecord(id: query.int64(at: 0), header: query.text(at: 1), contentHash: query.text(at: 2), sectionCount: query.int(at: 4))
     }
 
-    private static let specColumns = "name, axis, section_count, content_hash, updated_at FROM specs"
+    private static let specColumns = """
+        name, axis, section_count, content_hash, updated_at, \(ChecksummedColumns.intact(ChecksummedColumns.specs)) FROM specs
+        """
 
-    private static func storedSpec(from query: Statement) -> StoredSpec {
-        StoredSpec(
+    private func storedSpec(from query: Statement) throws -> StoredSpec {
+        try verify(query, at: 5, "the row of the spec \(query.text(at: 0).quotedForMessage)")
+        return StoredSpec(
             name: query.text(at: 0),
             axis: Axis(rawValue: query.text(at: 1)) ?? .vertical,
             sectionCount: query.int(at: 2),
@@ -52,7 +56,7 @@ extension Connection: StorageReader {
     package func specSummaries() throws -> [StoredSpec] {
         let query = try cachedStatement("SELECT \(Self.specColumns) ORDER BY name")
         var result: [StoredSpec] = []
-        while try query.step() { result.append(Self.storedSpec(from: query)) }
+        while try query.step() { result.append(try storedSpec(from: query)) }
         return result
     }
 
@@ -61,30 +65,41 @@ extension Connection: StorageReader {
         try query.bind(name)
         guard try query.step() else { return nil }
         defer { query.reset() }
-        return Self.storedSpec(from: query)
+        return try storedSpec(from: query)
     }
 
+    private static let sectionIntact = ChecksummedColumns.intact(ChecksummedColumns.specSections)
+
     package func sectionBodies(specID: Int64) throws -> [String] {
-        let query = try cachedStatement("SELECT body FROM spec_sections WHERE spec_id = ? ORDER BY section")
+        let query = try cachedStatement("SELECT body, \(Self.sectionIntact), section FROM spec_sections WHERE spec_id = ? ORDER BY section")
         try query.bind(specID)
         var bodies: [String] = []
-        while try query.step() { bodies.append(query.text(at: 0)) }
+        while try query.step() {
+            try verify(query, at: 1, "the stored body of section \(query.int(at: 2)) of spec \(specID)")
+            bodies.append(query.text(at: 0))
+        }
         return bodies
     }
 
     package func sectionBody(specID: Int64, index: Int) throws -> String? {
-        let query = try cachedStatement("SELECT body FROM spec_sections WHERE spec_id = ? AND section = ?")
+        let query = try cachedStatement("SELECT body, \(Self.sectionIntact) FROM spec_sections WHERE spec_id = ? AND section = ?")
         try query.bind(specID, index)
         guard try query.step() else { return nil }
         defer { query.reset() }
+        try verify(query, at: 1, "the stored body of section \(index) of spec \(specID)")
         return query.text(at: 0)
     }
 
     package func sectionIdentities(specID: Int64) throws -> [SectionIdentity] {
-        let query = try cachedStatement("SELECT identity, content_hash FROM spec_sections WHERE spec_id = ? ORDER BY section")
+        let query = try cachedStatement(
+            "SELECT identity, content_hash, \(Self.sectionIntact), section FROM spec_sections WHERE spec_id = ? ORDER BY section"
+        )
         try query.bind(specID)
         var result: [SectionIdentity] = []
-        while try query.step() { result.append(SectionIdentity(identity: query.text(at: 0), hash: query.text(at: 1))) }
+        while try query.step() {
+            try verify(query, at: 2, "the stored identity of section \(query.int(at: 3)) of spec \(specID)")
+            result.append(SectionIdentity(identity: query.text(at: 0), hash: query.text(at: 1)))
+        }
         return result
     }
 
@@ -94,7 +109,7 @@ extension Connection: StorageReader {
         l.id, s.name, s.axis, l.cross_extent,
         l.status = 'ready' AND l.spec_hash = s.content_hash AND l.engine_version = ?1,
         l.content_length, l.section_count, l.cell_count, l.element_count, l.engine_version, l.compute_seconds,
-        l.overhang, l.revision
+        l.overhang, l.revision, \(ChecksummedColumns.intact(ChecksummedColumns.layouts, prefix: "l.")), s.name
         FROM layouts AS l JOIN specs AS s ON s.id = l.spec_id
         """
     private static let resolveSQL = SQL("SELECT \(layoutColumns) WHERE s.name = ?2 AND l.cross_extent = ?3")
@@ -102,8 +117,9 @@ extension Connection: StorageReader {
     private static let allLayoutsSQL = SQL("SELECT \(layoutColumns) ORDER BY s.name, l.cross_extent")
     private static let specLayoutsSQL = SQL("SELECT \(layoutColumns) WHERE l.spec_id = ?2 ORDER BY l.cross_extent")
 
-    private static func layoutRecord(from query: Statement) -> LayoutRecord {
-        LayoutRecord(
+    private func layoutRecord(from query: Statement) throws -> LayoutRecord {
+        try verify(query, at: 13, "the row of the layout of spec \(query.text(at: 14).quotedForMessage) at \(JSONWriter.format(query.double(at: 3)))")
+        return LayoutRecord(
             layout: StoredLayout(
                 id: query.int64(at: 0),
                 specName: query.text(at: 1),
@@ -127,7 +143,7 @@ extension Connection: StorageReader {
         try query.bind(engineVersion, name, crossExtent)
         guard try query.step() else { return nil }
         defer { query.reset() }
-        return Self.layoutRecord(from: query)
+        return try layoutRecord(from: query)
     }
 
     package func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord? {
@@ -135,7 +151,7 @@ extension Connection: StorageReader {
         try query.bind(engineVersion, id)
         guard try query.step() else { return nil }
         defer { query.reset() }
-        return Self.layoutRecord(from: query)
+        return try layoutRecord(from: query)
     }
 
     package func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord] {
@@ -148,7 +164,7 @@ extension Connection: StorageReader {
             try query.bind(engineVersion, at: 1)
         }
         var result: [LayoutRecord] = []
-        while try query.step() { result.append(Self.layoutRecord(from: query)) }
+        while try query.step() { result.append(try layoutRecord(from: query)) }
         return result
     }
 
@@ -166,7 +182,7 @@ extension Connection: StorageReader {
         let query = try cachedStatement("SELECT \(SectionRow.columns) FROM layout_sections WHERE layout_id = ? ORDER BY section")
         try query.bind(layoutID)
         var result: [SectionRecord] = []
-        while try query.step() { result.append(SectionRow.record(from: query)) }
+        while try query.step() { result.append(try SectionRow.record(from: query, layoutID: layoutID, connection: self)) }
         return result
     }
 
@@ -178,7 +194,7 @@ extension Connection: StorageReader {
         try query.bind(layoutID, low)
         defer { query.reset() }
         while try query.step() {
-            guard try body(SectionRow.record(from: query)) else { return }
+            guard try body(SectionRow.record(from: query, layoutID: layoutID, connection: self)) else { return }
         }
     }
 
@@ -187,22 +203,36 @@ extension Connection: StorageReader {
         try query.bind(layoutID, index)
         guard try query.step() else { return nil }
         defer { query.reset() }
-        return SectionRow.record(from: query)
+        return try SectionRow.record(from: query, layoutID: layoutID, connection: self)
     }
 
     package func placerState(layoutID: Int64, slot: Int) throws -> [UInt8]? {
-        let query = try cachedStatement("SELECT placer_state FROM layout_sections WHERE layout_id = ? AND slot = ?")
+        let query = try cachedStatement(
+            "SELECT placer_state, \(SectionRow.intact), section FROM layout_sections WHERE layout_id = ? AND slot = ?"
+        )
         try query.bind(layoutID, slot)
-        guard try query.step(), !query.isNull(at: 0) else { return nil }
+        guard try query.step() else { return nil }
         defer { query.reset() }
-        return query.blob(at: 0)
+        try SectionRow.verify(query, at: 1, section: query.int(at: 2), layoutID: layoutID, connection: self)
+        return query.isNull(at: 0) ? nil : query.blob(at: 0)
     }
 
     package func placerStates(layoutID: Int64) throws -> [Int: [UInt8]] {
-        let query = try cachedStatement("SELECT slot, placer_state FROM layout_sections WHERE layout_id = ? AND placer_state IS NOT NULL")
+        let query = try cachedStatement("""
+            SELECT slot, placer_state, \(SectionRow.intact), section FROM layout_sections
+            WHERE layout_id = ? AND placer_state IS NOT NULL
+            """)
         try query.bind(layoutID)
         var states: [Int: [UInt8]] = [:]
-        while try query.step() { states[query.int(at: 0)] = query.blob(at: 1) }
+        while try query.step() {
+            try SectionRow.verify(query, at: 2, section: query.int(at: 3), layoutID: layoutID, connection: self)
+            states[query.int(at: 0)] = query.blob(at: 1)
+        }
         return states
+    }
+
+    /// Throws `damaged` unless column `index` (a row's checksum test) is 1.
+    func verify(_ query: Statement, at index: Int, _ what: @autoclosure () -> String) throws {
+        guard query.bool(at: index) else { throw StoreError.damaged(store: path, "\(what()) does not match its checksum") }
     }
 }

@@ -1,3 +1,4 @@
+import TesseraLayout
 import CSQLite
 import TesseraStore
 
@@ -29,6 +30,7 @@ final class SQLiteStorage: StorageBackend {
     }
 
     func write(_ body: (any StorageWriter) throws -> Void) throws {
+        try refuseIfReadOnly()
         try Self.reporting(path: pool.path) { try pool.write { connection in try body(connection) } }
         checkpointer.didCommit()
     }
@@ -38,11 +40,19 @@ final class SQLiteStorage: StorageBackend {
     /// then in the database file, and the WAL file emptied unless somebody
     /// reads or writes at that moment.
     func finishBackgroundWork() {
+        guard !pool.configuration.readOnly else { return }
         checkpointer.schedule()
         checkpointer.drain()
     }
 
+    /// A store opened read-only refuses every write before it begins.
+    private func refuseIfReadOnly() throws {
+        guard pool.configuration.readOnly else { return }
+        throw StoreError(.readOnly, "the store \(pool.path.quotedPathForMessage) was opened read-only; nothing was written", store: pool.path)
+    }
+
     func compact() throws {
+        try refuseIfReadOnly()
         try Self.reporting(path: pool.path) {
             try pool.withoutHeldSnapshots {
                 try pool.writeWithoutTransaction { connection in
@@ -116,23 +126,23 @@ extension StoreError {
     init(sqlite error: SQLiteError, path: String) {
         let (code, sentence): (Code, String) = switch error.code {
         case SQLITE_BUSY, SQLITE_LOCKED:
-            (.busy, "another writer kept the store '\(path)' busy for longer than the busy timeout; try again")
+            (.busy, "another writer kept the store \(path.quotedPathForMessage) busy for longer than the busy timeout; try again")
         case SQLITE_FULL:
-            (.diskFull, "the disk holding the store '\(path)' is full; nothing was written")
+            (.diskFull, "the disk holding the store \(path.quotedPathForMessage) is full; nothing was written")
         case SQLITE_READONLY:
-            (.readOnly, "the store '\(path)' cannot be written (a read-only file, folder or file system)")
+            (.readOnly, "the store \(path.quotedPathForMessage) cannot be written (a read-only file, folder or file system)")
         case SQLITE_CORRUPT:
-            (.damaged, "the store '\(path)' is damaged (SQLite found a malformed page)")
+            (.damaged, "the store \(path.quotedPathForMessage) is damaged (SQLite found a malformed page)")
         case SQLITE_NOTADB:
-            (.notAStore, "'\(path)' is not a SQLite database")
+            (.notAStore, "\(path.quotedPathForMessage) is not a SQLite database")
         case SQLITE_CANTOPEN:
-            (.io, "the store '\(path)' cannot be opened (a missing folder, or no permission)")
+            (.io, "the store \(path.quotedPathForMessage) cannot be opened (a missing folder, or no permission)")
         case SQLITE_IOERR, SQLITE_PERM, SQLITE_NOLFS, SQLITE_AUTH:
-            (.io, "reading or writing the store '\(path)' failed: \(error.message)")
+            (.io, "reading or writing the store \(path.quotedPathForMessage) failed: \(error.message)")
         case SQLITE_INTERRUPT, SQLITE_ABORT:
-            (.cancelled, "the request on the store '\(path)' was cancelled; nothing was written")
+            (.cancelled, "the request on the store \(path.quotedPathForMessage) was cancelled; nothing was written")
         default:
-            (.internal, "the store '\(path)' failed unexpectedly: \(error)")
+            (.internal, "the store \(path.quotedPathForMessage) failed unexpectedly: \(error)")
         }
         self.init(code, sentence, store: path, cause: error)
     }

@@ -4,16 +4,26 @@ import TesseraStore
 /// The `layout_sections` columns: a section's geometry, which is all a query
 /// needs to place its cells, header, footer and background, and its slot.
 enum SectionRow {
-    static let columns = """
+    /// The columns a read selects: `record(from:)` reads them, the last one
+    /// the row's checksum test.
+    static let columns = "\(geometryColumns), \(intact)"
+    /// The test of a row's checksum.
+    static let intact = ChecksummedColumns.intact(ChecksummedColumns.layoutSections)
+
+    /// The columns a write sets, besides the layout id, end and placer state.
+    private static let geometryColumns = """
         section, start, item_count, items_extent, cell_span_low, cell_span_high, header_size, header_pinned,
         footer_size, footer_pinned, background, scroll_start_inset, scroll_end_inset, cross_start_inset, slot
         """
 
     static func insert(_ record: SectionRecord, placerState: [UInt8]?, layoutID: Int64, into connection: Connection) throws {
         let statement = try connection.cachedStatement("""
-            INSERT OR REPLACE INTO layout_sections (layout_id, \(Self.columns), end, placer_state)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO layout_sections (layout_id, \(Self.geometryColumns), end, placer_state, checksum)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+                    tessera_checksum(?1, ?2, ?16, ?3, ?17, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?18))
             """)
+        // The checksum's arguments are the parameters in the order of
+        // ChecksummedColumns.layoutSections, bound as the columns store them.
         let geometry = record.geometry
         try statement.bind(layoutID, geometry.index, geometry.start, geometry.itemCount, geometry.itemsExtent)
         try statement.bind(geometry.cellSpan?.lowerBound, at: 6)
@@ -32,8 +42,10 @@ enum SectionRow {
         try statement.execute()
     }
 
-    /// Reads a row from a statement that selected `columns` first.
-    static func record(from statement: Statement) -> SectionRecord {
+    /// Reads a row from a statement that selected `columns` first; throws
+    /// `damaged` when the row does not match its checksum.
+    static func record(from statement: Statement, layoutID: Int64, connection: Connection) throws -> SectionRecord {
+        try verify(statement, at: 15, section: statement.int(at: 0), layoutID: layoutID, connection: connection)
         let spanLow: Double? = statement.isNull(at: 4) ? nil : statement.double(at: 4)
         let spanHigh: Double? = statement.isNull(at: 5) ? nil : statement.double(at: 5)
         let geometry = SectionGeometry(
@@ -50,5 +62,10 @@ enum SectionRow {
             cellSpan: spanLow.flatMap { low in spanHigh.map { low...$0 } }
         )
         return SectionRecord(geometry: geometry, slot: statement.int(at: 14))
+    }
+
+    /// Throws `damaged` unless column `index` (the checksum test) is 1.
+    static func verify(_ statement: Statement, at index: Int, section: Int, layoutID: Int64, connection: Connection) throws {
+        try connection.verify(statement, at: index, "the row of section \(section) of layout \(layoutID)")
     }
 }

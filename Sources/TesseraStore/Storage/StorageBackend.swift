@@ -107,6 +107,12 @@ package protocol StorageReader: AnyObject {
     ) throws
     /// The union of a slot's groups along the scroll axis; nil without groups.
     func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>?
+
+    // MARK: Checks
+
+    /// Every stored row (and frame blob) that does not match its checksum,
+    /// found without throwing at the first one.
+    func damagedRows() throws -> [DamagedRow]
 }
 
 /// The rows a write changes, inside one transaction.
@@ -128,6 +134,8 @@ package protocol StorageWriter: StorageReader, CellSink {
     func insertLayout(_ layout: NewLayoutRow) throws -> Int64
     func finishLayout(id: Int64, _ summary: LayoutTotals, computeSeconds: Double) throws
     func updateLayout(id: Int64, _ summary: LayoutTotals, specHash: String, updatedAt: Double) throws
+    /// Marks one layout stale, whatever its other columns hold.
+    func markStale(layoutID: Int64, updatedAt: Double) throws
     /// Marks layouts stale; returns how many.
     func invalidate(specID: Int64, crossExtent: Double?, updatedAt: Double) throws -> Int
     /// Deletes a layout and everything stored for it.

@@ -6,11 +6,14 @@ package struct SpecRecord: Sendable {
     package var id: Int64
     package var header: String
     package var contentHash: String
+    /// How many sections the spec has.
+    package var sectionCount: Int
 
-    package init(id: Int64, header: String, contentHash: String) {
+    package init(id: Int64, header: String, contentHash: String, sectionCount: Int) {
         self.id = id
         self.header = header
         self.contentHash = contentHash
+        self.sectionCount = sectionCount
     }
 }
 
@@ -88,12 +91,31 @@ package struct GroupRecord: Sendable {
     package var firstItem: Int
     package var id: Int64
     package var bounds: QueryBounds
+    /// The ``Checksum`` of the group's frame blob.
+    package var framesChecksum: Int64
 
-    package init(slot: Int, firstItem: Int, id: Int64, bounds: QueryBounds) {
+    package init(slot: Int, firstItem: Int, id: Int64, bounds: QueryBounds, framesChecksum: Int64) {
         self.slot = slot
         self.firstItem = firstItem
         self.id = id
         self.bounds = bounds
+        self.framesChecksum = framesChecksum
+    }
+}
+
+/// A stored row that does not match its checksum: what it is, and the
+/// layout or spec it belongs to as far as that can still be read.
+package struct DamagedRow: Sendable, Hashable {
+    package var what: String
+    package var layoutID: Int64?
+    package var spec: String?
+    package var crossExtent: Double?
+
+    package init(what: String, layoutID: Int64?, spec: String?, crossExtent: Double?) {
+        self.what = what
+        self.layoutID = layoutID
+        self.spec = spec
+        self.crossExtent = crossExtent
     }
 }
 

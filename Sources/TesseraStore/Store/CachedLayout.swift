@@ -21,7 +21,7 @@ struct CachedLayout: Sendable {
         var total = MemoryLayout<Self>.stride + sections.capacity * MemoryLayout<SectionRecord>.stride
             + ends.capacity * MemoryLayout<Double>.stride + groups.capacity * MemoryLayout<SectionGroups>.stride
         for section in groups {
-            total += section.firstItems.capacity * MemoryLayout<Int>.stride + section.ids.capacity * MemoryLayout<Int64>.stride
+            total += section.firstItems.capacity * MemoryLayout<Int>.stride + (section.ids.capacity + section.checksums.capacity) * MemoryLayout<Int64>.stride
                 + section.bounds.capacity * MemoryLayout<QueryBounds>.stride + (section.index?.byteCount ?? 0)
         }
         return total
@@ -45,16 +45,31 @@ struct SectionGroups: Sendable {
     var firstItems: [Int] = []
     var ids: [Int64] = []
     var bounds: [QueryBounds] = []
+    /// The ``Checksum`` of each group's frames.
+    var checksums: [Int64] = []
     var index: FrameIndex?
+
+    mutating func append(_ group: GroupRecord) {
+        firstItems.append(group.firstItem)
+        ids.append(group.id)
+        bounds.append(group.bounds)
+        checksums.append(group.framesChecksum)
+    }
+
+    /// The first items of the groups a section of `itemCount` items has
+    /// (an empty section has none).
+    static func expectedFirstItems(itemCount: Int) -> [Int] {
+        Array(stride(from: 0, to: itemCount, by: CellGroupWriter.groupSize))
+    }
 
     mutating func finish() {
         if bounds.count > 64 { index = FrameIndex(bounds: bounds) }
     }
 
-    func forEachCandidate(in query: QueryBounds, _ body: ((id: Int64, firstItem: Int)) -> Void) {
+    func forEachCandidate(in query: QueryBounds, _ body: ((id: Int64, firstItem: Int, checksum: Int64)) -> Void) {
         func visit(_ position: Int) {
             if bounds[position].mayIntersect(query) {
-                body((ids[position], firstItems[position]))
+                body((ids[position], firstItems[position], checksums[position]))
             }
         }
         if let index {

@@ -7,11 +7,14 @@ struct LayoutReader {
     /// The layout's directory from the shared cache, or nil: queried
     /// through the backend's spatial index instead.
     let cache: CachedLayout?
+    /// The store's location, for errors.
+    let location: String
 
-    init(record: LayoutRecord, storage: any StorageReader, cached: CachedLayout?) {
+    init(record: LayoutRecord, storage: any StorageReader, cached: CachedLayout?, location: String) {
         self.record = record
         self.storage = storage
         self.cache = cached
+        self.location = location
     }
 
     var layout: StoredLayout { record.layout }
@@ -54,10 +57,22 @@ struct LayoutReader {
             return
         }
         var failure: Error?
+        let verified = ReaderCache.of(storage)
         cache.groups[section.geometry.index].forEachCandidate(in: bounds) { group in
             guard failure == nil else { return }
             do {
-                try storage.visitFrames(groupID: group.id) { raw in FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
+                var intact = false
+                try storage.visitFrames(groupID: group.id) { raw in
+                    // Each group's bytes are hashed once per reader connection.
+                    intact = verified.isVerified(group: group.id, checksum: group.checksum)
+                        || verified.verify(raw, group: group.id, checksum: group.checksum)
+                    if intact { FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
+                }
+                if !intact {
+                    throw StoreError.damaged(
+                        store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the cell group of items \(group.firstItem)… of section \(section.geometry.index) "
+                            + "does not match its checksum, or is missing")
+                }
             } catch {
                 failure = error
             }

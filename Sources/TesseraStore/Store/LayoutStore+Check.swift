@@ -1,6 +1,6 @@
 import TesseraLayout
 
-/// What ``LayoutStore/check()`` found.
+/// What ``LayoutStore/check(repair:)`` found.
 public struct CheckReport: Sendable, Hashable {
     /// One thing found wrong, and where.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
@@ -27,7 +27,13 @@ public struct CheckReport: Sendable, Hashable {
     public var specsChecked = 0
     public var layoutsChecked = 0
     public var groupsChecked = 0
+    /// Stored rows (and frame blobs) found not to match their checksums.
+    public var checksumMismatches = 0
     public var problems: [Problem] = []
+    /// The damaged layouts `check(repair: true)` marked stale: each is
+    /// computed again from its spec when next used. Damaged specs are
+    /// reported, never repaired.
+    public var markedStale: [Problem] = []
 
     /// Whether nothing was found wrong.
     public var isHealthy: Bool { problems.isEmpty }
@@ -38,31 +44,74 @@ extension LayoutStore {
     /// integrity check; every stored spec parses and can be read by this
     /// program; every layout has its section rows, its cell groups cover
     /// each section's items exactly once, in order, with one exact frame per
-    /// item, and each group's stored bounds are the union of its frames.
-    /// Reads in one snapshot; writes nothing.
-    public func check() throws -> CheckReport {
+    /// item, and each group's stored bounds are the union of its frames;
+    /// every row and frame blob matches its checksum. Reads in one snapshot.
+    ///
+    /// - Parameter repair: marks the layouts found damaged stale (in one
+    ///   write after the check), so that they are computed again from their
+    ///   specs when next used; the report lists them in
+    ///   ``CheckReport/markedStale``. Without it the check writes nothing.
+    public func check(repair: Bool = false) throws -> CheckReport {
         let backendProblems = try backend.integrityProblems()
-        return try read { storage in
+        var damaged: [Int64: CheckReport.Problem] = [:]
+        var report = try read { storage in
             var report = CheckReport()
             report.problems = backendProblems.map { CheckReport.Problem(message: $0) }
-            for spec in try storage.specSummaries() {
-                report.specsChecked += 1
-                do {
-                    guard let loaded = try loadSpec(name: spec.name, storage: storage) else { continue }
-                    if loaded.spec.sections.count != spec.sectionCount {
-                        report.problems.append(.init(spec: spec.name, message: "has \(loaded.spec.sections.count) sections stored, its row says \(spec.sectionCount)"))
-                    }
-                } catch let error as StoreError {
-                    report.problems.append(.init(spec: spec.name, message: error.message))
-                }
+            var mismatches: [DamagedRow: Int] = [:]
+            for row in try storage.damagedRows() {
+                report.checksumMismatches += 1
+                mismatches[row, default: 0] += 1
+                if let id = row.layoutID { damaged[id] = .init(spec: row.spec, crossExtent: row.crossExtent, message: "") }
             }
-            for record in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) {
-                report.layoutsChecked += 1
-                report.groupsChecked += try Self.checkLayout(record.layout, storage: storage) { message in
-                    report.problems.append(.init(spec: record.layout.specName, crossExtent: record.layout.crossExtent, message: message))
+            for (row, count) in mismatches.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+                let message = count == 1 ? "\(row.what) does not match its checksum" : "\(row.what) does not match its checksum (\(count) rows)"
+                report.problems.append(.init(spec: row.spec, crossExtent: row.crossExtent, message: message))
+            }
+            do {
+                for spec in try storage.specSummaries() {
+                    report.specsChecked += 1
+                    try checkSpec(spec, storage: storage) { report.problems.append($0) }
                 }
+                for record in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) {
+                    report.layoutsChecked += 1
+                    let layout = record.layout
+                    let place = CheckReport.Problem(spec: layout.specName, crossExtent: layout.crossExtent, message: "")
+                    func problem(_ message: String) {
+                        report.problems.append(.init(spec: layout.specName, crossExtent: layout.crossExtent, message: message))
+                        damaged[layout.id] = place
+                    }
+                    do {
+                        report.groupsChecked += try Self.checkLayout(layout, storage: storage, problem: problem)
+                    } catch let error as StoreError where error.code == .damaged {
+                        problem(error.message)
+                    }
+                }
+            } catch let error as StoreError where error.code == .damaged {
+                // A row every listing reads (a spec's or a layout's) is damaged: reported above.
+                report.problems.append(.init(message: "the check stopped early: \(error.message)"))
             }
             return report
+        }
+        if repair, !damaged.isEmpty {
+            try write { storage in
+                for id in damaged.keys.sorted() { try storage.markStale(layoutID: id, updatedAt: Clock.wall()) }
+            }
+            report.markedStale = damaged.keys.sorted().compactMap { damaged[$0] }.map {
+                CheckReport.Problem(spec: $0.spec, crossExtent: $0.crossExtent, message: "marked stale: computed again from its spec when next used")
+            }
+        }
+        return report
+    }
+
+    /// Checks that a stored spec reads back whole.
+    private func checkSpec(_ spec: StoredSpec, storage: any StorageReader, problem: (CheckReport.Problem) -> Void) throws {
+        do {
+            guard let loaded = try loadSpec(name: spec.name, storage: storage) else { return }
+            if loaded.spec.sections.count != spec.sectionCount {
+                problem(.init(spec: spec.name, message: "has \(loaded.spec.sections.count) sections stored, its row says \(spec.sectionCount)"))
+            }
+        } catch let error as StoreError {
+            problem(.init(spec: spec.name, message: error.message))
         }
     }
 
@@ -84,7 +133,7 @@ extension LayoutStore {
             let groups = groupsBySlot.removeValue(forKey: section.slot) ?? []
             let itemCount = section.geometry.isEmpty ? 0 : section.geometry.itemCount
             cells += itemCount
-            let expectedFirsts = Array(stride(from: 0, to: itemCount, by: CellGroupWriter.groupSize))
+            let expectedFirsts = SectionGroups.expectedFirstItems(itemCount: itemCount)
             guard groups.map(\.firstItem) == expectedFirsts else {
                 problem("section \(index): its cell groups start at items \(groups.map(\.firstItem).prefix(8)), not \(expectedFirsts.prefix(8))")
                 continue

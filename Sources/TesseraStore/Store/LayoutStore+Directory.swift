@@ -16,8 +16,8 @@ extension LayoutStore {
         let key = LayoutCache.Key(layoutID: record.layout.id, revision: record.revision)
         if let cached = layoutCache.layout(key) { return cached }
         let rows = record.layout.sectionCount + record.layout.cellCount / CellGroupWriter.groupSize + record.layout.sectionCount
-        guard rows > Self.inlineDirectoryRows else {
-            let loaded = try Self.loadDirectory(layoutID: record.layout.id, storage: storage)
+        guard rows > Self.inlineDirectoryRows, !loadsDirectoriesInline else {
+            let loaded = try loadDirectory(of: record, storage: storage)
             layoutCache.insert(loaded, for: key)
             return loaded
         }
@@ -36,25 +36,40 @@ extension LayoutStore {
             // revision's, and are cached under that revision's key instead.
             _ = try? read { storage in
                 guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
-                let loaded = try Self.loadDirectory(layoutID: current.layout.id, storage: storage)
+                let loaded = try loadDirectory(of: current, storage: storage)
                 layoutCache.insert(loaded, for: LayoutCache.Key(layoutID: current.layout.id, revision: current.revision))
             }
         }
     }
 
-    /// A layout's sections and groups, read in the caller's snapshot.
-    static func loadDirectory(layoutID: Int64, storage: any StorageReader) throws -> CachedLayout {
-        let sections = try storage.sections(layoutID: layoutID)
+    /// A layout's sections and groups, read in the caller's snapshot. Every
+    /// row was verified against its checksum as it was read; this checks
+    /// that none is missing (every section numbered in order, as many as
+    /// the layout's row says, each with the groups of its item count), so
+    /// that a query answered from the directory misses nothing.
+    func loadDirectory(of record: LayoutRecord, storage: any StorageReader) throws -> CachedLayout {
+        let layout = record.layout
+        let sections = try storage.sections(layoutID: layout.id)
+        func damaged(_ what: String) -> StoreError {
+            StoreError.damaged(store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the layout's \(what)")
+        }
+        guard sections.count == layout.sectionCount, sections.indices.allSatisfy({ sections[$0].geometry.index == $0 }) else {
+            throw damaged("section rows are missing or misnumbered (\(sections.count) rows for \(layout.sectionCount) sections)")
+        }
         var sectionOfSlot: [Int: Int] = [:]
         for section in sections { sectionOfSlot[section.slot] = section.geometry.index }
         var groups = [SectionGroups](repeating: SectionGroups(), count: sections.count)
-        try storage.forEachGroup(layoutID: layoutID) { group in
-            guard let section = sectionOfSlot[group.slot], groups.indices.contains(section) else { return }
-            groups[section].firstItems.append(group.firstItem)
-            groups[section].ids.append(group.id)
-            groups[section].bounds.append(group.bounds)
+        try storage.forEachGroup(layoutID: layout.id) { group in
+            guard let section = sectionOfSlot[group.slot] else { throw damaged("cell groups name a section slot no section has") }
+            groups[section].append(group)
         }
-        for index in groups.indices { groups[index].finish() }
+        for index in groups.indices {
+            let geometry = sections[index].geometry
+            guard groups[index].firstItems == SectionGroups.expectedFirstItems(itemCount: geometry.isEmpty ? 0 : geometry.itemCount) else {
+                throw damaged("section \(index) lacks cell groups of its \(geometry.itemCount) items")
+            }
+            groups[index].finish()
+        }
         return CachedLayout(sections: sections, groups: groups)
     }
 }

@@ -48,8 +48,14 @@ extension LayoutStore {
 
     /// `body` on the fresh layout inside a read; nil when it is missing or stale.
     func readFresh<T>(name: String, crossExtent: Double, storage: any StorageReader, _ body: (LayoutReader) throws -> T) throws -> T? {
-        guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) else { return nil }
-        return try body(LayoutReader(record: record, storage: storage, cached: try cachedDirectory(of: record, storage: storage)))
+        do {
+            guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) else { return nil }
+            return try body(LayoutReader(
+                record: record, storage: storage, cached: try cachedDirectory(of: record, storage: storage), location: location
+            ))
+        } catch let error as StoreError {
+            throw error.inLayout(name: name, crossExtent: crossExtent)
+        }
     }
 
     static func notComputed(name: String, crossExtent: Double) -> StoreError {

@@ -259,7 +259,11 @@ extension LayoutStore {
     func loadSpec(name: String, storage: any StorageReader) throws -> LoadedSpec? {
         guard let record = try storage.specRecord(name: name) else { return nil }
         var header = try storedHeader(record, name: name)
-        header["sections"] = .array(try storage.sectionBodies(specID: record.id).map { try parseStored($0, name: name) })
+        let bodies = try storage.sectionBodies(specID: record.id)
+        guard bodies.count == record.sectionCount else {
+            throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has \(bodies.count) section rows, not \(record.sectionCount)")
+        }
+        header["sections"] = .array(try bodies.map { try parseStored($0, name: name) })
         do {
             return LoadedSpec(id: record.id, spec: try Spec(json: .object(header), registry: registry), contentHash: record.contentHash)
         } catch let error as SpecError {

@@ -33,6 +33,12 @@ public final class LayoutStore: Sendable {
     let engine = LayoutEngine()
     /// The directories of recently queried layouts, shared by all readers.
     let layoutCache: LayoutCache
+    /// Whether a query that finds its layout's directory not cached loads
+    /// it first (every row verified, none missing) instead of answering
+    /// through the backend's spatial index while it loads in the
+    /// background: the command line's one-shot queries do, so that damage
+    /// to an index can only end in an error, never in missing elements.
+    let loadsDirectoriesInline: Bool
     /// Directories being loaded in the background.
     let directoryLoads = Mutex<Set<LayoutCache.Key>>([])
     /// Threads for async reads that find no reader free at once, and for
@@ -46,10 +52,14 @@ public final class LayoutStore: Sendable {
     let flights = Mutex<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
 
     /// A store over `backend`; backends' modules offer the public ways to open one.
-    package init(backend: any StorageBackend, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget) {
+    package init(
+        backend: any StorageBackend, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget,
+        loadsDirectoriesInline: Bool = false
+    ) {
         self.backend = backend
         self.registry = registry
         self.layoutCache = LayoutCache(budget: cacheBudget)
+        self.loadsDirectoriesInline = loadsDirectoriesInline
     }
 
     /// The default budget of the shared cache of layout directories: 64 MiB,

@@ -16,6 +16,31 @@ final class ReaderCache {
     private var resolved: [ResolvedKey: LayoutRecord] = [:]
     private var resolvedVersion: Int64?
 
+    private struct VerifiedGroup: Hashable {
+        var id: Int64
+        var checksum: Int64
+    }
+
+    /// Frame blobs this connection hashed and found intact, by id and the
+    /// checksum their directory row gave (an id reused for other frames
+    /// comes with another checksum). A blob's bytes do not change while its
+    /// directory row stays: only a rewrite changes them, and it writes both.
+    private var verifiedGroups: Set<VerifiedGroup> = []
+    private static let maximumVerified = 1 << 20
+
+    /// Whether the frames of `group` were verified against `checksum`.
+    func isVerified(group: Int64, checksum: Int64) -> Bool {
+        verifiedGroups.contains(VerifiedGroup(id: group, checksum: checksum))
+    }
+
+    /// Hashes a group's frames: true, remembered, when they match `checksum`.
+    func verify(_ frames: UnsafeRawBufferPointer, group: Int64, checksum: Int64) -> Bool {
+        guard Checksum.of(frames) == checksum else { return false }
+        if verifiedGroups.count >= Self.maximumVerified { verifiedGroups.removeAll(keepingCapacity: true) }
+        verifiedGroups.insert(VerifiedGroup(id: group, checksum: checksum))
+        return true
+    }
+
     static func of(_ storage: any StorageReader) -> ReaderCache {
         if let cache = storage.attachment as? ReaderCache { return cache }
         let cache = ReaderCache()

@@ -21,7 +21,7 @@ struct ListCommand: ParsableCommand {
     var format: DisplayFormat?
 
     func run() throws {
-        let store = try database.open()
+        let store = try database.openForReading()
         let listing = try reportingErrors { try store.listing() }
         switch DisplayFormat.resolve(format) {
         case .table: print(TextTable.format(Self.tableRows(listing)))

@@ -47,8 +47,7 @@ struct QueryCommand: ParsableCommand {
             return
         }
         guard let db, let name else { return }
-        let store = try StoreFile.openExisting(db)
-        let layout = try store.freshLayout(name: name, extent: extent, command: "query")
+        let (store, layout) = try StoreFile.freshLayout(db, name: name, extent: extent, command: "query")
         let elements = try reportingErrors {
             pinning
                 ? try store.visibleElements(name: name, crossExtent: layout.crossExtent, viewport: query)

@@ -60,8 +60,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func renderStored(db: String, name: String) throws -> RenderedPicture {
-        let store = try StoreFile.openExisting(db)
-        let layout = try store.freshLayout(name: name, extent: extent, command: "render")
+        let (store, layout) = try StoreFile.freshLayout(db, name: name, extent: extent, command: "render")
         return try reportingErrors {
             try RenderedPicture(summary: layout.summary, rect: rect?.rect, range: range) { area in
                 try store.elements(name: name, crossExtent: layout.crossExtent, in: area)

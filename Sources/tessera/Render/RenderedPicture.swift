@@ -49,10 +49,10 @@ struct RenderedPicture {
     }
 
     func write(to path: String) throws {
-        guard let file = fopen(path, "wb") else { throw CommandError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+        guard let file = fopen(path, "wb") else { throw CommandError("cannot write \(path.quotedPathForMessage): \(String(cString: strerror(errno)))") }
         defer { fclose(file) }
         let bytes = Array(svg.utf8)
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        guard written == bytes.count else { throw CommandError("cannot write '\(path)': disk full or closed") }
+        guard written == bytes.count else { throw CommandError("cannot write \(path.quotedPathForMessage): disk full or closed") }
     }
 }

@@ -28,7 +28,18 @@ extension Tessera {
         if exitCode(for: error) == .validationFailure {
             line += " (see '\(helpCommand(for: arguments))')"
         }
-        return "error: " + line
+        return "error: " + shortened(line)
+    }
+
+    /// The most characters of an error line after `error: `. Values, paths
+    /// and JSON paths in messages are shortened where they are quoted; what
+    /// is still longer (a message of ArgumentParser's quoting a long
+    /// argument) keeps its first 200 and last 91 characters around `…`.
+    static let lineLimit = 292
+
+    static func shortened(_ line: String) -> String {
+        guard line.count > lineLimit else { return line }
+        return line.prefix(200) + "…" + line.suffix(lineLimit - 201)
     }
 
     /// `tessera SUBCOMMAND --help` for the subcommand the arguments name,

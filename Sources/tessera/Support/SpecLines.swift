@@ -43,10 +43,10 @@ final class SpecLines: Sequence, IteratorProtocol, @unchecked Sendable {
     init(path: String, axis: Axis, keepGoing: Bool) throws {
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            throw CommandError("'\(path)' is a directory, not a file of specs")
+            throw CommandError("\(path.quotedPathForMessage) is a directory, not a file of specs")
         }
         guard let file = fopen(path, "rb") else {
-            throw CommandError("cannot read '\(path)': \(String(cString: strerror(errno)))")
+            throw CommandError("cannot read \(path.quotedPathForMessage): \(String(cString: strerror(errno)))")
         }
         self.path = path
         self.file = file

@@ -12,20 +12,71 @@ struct DatabaseOption: ParsableArguments {
     func open() throws -> LayoutStore {
         try StoreFile.openExisting(db)
     }
+
+    /// Opens the store read-only (see `StoreFile.openForReading(_:)`).
+    func openForReading() throws -> LayoutStore {
+        try StoreFile.openForReading(db)
+    }
 }
 
 /// Opening store files. SQLite creates a file that is missing, so a
 /// mistyped `--db` would leave an empty store behind and answer "no spec
 /// named…": only commands that write a new store may create one.
 enum StoreFile {
-    /// Opens the store at `path`, which must already exist.
-    static func openExisting(_ path: String) throws -> LayoutStore {
+    /// Fails unless `path` is an existing file (never a directory).
+    private static func requireFile(_ path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandError("no store at '\(path)': check the path (precompute creates a store)")
+            throw CommandError("no store at \(path.quotedPathForMessage): check the path (precompute creates a store)")
         }
-        guard !isDirectory.boolValue else { throw CommandError("'\(path)' is a directory, not a store file") }
+        guard !isDirectory.boolValue else { throw CommandError("\(path.quotedPathForMessage) is a directory, not a store file") }
+    }
+
+    /// Opens the store at `path`, which must already exist.
+    static func openExisting(_ path: String) throws -> LayoutStore {
+        try requireFile(path)
         return try open(path)
+    }
+
+    /// Opens the existing store at `path` read-only, for the commands that
+    /// read (list, query, item, render, check): nothing is created,
+    /// converted, migrated or left beside the file, and a file that is not
+    /// a Tessera store is refused untouched. Every query loads a layout's
+    /// whole directory, verified, before answering from it.
+    static func openForReading(_ path: String) throws -> LayoutStore {
+        try requireFile(path)
+        return try reportingErrors { try LayoutStore(path: path, readOnly: true, loadsDirectoriesInline: true) }
+    }
+
+    /// The store at `path` and the fresh layout of the spec `name` at the
+    /// extent `extent` gives for its axis, for a command that reads it.
+    ///
+    /// The store is opened read-only. When the layout is missing or stale,
+    /// computing it writes: the store is opened again for writing (which
+    /// also brings an older store to the current schema), the layout is
+    /// computed and stored, the command says so on standard error, and that
+    /// store is the one returned. A store that cannot be written answers
+    /// only what it holds fresh.
+    static func freshLayout(_ path: String, name: String, extent: ExtentOptions, command: String) throws -> (LayoutStore, StoredLayout) {
+        let reader = try openForReading(path)
+        let fresh = try reportingErrors { () throws -> StoredLayout? in
+            let crossExtent = try extent.crossExtent(for: try reader.requiredSpec(named: name).axis)
+            return try reader.layouts(name: name).first { $0.crossExtent == crossExtent && $0.state == .fresh }
+        }
+        if let fresh { return (reader, fresh) }
+        guard isWritable(path) else {
+            throw CommandError("the layout of \(name.quotedForMessage) is missing or stale, and \(path.quotedPathForMessage) cannot be written "
+                + "(a read-only file or folder): compute it where the store can be written (tessera precompute)")
+        }
+        let writer = try openExisting(path)
+        return (writer, try writer.freshLayout(name: name, extent: extent, command: command))
+    }
+
+    /// Whether the file at `path` and its folder can be written (SQLite
+    /// writes a `-wal` and a `-shm` file beside the store).
+    private static func isWritable(_ path: String) -> Bool {
+        let folder = (path as NSString).deletingLastPathComponent
+        return access(path, W_OK) == 0 && access(folder.isEmpty ? "." : folder, W_OK) == 0
     }
 
     /// Runs `body` on the store at `path`, creating the file when it is

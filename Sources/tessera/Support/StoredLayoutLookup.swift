@@ -26,7 +26,7 @@ extension LayoutStore {
     }
 }
 
-/// "1 item", "2 items".
-func counted(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
+/// "1 item", "2 items" (or the plural given).
+func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
 }

@@ -1,0 +1,71 @@
+import TesseraLayout
+import TesseraStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension LayoutStore {
+    /// Writes a compact copy of the store to `path`, ready to ship and open
+    /// read-only anywhere: one file in rollback-journal (DELETE) mode, so a
+    /// reader needs no `-wal` or `-shm` file beside it, with every row's
+    /// checksum, checked before it is put in place.
+    ///
+    /// The copy is one snapshot of the store (SQLite's `VACUUM INTO`),
+    /// written to a temporary file beside `path` and renamed over it only
+    /// once it checks healthy: `path` is never left half written.
+    ///
+    /// - Parameters:
+    ///   - path: the file to write the copy to.
+    ///   - replacing: whether an existing file at `path` may be replaced;
+    ///     without it an existing file is an error and is left as it is.
+    /// - Returns: what the check of the copy found (healthy).
+    /// - Throws: `StoreError` with code `invalidArgument` when `path` exists
+    ///   and `replacing` is false, `damaged` when the copy does not check
+    ///   healthy (nothing is written to `path` then), or another code when
+    ///   SQLite or the file system fails.
+    @discardableResult
+    public func export(to path: String, replacing: Bool = false) throws -> CheckReport {
+        guard let storage = backend as? SQLiteStorage else {
+            throw StoreError(.unsupported, "export writes a SQLite file; this store is kept elsewhere (\(location))")
+        }
+        guard replacing || access(path, F_OK) != 0 else {
+            throw StoreError(.invalidArgument, "\(path.quotedPathForMessage) exists; choose another file, or replace it explicitly", store: location)
+        }
+        let temporary = path + ".tessera-export-\(getpid())"
+        let sideFiles = ["", "-journal", "-wal", "-shm"]
+        defer { for suffix in sideFiles { unlink(temporary + suffix) } }
+        try storage.vacuum(into: temporary)
+        let report = try LayoutStore(path: temporary, readOnly: true).check()
+        guard report.isHealthy else {
+            throw StoreError(.damaged, "the copy of \(location.quotedPathForMessage) does not check healthy, so \(path.quotedPathForMessage) was not written: "
+                + (report.problems.first.map { "\($0)" } ?? ""), store: location)
+        }
+        for suffix in sideFiles.dropFirst() { unlink(path + suffix) }
+        guard rename(temporary, path) == 0 else {
+            throw StoreError(.io, "moving the copy to \(path.quotedPathForMessage) failed: \(String(cString: strerror(errno)))", store: location)
+        }
+        return report
+    }
+}
+
+extension SQLiteStorage {
+    /// `VACUUM INTO` a new file at `path`, then its journal mode set to
+    /// DELETE (the copy keeps the store's WAL mode otherwise).
+    func vacuum(into path: String) throws {
+        try Self.reporting(path: pool.path) {
+            try pool.writeWithoutTransaction { connection in
+                let statement = try connection.prepare("VACUUM INTO ?")
+                try statement.bind(path, at: 1)
+                try statement.execute()
+            }
+            var options = Connection.Options()
+            options.walMode = false
+            let copy = try Connection(path: path, mode: .readWriteCreate, options: options)
+            defer { copy.close() }
+            try copy.execute("PRAGMA journal_mode = DELETE")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import TesseraLayout
+import CSQLite
+import TesseraStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Opening a store read-only: nothing is created, converted, migrated or
+/// left behind. The file's header is read as bytes first, so that a file
+/// that is not a Tessera store is refused before SQLite opens it (SQLite's
+/// read-only open of another application's WAL database would create its
+/// `-shm` and `-wal` files).
+extension Migrator {
+    /// The first 100 bytes of a SQLite file: its header.
+    struct FileHeader {
+        static let magic = Array("SQLite format 3\0".utf8)
+        let bytes: [UInt8]
+
+        /// A big-endian 32-bit field of the header.
+        func field(at offset: Int) -> UInt32 {
+            bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+        }
+
+        var isSQLite: Bool { bytes.count == 100 && Array(bytes.prefix(16)) == Self.magic }
+        /// Whether the file is in WAL mode (read and write versions 2).
+        var isWAL: Bool { bytes[18] == 2 && bytes[19] == 2 }
+        var applicationID: Int32 { Int32(bitPattern: field(at: 68)) }
+        var userVersion: Int { Int(field(at: 60)) }
+
+        /// The header of the file at `path`; nil when the file cannot be read.
+        static func read(_ path: String) -> (header: FileHeader, size: Int)? {
+            let descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { return nil }
+            var bytes = [UInt8](repeating: 0, count: 100)
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, 100) }
+            return (FileHeader(bytes: Array(bytes.prefix(max(0, count)))), Int(info.st_size))
+        }
+    }
+
+    /// Opens the existing store at `path` read-only, at the latest schema
+    /// version: its writes fail with `readOnly`.
+    ///
+    /// A store in WAL mode with neither `-wal` nor `-shm` beside it is open
+    /// nowhere (SQLite keeps both while any connection is open), and every
+    /// commit is in the file: it is opened `immutable`, so that SQLite creates
+    /// no `-shm` or `-wal` for this read. Else SQLite's own read-only WAL
+    /// reading applies (files that exist are used, not created).
+    ///
+    /// - Throws: `notAStore` for a missing, empty or foreign file,
+    ///   `schemaTooNew`, or `readOnly` for a store of an older schema version
+    ///   (a read-only open cannot upgrade it: open it once for writing).
+    package func openReadOnly(at path: String, options: Connection.Options) throws -> Connection {
+        guard let (header, size) = FileHeader.read(path) else {
+            throw StoreError(.notFound, "no store at \(path.quotedPathForMessage): the file cannot be read", store: path)
+        }
+        let hasWAL = access(path + "-wal", F_OK) == 0
+        guard size > 0 else { throw StoreError.notATesseraStore(path: path, "an empty file") }
+        guard header.isSQLite else { throw StoreError.notSQLite(path: path) }
+        // Without a WAL file the header is the file's committed state.
+        if !hasWAL && header.applicationID != Self.applicationID {
+            throw header.applicationID == 0 && header.userVersion == 0
+                ? StoreError.notATesseraStore(path: path, "a SQLite database without Tessera's application id")
+                : StoreError.notATesseraDatabase(path: path, applicationID: header.applicationID)
+        }
+        var readOptions = options
+        readOptions.immutable = header.isWAL && !hasWAL && access(path + "-shm", F_OK) != 0
+        let connection = try Connection(path: path, mode: .readOnly, options: readOptions)
+        switch try inspect(connection) {
+        case .empty:
+            connection.close()
+            throw StoreError.notATesseraStore(path: path, "a SQLite database without Tessera's schema")
+        case let .tessera(version) where version < latestVersion:
+            connection.close()
+            throw StoreError(.readOnly, "\(path.quotedPathForMessage) is a Tessera store of schema version \(version); this build reads version "
+                + "\(latestVersion), and a read-only open does not upgrade it: open it once with a command that writes "
+                + "(e.g. tessera check --repair)", store: path)
+        case .tessera:
+            return connection
+        }
+    }
+}

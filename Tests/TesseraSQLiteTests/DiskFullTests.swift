@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import TesseraLayout
+@testable import TesseraSQLite
+import TesseraStore
+
+@Suite("a full disk")
+struct DiskFullTests {
+    @Test("a write that runs out of room fails with .diskFull and leaves the store as it was")
+    func fullDisk() throws {
+        let directory = try TemporaryDirectory("full")
+        let store = try LayoutStore(path: directory.file("store.sqlite"))
+        let small = try Spec(jsonText: #"{"format": 1, "name": "small", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 300, "cycle": [{}]}}]}"#)
+        try store.save(small, as: "small", crossExtents: [300])
+        let everything = Rect(x: 0, y: 0, width: 300, height: 1e6)
+        let before = try store.elements(name: "small", crossExtent: 300, in: everything, computeIfMissing: false)
+        let pool = try #require(store.sqlitePool)
+        // SQLite's page limit on the writer: the file cannot grow past it,
+        // exactly as when the disk is full (SQLITE_FULL).
+        try pool.writeWithoutTransaction { db in
+            let pages = try db.int("PRAGMA page_count")
+            try db.execute("PRAGMA max_page_count = \(pages + 2)")
+        }
+        let big = try Spec(jsonText: #"{"format": 1, "name": "big", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 200000, "cycle": [{}]}}]}"#)
+        let error = try #require(throws: StoreError.self) { try store.save(big, as: "big", crossExtents: [300]) }
+        #expect(error.code == .diskFull, "\(error)")
+        #expect(error.message.contains("is full; nothing was written"), "\(error.message)")
+        #expect(try store.storedSpec(named: "big") == nil)
+        #expect(try store.elements(name: "small", crossExtent: 300, in: everything, computeIfMissing: false) == before)
+        #expect(try store.check().isHealthy)
+    }
+}

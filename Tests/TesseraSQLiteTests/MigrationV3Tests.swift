@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import TesseraLayout
+@testable import TesseraSQLite
+import TesseraStore
+
+@Suite("schema version 3: checksums on every row an answer depends on")
+struct MigrationV3Tests {
+    static let spec = #"{"format": 1, "name": "feed", "sections": [{"id": "top", "header": {"size": 40}, "layout": {"kind": "grid", "fraction": 3}, "items": {"count": 600, "cycle": [{}]}}, {"layout": {"kind": "staggered", "columns": 2}, "items": [{"aspectRatio": 0.5}, {"aspectRatio": 2}, {"aspectRatio": 1}]}]}"#
+
+    @Test("a version-2 store migrates: every existing row gets its checksum, answers are unchanged, and damage is found")
+    func migratesVersionTwo() throws {
+        let directory = try TemporaryDirectory("v3")
+        let spec = try Spec(jsonText: Self.spec)
+        let current = directory.file("current.sqlite")
+        try LayoutStore(path: current).save(spec, as: "feed", crossExtents: [300])
+        let old = directory.file("old.sqlite")
+        try makeOldStore(at: old, version: 2, copying: current)
+
+        let store = try LayoutStore(path: old)
+        let pool = try #require(store.sqlitePool)
+        try pool.read { db throws in
+            #expect(try db.int("PRAGMA user_version") == 3)
+            for table in ["specs", "spec_sections", "layouts", "layout_sections", "cell_group_directory"] {
+                #expect(try db.int("SELECT count(*) FROM \(table) WHERE checksum IS NULL") == 0, "\(table)")
+                #expect(try db.int("SELECT count(*) FROM \(table)") > 0, "\(table)")
+            }
+            #expect(try db.int("SELECT count(*) FROM cell_group_directory WHERE frames_checksum IS NULL") == 0)
+        }
+        let memory = try LayoutEngine().layout(spec, crossExtent: 300)
+        let everything = Rect(x: 0, y: 0, width: 300, height: 1e6)
+        #expect(try store.elements(name: "feed", crossExtent: 300, in: everything, computeIfMissing: false) == memory.elements(in: everything))
+        #expect(try store.check().isHealthy)
+
+        // The migrated checksums are the ones a fresh store writes.
+        let fresh = try Connection(path: current)
+        for table in ["specs", "spec_sections", "layouts", "layout_sections", "cell_group_directory"] {
+            let migrated = try pool.read { db in try db.int("SELECT sum(checksum % 1000003) FROM \(table)") }
+            #expect(try fresh.int("SELECT sum(checksum % 1000003) FROM \(table)") == migrated, "\(table)")
+        }
+        fresh.close()
+
+        // One changed byte in a migrated frame blob is an error, never other frames.
+        try pool.write { db in
+            try db.execute("UPDATE cell_groups SET frames = substr(frames, 1, 100) || x'7F' || substr(frames, 102) WHERE id = (SELECT min(id) FROM cell_groups)")
+        }
+        let reopened = try LayoutStore(path: old)
+        let error = try #require(throws: StoreError.self) {
+            try reopened.elements(name: "feed", crossExtent: 300, in: everything, computeIfMissing: false)
+        }
+        #expect(error.code == .damaged)
+        #expect(error.spec == "feed")
+        #expect(error.crossExtent == 300)
+        #expect(error.message.contains("cell group"), "\(error.message)")
+    }
+
+    @Test("every row a fresh store writes verifies, through each kind of write (save, append, update, invalidate)")
+    func freshRowsVerify() throws {
+        let directory = try TemporaryDirectory("v3fresh")
+        let path = directory.file("store.sqlite")
+        let store = try LayoutStore(path: path)
+        let spec = try Spec(jsonText: Self.spec)
+        try store.save(spec, as: "feed", crossExtents: [300, 500])
+        try store.append(name: "feed", section: 1, items: [Item(aspectRatio: 1)])
+        var changed = spec
+        changed.sections[0].items = .cycle(count: 599, [Item()])
+        try store.save(changed, as: "feed", crossExtents: [300, 500])
+        _ = try store.invalidate(name: "feed", crossExtent: 500)
+        let pool = try #require(store.sqlitePool)
+        try pool.read { db throws in
+            #expect(try db.int("SELECT count(*) FROM specs WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.specs)))") == 0)
+            #expect(try db.int("SELECT count(*) FROM spec_sections WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.specSections)))") == 0)
+            #expect(try db.int("SELECT count(*) FROM layouts WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.layouts)))") == 0)
+            #expect(try db.int("SELECT count(*) FROM layout_sections WHERE NOT (\(SectionRow.intact))") == 0)
+            #expect(try db.int("SELECT count(*) FROM cell_group_directory WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.directory)))") == 0)
+            #expect(try db.int("""
+                SELECT count(*) FROM cell_group_directory AS d JOIN cell_groups AS g ON g.id = d.group_id
+                WHERE tessera_hash(g.frames) IS NOT d.frames_checksum
+                """) == 0)
+            #expect(try db.int("SELECT count(*) FROM layout_sections") > 0)
+        }
+        #expect(try store.check().isHealthy)
+    }
+
+    @Test("the checksum is XXH64: the published value of the empty input, and a change of one bit changes it")
+    func checksumFunction() {
+        #expect(Checksum.xxh64(UnsafeRawBufferPointer(start: nil, count: 0)) == 0xEF46_DB37_51D8_E999)
+        var bytes = [UInt8](repeating: 7, count: 8000)
+        let before = Checksum.of(bytes)
+        bytes[4321] ^= 0x10
+        #expect(Checksum.of(bytes) != before)
+        var record = ChecksumRecord()
+        record.add(Int64(1))
+        var other = ChecksumRecord()
+        other.add(1.0)
+        #expect(record.checksum != other.checksum)
+    }
+}

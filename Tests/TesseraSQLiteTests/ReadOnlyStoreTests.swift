@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import TesseraLayout
+@testable import TesseraSQLite
+import TesseraStore
+
+@Suite("LayoutStore(path:readOnly: true)")
+struct ReadOnlyStoreTests {
+    static let spec = #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 900, "cycle": [{}]}}]}"#
+
+    @Test("answers what the store holds; every write fails with .readOnly and nothing is created beside the file")
+    func readsButNeverWrites() throws {
+        let directory = try TemporaryDirectory("readonly")
+        let path = directory.file("store.sqlite")
+        let spec = try Spec(jsonText: Self.spec)
+        do {
+            let writer = try LayoutStore(path: path)
+            try writer.save(spec, as: "feed", crossExtents: [300])
+            writer.finishBackgroundWork()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["store.sqlite"])
+        let original = try fileBytes(path)
+
+        let store = try LayoutStore(path: path, readOnly: true)
+        let everything = Rect(x: 0, y: 0, width: 300, height: 1e6)
+        #expect(try store.elements(name: "feed", crossExtent: 300, in: everything) == LayoutEngine().layout(spec, crossExtent: 300).elements(in: everything))
+        let writes: [(String, () throws -> Void)] = [
+            ("save", { try store.save(spec, as: "other", crossExtents: [300]) }),
+            ("compute a missing layout", { _ = try store.elements(name: "feed", crossExtent: 400, in: everything) }),
+            ("invalidate", { _ = try store.invalidate(name: "feed") }),
+            ("append", { _ = try store.append(name: "feed", section: 0, items: [Item()]) }),
+        ]
+        for (what, write) in writes {
+            let error = try #require(throws: StoreError.self, "\(what)") { try write() }
+            #expect(error.code == .readOnly, "\(what): \(error)")
+        }
+        #expect(try store.check().isHealthy)
+        #expect(try fileBytes(path) == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["store.sqlite"])
+    }
+
+    @Test("a store of an older schema is refused (a read-only open does not migrate) and left byte for byte")
+    func olderSchema() throws {
+        let directory = try TemporaryDirectory("readonly-old")
+        let current = directory.file("current.sqlite")
+        try LayoutStore(path: current).save(try Spec(jsonText: Self.spec), as: "feed", crossExtents: [300])
+        let old = directory.file("old.sqlite")
+        try makeOldStore(at: old, version: 2, copying: current)
+        let original = try fileBytes(old)
+        let error = try #require(throws: StoreError.self) { _ = try LayoutStore(path: old, readOnly: true) }
+        #expect(error.code == .readOnly)
+        #expect(error.message.contains("schema version 2"), "\(error.message)")
+        #expect(try fileBytes(old) == original)
+        // A writing open migrates it, and then it opens read-only.
+        _ = try LayoutStore(path: old)
+        #expect(try LayoutStore(path: old, readOnly: true).storedSpec(named: "feed") != nil)
+    }
+
+    @Test("a missing file is not created, and a file that is not a store is refused with .notAStore, untouched")
+    func refusals() throws {
+        let directory = try TemporaryDirectory("readonly-refusals")
+        let missing = directory.file("missing.sqlite")
+        #expect(throws: StoreError.self) { _ = try LayoutStore(path: missing, readOnly: true) }
+        #expect(!FileManager.default.fileExists(atPath: missing))
+        let text = directory.file("notes.txt")
+        try Data("not a database at all, but long enough to have a header of one hundred bytes ..........................".utf8)
+            .write(to: URL(fileURLWithPath: text))
+        let original = try fileBytes(text)
+        let error = try #require(throws: StoreError.self) { _ = try LayoutStore(path: text, readOnly: true) }
+        #expect(error.code == .notAStore)
+        #expect(error.message.contains("is not a Tessera store"))
+        #expect(try fileBytes(text) == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes.txt"])
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import TesseraLayout
+import TesseraTestSupport
+@testable import TesseraSQLite
+@testable import TesseraStore
+
+/// Random damage to a store's file: every trial must end in the answer the
+/// undamaged store gives, or in an error; never in other frames.
+@Suite("store: damage to the file ends in the same answer or an error")
+struct DamageTests {
+    static let spec = #"""
+        {"format": 1, "name": "feed", "sections": [
+          {"id": "grid", "header": {"size": 44, "pinned": true}, "layout": {"kind": "grid", "fraction": 3, "spacing": 2},
+           "items": {"count": 9000, "cycle": [{}]}},
+          {"id": "wall", "footer": {"size": 30}, "insets": {"top": 8, "bottom": 8},
+           "layout": {"kind": "staggered", "columns": 2, "spacing": 4},
+           "items": {"count": 7000, "cycle": [{"aspectRatio": 0.75}, {"aspectRatio": 1.5}, {"aspectRatio": 1}]}},
+          {"id": "tail", "layout": {"kind": "grid", "fraction": 4},
+           "items": {"count": 4000, "cycle": [{}]}}
+        ]}
+        """#
+
+    /// What the queries answer: rect queries over the whole length, item
+    /// lookups in each section, and the content size.
+    struct Answer: Equatable {
+        var elements: [[LayoutElement]] = []
+        var items: [LayoutElement?] = []
+        var size: Size?
+    }
+
+    static func answer(_ store: LayoutStore) throws -> Answer {
+        var answer = Answer()
+        let size = try store.contentSize(name: "feed", crossExtent: 390)
+        answer.size = size
+        for step in 0..<12 {
+            let y = size.height * Double(step) / 12
+            answer.elements.append(try store.visibleElements(name: "feed", crossExtent: 390, viewport: Rect(x: 0, y: y, width: 390, height: 844)))
+        }
+        answer.elements.append(try store.elements(name: "feed", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: size.height)))
+        for (section, item) in [(0, 0), (0, 4321), (1, 17), (1, 6999), (2, 3999), (2, 250)] {
+            answer.items.append(try store.element(name: "feed", crossExtent: 390, section: section, item: item))
+        }
+        return answer
+    }
+
+    enum Damage: CustomStringConvertible {
+        case bytes(offset: Int, count: Int)
+        case block(offset: Int)
+
+        var description: String {
+            switch self {
+            case let .bytes(offset, count): "\(count) random bytes at \(offset)"
+            case let .block(offset): "a random 4 KiB block at \(offset)"
+            }
+        }
+
+        static func random(fileSize: Int, using generator: inout SeededRandom) -> Damage {
+            if generator.chance(0.5) { return .bytes(offset: generator.int(0...(fileSize - 64)), count: 64) }
+            return .block(offset: generator.int(0...(fileSize / 4096 - 1)) * 4096)
+        }
+
+        func apply(to bytes: inout [UInt8], using generator: inout SeededRandom) {
+            let range = switch self {
+            case let .bytes(offset, count): offset..<(offset + count)
+            case let .block(offset): offset..<(offset + 4096)
+            }
+            for index in range { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
+        }
+    }
+
+    /// A checkpointed store of 20,000 items at 390, its bytes, and its answer.
+    static func pristine(in directory: URL) throws -> (bytes: [UInt8], answer: Answer) {
+        let path = directory.appendingPathComponent("pristine.sqlite").path
+        do {
+            let store = try LayoutStore(path: path)
+            try store.save(try Spec(jsonText: spec), as: "feed", crossExtents: [390])
+            store.finishBackgroundWork()
+        }
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let answer = try Self.answer(try LayoutStore(path: path, loadsDirectoriesInline: true))
+        return (bytes, answer)
+    }
+
+    @Test("200 trials of 64 random bytes or a 4 KiB block at a random offset: each ends in the unchanged answer or an error")
+    func randomDamage() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-damage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (pristine, expected) = try Self.pristine(in: directory)
+        #expect(expected.elements.allSatisfy { !$0.isEmpty })
+        var generator = SeededRandom(seed: 0x7E55_E7A)
+        var unchanged = 0
+        var damagedErrors = 0
+        var otherErrors = 0
+        var wrong: [String] = []
+        for trial in 0..<200 {
+            let path = directory.appendingPathComponent("trial-\(trial).sqlite").path
+            let damage = Damage.random(fileSize: pristine.count, using: &generator)
+            var bytes = pristine
+            damage.apply(to: &bytes, using: &generator)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+            do {
+                let answer = try Self.answer(try LayoutStore(path: path, loadsDirectoriesInline: true))
+                if answer == expected { unchanged += 1 } else { wrong.append("trial \(trial): \(damage)") }
+            } catch let error as StoreError where error.code == .damaged {
+                damagedErrors += 1
+            } catch {
+                otherErrors += 1
+            }
+        }
+        #expect(wrong.isEmpty, "wrong answers with no error: \(wrong)")
+        // Not vacuous: the checksums caught damage that SQLite did not.
+        #expect(damagedErrors > 10, "unchanged \(unchanged), damaged \(damagedErrors), other errors \(otherErrors)")
+        #expect(unchanged > 0)
+    }
+
+    /// Damage found on a write path: an update reads the rows it keeps, so
+    /// it must not build on a damaged one.
+    static let writeDamages: [(sql: String, what: String)] = [
+        ("UPDATE cell_group_directory SET checksum = checksum + 1 WHERE first_item = 250", "directory row"),
+        ("UPDATE layout_sections SET checksum = checksum + 1 WHERE section = 0", "section row"),
+        ("UPDATE spec_sections SET checksum = checksum + 1 WHERE section = 0", "stored section"),
+    ]
+
+    @Test("an append over a damaged row fails with .damaged and leaves the layout as it was", arguments: writeDamages.indices)
+    func appendOverDamage(index: Int) throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let spec = try Spec(jsonText: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 600, "cycle": [{}]}}]}"#)
+        try store.save(spec, as: "feed", crossExtents: [300])
+        try temporary.execute(Self.writeDamages[index].sql)
+        let error = try #require(throws: StoreError.self) { try store.append(name: "feed", section: 0, items: [Item(), Item()]) }
+        #expect(error.code == .damaged, "\(Self.writeDamages[index].what): \(error)")
+        let report = try store.check()
+        #expect(report.checksumMismatches == 1)
+        #expect(try store.layouts(name: "feed").map(\.cellCount) == [600])
+    }
+}
