@@ -15,9 +15,7 @@ extension Spec {
             return "a spec name must be at most \(maximumNameBytes) bytes of UTF-8, got \(bytes) bytes"
         }
         for (offset, scalar) in name.unicodeScalars.enumerated() where scalar.breaksLines {
-            let code = String(scalar.value, radix: 16, uppercase: true)
-            let hex = String(repeating: "0", count: max(0, 4 - code.count)) + code
-            return "a spec name must not contain control characters or line breaks, got U+\(hex) at character \(offset)"
+            return "a spec name must not contain control characters or line breaks, got U+\(scalar.hexDigits) at character \(offset)"
         }
         return nil
     }
@@ -37,5 +35,11 @@ extension Unicode.Scalar {
         case .control, .lineSeparator, .paragraphSeparator: true
         default: false
         }
+    }
+
+    /// The code point in hex, at least four digits (`000A`, `2028`, `1F600`).
+    package var hexDigits: String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }
