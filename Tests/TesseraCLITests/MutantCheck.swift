@@ -78,7 +78,7 @@ struct MutantCheck {
         let known = spec.sections.reduce(0) { $0 + ($1.items.knownCount ?? 0) }
         if known > Self.itemBound {
             var cut = spec
-            for index in cut.sections.indices { cut.sections[index].items = Self.cut(cut.sections[index].items) }
+            for index in cut.sections.indices { cut.sections[index].items = cut.sections[index].items.capped(at: Self.itemBound) }
             do {
                 check(try LayoutEngine().layout(cut, crossExtent: 390))
                 outcome = .laidOutCut
@@ -157,16 +157,6 @@ struct MutantCheck {
     private mutating func check(_ result: LayoutResult) {
         if let element = result.elements.first(where: { !($0.frame.x.isFinite && $0.frame.y.isFinite && $0.frame.width.isFinite && $0.frame.height.isFinite) }) {
             problems.append("laid out with a frame that is not finite: \(element)")
-        }
-    }
-
-    /// `source` with every cycle cut to at most ``itemBound`` items and every list to its first ``itemBound``.
-    private static func cut(_ source: ItemSource) -> ItemSource {
-        switch source {
-        case .list(let items): .list(Array(items.prefix(itemBound)))
-        case .cycle(let count, let cycle): .cycle(count: min(count, itemBound), cycle)
-        case .file: source
-        case .segments(let parts): .segments(parts.map(cut))
         }
     }
 }

@@ -138,21 +138,42 @@ enum MutantWriter {
     static let duplicateMarker = "\u{0}duplicate:"
 
     static func text(_ value: JSONValue) -> String {
+        String(decoding: bytes(value), as: UTF8.self)
+    }
+
+    static func bytes(_ value: JSONValue) -> [UInt8] {
+        var bytes: [UInt8] = []
+        write(value, to: &bytes)
+        return bytes
+    }
+
+    private static func write(_ value: JSONValue, to bytes: inout [UInt8]) {
         switch value {
-        case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
+        case .null: bytes += "null".utf8
+        case .bool(let flag): bytes += (flag ? "true" : "false").utf8
         case .number(let number):
-            if number == .infinity { return "1e999" }
-            if number == -.infinity { return "-1e999" }
-            return JSONWriter.format(number)
-        case .string(let text): return JSONWriter.quote(text)
-        case .array(let elements): return "[" + elements.map(text).joined(separator: ", ") + "]"
-        case .object(let object):
-            let members = zip(object.keys, object.values).map { key, member in
-                let written = key.hasPrefix(duplicateMarker) ? String(key.dropFirst(duplicateMarker.count)) : key
-                return JSONWriter.quote(written) + ": " + text(member)
+            if number.isInfinite {
+                bytes += (number < 0 ? "-1e999" : "1e999").utf8
+            } else {
+                JSONWriter.append(number, to: &bytes)
             }
-            return "{" + members.joined(separator: ", ") + "}"
+        case .string(let text): bytes += JSONWriter.quote(text).utf8
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes += ", ".utf8 }
+                write(element, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let object):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, (key, member)) in zip(object.keys, object.values).enumerated() {
+                if index > 0 { bytes += ", ".utf8 }
+                bytes += JSONWriter.quote(key.hasPrefix(duplicateMarker) ? String(key.dropFirst(duplicateMarker.count)) : key).utf8
+                bytes += ": ".utf8
+                write(member, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
         }
     }
 }

@@ -52,7 +52,7 @@ public struct SpecMutator: Sendable {
             for _ in 0..<random.int(1...3) {
                 mutations.append(Self.mutateValue(&value, random: &random))
             }
-            bytes = Array(MutantWriter.text(value).utf8)
+            bytes = MutantWriter.bytes(value)
         }
         if mutations.isEmpty || random.chance(0.5) {
             for _ in 0..<random.int(1...2) {
@@ -69,20 +69,20 @@ public struct SpecMutator: Sendable {
         #"{"size": [64, 88], "scale": 1, "rows": 2}"#, #"{"aspectRatio": null}"#,
     ]
 
-    /// A mutant whose first section reads its items from `items.ndjson`:
-    /// a spec of the corpus pointed at the file, and lines of items of
+    /// A mutant whose one section reads its items from `items.ndjson`:
+    /// the first section of a spec of the corpus pointed at the file, and lines of items of
     /// which one to three are mutated (their value or their bytes), with
     /// blank lines, CRLF line ends or no final newline at times.
     public func itemsMutant(seed: UInt64) -> SpecMutant {
         var random = SeededRandom(seed: seed)
         let base = corpus[random.int(0...corpus.count - 1)]
         var spec = Array(base.utf8)
-        if case .object(var root)? = try? JSONParser.parse(spec), case .array(var sections)? = root["sections"],
-           let first = sections.indices.first, case .object(var section) = sections[first] {
+        if case .object(var root)? = try? JSONParser.parse(spec), case .array(let sections)? = root["sections"],
+           case .object(var section)? = sections.first {
             section["items"] = .object(JSONObject(["file": .string("items.ndjson")]))
-            sections[first] = .object(section)
-            root["sections"] = .array(sections)
-            spec = Array(MutantWriter.text(.object(root)).utf8)
+            // Only this section: the items file is what is mutated.
+            root["sections"] = .array([.object(section)])
+            spec = MutantWriter.bytes(.object(root))
         }
         var lines = (0..<random.int(1...30)).map { _ in Array(Self.itemLines[random.int(0...Self.itemLines.count - 1)].utf8) }
         var mutations: [String] = []
@@ -90,7 +90,7 @@ public struct SpecMutator: Sendable {
             let index = random.int(0...lines.count - 1)
             if random.chance(0.5), var value = try? JSONParser.parse(lines[index]) {
                 mutations.append("line \(index + 1): " + Self.mutateValue(&value, random: &random))
-                lines[index] = Array(MutantWriter.text(value).utf8)
+                lines[index] = MutantWriter.bytes(value)
             } else {
                 mutations.append("line \(index + 1): " + Self.mutateBytes(&lines[index], random: &random))
             }
