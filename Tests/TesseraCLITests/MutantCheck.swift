@@ -10,11 +10,8 @@ import TesseraTestSupport
 struct MutantCheck {
     /// How a mutant ended.
     enum Outcome: Equatable {
-        /// It was read and laid out.
+        /// It was read and laid out (see ``MutantCheck/cut``).
         case laidOut
-        /// It was read; it holds more than ``MutantCheck/itemBound`` items,
-        /// so a copy cut down to that many was laid out instead.
-        case laidOutCut
         /// It was refused with this error line.
         case refused(line: String)
     }
@@ -37,6 +34,8 @@ struct MutantCheck {
     var problems: [String] = []
     /// The command line whose error line ``outcome`` holds.
     private(set) var arguments: [String] = []
+    /// The spec held more than ``itemBound`` items: a cut copy was laid out.
+    private(set) var cut = false
 
     /// Writes `mutant` into `directory` and runs it.
     static func run(_ mutant: SpecMutant, in directory: URL) throws -> MutantCheck {
@@ -77,11 +76,11 @@ struct MutantCheck {
         }
         let known = spec.sections.reduce(0) { $0 + ($1.items.knownCount ?? 0) }
         if known > Self.itemBound {
-            var cut = spec
-            for index in cut.sections.indices { cut.sections[index].items = cut.sections[index].items.capped(at: Self.itemBound) }
+            cut = true
+            var capped = spec
+            for index in capped.sections.indices { capped.sections[index].items = capped.sections[index].items.capped(at: Self.itemBound) }
             do {
-                check(try LayoutEngine().layout(cut, crossExtent: 390))
-                outcome = .laidOutCut
+                check(try LayoutEngine().layout(capped, crossExtent: 390))
             } catch let error as SpecError {
                 refused(error, arguments: commandLine(for: spec.axis))
             } catch {

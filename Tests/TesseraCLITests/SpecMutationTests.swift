@@ -59,9 +59,8 @@ struct SpecMutationTests {
                 let mutant = Self.mutant(kind: kind, index: index)
                 let check = try MutantCheck.run(mutant, in: directory)
                 switch check.outcome {
-                case .laidOut: tally["laid out", default: 0] += 1
-                case .laidOutCut: tally["laid out cut", default: 0] += 1
-                case .refused: tally["refused", default: 0] += 1
+                case .laidOut: tally[check.cut ? "laid out cut" : "laid out", default: 0] += 1
+                case .refused: tally[check.cut ? "refused cut" : "refused", default: 0] += 1
                 }
                 if !check.problems.isEmpty, failures < 10 {
                     failures += 1
@@ -92,7 +91,8 @@ struct SpecMutationTests {
                 defer { index += 1 }
                 let mutant = Self.mutant(kind: UInt64(1 + index % 2), index: 1_000_000 + index)
                 let check = try MutantCheck.run(mutant, in: directory)
-                guard case .refused(let line) = check.outcome else { continue }
+                // The binary lays out the whole spec: only mutants of at most 2,000 items.
+                guard case .refused(let line) = check.outcome, !check.cut else { continue }
                 run += 1
                 let output = try CLIRunner.run(check.arguments)
                 #expect(!output.signaled, "killed by signal \(output.status)\n\(mutant.report())")
