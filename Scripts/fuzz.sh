@@ -10,9 +10,10 @@
 # It compiles Sources/TesseraLayout with Fuzz/FuzzTarget.swift into one
 # binary (swiftc -sanitize=fuzzer,address), outside the Swift package, and
 # runs it on a copy of Fuzz/corpus in .build/fuzz/corpus, which keeps the
-# inputs libFuzzer finds from run to run. A crash, a leak or an input that
-# breaks the target's checks stops the run and is saved as
-# .build/fuzz/crash-*; the exit status is then non-zero.
+# inputs libFuzzer finds from run to run. A crash, a leak, an input that
+# breaks the target's checks or one that takes more than 10 s stops the run
+# and is saved as .build/fuzz/crash-* (leak-*, timeout-*); the exit status
+# is then non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
