@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
         .testTarget(name: "TesseraStoreTests", dependencies: ["TesseraStore", "TesseraSQLite", "TesseraLayout", "TesseraTestSupport"]),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
-        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout", "TesseraStore", "TesseraSQLite"]),
+        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout", "TesseraStore", "TesseraSQLite", "TesseraTestSupport"]),
         .testTarget(
             name: "TesseraServerTests",
             dependencies: [

@@ -7,6 +7,8 @@ struct CLIRunner {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// The process ended by a signal (then ``status`` is the signal's number).
+        var signaled = false
     }
 
     /// The `tessera` binary next to this test bundle in the build folder.
@@ -51,7 +53,8 @@ struct CLIRunner {
         return Output(
             status: process.terminationStatus,
             stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: stderrData, as: UTF8.self)
+            stderr: String(decoding: stderrData, as: UTF8.self),
+            signaled: process.terminationReason == .uncaughtSignal
         )
     }
 

@@ -128,6 +128,8 @@ struct QuotedValueTests {
     func escaped() {
         #expect("a\"b\nc\u{1}".quotedForMessage == #""a\"b\nc\u0001""#)
         #expect("short".quotedForMessage == "\"short\"")
+        // JSON lets DEL, C1 controls and U+2028/U+2029 through; a message escapes them too.
+        #expect("a\u{7F}\u{85}\u{2028}\u{2029}é".quotedForMessage == #""a\u007F\u0085\u2028\u2029é""#)
     }
 }
 

@@ -72,6 +72,20 @@ struct ValidationTests {
         #expect(specError(#"{"format": 1, "format": 1, "sections": []}"#)?.reason.contains("duplicate key \"format\"") == true)
     }
 
+    @Test("an unexpected byte that is not printable ASCII is named in hex, so the message stays one line of text")
+    func unexpectedBytes() throws {
+        // Found by the mutation test: these bytes were printed as they are (a NUL, an escape, a stray byte of UTF-8 as U+0085, a line break).
+        for (byte, shown) in [(0x00, "byte 0x00"), (0x1B, "byte 0x1B"), (0x7F, "byte 0x7F"), (0x85, "byte 0x85"), (0xE2, "byte 0xE2"), (0x0B, "byte 0x0B"), (0x3B, "character ';'")] {
+            let bytes = Array(#"{"format": 1, "sections": "#.utf8) + [UInt8(byte)] + Array("]}".utf8)
+            do {
+                _ = try JSONParser.parse(bytes)
+                Issue.record("byte \(byte) parsed")
+            } catch {
+                #expect(error.description == "line 1, column 27: unexpected \(shown)")
+            }
+        }
+    }
+
     @Test("the container extent must be finite and above zero")
     func crossExtent() throws {
         let spec = try Spec(jsonText: #"{"format": 1, "sections": []}"#)

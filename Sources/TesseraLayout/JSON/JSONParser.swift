@@ -70,7 +70,7 @@ package struct JSONParser {
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        default: throw error("unexpected \(Self.describe(bytes[index]))")
         }
     }
 
@@ -296,6 +296,17 @@ package struct JSONParser {
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text) else { throw error("invalid number") }
         return value
+    }
+
+    /// A byte for a message: a printable ASCII character in quotes, any
+    /// other byte (a control character, a byte of UTF-8 text) in hex, so
+    /// that the message stays one line of text.
+    static func describe(_ byte: UInt8) -> String {
+        guard (0x21...0x7E).contains(byte) else {
+            let hex = String(byte, radix: 16, uppercase: true)
+            return "byte 0x" + (hex.count < 2 ? "0" + hex : hex)
+        }
+        return "character '\(Character(Unicode.Scalar(byte)))'"
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {

@@ -54,6 +54,18 @@ public indirect enum ItemSource: Sendable, Hashable {
         }
     }
 
+    /// This source with every list and cycle cut to its first `limit` items
+    /// (items files as they are): a spec of bounded size with the same
+    /// kinds of items, for fuzzing in a debug build.
+    package func capped(at limit: Int) -> ItemSource {
+        switch self {
+        case .list(let items): .list(Array(items.prefix(limit)))
+        case .cycle(let count, let cycle): .cycle(count: min(count, limit), cycle)
+        case .file: self
+        case .segments(let parts): .segments(parts.map { $0.capped(at: limit) })
+        }
+    }
+
     /// These items followed by `items`, as compactly as the source allows.
     public func appending(_ items: [Item]) -> ItemSource {
         switch self {

@@ -21,6 +21,7 @@ extension Spec {
         var name: String?
         if let value = object["name"], value != .null {
             guard case .string(let text) = value else { throw root.appending("name").error("must be a string, got \(value.typeName)") }
+            try Spec.checkName(text, at: root.appending("name"))
             name = text
         }
         let axisName = try reader.string("axis", oneOf: Axis.allCases.map(\.rawValue), default: Axis.vertical.rawValue)

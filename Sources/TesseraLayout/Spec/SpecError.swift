@@ -91,7 +91,22 @@ extension String {
     /// short line.
     package var quotedForMessage: String {
         let limit = 60
-        guard count > limit else { return JSONWriter.quote(self) }
-        return JSONWriter.quote(String(prefix(limit))).dropLast() + "…\""
+        guard count > limit else { return Self.escapingLineBreaks(JSONWriter.quote(self)) }
+        return Self.escapingLineBreaks(JSONWriter.quote(String(prefix(limit)))).dropLast() + "…\""
+    }
+
+    /// JSON text with the characters JSON lets through that still break or
+    /// garble a line (DEL, C1 controls, U+2028, U+2029) escaped as `\uXXXX`.
+    private static func escapingLineBreaks(_ quoted: String) -> String {
+        guard quoted.unicodeScalars.contains(where: \.breaksLines) else { return quoted }
+        var text = ""
+        for scalar in quoted.unicodeScalars {
+            guard scalar.breaksLines else {
+                text.unicodeScalars.append(scalar)
+                continue
+            }
+            text += "\\u" + scalar.hexDigits
+        }
+        return text
     }
 }

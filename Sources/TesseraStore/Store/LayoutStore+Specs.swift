@@ -78,6 +78,9 @@ extension LayoutStore {
         guard let name = name ?? spec.name, !name.isEmpty else {
             throw StoreError(.invalidArgument, "the spec has no name: give one (a \"name\" in the spec, or a name to save it as)")
         }
+        if let problem = Spec.nameProblem(name) {
+            throw StoreError(.invalidArgument, "\(problem): \(name.quotedForMessage)", spec: name)
+        }
         for extent in crossExtents { try Self.checkCrossExtent(extent, axis: spec.axis) }
         let stored = spec.resolvingItemFiles()
         let (fingerprint, bodies) = try reportingSpecErrors(name: name) { try SpecFingerprint.withBodies(spec: stored) }
@@ -264,8 +267,13 @@ extension LayoutStore {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has \(bodies.count) section rows, not \(record.sectionCount)")
         }
         header["sections"] = .array(try bodies.map { try parseStored($0, name: name) })
+        // The name is the row's: a spec stored before the rule for names
+        // (one with a control character, say) stays readable.
+        header["name"] = nil
         do {
-            return LoadedSpec(id: record.id, spec: try Spec(json: .object(header), registry: registry), contentHash: record.contentHash)
+            var spec = try Spec(json: .object(header), registry: registry)
+            spec.name = name
+            return LoadedSpec(id: record.id, spec: spec, contentHash: record.contentHash)
         } catch let error as SpecError {
             throw StoreError.unreadableSpec(name: name, store: location, error)
         }

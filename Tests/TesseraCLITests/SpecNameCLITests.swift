@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import TesseraLayout
+import TesseraSQLite
+
+/// The rule for spec names on the command line: `--name`, a spec file's
+/// `"name"` and the lines of `--specs` each fail with one line naming it.
+@Suite("tessera: the rule for spec names, end to end")
+struct SpecNameCLITests {
+    static func spec(_ name: String?) -> String {
+        PrecomputeSpecsTests.line(name)
+    }
+
+    @Test("--name that breaks the rule: one error line naming the rule, no store left behind")
+    func nameFlag() throws {
+        try CLIRunner.inTemporaryDirectory { directory in
+            let file = try CLIRunner.file("feed.json", in: directory, Self.spec(nil))
+            let database = directory.appendingPathComponent("feeds.sqlite").path
+            let long = String(repeating: "x", count: 257)
+            let cases: [(String, String)] = [
+                ("bad\u{7}bell", #"error: a spec name must not contain control characters or line breaks, got U+0007 at character 3: "bad\u0007bell""#),
+                (long, #"error: a spec name must be at most 256 bytes of UTF-8, got 257 bytes: "\#(String(repeating: "x", count: 60))…""#),
+                ("", #"error: the spec has no name: give one (a "name" in the spec, or a name to save it as)"#),
+            ]
+            for (name, expected) in cases {
+                let line = try CLIRunner.failure(["precompute", file, "--db", database, "--width", "390", "--name", name])
+                #expect(line == expected, "\(name.debugDescription)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: database))
+            let good = try CLIRunner.run(["precompute", file, "--db", database, "--width", "390", "--name", "feed 1", "--quiet"])
+            #expect(good.status == 0, "\(good.stderr)")
+            #expect(try PrecomputeSpecsTests.specs(in: database) == ["feed 1"])
+        }
+    }
+
+    @Test("a spec file's \"name\" that breaks the rule is an error at name, also for layout")
+    func specFileName() throws {
+        try CLIRunner.inTemporaryDirectory { directory in
+            let empty = try CLIRunner.file("empty.json", in: directory, Self.spec(""))
+            let database = directory.appendingPathComponent("feeds.sqlite").path
+            #expect(try CLIRunner.failure(["precompute", empty, "--db", database, "--width", "390"])
+                == "error: \(empty): name: a spec name must not be empty")
+            let newline = try CLIRunner.file("newline.json", in: directory, Self.spec(#"two\nlines"#))
+            #expect(try CLIRunner.failure(["layout", newline, "--width", "390"])
+                == "error: \(newline): name: a spec name must not contain control characters or line breaks, got U+000A at character 3")
+        }
+    }
+
+    @Test("a line of --specs whose name breaks the rule fails on its line; the others are stored with --keep-going")
+    func specLines() throws {
+        try CLIRunner.inTemporaryDirectory { directory in
+            let long = String(repeating: "é", count: 129)
+            let file = try CLIRunner.file("feeds.ndjson", in: directory, [Self.spec("a"), Self.spec(long), Self.spec(#"tab\tname"#), Self.spec("b")].joined(separator: "\n"))
+            let database = directory.appendingPathComponent("feeds.sqlite").path
+            let output = try CLIRunner.run(["precompute", "--specs", file, "--db", database, "--width", "390", "--keep-going"])
+            #expect(output.status == 1)
+            #expect(PrecomputeSpecsTests.errorLines(output) == [
+                "error: \(file):2: name: a spec name must be at most 256 bytes of UTF-8, got 258 bytes",
+                "error: \(file):3: name: a spec name must not contain control characters or line breaks, got U+0009 at character 3",
+            ], "\(output.stderr)")
+            #expect(try PrecomputeSpecsTests.specs(in: database) == ["a", "b"])
+        }
+    }
+}
