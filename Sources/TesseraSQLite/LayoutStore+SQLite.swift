@@ -1,6 +1,12 @@
 @_exported import TesseraStore
 import TesseraLayout
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension LayoutStore {
     /// Opens the SQLite store at `path`, creating it if needed.
     ///
@@ -61,6 +67,23 @@ extension LayoutStore {
         configuration.readOnly = readOnly
         let storage = try SQLiteStorage(path: path, configuration: configuration)
         self.init(backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline)
+    }
+
+    /// Fails unless `path` is an existing file that may be a Tessera store,
+    /// judged from its bytes before anything opens it: for the tools that
+    /// write to a store but must never create one (an empty or table-less
+    /// file given to a writable open would become a store). Throws
+    /// `notFound` for a missing file, `notAStore` for a folder or another
+    /// file.
+    package static func requireExistingStore(at path: String) throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw StoreError(.notFound, "no store at \(path.quotedPathForMessage)", store: path)
+        }
+        guard status.st_mode & S_IFMT != S_IFDIR else {
+            throw StoreError(.notAStore, "\(path.quotedPathForMessage) is a directory, not a store file", store: path)
+        }
+        _ = try Migrator.existingStoreHeader(at: path)
     }
 
     /// The SQLite pool under this store, for this package's tools and tests.

@@ -5,15 +5,14 @@ import TesseraSQLite
 
 /// Reading the server's options: the store, the token file, the extent range.
 enum ServerOptions {
-    /// The store at `path`, which must exist: the server never creates an empty one.
+    /// The store at `path`, which must exist and be a store: the server
+    /// never creates or converts one.
     static func openStore(_ path: String) throws -> LayoutStore {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ValidationError("--db: no store at '\(path)' (tessera precompute creates one; the server never does)")
-        }
-        guard !isDirectory.boolValue else { throw ValidationError("--db: '\(path)' is a directory, not a store file") }
         do {
+            try LayoutStore.requireExistingStore(at: path)
             return try LayoutStore(path: path)
+        } catch let error as StoreError where error.code == .notFound {
+            throw ValidationError("--db: \(error.message) (tessera precompute creates one; the server never does)")
         } catch let error as StoreError {
             throw ValidationError("--db: \(error.message)")
         }

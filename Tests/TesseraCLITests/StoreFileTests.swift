@@ -32,6 +32,24 @@ struct StoreFileTests {
         }
     }
 
+    @Test("commands that write refuse an existing file that is not a store, and leave it as it was", arguments: [Data(), Data([0x2A])])
+    func writersRefuseNonStores(content: Data) throws {
+        try CLIRunner.inTemporaryDirectory { directory in
+            let items = try CLIRunner.file("items.ndjson", in: directory, "{}\n")
+            let store = directory.appendingPathComponent("empty.sqlite").path
+            FileManager.default.createFile(atPath: store, contents: content)
+            for arguments in [
+                ["append", "--db", store, "--name", "feed", "--section", "0", items], ["invalidate", "--db", store, "--name", "feed"],
+                ["prune", "--db", store], ["precompute", "Examples/grid.json", "--db", store, "--width", "390"],
+            ] {
+                let line = try CLIRunner.failure(arguments, in: CLIRunner.repository)
+                #expect(line.contains("is not a Tessera store"), "\(arguments[0]): \(line)")
+                #expect(FileManager.default.contents(atPath: store) == content, "\(arguments[0]) changed the file")
+                #expect(try contents(of: directory) == ["empty.sqlite", "items.ndjson"], "\(arguments[0]) left a file")
+            }
+        }
+    }
+
     @Test("precompute of a spec that fails while laying out, or of a bad width, leaves no new store behind")
     func precomputeLeavesNothing() throws {
         try CLIRunner.inTemporaryDirectory { directory in

@@ -113,6 +113,7 @@ struct ServerProcessTests {
 
     @Test("refuses to start without a store, or with bad options, saying why", arguments: [
         (["--db", "missing.sqlite"], "no store at 'missing.sqlite'"),
+        (["--db", "EMPTY"], "is not a Tessera store"),
         (["--db", "STORE", "--compute-extents", "300-200"], "--compute-extents: MIN must be above 0 and not above MAX"),
         (["--db", "STORE", "--compute-extents", "abc"], "--compute-extents takes MIN-MAX"),
         (["--db", "STORE", "--max-extents", "0"], "--max-extents must be 1 or more"),
@@ -128,5 +129,6 @@ struct ServerProcessTests {
         #expect(output.stdout.isEmpty)
         #expect(output.stderr.contains(message), "\(output.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "missing.sqlite"))
+        #expect(FileManager.default.contents(atPath: empty) == Data(" \n".utf8))
     }
 }

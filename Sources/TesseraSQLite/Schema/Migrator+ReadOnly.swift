@@ -43,6 +43,28 @@ extension Migrator {
         }
     }
 
+    /// The header of the existing file at `path`, and whether a `-wal` file
+    /// sits beside it, when the file may be a Tessera store: a missing,
+    /// empty, non-SQLite or foreign file is refused from its bytes alone,
+    /// before SQLite opens (and could change) it. Without a WAL file the
+    /// header is the file's committed state, so another application's id
+    /// is final; a store whose WAL holds its first commit is checked by the
+    /// open that follows.
+    static func existingStoreHeader(at path: String) throws -> (FileHeader, hasWAL: Bool) {
+        guard let (header, size) = FileHeader.read(path) else {
+            throw StoreError(.notFound, "no store at \(path.quotedPathForMessage): the file cannot be read", store: path)
+        }
+        let hasWAL = access(path + "-wal", F_OK) == 0
+        guard size > 0 else { throw StoreError.notATesseraStore(path: path, "an empty file") }
+        guard header.isSQLite else { throw StoreError.notSQLite(path: path) }
+        if !hasWAL && header.applicationID != Self.applicationID {
+            throw header.applicationID == 0 && header.userVersion == 0
+                ? StoreError.notATesseraStore(path: path, "a SQLite database without Tessera's application id")
+                : StoreError.notATesseraDatabase(path: path, applicationID: header.applicationID)
+        }
+        return (header, hasWAL)
+    }
+
     /// Opens the existing store at `path` read-only, at the latest schema
     /// version: its writes fail with `readOnly`.
     ///
@@ -56,18 +78,7 @@ extension Migrator {
     ///   `schemaTooNew`, or `readOnly` for a store of an older schema version
     ///   (a read-only open cannot upgrade it: open it once for writing).
     package func openReadOnly(at path: String, options: Connection.Options) throws -> Connection {
-        guard let (header, size) = FileHeader.read(path) else {
-            throw StoreError(.notFound, "no store at \(path.quotedPathForMessage): the file cannot be read", store: path)
-        }
-        let hasWAL = access(path + "-wal", F_OK) == 0
-        guard size > 0 else { throw StoreError.notATesseraStore(path: path, "an empty file") }
-        guard header.isSQLite else { throw StoreError.notSQLite(path: path) }
-        // Without a WAL file the header is the file's committed state.
-        if !hasWAL && header.applicationID != Self.applicationID {
-            throw header.applicationID == 0 && header.userVersion == 0
-                ? StoreError.notATesseraStore(path: path, "a SQLite database without Tessera's application id")
-                : StoreError.notATesseraDatabase(path: path, applicationID: header.applicationID)
-        }
+        let (header, hasWAL) = try Self.existingStoreHeader(at: path)
         var readOptions = options
         readOptions.immutable = header.isWAL && !hasWAL && access(path + "-shm", F_OK) != 0
         let connection = try Connection(path: path, mode: .readOnly, options: readOptions)

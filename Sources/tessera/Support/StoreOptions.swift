@@ -23,16 +23,19 @@ struct DatabaseOption: ParsableArguments {
 /// mistyped `--db` would leave an empty store behind and answer "no spec
 /// named…": only commands that write a new store may create one.
 enum StoreFile {
-    /// Fails unless `path` is an existing file (never a directory).
+    /// Fails unless `path` is an existing file that may be a Tessera store
+    /// (a file that is not one is refused untouched).
     private static func requireFile(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandError("no store at \(path.quotedPathForMessage): check the path (precompute creates a store)")
+        do {
+            try LayoutStore.requireExistingStore(at: path)
+        } catch let error as StoreError where error.code == .notFound {
+            throw CommandError("\(error.message): check the path (precompute creates a store)")
+        } catch let error as StoreError {
+            throw CommandError(error.message)
         }
-        guard !isDirectory.boolValue else { throw CommandError("\(path.quotedPathForMessage) is a directory, not a store file") }
     }
 
-    /// Opens the store at `path`, which must already exist.
+    /// Opens the store at `path`, which must already exist and be a store.
     static func openExisting(_ path: String) throws -> LayoutStore {
         try requireFile(path)
         return try open(path)
