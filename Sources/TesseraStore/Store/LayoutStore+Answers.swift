@@ -25,7 +25,7 @@ public struct LayoutAnswer: Sendable {
     /// extent); the same while they stay as they are. Fit for an HTTP
     /// entity tag.
     public var revisionTag: String
-    /// The elements, in the order of the in-memory ``LayoutResult``'s answer.
+    /// The elements, in the order of the in-memory `LayoutResult`'s answer.
     public var elements: [LayoutElement]
 
     package init(layout: StoredLayout, revisionTag: String, elements: [LayoutElement]) {
