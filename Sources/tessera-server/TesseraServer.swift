@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
+import NIOPosix
 import Prometheus
 import TesseraHummingbird
 import TesseraSQLite
@@ -15,6 +17,25 @@ struct TesseraServer: AsyncParsableCommand {
         subcommands: [Serve.self, EncodingBenchmark.self],
         defaultSubcommand: Serve.self
     )
+
+    /// Runs Swift concurrency's jobs on NIO's event loop threads before
+    /// anything else: a request's handler then runs on the thread that read
+    /// it, with no hop to the cooperative pool and back (the store's reads
+    /// take microseconds in place; its writes and computations run on its
+    /// own threads, never on these).
+    static func main() async {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// `tessera-server [serve] --db STORE …`: serving, the default.

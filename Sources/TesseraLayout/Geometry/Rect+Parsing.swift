@@ -7,8 +7,10 @@ package enum CommaNumbers {
     }
 
     /// `count` finite numbers separated by commas (spaces around each
-    /// allowed); `shape` names them in the error (`x,y,w,h`).
-    package static func parse(_ text: some StringProtocol, count: Int, shape: String) throws(Failure) -> [Double] {
+    /// allowed); `shape` names them in the error (`x,y,w,h`). Not generic:
+    /// the server parses one per request, and a generic call from another
+    /// module would run unspecialized.
+    package static func parse(_ text: String, count: Int, shape: String) throws(Failure) -> [Double] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == count else { throw Failure(description: "expected \(count) numbers \(shape), got \(parts.count)") }
         var values: [Double] = []
@@ -32,7 +34,7 @@ package enum CommaNumbers {
 extension Rect {
     /// `x,y,w,h`: x and y may be negative (a rect above the content is a
     /// valid query); the width and height may not.
-    package init(parsing text: some StringProtocol) throws(CommaNumbers.Failure) {
+    package init(parsing text: String) throws(CommaNumbers.Failure) {
         let values = try CommaNumbers.parse(text, count: 4, shape: "x,y,w,h")
         guard values[2] >= 0, values[3] >= 0 else { throw CommaNumbers.Failure(description: "the width and height must not be negative") }
         self.init(x: values[0], y: values[1], width: values[2], height: values[3])
