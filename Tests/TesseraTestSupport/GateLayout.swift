@@ -1,5 +1,9 @@
 import Dispatch
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import TesseraLayout
 
 /// A test kind that stops at its first item until the test opens its gate:
@@ -56,6 +60,7 @@ public final class Gate: Sendable {
     /// The number a spec names this gate by.
     public let number: Double
     private let arrived = DispatchSemaphore(value: 0)
+    private let niceness = Atomic<Int>(Int.min)
     private let opened = DispatchSemaphore(value: 0)
 
     private init(number: Double) {
@@ -80,6 +85,9 @@ public final class Gate: Sendable {
     }
 
     func pass() {
+        #if canImport(Glibc)
+        niceness.store(Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)), ordering: .relaxed)
+        #endif
         arrived.signal()
         opened.wait()
         opened.signal()
@@ -91,4 +99,10 @@ public final class Gate: Sendable {
     }
 
     public func open() { opened.signal() }
+
+    /// The nice value of the thread that arrived last (Linux), or nil.
+    public var arrivedNiceness: Int? {
+        let value = niceness.load(ordering: .relaxed)
+        return value == Int.min ? nil : value
+    }
 }

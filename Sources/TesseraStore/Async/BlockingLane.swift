@@ -2,6 +2,10 @@ import Dispatch
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Threads of the store's own for work that blocks (SQLite calls that may
 /// wait for a lock or a reader, layout computations that take seconds), so
 /// that async callers never block Swift concurrency's cooperative threads.
@@ -14,6 +18,8 @@ final class BlockingLane: Sendable {
 
     private let name: String
     private let threadCount: Int
+    /// The nice value the lane's threads run at (0: as the process).
+    private let niceness: Int32
     private let jobs = Mutex(Jobs())
     private let ready = DispatchSemaphore(value: 0)
 
@@ -37,9 +43,14 @@ final class BlockingLane: Sendable {
         }
     }
 
-    init(name: String, threads: Int) {
+    /// A lane of up to `threads` threads; with a `niceness` above 0 they
+    /// run below the process's other threads (Linux schedules each thread
+    /// by its own nice value), so that what they do yields the cores to
+    /// threads that answer requests.
+    init(name: String, threads: Int, niceness: Int32 = 0) {
         self.name = name
         self.threadCount = max(1, threads)
+        self.niceness = niceness
     }
 
     /// Runs `body` on one of the lane's threads and returns its result.
@@ -66,6 +77,10 @@ final class BlockingLane: Sendable {
     }
 
     private func work() {
+        #if os(Linux)
+        // On Linux the nice value is a thread's own, and 0 names the calling thread.
+        if niceness > 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
+        #endif
         while true {
             if ready.wait(timeout: .now() + Self.idleLifetime) == .timedOut {
                 // No work for a while: end, unless some arrived just now.

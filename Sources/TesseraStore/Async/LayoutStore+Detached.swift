@@ -13,7 +13,7 @@ extension LayoutStore {
             if let running = table[key] { return (running, false) }
             let task = Task<ComputedLayout, any Error> {
                 defer { _ = self.flights.withLock { $0.removeValue(forKey: key) } }
-                return try await self.workLane.run {
+                return try await self.computeLane.run {
                     try self.computeDetached(name: name, crossExtent: crossExtent, progress: progress)
                 }
             }

@@ -48,6 +48,11 @@ public final class LayoutStore: Sendable {
     /// Threads for async writes and computations: the store's own, so that
     /// another store's long computation never holds up this one's writes.
     let workLane = BlockingLane(name: "tessera writes", threads: 2)
+    /// Threads for computing missing layouts for async queries, below the
+    /// priority of the threads that answer queries: a server keeps serving
+    /// stored layouts at its pace while a new width is computed (the
+    /// computation takes longer when the cores are busy).
+    let computeLane = BlockingLane(name: "tessera computations", threads: 2, niceness: 10)
     /// Computations of missing layouts under way, for async callers to share.
     let flights = Mutex<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
 
