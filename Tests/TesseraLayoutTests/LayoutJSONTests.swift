@@ -135,6 +135,29 @@ struct LayoutJSONTests {
             == "{\(summary.jsonMembers),\n \"elements\": []}")
     }
 
+    @Test("an answer written straight into memory is the appended one, byte for byte, numbers repeated or not", arguments: [1, 2, 3] as [UInt64])
+    func writtenAnswer(seed: UInt64) {
+        var generator = SeededRandom(seed: seed)
+        // Fractions drawn again and again from a pool, as an answer's frames repeat their widths and columns.
+        let pool = (0..<12).map { _ in Double.random(in: -1e6...1e6, using: &generator) } + [1.0 / 3, -0.0]
+        func number() -> Double { pool.randomElement(using: &generator) ?? 0 }
+        let elements = (0..<200).map { index in
+            LayoutElement(kind: .cell, section: 0, item: index, frame: Rect(x: number(), y: number(), width: number(), height: number()))
+        } + Self.randomElements(count: 50, seed: seed)
+        let summary = LayoutSummary(axis: .vertical, crossExtent: 390.5, contentLength: 1e6 / 3, sectionCount: 1, cellCount: 250, elementCount: 250)
+        for count in [0, 1, 17, elements.count] {
+            let prefix = Array(elements.prefix(count))
+            let appended = LayoutJSON.text { LayoutJSON.appendAnswer(summary: summary, elements: prefix, to: &$0) }
+            let capacity = LayoutJSON.maximumAnswerLength(elementCount: prefix.count)
+            let written = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                initialized = buffer.baseAddress.map { LayoutJSON.writeAnswer(summary: summary, elements: prefix, into: UnsafeMutableRawPointer($0)) } ?? 0
+            }
+            #expect(String(decoding: written, as: UTF8.self) == appended, "\(count) elements")
+            let expected = prefix.map(Self.referenceText).joined(separator: ",\n  ")
+            #expect(count == 0 || appended.contains(expected))
+        }
+    }
+
     @Test("integers print as before, the extremes too")
     func integers() {
         for value in [0, 7, 10, -10, 99, 100, Int.max, Int.min + 1, Int.min] {
