@@ -63,32 +63,41 @@ struct ComputationTests {
         #expect(try await fixture.store.layouts(name: "gated").map(\.state) == [.fresh])
     }
 
-    @Test("readers during appends and invalidations see each layout whole: every answer is one of the states written")
+    @Test("readers during appends, updates and invalidations see each layout whole: every answer is one of the states written")
     func readersDuringWrites() async throws {
         let fixture = try ServerFixture()
         let viewport = Rect(x: 0, y: 0, width: 390, height: 100_000)
         // Every state the writer goes through, as the in-memory engine answers it.
         var spec = try Spec(jsonText: ServerFixture.feed)
         var expected: Set<String> = []
+        // The states PUT sends: the spec as it stands after some batches.
+        var puts: [Int: String] = [:]
         let batches = 12
         for batch in 0...batches {
             if batch > 0 { spec.sections[2].items = spec.sections[2].items.appending([Item(), Item(), Item()]) }
+            if batch % 3 == 2 { puts[batch] = JSONWriter.canonical(spec.jsonValue) }
             let result = try LayoutEngine().layout(spec, crossExtent: 390)
             var bytes: [UInt8] = []
             LayoutJSON.appendAnswer(summary: result.summary, elements: result.visibleElements(viewport: viewport), to: &bytes)
             expected.insert(String(decoding: bytes, as: UTF8.self) + "\n")
         }
         let states = expected
+        let updates = puts
         let done = Done()
         try await fixture.application(ServerFixture.writable).test(.router) { client in
             let uri = "/v1/feeds/feed/layouts/390/visible?rect=0,0,390,100000"
             let writer = Task {
                 defer { done.flag.store(true, ordering: .releasing) }
                 for batch in 1...batches {
-                    let response = try await client.execute(
-                        uri: "/v1/feeds/feed/sections/2/items", method: .post, headers: ServerFixture.authorized, body: ByteBuffer(string: "{}\n{}\n{}\n")
-                    )
-                    #expect(response.status == .ok)
+                    // Each batch appends three items, by POST, or by a PUT of the whole spec with them.
+                    let response = if let body = updates[batch] {
+                        try await client.execute(uri: "/v1/feeds/feed", method: .put, headers: ServerFixture.authorized, body: ByteBuffer(string: body))
+                    } else {
+                        try await client.execute(
+                            uri: "/v1/feeds/feed/sections/2/items", method: .post, headers: ServerFixture.authorized, body: ByteBuffer(string: "{}\n{}\n{}\n")
+                        )
+                    }
+                    #expect(response.status == .ok, "batch \(batch): \(response.text)")
                     if batch % 4 == 0 {
                         let stale = try await client.execute(uri: "/v1/feeds/feed/layouts/390", method: .delete, headers: ServerFixture.authorized)
                         #expect(stale.status == .noContent)
@@ -101,7 +110,7 @@ struct ComputationTests {
                     var torn = 0
                     while !done.flag.load(ordering: .acquiring) {
                         let response = try await client.execute(uri: uri, method: .get)
-                        #expect(response.status == .ok)
+                        #expect(response.status == .ok, "\(response.text)")
                         if states.contains(response.text) { seen.insert(response.text) } else { torn += 1 }
                     }
                     return (seen.count, torn)

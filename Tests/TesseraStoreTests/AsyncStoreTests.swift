@@ -70,6 +70,20 @@ struct AsyncStoreTests {
         #expect(try await store.layouts(name: "random") == Self.sync { try store.layouts() })
     }
 
+    @Test("a spec that changes while a query's computation runs is laid out again as it now is, not refused", arguments: TestBackend.all)
+    func specChangesDuringComputation(backend: TestBackend) async throws {
+        let temporary = try TemporaryStore(backend, registry: GateLayout.registry)
+        let store = temporary.store
+        let gate = Gate.make()
+        try await store.save(GateLayout.spec(gate: gate, count: 10), as: "gated")
+        let asker = Task { try await store.elements(name: "gated", crossExtent: 100, in: Self.everything) }
+        #expect(await Self.arrival(at: gate))
+        try await store.append(name: "gated", section: 0, items: [Item(), Item()])
+        gate.open()
+        #expect(try await asker.value.count == 12)
+        #expect(try await store.layouts(name: "gated").map(\.state) == [.fresh])
+    }
+
     @Test("tasks asking for one missing layout share one computation, which holds no lock: other reads and writes go on",
           arguments: TestBackend.all)
     func sharedComputation(backend: TestBackend) async throws {

@@ -14,7 +14,16 @@ extension LayoutStore {
             let task = Task<ComputedLayout, any Error> {
                 defer { _ = self.flights.withLock { $0.removeValue(forKey: key) } }
                 return try await self.computeLane.run {
-                    try self.computeDetached(name: name, crossExtent: crossExtent, progress: progress)
+                    // A spec that changed while it was laid out is laid out again,
+                    // as it now is: a query asked for the layout, not for that version.
+                    for _ in 1..<Self.computeAttempts {
+                        if let computed = try self.computeDetached(name: name, crossExtent: crossExtent, progress: progress) { return computed }
+                    }
+                    guard let computed = try self.computeDetached(name: name, crossExtent: crossExtent, progress: progress) else {
+                        throw StoreError(.conflict, "spec \(name.quotedForMessage) changed while its layout at \(JSONWriter.format(crossExtent)) was "
+                            + "computed, \(Self.computeAttempts) times in a row; try again", spec: name, crossExtent: crossExtent)
+                    }
+                    return computed
                 }
             }
             table[key] = task
@@ -25,9 +34,13 @@ extension LayoutStore {
         return ComputedLayout(layout: result.layout, computed: result.computed && started)
     }
 
+    /// How often a computation starts again when the spec changed under it.
+    static let computeAttempts = 3
+
     /// Reads the spec, computes its layout into memory, and stores it in one
-    /// short write, unless another writer stored it meanwhile.
-    func computeDetached(name: String, crossExtent: Double, progress: (@Sendable (PrecomputeProgress) -> Void)?) throws -> ComputedLayout {
+    /// short write, unless another writer stored it meanwhile; nil when the
+    /// spec changed while it was laid out (what was computed is of no use).
+    func computeDetached(name: String, crossExtent: Double, progress: (@Sendable (PrecomputeProgress) -> Void)?) throws -> ComputedLayout? {
         enum Found { case fresh(StoredLayout), spec(LoadedSpec, SpecFingerprint) }
         let found: Found = try read { storage in
             if let fresh = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) { return .fresh(fresh.layout) }
@@ -46,21 +59,21 @@ extension LayoutStore {
         writer.progress = Self.cellProgress(progress, spec: loaded.spec, name: name, crossExtent: crossExtent)
         let summary = try reportingSpecErrors(name: name) { try engine.run(loaded.spec, crossExtent: crossExtent, into: &writer) }
         let computeSeconds = Clock.monotonic() - started
-        let result: ComputedLayout = try write { storage in
+        let result: ComputedLayout? = try write { storage in
             if let fresh = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) {
                 return ComputedLayout(layout: fresh.layout, computed: false)
             }
-            // The spec changed while this layout was computed: what was computed is of no use.
             guard let record = try storage.specRecord(name: name), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
-                throw StoreError(.conflict, "spec \(name.quotedForMessage) changed while its layout at \(JSONWriter.format(crossExtent)) was computed; try again",
-                                 spec: name, crossExtent: crossExtent)
+                return nil
             }
             let id = try insertLayout(specID: loaded.id, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
             try buffer.replay(into: storage, layoutID: id)
             try storage.finishLayout(id: id, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: computeSeconds)
             return ComputedLayout(layout: try Self.written(id: id, name: name, crossExtent: crossExtent, storage: storage), computed: true)
         }
-        progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
+        if result != nil {
+            progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
+        }
         return result
     }
 }
