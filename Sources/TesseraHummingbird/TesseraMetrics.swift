@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import Metrics
 import Synchronization
+import TesseraStore
 
 /// The service's metrics through swift-metrics: requests counted and timed
 /// by route, method and status, and layouts computed by reads.
@@ -55,7 +56,7 @@ package struct TesseraRequestObserver<Context: RequestContext>: RouterMiddleware
     }
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let started = ContinuousClock.now
+        let started = Clock.monotonic()
         var response: Response
         var failure: Problem?
         do {
@@ -65,8 +66,7 @@ package struct TesseraRequestObserver<Context: RequestContext>: RouterMiddleware
             response = problem.response()
             failure = problem
         }
-        let elapsed = ContinuousClock.now - started
-        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        let nanoseconds = Int64((Clock.monotonic() - started) * 1e9)
         let status = response.status.code
         metrics.request(route: context.endpointPath ?? "NotFound", method: request.method, status: status, nanoseconds: nanoseconds)
         var metadata: Logger.Metadata = [

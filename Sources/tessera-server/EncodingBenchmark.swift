@@ -31,24 +31,22 @@ struct EncodingBenchmark: ParsableCommand {
     func run() throws {
         let store = try ServerOptions.openStore(db)
         let answers = try sampleAnswers(store)
-        var buffered: [Double] = []
-        var joined: [Double] = []
-        buffered.reserveCapacity(runs)
-        joined.reserveCapacity(runs)
+        var buffered = Samples()
+        var joined = Samples()
         var checksum = 0
         for run in 0..<runs {
             let answer = answers[run % answers.count]
-            let started = ContinuousClock.now
+            let started = Clock.monotonic()
             checksum &+= JSONResponses.body(of: answer).readableBytes
-            buffered.append(Self.microseconds(since: started))
-            let again = ContinuousClock.now
+            let middle = Clock.monotonic()
             checksum &+= answer.elements.map(\.jsonText).joined(separator: ",\n  ").utf8.count
-            joined.append(Self.microseconds(since: again))
+            buffered.add((middle - started) * 1e6)
+            joined.add((Clock.monotonic() - middle) * 1e6)
         }
         let count = answers.map(\.elements.count).reduce(0, +) / answers.count
         print("encoding answers of \(count) elements on average, \(runs) runs (checksum \(checksum % 997)):")
-        print(String(format: "  into the response buffer: median %.2f µs, p99 %.2f µs", Self.percentile(buffered, 0.5), Self.percentile(buffered, 0.99)))
-        print(String(format: "  jsonText per element, joined: median %.2f µs, p99 %.2f µs", Self.percentile(joined, 0.5), Self.percentile(joined, 0.99)))
+        print(String(format: "  into the response buffer: median %.2f µs, p99 %.2f µs", buffered.median, buffered.percentile(0.99)))
+        print(String(format: "  jsonText per element, joined: median %.2f µs, p99 %.2f µs", joined.median, joined.percentile(0.99)))
     }
 
     /// 64 viewports at random offsets, each as tall as gives about
@@ -69,15 +67,5 @@ struct EncodingBenchmark: ParsableCommand {
         }
         guard !answers.isEmpty else { throw ValidationError("no viewport of \(name.quotedForMessage) has about \(elements) elements") }
         return answers
-    }
-
-    private static func microseconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
-    }
-
-    private static func percentile(_ values: [Double], _ fraction: Double) -> Double {
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
     }
 }

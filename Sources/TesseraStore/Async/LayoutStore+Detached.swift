@@ -16,14 +16,11 @@ extension LayoutStore {
                 return try await self.computeLane.run {
                     // A spec that changed while it was laid out is laid out again,
                     // as it now is: a query asked for the layout, not for that version.
-                    for _ in 1..<Self.computeAttempts {
+                    for _ in 0..<Self.computeAttempts {
                         if let computed = try self.computeDetached(name: name, crossExtent: crossExtent, progress: progress) { return computed }
                     }
-                    guard let computed = try self.computeDetached(name: name, crossExtent: crossExtent, progress: progress) else {
-                        throw StoreError(.conflict, "spec \(name.quotedForMessage) changed while its layout at \(JSONWriter.format(crossExtent)) was "
-                            + "computed, \(Self.computeAttempts) times in a row; try again", spec: name, crossExtent: crossExtent)
-                    }
-                    return computed
+                    throw StoreError(.conflict, "spec \(name.quotedForMessage) changed while its layout at \(JSONWriter.format(crossExtent)) was "
+                        + "computed, \(Self.computeAttempts) times in a row; try again", spec: name, crossExtent: crossExtent)
                 }
             }
             table[key] = task

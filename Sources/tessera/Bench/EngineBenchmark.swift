@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStore
 
 /// Measures one kind in this process: compute speed in memory and streamed,
 /// storage per element, peak memory, and rect queries against a linear scan.
