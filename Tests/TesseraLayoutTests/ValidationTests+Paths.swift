@@ -130,6 +130,10 @@ struct QuotedValueTests {
         #expect("short".quotedForMessage == "\"short\"")
         // JSON lets DEL, C1 controls and U+2028/U+2029 through; a message escapes them too.
         #expect("a\u{7F}\u{85}\u{2028}\u{2029}é".quotedForMessage == #""a\u007F\u0085\u2028\u2029é""#)
+        // File paths in messages escape them alike (the libFuzzer target found a path with DEL printed as it was).
+        #expect("/tmp/i\u{7F}\u{85}\u{2028}\n.ndjson".quotedPathForMessage == #"'/tmp/i\u007F\u0085\u2028\n.ndjson'"#)
+        let long = "/tmp/" + String(repeating: "\u{7F}", count: 200) + "items.ndjson"
+        #expect(!long.quotedPathForMessage.unicodeScalars.contains { $0.value == 0x7F })
     }
 }
 

@@ -80,7 +80,7 @@ extension String {
     /// long path keeps an error to one short line (its file name stays).
     package var quotedPathForMessage: String {
         let limit = 100
-        let text = JSONWriter.quote(self).dropFirst().dropLast()
+        let text = Self.escapingLineBreaks(JSONWriter.quote(self)).dropFirst().dropLast()
         guard text.count > limit else { return "'\(text)'" }
         return "'\(text.prefix(30))…\(text.suffix(limit - 31))'"
     }
