@@ -108,6 +108,7 @@ INDEX_S=$(timed "CREATE INDEX elements_b ON elements USING gist (b)")
 # Statistics and the visibility map, as a table in use would have them (untimed).
 psql_db -c "VACUUM ANALYZE elements"
 BYTES=$(psql_db -At -c "SELECT pg_total_relation_size('elements')")
+say "size: $(psql_db -At -c "SELECT 'table ' || pg_relation_size('elements') || ' B, GiST index ' || pg_relation_size('elements_b') || ' B'")"
 COUNT=$(psql_db -At -c "SELECT count(*) FROM elements")
 [ "$COUNT" = "$N" ] || die "elements holds $COUNT rows, not $N."
 
