@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -13,6 +13,13 @@ let package = Package(
         // products, so that `swift run tessera` never builds Hummingbird.
         .library(name: "TesseraHummingbird", targets: ["TesseraHummingbird"]),
         .executable(name: "tessera-server", targets: ["tessera-server"]),
+        // The PostgreSQL backend. `tessera` and `tessera-server` open it from a
+        // `postgres://` URL when built with the trait PostgreSQL
+        // (`swift build --traits PostgreSQL`); without it they never build postgres-nio.
+        .library(name: "TesseraPostgres", targets: ["TesseraPostgres"]),
+    ],
+    traits: [
+        .trait(name: "PostgreSQL", description: "`tessera` and `tessera-server` open PostgreSQL stores from postgres:// URLs"),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The PostgreSQL backend only (TesseraPostgres).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -36,12 +45,33 @@ let package = Package(
         .target(name: "TesseraLayout"),
         .target(name: "TesseraStore", dependencies: ["TesseraLayout"]),
         .target(name: "TesseraSQLite", dependencies: ["TesseraStore", "TesseraLayout", "CSQLite"]),
+        .target(
+            name: "TesseraPostgres",
+            dependencies: [
+                "TesseraStore", "TesseraLayout",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Opens a store from what a user gives `--db`: a file path, or a
+        // postgres:// URL when the trait PostgreSQL is on.
+        .target(
+            name: "TesseraBackends",
+            dependencies: [
+                "TesseraStore", "TesseraSQLite", "TesseraLayout",
+                .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),
+            ]
+        ),
         .executableTarget(
             name: "tessera",
             dependencies: [
                 "TesseraLayout",
                 "TesseraStore",
                 "TesseraSQLite",
+                "TesseraBackends",
+                .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,6 +91,7 @@ let package = Package(
             dependencies: [
                 "TesseraHummingbird",
                 "TesseraSQLite",
+                "TesseraBackends",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -72,7 +103,10 @@ let package = Package(
         ),
         .target(name: "TesseraTestSupport", dependencies: ["TesseraLayout"], path: "Tests/TesseraTestSupport"),
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
-        .testTarget(name: "TesseraStoreTests", dependencies: ["TesseraStore", "TesseraSQLite", "TesseraLayout", "TesseraTestSupport"]),
+        .testTarget(
+            name: "TesseraStoreTests",
+            dependencies: ["TesseraStore", "TesseraSQLite", "TesseraPostgres", "TesseraLayout", "TesseraTestSupport"]
+        ),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout", "TesseraStore", "TesseraSQLite", "TesseraTestSupport"]),
         .testTarget(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TesseraBackends
 import TesseraLayout
 import TesseraSQLite
 
@@ -9,12 +10,11 @@ enum ServerOptions {
     /// never creates or converts one.
     static func openStore(_ path: String) throws -> LayoutStore {
         do {
-            try LayoutStore.requireExistingStore(at: path)
             // A layout's directory is loaded, verified, before a query answers
             // from it: damage anywhere in the store ends in a 500, never in
             // frames read through an index whose pages were damaged (the cost:
             // the first query of each large layout the process reads).
-            return try LayoutStore(path: path, loadsDirectoriesInline: true)
+            return try LayoutStore.open(db: path, requireExisting: true, loadsDirectoriesInline: true)
         } catch let error as StoreError where error.code == .notFound {
             throw ValidationError("--db: \(error.message) (tessera precompute creates one; the server never does)")
         } catch let error as StoreError {

@@ -85,8 +85,18 @@ struct LayoutStoreInvalidationTests {
         #expect(try store.layout(name: "feed", crossExtent: 300).computed)
         let report = try store.prune()
         #expect(report.layoutsDeleted == 1)
-        #expect(report.bytesAfter < report.bytesBefore)
         #expect(try store.layouts().map(\.crossExtent) == [300])
+        switch backend {
+        case .sqlite:
+            #expect(report.bytesAfter < report.bytesBefore)
+        case .postgres:
+            // VACUUM makes the space reusable without rewriting tables (which
+            // would lock out every reader): the pruned layout (half the store)
+            // computed again mostly fits in it, where it would otherwise add half.
+            #expect(try store.layout(name: "feed", crossExtent: 600).computed)
+            let again = try store.prune().bytesAfter
+            #expect(again <= report.bytesBefore + report.bytesBefore / 4, "\(report.bytesBefore) → \(again)")
+        }
         #expect(throws: StoreError.noSuchSpec(name: "nope")) { try store.invalidate(name: "nope") }
     }
 

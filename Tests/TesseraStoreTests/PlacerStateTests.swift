@@ -24,7 +24,7 @@ struct PlacerStateTests {
     static func append(after state: String, backend: TestBackend) throws -> (TemporaryStore, UpdateReport) {
         let temporary = try TemporaryStore(backend)
         try temporary.store.save(Spec(jsonText: json), crossExtents: [390])
-        try temporary.execute("UPDATE layout_sections SET placer_state = CAST('\(state.replacingOccurrences(of: "'", with: "''"))' AS BLOB)")
+        try temporary.execute("UPDATE layout_sections SET placer_state = \(backend.blob(state))")
         return (temporary, try temporary.store.append(name: "photos", section: 0, items: appended))
     }
 

@@ -3,11 +3,15 @@ import Testing
 import TesseraLayout
 @testable import TesseraSQLite
 @testable import TesseraStore
+import TesseraPostgres
+import TesseraTestSupport
 
 /// The backends every store test runs against: the store's semantics are
 /// the same whatever keeps its rows. A new backend is one case here.
 enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
+    /// A schema of its own on the server of ``PostgresTestServer``.
+    case postgres
 
     static let all = allCases
 
@@ -18,6 +22,8 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .sqlite:
             try LayoutStore(path: directory.appendingPathComponent("layouts.sqlite").path, registry: registry, cacheBudget: cacheBudget)
+        case .postgres:
+            try LayoutStore(url: try PostgresTestServer.freshStoreURL(), registry: registry, cacheBudget: cacheBudget)
         }
     }
 
@@ -26,6 +32,7 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func reopen(_ store: LayoutStore) throws -> LayoutStore {
         switch self {
         case .sqlite: try LayoutStore(path: store.location, registry: store.registry)
+        case .postgres: try LayoutStore(url: store.location, registry: store.registry)
         }
     }
 
@@ -37,7 +44,24 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .sqlite:
             let pool = try #require(store.sqlitePool)
             try pool.write { connection in try connection.execute(sql) }
+        case .postgres:
+            try store.executePostgres(sql)
         }
+    }
+
+    /// An SQL expression for the bytes of `text` as a blob (`bytea`).
+    func blob(_ text: String) -> String {
+        let quoted = "'\(text.replacingOccurrences(of: "'", with: "''"))'"
+        return switch self {
+        case .sqlite: "CAST(\(quoted) AS BLOB)"
+        case .postgres: "convert_to(\(quoted), 'UTF8')"
+        }
+    }
+
+    /// Drops what the store left on its server (a PostgreSQL schema).
+    func dropStore(_ store: LayoutStore) {
+        guard self == .postgres, case .postgres(let url)? = try? StoreLocation(parsing: store.location) else { return }
+        try? store.executePostgres("DROP SCHEMA IF EXISTS \(url.schema) CASCADE")
     }
 }
 
@@ -55,6 +79,7 @@ final class TemporaryStore {
     }
 
     deinit {
+        backend.dropStore(store)
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -1,7 +1,15 @@
 import ArgumentParser
 import Foundation
 import TesseraLayout
+import TesseraBackends
 import TesseraSQLite
+
+#if PostgreSQL
+typealias PostgresReport = PostgresBenchmark.Report
+#else
+/// The postgres suite's report in a build without PostgreSQL (never made).
+struct PostgresReport: Codable {}
+#endif
 
 /// `tessera bench`: the reproducible benchmark behind the README's tables.
 struct BenchCommand: ParsableCommand {
@@ -12,7 +20,7 @@ struct BenchCommand: ParsableCommand {
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine, store, serving, feeds, all
+        case engine, store, serving, feeds, postgres, all
     }
 
     @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), or all.")
@@ -32,6 +40,9 @@ struct BenchCommand: ParsableCommand {
 
     @Flag(help: "Skip the per-element R*Tree baseline (slow: about 10 s per million elements).")
     var noBaseline = false
+
+    @Option(help: "The PostgreSQL server of the postgres suite (postgres://user@host:port/dbname); not part of all. Scripts/bench-postgres.sh runs it beside the per-element baseline.")
+    var postgres: String?
 
     @Option(help: "Where the benchmark writes its temporary stores.")
     var directory: String = "/tmp"
@@ -69,6 +80,16 @@ struct BenchCommand: ParsableCommand {
             note("store: incremental updates of a \(count)-item feed")
             output.updates = try spawn(["--child", "updates"], count: count, as: UpdateBenchmark.Report.self)
         }
+        if suite == .postgres {
+            guard let postgres else { throw CommandError("the postgres suite needs --postgres postgres://user@host:port/dbname") }
+            guard LayoutStore.opensPostgres else {
+                throw CommandError("this build has no PostgreSQL backend: build with `swift build -c release --traits PostgreSQL`")
+            }
+            note("postgres: \(count) elements, \(runs) runs, on \(PostgresURL.redacted(postgres))")
+            let report = try spawn(["--child", "postgres"], count: count, as: PostgresReport.self)
+            print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+            return
+        }
         if suite == .serving || suite == .all {
             note("serving: \(ServingBenchmark.feeds) feeds × \(ServingBenchmark.widths.count) widths of \(count) elements")
             output.serving = try spawn(["--child", "serving"], count: count, as: ServingBenchmark.Report.self)
@@ -105,6 +126,13 @@ struct BenchCommand: ParsableCommand {
                 samples.add(now() - start)
             }
             data = Data(String(format: "p50 %.1f µs, p99 %.1f µs", samples.median * 1e6, samples.percentile(0.99) * 1e6).utf8)
+        } else if child == "postgres" {
+            #if PostgreSQL
+            guard let postgres else { throw CommandError("the postgres suite needs --postgres") }
+            data = try JSONEncoder().encode(PostgresBenchmark(count: count, runs: runs, url: postgres, directory: directory).run())
+            #else
+            throw CommandError("this build has no PostgreSQL backend")
+            #endif
         } else if child == "serving" {
             data = try JSONEncoder().encode(ServingBenchmark(count: count, runs: runs, directory: directory).run())
         } else if child.hasPrefix("serving-load:") {

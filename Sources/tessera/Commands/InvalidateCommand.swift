@@ -51,6 +51,8 @@ struct PruneCommand: ParsableCommand {
     func run() throws {
         let store = try database.open()
         let report = try reportingErrors { try store.prune() }
-        print("deleted \(counted(report.layoutsDeleted, "stale layout")); file \(report.bytesBefore) → \(report.bytesAfter) bytes")
+        // A PostgreSQL store's tables keep the space for reuse (VACUUM, not a rewrite).
+        let kept = StoreLocation.isPostgresURL(database.db) ? "tables" : "file"
+        print("deleted \(counted(report.layoutsDeleted, "stale layout")); \(kept) \(report.bytesBefore) → \(report.bytesAfter) bytes")
     }
 }

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import TesseraBackends
 import TesseraLayout
 import TesseraSQLite
 
 /// `--db FILE`: an existing store, for commands that read or change one.
 struct DatabaseOption: ParsableArguments {
-    @Option(help: "The store file (SQLite), made by precompute.")
+    @Option(help: "The store: a SQLite file made by precompute, or a postgres://user@host[:port]/dbname URL.")
     var db: String
 
     /// Opens the store; a missing file is an error, never a new empty store.
@@ -27,7 +28,11 @@ enum StoreFile {
     /// (a file that is not one is refused untouched).
     private static func requireFile(_ path: String) throws {
         do {
-            try LayoutStore.requireExistingStore(at: path)
+            if StoreLocation.isPostgresURL(path) {
+                try LayoutStore.requireExistingPostgresStore(db: path)
+            } else {
+                try LayoutStore.requireExistingStore(at: path)
+            }
         } catch let error as StoreError where error.code == .notFound {
             throw CommandError("\(error.message): check the path (precompute creates a store)")
         } catch let error as StoreError {
@@ -48,7 +53,7 @@ enum StoreFile {
     /// whole directory, verified, before answering from it.
     static func openForReading(_ path: String) throws -> LayoutStore {
         try requireFile(path)
-        return try reportingErrors { try LayoutStore(path: path, readOnly: true, loadsDirectoriesInline: true) }
+        return try reportingErrors { try LayoutStore.open(db: path, readOnly: true, loadsDirectoriesInline: true) }
     }
 
     /// The store at `path` and the fresh layout of the spec `name` at the
@@ -78,6 +83,8 @@ enum StoreFile {
     /// Whether the file at `path` and its folder can be written (SQLite
     /// writes a `-wal` and a `-shm` file beside the store).
     private static func isWritable(_ path: String) -> Bool {
+        // A server decides for itself; a refused write says why.
+        if StoreLocation.isPostgresURL(path) { return true }
         let folder = (path as NSString).deletingLastPathComponent
         return access(path, W_OK) == 0 && access(folder.isEmpty ? "." : folder, W_OK) == 0
     }
@@ -87,6 +94,8 @@ enum StoreFile {
     /// again: some spec errors only show up while laying out, after the
     /// store was opened, and they must not leave an empty store behind.
     static func withStore<T>(creatingIfMissing path: String, _ body: (LayoutStore) throws -> T) throws -> T {
+        // A PostgreSQL store is a schema: created when missing, and kept.
+        if StoreLocation.isPostgresURL(path) { return try body(open(path)) }
         if FileManager.default.fileExists(atPath: path) { return try body(openExisting(path)) }
         do {
             // The store is released when `body` returns, closing the file before it is removed.
@@ -99,7 +108,7 @@ enum StoreFile {
 
     /// Opens or creates the store at `path`.
     static func open(_ path: String) throws -> LayoutStore {
-        try reportingErrors { try LayoutStore(path: path) }
+        try reportingErrors { try LayoutStore.open(db: path) }
     }
 }
 

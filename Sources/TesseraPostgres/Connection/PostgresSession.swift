@@ -1,0 +1,135 @@
+import Dispatch
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import TesseraStore
+
+/// One connection to the server, used synchronously: the store's port is
+/// synchronous and runs on the store's own threads (or a caller's), never
+/// on an event loop, so each statement waits for its answer. A session is
+/// used by one thread at a time (the pool hands it out).
+final class PostgresSession: @unchecked Sendable {
+    let connection: PostgresConnection
+    let location: String
+    private let logger: Logger
+
+    /// Per-snapshot-source state of the store (its reader cache), kept between reads.
+    var attachment: AnyObject?
+    /// The store's schema while the session runs a write; nil in reads.
+    var writingSchema: String?
+    /// For writes: the specs whose advisory lock this transaction holds.
+    var lockedSpecs: Set<String> = []
+    /// For writes: rows not sent yet (see `PendingRows`).
+    var pending = PendingRows()
+    /// For writes: the depth of savepoints.
+    var savepointDepth = 0
+    /// Counts reads, for `changeCounter` (see there).
+    var readCount: Int64 = 0
+
+    private init(connection: PostgresConnection, location: String, logger: Logger) {
+        self.connection = connection
+        self.location = location
+        self.logger = logger
+    }
+
+    /// Connects and authenticates, with the store's schema first on the search path.
+    static func connect(to url: PostgresURL, on eventLoop: any EventLoop, id: Int) throws -> PostgresSession {
+        var configuration: PostgresConnection.Configuration
+        if let socket = url.unixSocketPath {
+            configuration = .init(unixSocketPath: socket, username: url.user, password: url.password, database: url.database)
+        } else {
+            configuration = .init(host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
+        }
+        configuration.options.additionalStartupParameters = [
+            ("search_path", "\(url.schema), public"),
+            ("application_name", "tessera"),
+            // Frames and bounds are exact doubles: no rounding of floats sent as text.
+            ("extra_float_digits", "3"),
+        ]
+        configuration.options.connectTimeout = .seconds(10)
+        let logger = Logger(label: "tessera.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        do {
+            let connection = try waitFor(PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: logger))
+            return PostgresSession(connection: connection, location: url.description, logger: logger)
+        } catch {
+            throw StoreError(postgres: error, location: url.description, connecting: true)
+        }
+    }
+
+    /// Runs one statement and collects its rows, after sending the rows a
+    /// write has pending (so that it sees them).
+    @discardableResult
+    func query(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> PostgresQueryResult {
+        try flushPending()
+        return try send(sql, binds)
+    }
+
+    /// Sends the rows a write has pending.
+    func flushPending() throws {
+        guard !pending.isEmpty else { return }
+        let statements = try pending.statements()
+        pending = PendingRows()
+        for (sql, binds) in statements { _ = try send(sql, binds) }
+    }
+
+    private func send(_ sql: String, _ binds: PostgresBindings) throws -> PostgresQueryResult {
+        do {
+            return try Self.waitFor(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger))
+        } catch {
+            throw StoreError(postgres: error, location: location, connecting: false)
+        }
+    }
+
+    /// Runs one statement and calls `body` with each row as it arrives (for
+    /// results too large to collect).
+    func forEachRow(_ sql: String, _ binds: PostgresBindings, _ body: @escaping @Sendable (PostgresRow) throws -> Void) throws {
+        do {
+            _ = try Self.waitFor(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger, body))
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(postgres: error, location: location, connecting: false)
+        }
+    }
+
+    /// Runs statements without parameters (a migration's script), one after
+    /// another (see `SQLScript`).
+    func execute(script: String) throws {
+        for statement in SQLScript.statements(script) { try query(statement) }
+    }
+
+    func close() {
+        _ = try? Self.waitFor(connection.close())
+    }
+
+    /// Waits for `future`, which completes on the storage's own event loop.
+    /// A caller on another event loop's thread (a server that runs Swift
+    /// concurrency on NIO's threads, opening its store) may not use NIO's
+    /// `wait()`: it blocks on a semaphore instead.
+    static func waitFor<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+        if MultiThreadedEventLoopGroup.currentEventLoop == nil { return try future.wait() }
+        let semaphore = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Result<T, any Error>?
+        future.whenComplete { outcome in
+            result = outcome
+            semaphore.signal()
+        }
+        semaphore.wait()
+        guard let result else { throw StoreError(.internal, "a PostgreSQL request ended without a result") }
+        return try result.get()
+    }
+
+    var isClosed: Bool { connection.isClosed }
+}
+
+extension PostgresBindings {
+    /// Bindings of `values` in order; nil binds NULL.
+    static func of(_ values: (any PostgresThrowingDynamicTypeEncodable)?...) throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
+            if let value { try bindings.append(value) } else { bindings.appendNull() }
+        }
+        return bindings
+    }
+}

@@ -1,0 +1,83 @@
+@_exported import TesseraStore
+import TesseraLayout
+
+extension LayoutStore {
+    /// Opens the PostgreSQL store at `url`, creating its schema if needed.
+    ///
+    /// `url` is `postgres://user[:password]@host[:port]/dbname` (or
+    /// `postgresql://`); `?schema=name` keeps the store in another
+    /// PostgreSQL schema than `tessera` (one database can hold several
+    /// stores), and a host that is a folder (`?host=/run/postgresql`, or
+    /// percent-encoded) connects through the server's Unix socket.
+    ///
+    /// Every machine that opens the same URL shares the store: writers of
+    /// one spec wait for each other (an advisory lock per spec), writers of
+    /// different specs do not, and every read answers from one snapshot that
+    /// includes every write committed before it began.
+    ///
+    /// - Throws: `StoreError` with code `invalidArgument` for a URL that does
+    ///   not parse, `io` when the server cannot be reached or refuses the
+    ///   user, `notAStore` for a schema that holds other tables,
+    ///   `schemaTooNew` for a store of a newer Tessera.
+    /// - Parameters:
+    ///   - maximumReaders: the most connections reading at once; more
+    ///     concurrent reads wait for one to be free.
+    ///   - cacheBudget: bytes of layout directories the store's readers share
+    ///     in memory (see `LayoutStore(path:)`).
+    ///   - busyTimeout: how long (seconds) a write waits for another writer
+    ///     of the same spec before failing with code `busy`.
+    ///   - readOnly: connects without creating or migrating anything; every
+    ///     write fails with code `readOnly` (for hot-standby replicas).
+    public convenience init(
+        url: String,
+        registry: LayoutRegistry = .standard,
+        maximumReaders: Int = 8,
+        cacheBudget: Int = LayoutStore.defaultCacheBudget,
+        busyTimeout: Double = 120,
+        readOnly: Bool = false
+    ) throws {
+        try self.init(
+            url: url, registry: registry, maximumReaders: maximumReaders, cacheBudget: cacheBudget, busyTimeout: busyTimeout,
+            readOnly: readOnly, loadsDirectoriesInline: false
+        )
+    }
+
+    /// The same, for this package's tools (see `LayoutStore.loadsDirectoriesInline`).
+    package convenience init(
+        url: String,
+        registry: LayoutRegistry = .standard,
+        maximumReaders: Int = 8,
+        cacheBudget: Int = LayoutStore.defaultCacheBudget,
+        busyTimeout: Double = 120,
+        readOnly: Bool = false,
+        loadsDirectoriesInline: Bool
+    ) throws {
+        let storage = try PostgresStorage(
+            url: try PostgresURL(parsing: url), maximumReaders: maximumReaders, busyTimeout: busyTimeout, readOnly: readOnly
+        )
+        self.init(backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline)
+    }
+}
+
+extension LayoutStore {
+    /// Fails unless `url` names an existing store (of this schema version or
+    /// an older one a writable open migrates): `notFound` for a database or
+    /// schema without one. Writes nothing.
+    package static func requireExistingPostgresStore(url: String) throws {
+        do {
+            _ = try PostgresStorage(url: try PostgresURL(parsing: url), maximumReaders: 1, busyTimeout: 1, readOnly: true)
+        } catch let error as StoreError where error.code == .readOnly {
+            // An older schema version: it exists.
+        }
+    }
+
+    /// Runs SQL statements on the store's rows in one transaction, on the
+    /// writer's connection: for this package's tests, which damage rows or
+    /// stand in for another program.
+    package func executePostgres(_ script: String) throws {
+        guard let storage = backend as? PostgresStorage else {
+            throw StoreError(.unsupported, "\(location.quotedForMessage) is not a PostgreSQL store", store: location)
+        }
+        try storage.execute(script: script)
+    }
+}

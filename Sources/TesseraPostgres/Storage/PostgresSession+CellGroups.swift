@@ -1,0 +1,100 @@
+import NIOCore
+import PostgresNIO
+import TesseraLayout
+import TesseraStore
+
+/// The rows that hold cells: `cell_groups`, one row per group with its
+/// place, its exact bounds, its frames' checksum and its frames.
+extension PostgresSession {
+    private func verifyFrames(_ frames: ByteBuffer?, checksum: Int64, slot: Int, firstItem: Int, layoutID: Int64) throws -> ByteBuffer {
+        guard let frames, frames.withUnsafeReadableBytes({ Checksum.of($0) }) == checksum else {
+            throw StoreError.damaged(store: location, "the cell group of items \(firstItem)… of slot \(slot) of layout \(layoutID) does not match its checksum")
+        }
+        return frames
+    }
+
+    func forEachGroup(layoutID: Int64, _ body: (GroupRecord) throws -> Void) throws {
+        for columns in try query("""
+            SELECT slot, first_item, id, min_cross, max_cross, min_scroll, max_scroll, frames_checksum, \(Self.intact("t"))
+            FROM cell_groups AS t WHERE layout_id = $1 ORDER BY slot, first_item
+            """, .of(layoutID)).columns(location: location) {
+            try columns.verify(8, "the cell group of items \(try columns.int(1))… of slot \(try columns.int(0)) of layout \(layoutID)")
+            try body(GroupRecord(
+                slot: try columns.int(0), firstItem: try columns.int(1), id: try columns.int64(2),
+                bounds: QueryBounds(
+                    minCross: try columns.double(3), maxCross: try columns.double(4),
+                    minScroll: try columns.double(5), maxScroll: try columns.double(6)
+                ),
+                framesChecksum: try columns.int64(7)
+            ))
+        }
+    }
+
+    func groupID(layoutID: Int64, slot: Int, firstItem: Int) throws -> Int64? {
+        try query("SELECT id FROM cell_groups WHERE layout_id = $1 AND slot = $2 AND first_item = $3", .of(layoutID, slot, firstItem))
+            .first.map { try RowColumns($0, location: location).int64(0) }
+    }
+
+    func visitFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        guard let row = try query("SELECT frames FROM cell_groups WHERE id = $1", .of(groupID)).first,
+              let frames = RowColumns(row, location: location).bytes(0)
+        else { return }
+        frames.withUnsafeReadableBytes(body)
+    }
+
+    func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        guard let columns = try query("""
+            SELECT frames, frames_checksum, \(Self.intact("t")) FROM cell_groups AS t
+            WHERE layout_id = $1 AND slot = $2 AND first_item = $3
+            """, .of(layoutID, slot, firstItem)).columns(location: location).first
+        else { return nil }
+        try columns.verify(2, "the cell group of items \(firstItem)… of slot \(slot) of layout \(layoutID)")
+        let frames = try verifyFrames(columns.bytes(0), checksum: try columns.int64(1), slot: slot, firstItem: firstItem, layoutID: layoutID)
+        return try frames.withUnsafeReadableBytes(body)
+    }
+
+    func forEachIndexedGroup(
+        layoutID: Int64, slot: Int, bounds: QueryBounds,
+        _ body: (_ firstItem: Int, _ frames: UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        // The GiST index (layout, slot, box) finds the groups; `&&` counts
+        // touching boxes as meeting, so it never misses one. The exact rect
+        // test happens on the frames.
+        for columns in try query("""
+            SELECT first_item, frames, frames_checksum, \(Self.intact("t")) FROM cell_groups AS t
+            WHERE layout_id = $1 AND slot = $2
+              AND box(point(min_cross, min_scroll), point(max_cross, max_scroll)) && box(point($3, $5), point($4, $6))
+            ORDER BY first_item
+            """, .of(layoutID, slot, bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)).columns(location: location) {
+            let first = try columns.int(0)
+            try columns.verify(3, "the cell group of items \(first)… of slot \(slot) of layout \(layoutID)")
+            let frames = try verifyFrames(columns.bytes(1), checksum: try columns.int64(2), slot: slot, firstItem: first, layoutID: layoutID)
+            try frames.withUnsafeReadableBytes { raw in try body(first, raw) }
+        }
+    }
+
+    func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {
+        guard let columns = try query("""
+            SELECT min(min_scroll), max(max_scroll), bool_and(\(Self.intact("t"))) FROM cell_groups AS t
+            WHERE layout_id = $1 AND slot = $2
+            """, .of(layoutID, slot)).columns(location: location).first, !columns.isNull(0)
+        else { return nil }
+        try columns.verify(2, "a cell group's row of slot \(slot) of layout \(layoutID)")
+        return try columns.double(0)...columns.double(1)
+    }
+
+    // MARK: Writes
+
+    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds) throws {
+        try pending.addGroup(layoutID: layoutID, slot: slot, firstItem: firstItem, frames: frames, bounds: bounds)
+        if pending.isFull { try flushPending() }
+    }
+
+    func deleteGroups(layoutID: Int64, slot: Int?) throws {
+        if let slot {
+            try query("DELETE FROM cell_groups WHERE layout_id = $1 AND slot = $2", .of(layoutID, slot))
+        } else {
+            try query("DELETE FROM cell_groups WHERE layout_id = $1", .of(layoutID))
+        }
+    }
+}

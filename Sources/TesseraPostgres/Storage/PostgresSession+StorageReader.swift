@@ -1,0 +1,229 @@
+import PostgresNIO
+import TesseraLayout
+import TesseraStore
+
+/// A session reads the store's rows for ``LayoutStore`` (see
+/// `StorageReader`), inside the snapshot of the storage's read or write.
+extension PostgresSession: StorageReader {
+    /// The test of a row's checksum, for the table aliased `alias`.
+    static func intact(_ alias: String) -> String { "(\(alias).checksum = tessera_checksum(\(alias)))" }
+
+    /// Nothing tells one session cheaply that another machine committed, so
+    /// every read resolves names again in its own snapshot: the counter
+    /// changes on every call.
+    func changeCounter() throws -> Int64 {
+        readCount += 1
+        return readCount
+    }
+
+    // MARK: Specs
+
+    func specID(name: String) throws -> Int64? {
+        try lockSpecIfWriting(name)
+        return try query("SELECT id FROM specs WHERE name = $1", .of(name)).first.map { try RowColumns($0, location: location).int64(0) }
+    }
+
+    func specRecord(name: String) throws -> SpecRecord? {
+        try lockSpecIfWriting(name)
+        guard let row = try query(
+            "SELECT id, body, content_hash, \(Self.intact("s")), section_count FROM specs AS s WHERE name = $1", .of(name)
+        ).first else { return nil }
+        let columns = RowColumns(row, location: location)
+        try columns.verify(3, "the row of the spec \(name.quotedForMessage)")
+        return SpecRecord(id: try columns.int64(0), header: try columns.text(1), contentHash: try columns.text(2), sectionCount: try columns.int(4))
+    }
+
+    private static let specColumns = "name, axis, section_count, content_hash, updated_at, \(intact("s")) FROM specs AS s"
+
+    private func storedSpec(_ columns: RowColumns) throws -> StoredSpec {
+        try columns.verify(5, "the row of the spec \(try columns.text(0).quotedForMessage)")
+        return StoredSpec(
+            name: try columns.text(0),
+            axis: Axis(rawValue: try columns.text(1)) ?? .vertical,
+            sectionCount: try columns.int(2),
+            contentHash: try columns.text(3),
+            updatedAt: try columns.double(4)
+        )
+    }
+
+    func specSummaries() throws -> [StoredSpec] {
+        try query("SELECT \(Self.specColumns) ORDER BY name").columns(location: location).map(storedSpec)
+    }
+
+    func specSummary(name: String) throws -> StoredSpec? {
+        try lockSpecIfWriting(name)
+        return try query("SELECT \(Self.specColumns) WHERE name = $1", .of(name)).columns(location: location).first.map(storedSpec)
+    }
+
+    func sectionBodies(specID: Int64) throws -> [String] {
+        try query(
+            "SELECT body, \(Self.intact("t")), section FROM spec_sections AS t WHERE spec_id = $1 ORDER BY section", .of(specID)
+        ).columns(location: location).map { columns in
+            try columns.verify(1, "the stored body of section \(try columns.int(2)) of spec \(specID)")
+            return try columns.text(0)
+        }
+    }
+
+    func sectionBody(specID: Int64, index: Int) throws -> String? {
+        try query(
+            "SELECT body, \(Self.intact("t")) FROM spec_sections AS t WHERE spec_id = $1 AND section = $2", .of(specID, index)
+        ).columns(location: location).first.map { columns in
+            try columns.verify(1, "the stored body of section \(index) of spec \(specID)")
+            return try columns.text(0)
+        }
+    }
+
+    func sectionIdentities(specID: Int64) throws -> [SectionIdentity] {
+        try query(
+            "SELECT identity, content_hash, \(Self.intact("t")), section FROM spec_sections AS t WHERE spec_id = $1 ORDER BY section",
+            .of(specID)
+        ).columns(location: location).map { columns in
+            try columns.verify(2, "the stored identity of section \(try columns.int(3)) of spec \(specID)")
+            return SectionIdentity(identity: try columns.text(0), hash: try columns.text(1))
+        }
+    }
+
+    // MARK: Layouts
+
+    private static let layoutColumns = """
+        l.id, s.name, s.axis, l.cross_extent,
+        l.status = 'ready' AND l.spec_hash = s.content_hash AND l.engine_version = $1,
+        l.content_length, l.section_count, l.cell_count, l.element_count, l.engine_version, l.compute_seconds,
+        l.overhang, l.revision, \(intact("l"))
+        FROM layouts AS l JOIN specs AS s ON s.id = l.spec_id
+        """
+
+    private func layoutRecord(_ columns: RowColumns) throws -> LayoutRecord {
+        try columns.verify(13, "the row of the layout of spec \(try columns.text(1).quotedForMessage) at \(JSONWriter.format(try columns.double(3)))")
+        return LayoutRecord(
+            layout: StoredLayout(
+                id: try columns.int64(0),
+                specName: try columns.text(1),
+                axis: Axis(rawValue: try columns.text(2)) ?? .vertical,
+                crossExtent: try columns.double(3),
+                state: try columns.bool(4) ? .fresh : .stale,
+                contentLength: try columns.double(5),
+                sectionCount: try columns.int(6),
+                cellCount: try columns.int(7),
+                elementCount: try columns.int(8),
+                engineVersion: try columns.int(9),
+                computeSeconds: try columns.double(10)
+            ),
+            overhang: try columns.double(11),
+            revision: try columns.int64(12)
+        )
+    }
+
+    func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord? {
+        try lockSpecIfWriting(name)
+        return try query(
+            "SELECT \(Self.layoutColumns) WHERE s.name = $2 AND l.cross_extent = $3", .of(engineVersion, name, crossExtent)
+        ).columns(location: location).first.map(layoutRecord)
+    }
+
+    func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord? {
+        try query("SELECT \(Self.layoutColumns) WHERE l.id = $2", .of(engineVersion, id)).columns(location: location).first.map(layoutRecord)
+    }
+
+    func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord] {
+        let result = if let specID {
+            try query("SELECT \(Self.layoutColumns) WHERE l.spec_id = $2 ORDER BY l.cross_extent", .of(engineVersion, specID))
+        } else {
+            try query("SELECT \(Self.layoutColumns) ORDER BY s.name, l.cross_extent", .of(engineVersion))
+        }
+        return try result.columns(location: location).map(layoutRecord)
+    }
+
+    func layoutID(specID: Int64, crossExtent: Double) throws -> Int64? {
+        try query("SELECT id FROM layouts WHERE spec_id = $1 AND cross_extent = $2", .of(specID, crossExtent))
+            .first.map { try RowColumns($0, location: location).int64(0) }
+    }
+
+    // MARK: Sections
+
+    func sections(layoutID: Int64) throws -> [SectionRecord] {
+        try query("SELECT \(SectionColumns.select) FROM layout_sections AS t WHERE layout_id = $1 ORDER BY section", .of(layoutID))
+            .columns(location: location).map { try SectionColumns.record($0, layoutID: layoutID) }
+    }
+
+    func forEachSection(layoutID: Int64, endingAtOrAfter low: Double, _ body: (SectionRecord) throws -> Bool) throws {
+        // In pages: a query stops after the first sections past its rect.
+        var after: (end: Double, section: Int)?
+        while true {
+            let page = if let after {
+                try query("""
+                    SELECT \(SectionColumns.select) FROM layout_sections AS t
+                    WHERE layout_id = $1 AND scroll_end >= $2 AND (scroll_end, section) > ($3, $4)
+                    ORDER BY scroll_end, section LIMIT 64
+                    """, .of(layoutID, low, after.end, after.section))
+            } else {
+                try query("""
+                    SELECT \(SectionColumns.select) FROM layout_sections AS t
+                    WHERE layout_id = $1 AND scroll_end >= $2 ORDER BY scroll_end, section LIMIT 64
+                    """, .of(layoutID, low))
+            }
+            for columns in page.columns(location: location) {
+                let record = try SectionColumns.record(columns, layoutID: layoutID)
+                guard try body(record) else { return }
+                after = (record.geometry.end, record.geometry.index)
+            }
+            if page.count < 64 { return }
+        }
+    }
+
+    func section(layoutID: Int64, index: Int) throws -> SectionRecord? {
+        try query("SELECT \(SectionColumns.select) FROM layout_sections AS t WHERE layout_id = $1 AND section = $2", .of(layoutID, index))
+            .columns(location: location).first.map { try SectionColumns.record($0, layoutID: layoutID) }
+    }
+
+    func placerState(layoutID: Int64, slot: Int) throws -> [UInt8]? {
+        guard let columns = try query(
+            "SELECT placer_state, \(Self.intact("t")), section FROM layout_sections AS t WHERE layout_id = $1 AND slot = $2",
+            .of(layoutID, slot)
+        ).columns(location: location).first else { return nil }
+        try columns.verify(1, "the row of section \(try columns.int(2)) of layout \(layoutID)")
+        return columns.byteArray(0)
+    }
+
+    func placerStates(layoutID: Int64) throws -> [Int: [UInt8]] {
+        var states: [Int: [UInt8]] = [:]
+        for columns in try query("""
+            SELECT slot, placer_state, \(Self.intact("t")), section FROM layout_sections AS t
+            WHERE layout_id = $1 AND placer_state IS NOT NULL
+            """, .of(layoutID)).columns(location: location) {
+            try columns.verify(2, "the row of section \(try columns.int(3)) of layout \(layoutID)")
+            states[try columns.int(0)] = columns.byteArray(1)
+        }
+        return states
+    }
+}
+
+/// The `layout_sections` columns a read selects, and the record they make.
+enum SectionColumns {
+    /// The columns, for the table aliased `t`; the last is the checksum test.
+    static let select = """
+        section, scroll_start, item_count, items_extent, cell_span_low, cell_span_high, header_size, header_pinned,
+        footer_size, footer_pinned, background, scroll_start_inset, scroll_end_inset, cross_start_inset, slot,
+        \(PostgresSession.intact("t"))
+        """
+
+    static func record(_ columns: RowColumns, layoutID: Int64) throws -> SectionRecord {
+        try columns.verify(15, "the row of section \(try columns.int(0)) of layout \(layoutID)")
+        let spanLow = try columns.optionalDouble(4)
+        let spanHigh = try columns.optionalDouble(5)
+        let geometry = SectionGeometry(
+            index: try columns.int(0),
+            start: try columns.double(1),
+            header: try columns.optionalDouble(6).map { Supplementary(size: $0, pinned: try columns.bool(7)) },
+            footer: try columns.optionalDouble(8).map { Supplementary(size: $0, pinned: try columns.bool(9)) },
+            background: try columns.bool(10),
+            scrollStartInset: try columns.double(11),
+            scrollEndInset: try columns.double(12),
+            crossStartInset: try columns.double(13),
+            itemCount: try columns.int(2),
+            itemsExtent: try columns.double(3),
+            cellSpan: spanLow.flatMap { low in spanHigh.map { low...$0 } }
+        )
+        return SectionRecord(geometry: geometry, slot: try columns.int(14))
+    }
+}

@@ -1,0 +1,154 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import TesseraStore
+
+/// The PostgreSQL backend: a pool of reader sessions, each read one
+/// REPEATABLE READ, READ ONLY transaction (one snapshot); one writer session
+/// per process, each write one READ COMMITTED transaction that takes an
+/// advisory lock per spec it touches (see `PostgresSession+StorageWriter`).
+/// The sessions' connections live on an event loop of the storage's own, so
+/// a caller on any other thread may wait for them.
+final class PostgresStorage: StorageBackend, @unchecked Sendable {
+    let url: PostgresURL
+    let readOnly: Bool
+    private let busyTimeout: Double
+    private let group: MultiThreadedEventLoopGroup
+    private let readers: SessionPool
+    private let writers: SessionPool
+
+    init(url: PostgresURL, maximumReaders: Int, busyTimeout: Double, readOnly: Bool) throws {
+        self.url = url
+        self.readOnly = readOnly
+        self.busyTimeout = busyTimeout
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let eventLoop = group.next()
+        readers = SessionPool(url: url, eventLoop: eventLoop, maximum: maximumReaders)
+        writers = SessionPool(url: url, eventLoop: eventLoop, maximum: 1)
+        do {
+            if readOnly {
+                try readers.withSession { session in try PostgresMigrator.requireCurrent(session, url: url) }
+            } else {
+                try writers.withSession { session in try PostgresMigrator.migrate(session, url: url) }
+            }
+        } catch {
+            shutdown()
+            throw error
+        }
+    }
+
+    deinit { shutdown() }
+
+    private func shutdown() {
+        readers.close()
+        writers.close()
+        // Without waiting: deinit may run on any thread, an event loop's too.
+        group.shutdownGracefully { _ in }
+    }
+
+    var location: String { url.description }
+
+    func read(_ body: (any StorageReader) throws -> Void) throws {
+        try readers.withSession { session in
+            try session.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            do {
+                try body(session)
+                try session.query("COMMIT")
+            } catch {
+                _ = try? session.query("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Always false: a read waits for the server, so an async caller's
+    /// thread must not run it in place (the store runs it on its own threads).
+    func readIfAvailable(_ body: (any StorageReader) throws -> Void) throws -> Bool {
+        false
+    }
+
+    func write(_ body: (any StorageWriter) throws -> Void) throws {
+        guard !readOnly else {
+            throw StoreError(.readOnly, "the store \(location.quotedForMessage) was opened read-only; nothing was written", store: location)
+        }
+        try writers.withSession { session in
+            // Waits for another writer's lock at most the busy timeout.
+            let timeout = max(1, Int((busyTimeout * 1000).rounded()))
+            session.writingSchema = url.schema
+            defer {
+                session.writingSchema = nil
+                session.lockedSpecs = []
+                session.pending = PendingRows()
+            }
+            do {
+                try session.query("BEGIN")
+                try session.query("SET LOCAL lock_timeout = \(timeout)")
+                try body(session)
+                try session.flushPending()
+                try session.query("COMMIT")
+            } catch {
+                session.pending = PendingRows()
+                _ = try? session.query("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Gives the space of deleted rows back for reuse and refreshes the
+    /// planner's statistics (VACUUM of the store's tables).
+    func compact() throws {
+        guard !readOnly else {
+            throw StoreError(.readOnly, "the store \(location.quotedForMessage) was opened read-only; nothing was written", store: location)
+        }
+        try writers.withSession { session in
+            try session.query("VACUUM (ANALYZE) specs, spec_sections, layouts, layout_sections, cell_groups")
+        }
+    }
+
+    /// Runs `script` in one transaction of the writer's session, outside the store's rules.
+    func execute(script: String) throws {
+        try writers.withSession { session in
+            try session.query("BEGIN")
+            do {
+                try session.execute(script: script)
+                try session.query("COMMIT")
+            } catch {
+                _ = try? session.query("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Nothing runs in the background: every write is committed when it returns.
+    func finishBackgroundWork() {}
+
+    /// Bytes of the store's tables, their TOAST tables and indexes.
+    var storageBytes: Int {
+        (try? readers.withSession { session in
+            try session.query("""
+                SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::int8 FROM pg_class AS c
+                JOIN pg_namespace AS n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'
+                """, .of(url.schema)).columns(location: location).first.map { Int(try $0.int64(0)) }
+        }) ?? nil ?? 0
+    }
+
+    /// Rows the schema's constraints cannot catch: groups of a slot that has
+    /// no section row, and sections counted differently from their layout's row.
+    func integrityProblems() throws -> [String] {
+        try readers.withSession { session in
+            var problems: [String] = []
+            let orphans = try session.query("""
+                SELECT count(*) FROM cell_groups AS g WHERE NOT EXISTS (
+                    SELECT 1 FROM layout_sections AS s WHERE s.layout_id = g.layout_id AND s.slot = g.slot)
+                """).columns(location: location).first.map { try $0.int64(0) } ?? 0
+            if orphans > 0 { problems.append("\(orphans) cell groups belong to no section of their layout") }
+            let miscounted = try session.query("""
+                SELECT count(*) FROM layouts AS l
+                WHERE l.section_count <> (SELECT count(*) FROM layout_sections AS s WHERE s.layout_id = l.id)
+                """).columns(location: location).first.map { try $0.int64(0) } ?? 0
+            if miscounted > 0 { problems.append("\(miscounted) layouts have another number of section rows than they count") }
+            return problems
+        }
+    }
+}

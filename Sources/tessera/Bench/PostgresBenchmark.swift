@@ -1,0 +1,138 @@
+#if PostgreSQL
+import Foundation
+import TesseraLayout
+import TesseraPostgres
+import TesseraSQLite
+
+/// Measures the PostgreSQL backend against a server (`--postgres URL`):
+/// precompute + persist, bytes on the server, warm viewport queries from one
+/// client and from 16 concurrent clients, and the same precompute and
+/// queries on the SQLite backend in the same run. The per-element GiST
+/// baseline runs in SQL beside it (Scripts/pg-baseline.sh, from
+/// Scripts/bench-postgres.sh).
+struct PostgresBenchmark {
+    var count: Int
+    var runs: Int
+    var url: String
+    var directory: String
+    /// Seconds of the 16-client load.
+    var loadSeconds: Double = 10
+
+    struct Report: Codable {
+        var elements: Int
+        var precomputeSeconds: Double
+        var bytes: Int
+        var bytesPerElement: Double
+        var viewportP50Microseconds: Double
+        var viewportP99Microseconds: Double
+        var clients: Int
+        var concurrentQueriesPerSecond: Double
+        var sqlitePrecomputeSeconds: Double
+        var sqliteViewportP50Microseconds: Double
+        var sqliteViewportP99Microseconds: Double
+    }
+
+    static let clients = 16
+
+    func run() throws -> Report {
+        let spec = try StoreBenchmark.spec(count: count)
+        let width = BenchSpecs.width
+        var precompute = Samples()
+        let schema = "tessera_bench_\(getpid())"
+        let storeURL = url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"
+        for _ in 0..<runs {
+            let store = try LayoutStore(url: storeURL, maximumReaders: Self.clients)
+            try store.executePostgres("DROP SCHEMA \(schema) CASCADE")
+            let fresh = try LayoutStore(url: storeURL, maximumReaders: Self.clients)
+            let start = now()
+            try fresh.save(spec, as: "bench", crossExtents: [width])
+            precompute.add(now() - start)
+        }
+        let store = try LayoutStore(url: storeURL, maximumReaders: Self.clients)
+        defer { try? store.executePostgres("DROP SCHEMA \(schema) CASCADE") }
+        try store.prune()
+        let layout = try store.layout(name: "bench", crossExtent: width).layout
+        let bytes = store.fileBytes
+        let viewports = StoreBenchmark.viewports(contentLength: layout.contentLength)
+        let single = try Self.viewportTimes(store, width: width, viewports: viewports)
+        let concurrent = try Self.concurrentQueries(store, width: width, viewports: viewports, seconds: loadSeconds)
+
+        // The SQLite backend, same spec, same viewports.
+        let path = "\(directory)/postgres-bench-\(getpid()).sqlite"
+        StoreBenchmark.remove(path)
+        defer { StoreBenchmark.remove(path) }
+        let sqlite = try LayoutStore(path: path)
+        let sqliteStart = now()
+        try sqlite.save(spec, as: "bench", crossExtents: [width])
+        let sqliteSeconds = now() - sqliteStart
+        sqlite.finishBackgroundWork()
+        let sqliteQueries = try Self.viewportTimes(sqlite, width: width, viewports: viewports)
+
+        return Report(
+            elements: layout.elementCount,
+            precomputeSeconds: precompute.median,
+            bytes: bytes,
+            bytesPerElement: Double(bytes) / Double(layout.elementCount),
+            viewportP50Microseconds: single.median * 1e6,
+            viewportP99Microseconds: single.percentile(0.99) * 1e6,
+            clients: Self.clients,
+            concurrentQueriesPerSecond: concurrent,
+            sqlitePrecomputeSeconds: sqliteSeconds,
+            sqliteViewportP50Microseconds: sqliteQueries.median * 1e6,
+            sqliteViewportP99Microseconds: sqliteQueries.percentile(0.99) * 1e6
+        )
+    }
+
+    /// Warm viewport queries (pinned headers applied, frames decoded): the
+    /// first pass warms the caches, the next two are timed.
+    private static func viewportTimes(_ store: LayoutStore, width: Double, viewports: [Rect]) throws -> Samples {
+        var samples = Samples()
+        var found = 0
+        for pass in 0..<3 {
+            for viewport in viewports {
+                let start = now()
+                found &+= try store.visibleElements(name: "bench", crossExtent: width, viewport: viewport).count
+                if pass > 0 { samples.add(now() - start) }
+            }
+        }
+        if found == -1 { print(found) }
+        return samples
+    }
+
+    /// Queries per second from `clients` threads querying at once, each in a
+    /// loop over the viewports, for `seconds`.
+    private static func concurrentQueries(_ store: LayoutStore, width: Double, viewports: [Rect], seconds: Double) throws -> Double {
+        let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: clients)
+        counts.initialize(repeating: 0)
+        defer { counts.deallocate() }
+        nonisolated(unsafe) let shared = counts
+        nonisolated(unsafe) var failure: (any Error)?
+        let deadline = now() + seconds
+        let start = now()
+        let group = DispatchGroup()
+        // Threads of their own: Dispatch would run no more at once than there are cores.
+        for client in 0..<clients {
+            group.enter()
+            let thread = Thread {
+                var index = client * 97
+                var done = 0
+                do {
+                    while now() < deadline {
+                        _ = try store.visibleElements(name: "bench", crossExtent: width, viewport: viewports[index % viewports.count])
+                        index += 1
+                        done += 1
+                    }
+                } catch {
+                    failure = error
+                }
+                shared[client] = done
+                group.leave()
+            }
+            thread.start()
+        }
+        group.wait()
+        if let failure { throw failure }
+        return Double(counts.reduce(0, +)) / (now() - start)
+    }
+}
+#endif

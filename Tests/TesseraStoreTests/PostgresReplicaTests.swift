@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TesseraLayout
+import TesseraPostgres
+import TesseraTestSupport
+@testable import TesseraStore
+
+/// One primary, one hot-standby replica streaming from it (pg_basebackup -R),
+/// both on loopback: writes on the primary, reads through the replica.
+@Suite("store: PostgreSQL primary and hot-standby replica", .serialized)
+struct PostgresReplicaTests {
+    /// Two versions of a feed: the second edits the middle section, so an
+    /// update rewrites its cells and moves the sections after it.
+    static func spec(version: Int) throws -> Spec {
+        let middle = version == 1 ? #"{"count": 900, "cycle": [{}]}"# : #"{"count": 1300, "cycle": [{}, {"aspectRatio": 1.5}]}"#
+        return try Spec(jsonText: """
+            {"format": 1, "sections": [
+              {"header": {"size": 44, "pinned": true}, "layout": {"kind": "grid", "fraction": 3}, "items": {"count": 1200, "cycle": [{}]}},
+              {"header": {"size": 30, "pinned": true}, "layout": {"kind": "mosaic", "columns": 3}, "items": \(middle)},
+              {"layout": {"kind": "staggered", "columns": 2}, "items": {"count": 1500, "cycle": [{"size": [10, 14]}, {"size": [10, 9]}]}}]}
+            """)
+    }
+
+    /// Waits until `body` stops throwing (the replica has replayed what it needs).
+    private static func eventually<T>(_ body: () throws -> T) throws -> T {
+        let deadline = Date().addingTimeInterval(20)
+        while true {
+            do { return try body() } catch where Date() < deadline { usleep(20_000) }
+        }
+    }
+
+    @Test("reads through the replica see the old or the new layout, never a mix; the replica refuses writes")
+    func oldOrNewThroughReplica() throws {
+        let clusters = try ReplicatedClusters()
+        let writer = try LayoutStore(url: clusters.primaryURL + "?schema=feeds")
+        let versions = [try Self.spec(version: 1), try Self.spec(version: 2)]
+        try writer.save(versions[0], as: "feed", crossExtents: [390])
+        let reader = try Self.eventually { try LayoutStore(url: clusters.replicaURL + "?schema=feeds", readOnly: true) }
+        // Both versions' whole layouts, and one viewport across the edited section.
+        let everything = Rect(x: 0, y: 0, width: 390, height: 1e7)
+        let expected = try versions.map { try LayoutEngine().layout($0, crossExtent: 390).elements(in: everything) }
+        _ = try Self.eventually { try reader.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false) }
+
+        // The replica is a hot standby: no writes, whatever the store was opened as.
+        #expect(throws: StoreError.self) { try reader.save(versions[1], as: "feed", crossExtents: [390]) }
+        let writable = #expect(throws: StoreError.self) { try LayoutStore(url: clusters.replicaURL + "?schema=other") }
+        #expect(writable?.code == .readOnly, "\(String(describing: writable))")
+
+        // Each version stays a while, so the replica (behind by its replay
+        // lag) shows each while the reads go on.
+        let rounds = 8
+        nonisolated(unsafe) var writing = true
+        nonisolated(unsafe) var writeError: (any Error)?
+        let writes = Thread {
+            do {
+                for round in 1...rounds {
+                    try writer.save(versions[round % 2], as: "feed")
+                    usleep(300_000)
+                }
+            } catch {
+                writeError = error
+            }
+            writing = false
+        }
+        writes.start()
+        var seen = [0, 0]
+        var reads = 0
+        while writing || reads < 20 {
+            let answer = try reader.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false)
+            reads += 1
+            if answer == expected[0] {
+                seen[0] += 1
+            } else if answer == expected[1] {
+                seen[1] += 1
+            } else {
+                Issue.record("read \(reads) through the replica is neither version: \(answer.count) elements")
+                break
+            }
+        }
+        #expect(writeError == nil, "\(String(describing: writeError))")
+        #expect(seen[0] > 0 && seen[1] > 0, "versions seen: \(seen) in \(reads) reads")
+        // The last write (version rounds % 2) reaches the replica.
+        let last = try Self.eventually {
+            let answer = try reader.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false)
+            guard answer == expected[rounds % 2] else { throw StoreError(.busy, "the replica is behind") }
+            return answer
+        }
+        #expect(last == expected[rounds % 2])
+    }
+}
