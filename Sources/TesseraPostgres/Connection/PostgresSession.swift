@@ -24,6 +24,8 @@ final class PostgresSession: @unchecked Sendable {
     var pending = PendingRows()
     /// For writes: the depth of savepoints.
     var savepointDepth = 0
+    /// Frames fetched ahead for this read (`prefetchFrames`), by group id.
+    var prefetched: [Int64: ByteBuffer] = [:]
     /// Counts reads, for `changeCounter` (see there).
     var readCount: Int64 = 0
 
@@ -63,6 +65,23 @@ final class PostgresSession: @unchecked Sendable {
     func query(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> PostgresQueryResult {
         try flushPending()
         return try send(sql, binds)
+    }
+
+    /// Sends one statement without waiting for its answer: the next
+    /// statement of the session queues behind it. Its future tells how it went.
+    @discardableResult
+    func send(withoutWaiting sql: String) -> EventLoopFuture<PostgresQueryResult> {
+        connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+    }
+
+    /// Checks a statement sent without waiting (complete by now, when a
+    /// later statement of the session answered).
+    func check(_ sent: EventLoopFuture<PostgresQueryResult>) throws {
+        do {
+            _ = try Self.waitFor(sent)
+        } catch {
+            throw StoreError(postgres: error, location: location, connecting: false)
+        }
     }
 
     /// Sends the rows a write has pending.

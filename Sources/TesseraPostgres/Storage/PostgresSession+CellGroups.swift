@@ -35,7 +35,22 @@ extension PostgresSession {
             .first.map { try RowColumns($0, location: location).int64(0) }
     }
 
+    var prefetchesFrames: Bool { true }
+
+    /// Fetches the frames of `groupIDs` in one statement; `visitFrames`
+    /// takes them from there until the read ends.
+    func prefetchFrames(groupIDs: [Int64]) throws {
+        for row in try query("SELECT id, frames FROM cell_groups WHERE id = ANY($1)", .of(groupIDs)) {
+            let columns = RowColumns(row, location: location)
+            if let frames = columns.bytes(1) { prefetched[try columns.int64(0)] = frames }
+        }
+    }
+
     func visitFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        if let frames = prefetched[groupID] {
+            frames.withUnsafeReadableBytes(body)
+            return
+        }
         guard let row = try query("SELECT frames FROM cell_groups WHERE id = $1", .of(groupID)).first,
               let frames = RowColumns(row, location: location).bytes(0)
         else { return }

@@ -51,10 +51,17 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
 
     func read(_ body: (any StorageReader) throws -> Void) throws {
         try readers.withSession { session in
-            try session.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            // BEGIN and COMMIT are not waited for: the statements between
+            // them queue behind BEGIN, and the next read's behind COMMIT
+            // (of a read-only transaction: nothing to fail but the
+            // connection, which the next statement would report). One
+            // round trip per statement of the body, none more.
+            let begun = session.send(withoutWaiting: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            defer { session.prefetched.removeAll(keepingCapacity: true) }
             do {
                 try body(session)
-                try session.query("COMMIT")
+                try session.check(begun)
+                session.send(withoutWaiting: "COMMIT")
             } catch {
                 _ = try? session.query("ROLLBACK")
                 throw error
@@ -80,6 +87,7 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
                 session.writingSchema = nil
                 session.lockedSpecs = []
                 session.pending = PendingRows()
+                session.prefetched.removeAll(keepingCapacity: true)
             }
             do {
                 try session.query("BEGIN")

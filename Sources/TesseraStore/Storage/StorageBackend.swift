@@ -94,6 +94,13 @@ package protocol StorageReader: AnyObject {
     /// Every group of a layout, by slot and first item.
     func forEachGroup(layoutID: Int64, _ body: (GroupRecord) throws -> Void) throws
     func groupID(layoutID: Int64, slot: Int, firstItem: Int) throws -> Int64?
+    /// Whether the store should call `prefetchFrames` before a query's
+    /// `visitFrames` calls (a backend behind a network).
+    var prefetchesFrames: Bool { get }
+    /// Says which groups' frames the next `visitFrames` calls of this read
+    /// will ask for, so that a backend behind a network can fetch them in one
+    /// request (a local one has nothing to do).
+    func prefetchFrames(groupIDs: [Int64]) throws
     /// Runs `body` on the frame blob of a group, if there is one: the hot
     /// path of every query, so neither generic nor throwing inside.
     func visitFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws
@@ -113,6 +120,12 @@ package protocol StorageReader: AnyObject {
     /// Every stored row (and frame blob) that does not match its checksum,
     /// found without throwing at the first one.
     func damagedRows() throws -> [DamagedRow]
+}
+
+extension StorageReader {
+    /// Reads are local: nothing to gain.
+    package var prefetchesFrames: Bool { false }
+    package func prefetchFrames(groupIDs: [Int64]) throws {}
 }
 
 /// The rows a write changes, inside one transaction.

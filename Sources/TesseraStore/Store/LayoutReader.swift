@@ -25,7 +25,9 @@ struct LayoutReader {
         let query = layout.axis.localFrame(rect)
         let low = query.scroll - record.overhang
         let high = query.scrollEnd + record.overhang
-        for section in try sections(from: low, through: high, cache: cache) {
+        let sections = try sections(from: low, through: high, cache: cache)
+        if let cache, storage.prefetchesFrames { try prefetchGroups(of: sections, in: rect, cache: cache) }
+        for section in sections {
             let geometry = section.geometry
             let sectionQuery = SectionQuery(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent)
             var header = sectionQuery.supplementary(.header)
@@ -46,6 +48,23 @@ struct LayoutReader {
             if let failure { throw failure }
         }
         return result
+    }
+
+    /// Tells the backend every group the query will read, before it reads
+    /// the first (one request instead of one per group, behind a network).
+    private func prefetchGroups(of sections: [SectionRecord], in rect: Rect, cache: CachedLayout) throws {
+        var ids: [Int64] = []
+        var scratch: [LayoutElement] = []
+        for section in sections {
+            let geometry = section.geometry
+            let sectionQuery = SectionQuery(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent)
+            sectionQuery.appendElements(
+                in: rect, header: sectionQuery.supplementary(.header), footer: sectionQuery.supplementary(.footer), to: &scratch
+            ) { bounds, _ in
+                cache.groups[geometry.index].forEachCandidate(in: bounds) { group in ids.append(group.id) }
+            }
+        }
+        if ids.count > 1 { try storage.prefetchFrames(groupIDs: ids) }
     }
 
     /// Visits the cells of one section that may meet `bounds`, in item order.
