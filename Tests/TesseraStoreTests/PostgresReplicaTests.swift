@@ -88,3 +88,23 @@ struct PostgresReplicaTests {
         #expect(last == expected[rounds % 2])
     }
 }
+
+extension PostgresReplicaTests {
+    @Test("a store opened for writing on a replica answers reads; its writes fail with readOnly and change nothing")
+    func writableOpenOnReplica() throws {
+        let clusters = try ReplicatedClusters()
+        let writer = try LayoutStore(url: clusters.primaryURL + "?schema=feeds")
+        try writer.save(try Self.spec(version: 1), as: "feed", crossExtents: [390])
+        let everything = Rect(x: 0, y: 0, width: 390, height: 1e7)
+        let expected = try writer.elements(name: "feed", crossExtent: 390, in: everything)
+        let onReplica = try Self.eventually { () throws -> LayoutStore in
+            let store = try LayoutStore(url: clusters.replicaURL + "?schema=feeds")
+            _ = try store.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false)
+            return store
+        }
+        #expect(try onReplica.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false) == expected)
+        let refused = #expect(throws: StoreError.self) { try onReplica.save(try Self.spec(version: 2), as: "feed") }
+        #expect(refused?.code == .readOnly, "\(String(describing: refused))")
+        #expect(try writer.elements(name: "feed", crossExtent: 390, in: everything) == expected)
+    }
+}

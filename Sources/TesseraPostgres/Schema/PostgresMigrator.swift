@@ -11,6 +11,9 @@ enum PostgresMigrator {
 
     /// Migrates the store of `url` (creating it when missing) through `session`.
     static func migrate(_ session: PostgresSession, url: PostgresURL) throws {
+        // A store at this version is left alone, without a write: a
+        // hot-standby replica opens it too (its writes then fail, readOnly).
+        if (try? existingVersion(session, url: url, creating: false)) == PostgresMigrations.all.count { return }
         try session.query("BEGIN")
         do {
             // One lock for the whole database: stores in other schemas share the extension it creates.

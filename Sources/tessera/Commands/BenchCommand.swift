@@ -86,7 +86,7 @@ struct BenchCommand: ParsableCommand {
                 throw CommandError("this build has no PostgreSQL backend: build with `swift build -c release --traits PostgreSQL`")
             }
             note("postgres: \(count) elements, \(runs) runs, on \(PostgresURL.redacted(postgres))")
-            let report = try spawn(["--child", "postgres"], count: count, as: PostgresReport.self)
+            let report = try spawn(["--child", "postgres", "--postgres", postgres], count: count, as: PostgresReport.self)
             print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
             return
         }
