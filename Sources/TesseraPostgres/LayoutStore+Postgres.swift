@@ -20,6 +20,8 @@ extension LayoutStore {
     ///   user, `notAStore` for a schema that holds other tables,
     ///   `schemaTooNew` for a store of a newer Tessera.
     /// - Parameters:
+    ///   - url: the server, database and schema of the store (above).
+    ///   - registry: the layout kinds stored specs may name.
     ///   - maximumReaders: the most connections reading at once; more
     ///     concurrent reads wait for one to be free.
     ///   - cacheBudget: bytes of layout directories the store's readers share
