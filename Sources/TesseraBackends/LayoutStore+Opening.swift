@@ -6,26 +6,25 @@ import TesseraPostgres
 #endif
 
 extension LayoutStore {
-    /// Whether this build opens `postgres://` URLs (the package trait PostgreSQL).
-    package static var opensPostgres: Bool {
+    /// Fails unless `db` names an existing store, without creating or
+    /// changing anything: `notFound` for a missing file or schema,
+    /// `notAStore` for something else, `unsupported` for a URL in a build
+    /// without PostgreSQL.
+    package static func requireExisting(db: String) throws {
+        switch try StoreLocation(parsing: db) {
+        case .file(let path):
+            try requireExistingStore(at: path)
         #if PostgreSQL
-        true
+        case .postgres:
+            try requireExistingPostgresStore(url: db)
         #else
-        false
+        case .postgres(let url):
+            throw noPostgres(url)
         #endif
+        }
     }
 
-    /// Fails unless the PostgreSQL URL `db` names an existing store
-    /// (`notFound` otherwise), or `unsupported` in a build without PostgreSQL.
-    package static func requireExistingPostgresStore(db: String) throws {
-        guard case .postgres(let url) = try StoreLocation(parsing: db) else { return }
-        #if PostgreSQL
-        try LayoutStore.requireExistingPostgresStore(url: db)
-        #else
-        throw noPostgres(url)
-        #endif
-    }
-
+    #if !PostgreSQL
     private static func noPostgres(_ url: PostgresURL) -> StoreError {
         StoreError(
             .unsupported,
@@ -33,6 +32,7 @@ extension LayoutStore {
             store: url.description
         )
     }
+    #endif
 
     /// Opens the store a user named with `--db`: a SQLite file's path, or a
     /// `postgres://` / `postgresql://` URL.
@@ -46,17 +46,17 @@ extension LayoutStore {
         requireExisting: Bool = false,
         loadsDirectoriesInline: Bool = false
     ) throws -> LayoutStore {
+        if requireExisting { try self.requireExisting(db: db) }
         switch try StoreLocation(parsing: db) {
         case .file(let path):
-            if requireExisting { try requireExistingStore(at: path) }
             return try LayoutStore(path: path, registry: registry, readOnly: readOnly, loadsDirectoriesInline: loadsDirectoriesInline)
-        case .postgres(let url):
-            #if PostgreSQL
-            if requireExisting { try LayoutStore.requireExistingPostgresStore(url: db) }
+        #if PostgreSQL
+        case .postgres:
             return try LayoutStore(url: db, registry: registry, readOnly: readOnly, loadsDirectoriesInline: loadsDirectoriesInline)
-            #else
+        #else
+        case .postgres(let url):
             throw noPostgres(url)
-            #endif
+        #endif
         }
     }
 }

@@ -29,22 +29,26 @@ struct CheckTests {
         #expect(report.groupsChecked >= 5)
     }
 
+    /// The same damage on PostgreSQL, and what check says there.
+    typealias PostgresDamage = (sql: String, expected: String)
+
     /// Each damage, done in SQL on the store's own rows, and what check says.
     /// Where the schemas differ (SQLite keeps frames apart from their
     /// directory row, PostgreSQL in it), `postgres` is the same damage there.
-    static let damages: [(sql: String, postgres: String?, expected: String)] = [
-        ("UPDATE layout_sections SET item_count = item_count + 1 WHERE section = 0", nil, "holds 100 frames, not 101"),
-        ("UPDATE layout_sections SET item_count = 300 WHERE section = 0", nil, "cell groups start at items"),
-        ("DELETE FROM cell_groups WHERE id = (SELECT min(group_id) FROM cell_group_directory)",
-         "UPDATE cell_groups SET frames = ''::bytea WHERE id = (SELECT min(id) FROM cell_groups)", "has no frames stored"),
-        // (PostgreSQL keeps a group's frames in its row: the closest damage empties them.)
+    static let damages: [(sql: String, expected: String, postgres: PostgresDamage?)] = [
+        ("UPDATE layout_sections SET item_count = item_count + 1 WHERE section = 0", "holds 100 frames, not 101", nil),
+        ("UPDATE layout_sections SET item_count = 300 WHERE section = 0", "cell groups start at items", nil),
+        // PostgreSQL keeps a group's frames in its row: the closest damage empties them.
+        ("DELETE FROM cell_groups WHERE id = (SELECT min(group_id) FROM cell_group_directory)", "has no frames stored",
+         ("UPDATE cell_groups SET frames = ''::bytea WHERE id = (SELECT min(id) FROM cell_groups)", "holds 0 frames, not 250")),
         ("UPDATE cell_groups SET frames = substr(frames, 1, 64) WHERE id = (SELECT group_id FROM cell_group_directory WHERE slot = 0 AND first_item = 250)",
-         "UPDATE cell_groups SET frames = substring(frames from 1 for 64) WHERE slot = 0 AND first_item = 250", "holds 2 frames, not 250"),
-        ("UPDATE cell_group_directory SET min_cross = min_cross - 1 WHERE first_item = 250",
-         "UPDATE cell_groups SET min_cross = min_cross - 1 WHERE first_item = 250", "not its frames' union"),
-        ("UPDATE layouts SET cell_count = cell_count + 1", nil, "its sections hold 601 cells, its row says 602"),
-        ("UPDATE specs SET body = 'not json'", nil, "not valid JSON"),
-        ("UPDATE layout_sections SET section = 7 WHERE section = 1", nil, "section row 1 is numbered 7"),
+         "holds 2 frames, not 250",
+         ("UPDATE cell_groups SET frames = substring(frames from 1 for 64) WHERE slot = 0 AND first_item = 250", "holds 2 frames, not 250")),
+        ("UPDATE cell_group_directory SET min_cross = min_cross - 1 WHERE first_item = 250", "not its frames' union",
+         ("UPDATE cell_groups SET min_cross = min_cross - 1 WHERE first_item = 250", "not its frames' union")),
+        ("UPDATE layouts SET cell_count = cell_count + 1", "its sections hold 601 cells, its row says 602", nil),
+        ("UPDATE specs SET body = 'not json'", "not valid JSON", nil),
+        ("UPDATE layout_sections SET section = 7 WHERE section = 1", "section row 1 is numbered 7", nil),
     ]
 
     @Test("damage to stored rows is found and named", arguments: TestBackend.all, damages.indices)
@@ -53,9 +57,9 @@ struct CheckTests {
         let store = temporary.store
         try store.save(Self.grid(600), as: "grid", crossExtents: [300])
         #expect(try store.check().isHealthy)
-        let (sql, postgres, said) = Self.damages[index]
-        try temporary.execute(backend == .postgres ? postgres ?? sql : sql)
-        let expected = backend == .postgres && said == "has no frames stored" ? "holds 0 frames, not 250" : said
+        let damage = Self.damages[index]
+        let (sql, expected) = backend == .postgres ? damage.postgres ?? (damage.sql, damage.expected) : (damage.sql, damage.expected)
+        try temporary.execute(sql)
         let report = try store.check()
         #expect(!report.isHealthy)
         #expect(report.problems.contains { $0.spec == "grid" && $0.description.contains(expected) }, "\(report.problems)")

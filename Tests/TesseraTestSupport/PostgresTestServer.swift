@@ -62,7 +62,7 @@ public enum PostgresTestServer {
             try? FileManager.default.removeItem(atPath: base + ".out")
             try? FileManager.default.removeItem(atPath: base + ".err")
         }
-        let command = (["TESSERA_PG_FAST=1", "/bin/bash", script] + arguments).map(shellQuoted).joined(separator: " ")
+        let command = "TESSERA_PG_FAST=1 " + (["/bin/bash", script] + arguments).map(shellQuoted).joined(separator: " ")
             + " >\(shellQuoted(base + ".out")) 2>\(shellQuoted(base + ".err")) </dev/null"
         let status = system(command)
         let printed = (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? ""
@@ -76,7 +76,7 @@ public enum PostgresTestServer {
     }
 
     private static func shellQuoted(_ text: String) -> String {
-        text.hasPrefix("TESSERA_PG_FAST=") ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 

@@ -100,15 +100,28 @@ final class PostgresSession: @unchecked Sendable {
         }
     }
 
-    /// Runs one statement and calls `body` with each row as it arrives (for
-    /// results too large to collect).
-    func forEachRow(_ sql: String, _ binds: PostgresBindings, _ body: @escaping @Sendable (PostgresRow) throws -> Void) throws {
+    /// Runs one statement; its rows as ``RowColumns``.
+    func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> [RowColumns] {
+        try query(sql, binds).map { RowColumns($0, location: location) }
+    }
+
+    /// Runs one statement; the integer in the first column of its first row.
+    func scalarInt64(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> Int64? {
+        try rows(sql, binds).first.map { try $0.int64(0) }
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled
+    /// back (with the rows it left pending) when it throws.
+    func inTransaction<T>(_ body: () throws -> T) throws -> T {
         do {
-            _ = try Self.waitFor(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger, body))
-        } catch let error as StoreError {
-            throw error
+            try query("BEGIN")
+            let result = try body()
+            try query("COMMIT")
+            return result
         } catch {
-            throw StoreError(postgres: error, location: location, connecting: false)
+            pending = PendingRows()
+            _ = try? query("ROLLBACK")
+            throw error
         }
     }
 

@@ -42,8 +42,3 @@ struct RowColumns {
         }
     }
 }
-
-extension PostgresQueryResult {
-    /// The rows as ``RowColumns``.
-    func columns(location: String) -> [RowColumns] { map { RowColumns($0, location: location) } }
-}

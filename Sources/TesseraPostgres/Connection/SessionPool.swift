@@ -31,16 +31,17 @@ final class SessionPool: @unchecked Sendable {
     }
 
     private func take() throws -> PostgresSession {
-        let reused: PostgresSession? = lock.withLock {
+        // An open idle session, or the id of a new one.
+        let (reused, newID): (PostgresSession?, Int) = lock.withLock {
             while let session = idle.popLast() {
-                if !session.isClosed { return session }
+                if !session.isClosed { return (session, 0) }
                 all.removeAll { $0 === session }
             }
             nextID += 1
-            return nil
+            return (nil, nextID)
         }
         if let reused { return reused }
-        let session = try PostgresSession.connect(to: url, on: eventLoop, id: lock.withLock { nextID })
+        let session = try PostgresSession.connect(to: url, on: eventLoop, id: newID)
         lock.withLock { all.append(session) }
         return session
     }

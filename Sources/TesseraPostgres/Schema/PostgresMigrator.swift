@@ -14,8 +14,7 @@ enum PostgresMigrator {
         // A store at this version is left alone, without a write: a
         // hot-standby replica opens it too (its writes then fail, readOnly).
         if (try? existingVersion(session, url: url, creating: false)) == PostgresMigrations.all.count { return }
-        try session.query("BEGIN")
-        do {
+        try session.inTransaction {
             // One lock for the whole database: stores in other schemas share the extension it creates.
             try session.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", .of("tessera.migrate"))
             try session.query("CREATE SCHEMA IF NOT EXISTS \(url.schema)")
@@ -24,10 +23,6 @@ enum PostgresMigrator {
                 try session.execute(script: migration.sql)
                 try session.query("INSERT INTO \(versionsTable) (version, name) VALUES ($1, $2)", .of(migration.version, migration.name))
             }
-            try session.query("COMMIT")
-        } catch {
-            _ = try? session.query("ROLLBACK")
-            throw error
         }
     }
 
@@ -48,9 +43,8 @@ enum PostgresMigrator {
     /// but no versions, `notFound` for a missing store when not `creating`.
     private static func existingVersion(_ session: PostgresSession, url: PostgresURL, creating: Bool) throws -> Int {
         let location = url.description
-        let tables = try session.query(
-            "SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename", .of(url.schema)
-        ).columns(location: location).map { try $0.text(0) }
+        let tables = try session.rows("SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename", .of(url.schema))
+            .map { try $0.text(0) }
         if !tables.contains(versionsTable) {
             if !tables.isEmpty {
                 throw StoreError(
@@ -66,8 +60,7 @@ enum PostgresMigrator {
                 """)
             return 0
         }
-        let version = try session.query("SELECT coalesce(max(version), 0) FROM \(versionsTable)")
-            .columns(location: location).first.map { try $0.int(0) } ?? 0
+        let version = Int(try session.scalarInt64("SELECT coalesce(max(version), 0) FROM \(versionsTable)") ?? 0)
         if version > PostgresMigrations.all.count {
             throw StoreError(
                 .schemaTooNew,

@@ -14,10 +14,10 @@ extension PostgresSession {
     }
 
     func forEachGroup(layoutID: Int64, _ body: (GroupRecord) throws -> Void) throws {
-        for columns in try query("""
+        for columns in try rows("""
             SELECT slot, first_item, id, min_cross, max_cross, min_scroll, max_scroll, frames_checksum, \(Self.intact("t"))
             FROM cell_groups AS t WHERE layout_id = $1 ORDER BY slot, first_item
-            """, .of(layoutID)).columns(location: location) {
+            """, .of(layoutID)) {
             try columns.verify(8, "the cell group of items \(try columns.int(1))… of slot \(try columns.int(0)) of layout \(layoutID)")
             try body(GroupRecord(
                 slot: try columns.int(0), firstItem: try columns.int(1), id: try columns.int64(2),
@@ -31,8 +31,7 @@ extension PostgresSession {
     }
 
     func groupID(layoutID: Int64, slot: Int, firstItem: Int) throws -> Int64? {
-        try query("SELECT id FROM cell_groups WHERE layout_id = $1 AND slot = $2 AND first_item = $3", .of(layoutID, slot, firstItem))
-            .first.map { try RowColumns($0, location: location).int64(0) }
+        try scalarInt64("SELECT id FROM cell_groups WHERE layout_id = $1 AND slot = $2 AND first_item = $3", .of(layoutID, slot, firstItem))
     }
 
     var prefetchesFrames: Bool { true }
@@ -40,8 +39,7 @@ extension PostgresSession {
     /// Fetches the frames of `groupIDs` in one statement; `visitFrames`
     /// takes them from there until the read ends.
     func prefetchFrames(groupIDs: [Int64]) throws {
-        for row in try query("SELECT id, frames FROM cell_groups WHERE id = ANY($1)", .of(groupIDs)) {
-            let columns = RowColumns(row, location: location)
+        for columns in try rows("SELECT id, frames FROM cell_groups WHERE id = ANY($1)", .of(groupIDs)) {
             if let frames = columns.bytes(1) { prefetched[try columns.int64(0)] = frames }
         }
     }
@@ -51,17 +49,16 @@ extension PostgresSession {
             frames.withUnsafeReadableBytes(body)
             return
         }
-        guard let row = try query("SELECT frames FROM cell_groups WHERE id = $1", .of(groupID)).first,
-              let frames = RowColumns(row, location: location).bytes(0)
+        guard let frames = try rows("SELECT frames FROM cell_groups WHERE id = $1", .of(groupID)).first?.bytes(0)
         else { return }
         frames.withUnsafeReadableBytes(body)
     }
 
     func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
-        guard let columns = try query("""
+        guard let columns = try rows("""
             SELECT frames, frames_checksum, \(Self.intact("t")) FROM cell_groups AS t
             WHERE layout_id = $1 AND slot = $2 AND first_item = $3
-            """, .of(layoutID, slot, firstItem)).columns(location: location).first
+            """, .of(layoutID, slot, firstItem)).first
         else { return nil }
         try columns.verify(2, "the cell group of items \(firstItem)… of slot \(slot) of layout \(layoutID)")
         let frames = try verifyFrames(columns.bytes(0), checksum: try columns.int64(1), slot: slot, firstItem: firstItem, layoutID: layoutID)
@@ -75,12 +72,12 @@ extension PostgresSession {
         // The GiST index (layout, slot, box) finds the groups; `&&` counts
         // touching boxes as meeting, so it never misses one. The exact rect
         // test happens on the frames.
-        for columns in try query("""
+        for columns in try rows("""
             SELECT first_item, frames, frames_checksum, \(Self.intact("t")) FROM cell_groups AS t
             WHERE layout_id = $1 AND slot = $2
               AND box(point(min_cross, min_scroll), point(max_cross, max_scroll)) && box(point($3, $5), point($4, $6))
             ORDER BY first_item
-            """, .of(layoutID, slot, bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)).columns(location: location) {
+            """, .of(layoutID, slot, bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)) {
             let first = try columns.int(0)
             try columns.verify(3, "the cell group of items \(first)… of slot \(slot) of layout \(layoutID)")
             let frames = try verifyFrames(columns.bytes(1), checksum: try columns.int64(2), slot: slot, firstItem: first, layoutID: layoutID)
@@ -89,10 +86,10 @@ extension PostgresSession {
     }
 
     func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {
-        guard let columns = try query("""
+        guard let columns = try rows("""
             SELECT min(min_scroll), max(max_scroll), bool_and(\(Self.intact("t"))) FROM cell_groups AS t
             WHERE layout_id = $1 AND slot = $2
-            """, .of(layoutID, slot)).columns(location: location).first, !columns.isNull(0)
+            """, .of(layoutID, slot)).first, !columns.isNull(0)
         else { return nil }
         try columns.verify(2, "a cell group's row of slot \(slot) of layout \(layoutID)")
         return try columns.double(0)...columns.double(1)

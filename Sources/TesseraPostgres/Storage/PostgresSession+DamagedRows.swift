@@ -27,32 +27,30 @@ extension PostgresSession {
     ]
 
     func damagedRows() throws -> [DamagedRow] {
-        var rows: [DamagedRow] = []
+        var damaged: [DamagedRow] = []
+        /// `what`, in the layout `layoutPlace` selected from column `first` on.
+        func add(_ what: String, _ columns: RowColumns, from first: Int) throws {
+            damaged.append(DamagedRow(
+                what: what, layoutID: try columns.optionalInt64(first), spec: try columns.optionalText(first + 1),
+                crossExtent: try columns.optionalDouble(first + 2)
+            ))
+        }
         for (what, sql) in Self.damagedRowQueries {
-            for columns in try query(sql).columns(location: location) {
-                rows.append(DamagedRow(
-                    what: what, layoutID: try columns.optionalInt64(0), spec: try columns.optionalText(1), crossExtent: try columns.optionalDouble(2)
-                ))
-            }
+            for columns in try rows(sql) { try add(what, columns, from: 0) }
         }
         // Frame blobs, a page of groups at a time.
         var after: Int64 = .min
         while true {
-            let page = try query("""
+            let page = try rows("""
                 SELECT t.id, frames, frames_checksum, \(Self.layoutPlace("t.layout_id")) FROM cell_groups AS t
                 WHERE t.id > $1 ORDER BY t.id LIMIT 256
-                """, .of(after)).columns(location: location)
+                """, .of(after))
             for columns in page {
                 after = try columns.int64(0)
                 let intact = columns.bytes(1)?.withUnsafeReadableBytes { Checksum.of($0) } == (try columns.int64(2))
-                if !intact {
-                    rows.append(DamagedRow(
-                        what: "a cell group's frame blob", layoutID: try columns.optionalInt64(3), spec: try columns.optionalText(4),
-                        crossExtent: try columns.optionalDouble(5)
-                    ))
-                }
+                if !intact { try add("a cell group's frame blob", columns, from: 3) }
             }
-            if page.count < 256 { return rows }
+            if page.count < 256 { return damaged }
         }
     }
 }

@@ -20,15 +20,14 @@ extension PostgresSession: StorageReader {
 
     func specID(name: String) throws -> Int64? {
         try lockSpecIfWriting(name)
-        return try query("SELECT id FROM specs WHERE name = $1", .of(name)).first.map { try RowColumns($0, location: location).int64(0) }
+        return try scalarInt64("SELECT id FROM specs WHERE name = $1", .of(name))
     }
 
     func specRecord(name: String) throws -> SpecRecord? {
         try lockSpecIfWriting(name)
-        guard let row = try query(
+        guard let columns = try rows(
             "SELECT id, body, content_hash, \(Self.intact("s")), section_count FROM specs AS s WHERE name = $1", .of(name)
         ).first else { return nil }
-        let columns = RowColumns(row, location: location)
         try columns.verify(3, "the row of the spec \(name.quotedForMessage)")
         return SpecRecord(id: try columns.int64(0), header: try columns.text(1), contentHash: try columns.text(2), sectionCount: try columns.int(4))
     }
@@ -47,37 +46,37 @@ extension PostgresSession: StorageReader {
     }
 
     func specSummaries() throws -> [StoredSpec] {
-        try query("SELECT \(Self.specColumns) ORDER BY name").columns(location: location).map(storedSpec)
+        try rows("SELECT \(Self.specColumns) ORDER BY name").map(storedSpec)
     }
 
     func specSummary(name: String) throws -> StoredSpec? {
         try lockSpecIfWriting(name)
-        return try query("SELECT \(Self.specColumns) WHERE name = $1", .of(name)).columns(location: location).first.map(storedSpec)
+        return try rows("SELECT \(Self.specColumns) WHERE name = $1", .of(name)).first.map(storedSpec)
     }
 
     func sectionBodies(specID: Int64) throws -> [String] {
-        try query(
+        try rows(
             "SELECT body, \(Self.intact("t")), section FROM spec_sections AS t WHERE spec_id = $1 ORDER BY section", .of(specID)
-        ).columns(location: location).map { columns in
+        ).map { columns in
             try columns.verify(1, "the stored body of section \(try columns.int(2)) of spec \(specID)")
             return try columns.text(0)
         }
     }
 
     func sectionBody(specID: Int64, index: Int) throws -> String? {
-        try query(
+        try rows(
             "SELECT body, \(Self.intact("t")) FROM spec_sections AS t WHERE spec_id = $1 AND section = $2", .of(specID, index)
-        ).columns(location: location).first.map { columns in
+        ).first.map { columns in
             try columns.verify(1, "the stored body of section \(index) of spec \(specID)")
             return try columns.text(0)
         }
     }
 
     func sectionIdentities(specID: Int64) throws -> [SectionIdentity] {
-        try query(
+        try rows(
             "SELECT identity, content_hash, \(Self.intact("t")), section FROM spec_sections AS t WHERE spec_id = $1 ORDER BY section",
             .of(specID)
-        ).columns(location: location).map { columns in
+        ).map { columns in
             try columns.verify(2, "the stored identity of section \(try columns.int(3)) of spec \(specID)")
             return SectionIdentity(identity: try columns.text(0), hash: try columns.text(1))
         }
@@ -116,34 +115,33 @@ extension PostgresSession: StorageReader {
 
     func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord? {
         try lockSpecIfWriting(name)
-        return try query(
+        return try rows(
             "SELECT \(Self.layoutColumns) WHERE s.name = $2 AND l.cross_extent = $3", .of(engineVersion, name, crossExtent)
-        ).columns(location: location).first.map(layoutRecord)
+        ).first.map(layoutRecord)
     }
 
     func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord? {
-        try query("SELECT \(Self.layoutColumns) WHERE l.id = $2", .of(engineVersion, id)).columns(location: location).first.map(layoutRecord)
+        try rows("SELECT \(Self.layoutColumns) WHERE l.id = $2", .of(engineVersion, id)).first.map(layoutRecord)
     }
 
     func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord] {
         let result = if let specID {
-            try query("SELECT \(Self.layoutColumns) WHERE l.spec_id = $2 ORDER BY l.cross_extent", .of(engineVersion, specID))
+            try rows("SELECT \(Self.layoutColumns) WHERE l.spec_id = $2 ORDER BY l.cross_extent", .of(engineVersion, specID))
         } else {
-            try query("SELECT \(Self.layoutColumns) ORDER BY s.name, l.cross_extent", .of(engineVersion))
+            try rows("SELECT \(Self.layoutColumns) ORDER BY s.name, l.cross_extent", .of(engineVersion))
         }
-        return try result.columns(location: location).map(layoutRecord)
+        return try result.map(layoutRecord)
     }
 
     func layoutID(specID: Int64, crossExtent: Double) throws -> Int64? {
-        try query("SELECT id FROM layouts WHERE spec_id = $1 AND cross_extent = $2", .of(specID, crossExtent))
-            .first.map { try RowColumns($0, location: location).int64(0) }
+        try scalarInt64("SELECT id FROM layouts WHERE spec_id = $1 AND cross_extent = $2", .of(specID, crossExtent))
     }
 
     // MARK: Sections
 
     func sections(layoutID: Int64) throws -> [SectionRecord] {
-        try query("SELECT \(SectionColumns.select) FROM layout_sections AS t WHERE layout_id = $1 ORDER BY section", .of(layoutID))
-            .columns(location: location).map { try SectionColumns.record($0, layoutID: layoutID) }
+        try rows("SELECT \(SectionColumns.select) FROM layout_sections AS t WHERE layout_id = $1 ORDER BY section", .of(layoutID))
+            .map { try SectionColumns.record($0, layoutID: layoutID) }
     }
 
     func forEachSection(layoutID: Int64, endingAtOrAfter low: Double, _ body: (SectionRecord) throws -> Bool) throws {
@@ -151,18 +149,18 @@ extension PostgresSession: StorageReader {
         var after: (end: Double, section: Int)?
         while true {
             let page = if let after {
-                try query("""
+                try rows("""
                     SELECT \(SectionColumns.select) FROM layout_sections AS t
                     WHERE layout_id = $1 AND scroll_end >= $2 AND (scroll_end, section) > ($3, $4)
                     ORDER BY scroll_end, section LIMIT 64
                     """, .of(layoutID, low, after.end, after.section))
             } else {
-                try query("""
+                try rows("""
                     SELECT \(SectionColumns.select) FROM layout_sections AS t
                     WHERE layout_id = $1 AND scroll_end >= $2 ORDER BY scroll_end, section LIMIT 64
                     """, .of(layoutID, low))
             }
-            for columns in page.columns(location: location) {
+            for columns in page {
                 let record = try SectionColumns.record(columns, layoutID: layoutID)
                 guard try body(record) else { return }
                 after = (record.geometry.end, record.geometry.index)
@@ -172,25 +170,24 @@ extension PostgresSession: StorageReader {
     }
 
     func section(layoutID: Int64, index: Int) throws -> SectionRecord? {
-        try query("SELECT \(SectionColumns.select) FROM layout_sections AS t WHERE layout_id = $1 AND section = $2", .of(layoutID, index))
-            .columns(location: location).first.map { try SectionColumns.record($0, layoutID: layoutID) }
+        try rows("SELECT \(SectionColumns.select) FROM layout_sections AS t WHERE layout_id = $1 AND section = $2", .of(layoutID, index)).first.map { try SectionColumns.record($0, layoutID: layoutID) }
     }
 
     func placerState(layoutID: Int64, slot: Int) throws -> [UInt8]? {
-        guard let columns = try query(
+        guard let columns = try rows(
             "SELECT placer_state, \(Self.intact("t")), section FROM layout_sections AS t WHERE layout_id = $1 AND slot = $2",
             .of(layoutID, slot)
-        ).columns(location: location).first else { return nil }
+        ).first else { return nil }
         try columns.verify(1, "the row of section \(try columns.int(2)) of layout \(layoutID)")
         return columns.byteArray(0)
     }
 
     func placerStates(layoutID: Int64) throws -> [Int: [UInt8]] {
         var states: [Int: [UInt8]] = [:]
-        for columns in try query("""
+        for columns in try rows("""
             SELECT slot, placer_state, \(Self.intact("t")), section FROM layout_sections AS t
             WHERE layout_id = $1 AND placer_state IS NOT NULL
-            """, .of(layoutID)).columns(location: location) {
+            """, .of(layoutID)) {
             try columns.verify(2, "the row of section \(try columns.int(3)) of layout \(layoutID)")
             states[try columns.int(0)] = columns.byteArray(1)
         }

@@ -39,12 +39,12 @@ extension PostgresSession: StorageWriter {
 
     func insertSpec(_ spec: SpecRow) throws -> Int64 {
         try lockSpecIfWriting(spec.name)
-        guard let row = try query("""
+        guard let id = try scalarInt64("""
             INSERT INTO specs (name, body, content_hash, axis, section_count, created_at, updated_at, checksum)
             VALUES ($1, $2, $3, $4, $5, $6, $6, 0) RETURNING id
-            """, .of(spec.name, spec.header, spec.contentHash, spec.axis.rawValue, spec.sectionCount, spec.updatedAt)).first
+            """, .of(spec.name, spec.header, spec.contentHash, spec.axis.rawValue, spec.sectionCount, spec.updatedAt))
         else { throw StoreError(.internal, "inserting the spec \(spec.name.quotedForMessage) returned no id", store: location) }
-        return try RowColumns(row, location: location).int64(0)
+        return id
     }
 
     func updateSpec(id: Int64, _ spec: SpecRow) throws {
@@ -77,13 +77,13 @@ extension PostgresSession: StorageWriter {
     // MARK: Layouts
 
     func insertLayout(_ layout: NewLayoutRow) throws -> Int64 {
-        guard let row = try query("""
+        guard let id = try scalarInt64("""
             INSERT INTO layouts (spec_id, cross_extent, engine_version, spec_hash, content_length, section_count,
                                  cell_count, element_count, status, created_at, updated_at, checksum)
             VALUES ($1, $2, $3, $4, 0, 0, 0, 0, 'ready', $5, $5, 0) RETURNING id
-            """, .of(layout.specID, layout.crossExtent, layout.engineVersion, layout.specHash, layout.createdAt)).first
+            """, .of(layout.specID, layout.crossExtent, layout.engineVersion, layout.specHash, layout.createdAt))
         else { throw StoreError(.internal, "inserting a layout returned no id", store: location) }
-        return try RowColumns(row, location: location).int64(0)
+        return id
     }
 
     func finishLayout(id: Int64, _ summary: LayoutTotals, computeSeconds: Double) throws {

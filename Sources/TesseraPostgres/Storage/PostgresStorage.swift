@@ -75,10 +75,14 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
         false
     }
 
+    /// A store opened read-only refuses every write before it begins.
+    private func refuseIfReadOnly() throws {
+        guard readOnly else { return }
+        throw StoreError(.readOnly, "the store \(location.quotedForMessage) was opened read-only; nothing was written", store: location)
+    }
+
     func write(_ body: (any StorageWriter) throws -> Void) throws {
-        guard !readOnly else {
-            throw StoreError(.readOnly, "the store \(location.quotedForMessage) was opened read-only; nothing was written", store: location)
-        }
+        try refuseIfReadOnly()
         try writers.withSession { session in
             // Waits for another writer's lock at most the busy timeout.
             let timeout = max(1, Int((busyTimeout * 1000).rounded()))
@@ -89,16 +93,10 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
                 session.pending = PendingRows()
                 session.prefetched.removeAll(keepingCapacity: true)
             }
-            do {
-                try session.query("BEGIN")
+            try session.inTransaction {
                 try session.query("SET LOCAL lock_timeout = \(timeout)")
                 try body(session)
                 try session.flushPending()
-                try session.query("COMMIT")
-            } catch {
-                session.pending = PendingRows()
-                _ = try? session.query("ROLLBACK")
-                throw error
             }
         }
     }
@@ -106,9 +104,7 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
     /// Gives the space of deleted rows back for reuse and refreshes the
     /// planner's statistics (VACUUM of the store's tables).
     func compact() throws {
-        guard !readOnly else {
-            throw StoreError(.readOnly, "the store \(location.quotedForMessage) was opened read-only; nothing was written", store: location)
-        }
+        try refuseIfReadOnly()
         try writers.withSession { session in
             try session.query("VACUUM (ANALYZE) specs, spec_sections, layouts, layout_sections, cell_groups")
         }
@@ -116,16 +112,7 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
 
     /// Runs `script` in one transaction of the writer's session, outside the store's rules.
     func execute(script: String) throws {
-        try writers.withSession { session in
-            try session.query("BEGIN")
-            do {
-                try session.execute(script: script)
-                try session.query("COMMIT")
-            } catch {
-                _ = try? session.query("ROLLBACK")
-                throw error
-            }
-        }
+        try writers.withSession { session in try session.inTransaction { try session.execute(script: script) } }
     }
 
     /// Nothing runs in the background: every write is committed when it returns.
@@ -133,12 +120,13 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
 
     /// Bytes of the store's tables, their TOAST tables and indexes.
     var storageBytes: Int {
-        (try? readers.withSession { session in
-            try session.query("""
+        let bytes = try? readers.withSession { session in
+            try session.scalarInt64("""
                 SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::int8 FROM pg_class AS c
                 JOIN pg_namespace AS n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'
-                """, .of(url.schema)).columns(location: location).first.map { Int(try $0.int64(0)) }
-        }) ?? nil ?? 0
+                """, .of(url.schema))
+        }
+        return Int((bytes ?? nil) ?? 0)
     }
 
     /// Rows the schema's constraints cannot catch: groups of a slot that has
@@ -146,15 +134,15 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
     func integrityProblems() throws -> [String] {
         try readers.withSession { session in
             var problems: [String] = []
-            let orphans = try session.query("""
+            let orphans = try session.scalarInt64("""
                 SELECT count(*) FROM cell_groups AS g WHERE NOT EXISTS (
                     SELECT 1 FROM layout_sections AS s WHERE s.layout_id = g.layout_id AND s.slot = g.slot)
-                """).columns(location: location).first.map { try $0.int64(0) } ?? 0
+                """) ?? 0
             if orphans > 0 { problems.append("\(orphans) cell groups belong to no section of their layout") }
-            let miscounted = try session.query("""
+            let miscounted = try session.scalarInt64("""
                 SELECT count(*) FROM layouts AS l
                 WHERE l.section_count <> (SELECT count(*) FROM layout_sections AS s WHERE s.layout_id = l.id)
-                """).columns(location: location).first.map { try $0.int64(0) } ?? 0
+                """) ?? 0
             if miscounted > 0 { problems.append("\(miscounted) layouts have another number of section rows than they count") }
             return problems
         }

@@ -11,8 +11,7 @@ package enum StoreLocation: Sendable, Equatable {
     /// Reads `text`: a URL when it starts with `postgres://` or
     /// `postgresql://` (in any case), a file path otherwise.
     package init(parsing text: String) throws {
-        let lowered = text.lowercased()
-        if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
+        if Self.isPostgresURL(text) {
             self = .postgres(try PostgresURL(parsing: text))
         } else {
             self = .file(path: text)

@@ -1,15 +1,7 @@
 import ArgumentParser
 import Foundation
 import TesseraLayout
-import TesseraBackends
 import TesseraSQLite
-
-#if PostgreSQL
-typealias PostgresReport = PostgresBenchmark.Report
-#else
-/// The postgres suite's report in a build without PostgreSQL (never made).
-struct PostgresReport: Codable {}
-#endif
 
 /// `tessera bench`: the reproducible benchmark behind the README's tables.
 struct BenchCommand: ParsableCommand {
@@ -82,13 +74,14 @@ struct BenchCommand: ParsableCommand {
         }
         if suite == .postgres {
             guard let postgres else { throw CommandError("the postgres suite needs --postgres postgres://user@host:port/dbname") }
-            guard LayoutStore.opensPostgres else {
-                throw CommandError("this build has no PostgreSQL backend: build with `swift build -c release --traits PostgreSQL`")
-            }
+            #if PostgreSQL
             note("postgres: \(count) elements, \(runs) runs, on \(PostgresURL.redacted(postgres))")
-            let report = try spawn(["--child", "postgres", "--postgres", postgres], count: count, as: PostgresReport.self)
+            let report = try spawn(["--child", "postgres", "--postgres", postgres], count: count, as: PostgresBenchmark.Report.self)
             print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
             return
+            #else
+            throw CommandError("this build has no PostgreSQL backend: build with `swift build -c release --traits PostgreSQL`")
+            #endif
         }
         if suite == .serving || suite == .all {
             note("serving: \(ServingBenchmark.feeds) feeds × \(ServingBenchmark.widths.count) widths of \(count) elements")

@@ -28,11 +28,7 @@ enum StoreFile {
     /// (a file that is not one is refused untouched).
     private static func requireFile(_ path: String) throws {
         do {
-            if StoreLocation.isPostgresURL(path) {
-                try LayoutStore.requireExistingPostgresStore(db: path)
-            } else {
-                try LayoutStore.requireExistingStore(at: path)
-            }
+            try LayoutStore.requireExisting(db: path)
         } catch let error as StoreError where error.code == .notFound {
             throw CommandError("\(error.message): check the path (precompute creates a store)")
         } catch let error as StoreError {
