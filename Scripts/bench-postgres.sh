@@ -48,6 +48,7 @@ rows = [
     ("bytes per element", ours["bytesPerElement"], f"per-element {base['bytesPerElement']:.0f}"),
     ("viewport p50, µs (1 client)", ours["viewportP50Microseconds"], f"per-element average {base['oneClientAverageMicroseconds']:.0f} µs (pgbench); SQLite p50 {ours['sqliteViewportP50Microseconds']:.1f} µs"),
     ("viewport p99, µs (1 client)", ours["viewportP99Microseconds"], f"SQLite p99 {ours['sqliteViewportP99Microseconds']:.1f} µs"),
+    ("  frames not cached: p50, µs", ours["uncachedViewportP50Microseconds"], f"p99 {ours['uncachedViewportP99Microseconds']:.0f} µs (frame cache off: every query fetches its frames)"),
     (f"queries/s ({ours['clients']} clients)", ours["concurrentQueriesPerSecond"], f"per-element {base['sixteenClientQueriesPerSecond']:.0f}/s: ratio {ours['concurrentQueriesPerSecond'] / base['sixteenClientQueriesPerSecond']:.2f}"),
 ]
 print()

@@ -26,6 +26,10 @@ extension LayoutStore {
     ///     concurrent reads wait for one to be free.
     ///   - cacheBudget: bytes of layout directories the store's readers share
     ///     in memory (see `LayoutStore(path:)`).
+    ///   - frameCacheBudget: bytes of cells' frames the store's readers share
+    ///     in memory (see ``defaultFrameCacheBudget``): a query whose frames
+    ///     are cached sends one statement, the layout's row, whose revision
+    ///     tells that the cached directory and frames are still the stored ones.
     ///   - busyTimeout: how long (seconds) a write waits for another writer
     ///     of the same spec before failing with code `busy`.
     ///   - readOnly: connects without creating or migrating anything; every
@@ -35,14 +39,20 @@ extension LayoutStore {
         registry: LayoutRegistry = .standard,
         maximumReaders: Int = 8,
         cacheBudget: Int = LayoutStore.defaultCacheBudget,
+        frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget,
         busyTimeout: Double = 120,
         readOnly: Bool = false
     ) throws {
         try self.init(
-            url: url, registry: registry, maximumReaders: maximumReaders, cacheBudget: cacheBudget, busyTimeout: busyTimeout,
-            readOnly: readOnly, loadsDirectoriesInline: false
+            url: url, registry: registry, maximumReaders: maximumReaders, cacheBudget: cacheBudget,
+            frameCacheBudget: frameCacheBudget, busyTimeout: busyTimeout, readOnly: readOnly, loadsDirectoriesInline: false
         )
     }
+
+    /// The default budget of a PostgreSQL store's shared cache of frames:
+    /// 128 MiB, the cells of about four layouts of a million items (32 bytes
+    /// a cell). 0 turns the cache off: every query fetches its frames.
+    public static let defaultFrameCacheBudget = 128 << 20
 
     /// The same, for this package's tools (see `LayoutStore.loadsDirectoriesInline`).
     package convenience init(
@@ -50,12 +60,14 @@ extension LayoutStore {
         registry: LayoutRegistry = .standard,
         maximumReaders: Int = 8,
         cacheBudget: Int = LayoutStore.defaultCacheBudget,
+        frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget,
         busyTimeout: Double = 120,
         readOnly: Bool = false,
         loadsDirectoriesInline: Bool
     ) throws {
         let storage = try PostgresStorage(
-            url: try PostgresURL(parsing: url), maximumReaders: maximumReaders, busyTimeout: busyTimeout, readOnly: readOnly
+            url: try PostgresURL(parsing: url), maximumReaders: maximumReaders, busyTimeout: busyTimeout, readOnly: readOnly,
+            frameCacheBudget: frameCacheBudget
         )
         self.init(backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline)
     }
@@ -67,7 +79,9 @@ extension LayoutStore {
     /// schema without one. Writes nothing.
     package static func requireExistingPostgresStore(url: String) throws {
         do {
-            _ = try PostgresStorage(url: try PostgresURL(parsing: url), maximumReaders: 1, busyTimeout: 1, readOnly: true)
+            _ = try PostgresStorage(
+                url: try PostgresURL(parsing: url), maximumReaders: 1, busyTimeout: 1, readOnly: true, frameCacheBudget: 0
+            )
         } catch let error as StoreError where error.code == .readOnly {
             // An older schema version: it exists.
         }
@@ -82,4 +96,14 @@ extension LayoutStore {
         }
         try storage.execute(script: script)
     }
+}
+
+extension LayoutStore {
+    /// Statements the store's PostgreSQL sessions sent so far; nil for
+    /// another backend (for tests of how many statements a read takes).
+    package var postgresStatementsSent: Int? { (backend as? PostgresStorage)?.statementsSent }
+
+    /// What a PostgreSQL store's cache of frames holds (its `layouts` count
+    /// cell groups); nil for another backend.
+    package var postgresFrameCacheStatistics: CacheStatistics? { (backend as? PostgresStorage)?.frameCacheStatistics }
 }

@@ -23,8 +23,8 @@ struct MutantCheck {
 
     /// `--width 390` and `--height 390`, parsed once: ArgumentParser takes
     /// longer to parse them than the engine to read and lay out a mutant.
-    nonisolated(unsafe) static let width = try? ExtentOptions.parse(["--width", "390"])
-    nonisolated(unsafe) static let height = try? ExtentOptions.parse(["--height", "390"])
+    static let width = try? ExtentOptions.parse(["--width", "390"])
+    static let height = try? ExtentOptions.parse(["--height", "390"])
 
     let directory: URL
     var specPath: String { directory.appendingPathComponent("spec.json").path }

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 import TesseraStore
 
 /// One connection to the server, used synchronously: the store's port is
@@ -25,7 +26,23 @@ final class PostgresSession: @unchecked Sendable {
     /// For writes: the depth of savepoints.
     var savepointDepth = 0
     /// Frames fetched ahead for this read (`prefetchFrames`), by group id.
-    var prefetched: [Int64: ByteBuffer] = [:]
+    var prefetched: [Int64: [UInt8]] = [:]
+    /// For reads: the storage's cache of intact frames (see `prefetchFrames`).
+    var frameCache: ByteBudgetCache<FramesKey, [UInt8]>?
+    /// For reads: whether the read runs outside a transaction, where its
+    /// first statement is a snapshot by itself (see `PostgresStorage.read`).
+    var singleStatementRead = false
+    /// In such a read: statements sent, and whether one was refused.
+    var statementsInRead = 0
+    var refusedSecondStatement = false
+    /// In such a read: the statement being sent fetches frames that will be
+    /// checked against the checksums the snapshot gave, so it may be another.
+    var fetchingVerifiedFrames = false
+    /// The hot reads' statements, prepared on this session, by their SQL.
+    private var preparedStatements: [String: PreparedQuery] = [:]
+    /// Statements sent to the server (preparing one not counted), for tests
+    /// of how many a read takes.
+    let statementsSent = Atomic<Int>(0)
     /// Counts reads, for `changeCounter` (see there).
     var readCount: Int64 = 0
 
@@ -63,15 +80,58 @@ final class PostgresSession: @unchecked Sendable {
     /// write has pending (so that it sees them).
     @discardableResult
     func query(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> PostgresQueryResult {
-        try flushPending()
+        try beginStatement()
         return try send(sql, binds)
+    }
+
+    /// What every statement does first: in a read outside a transaction,
+    /// count it (refusing a second: it would see another snapshot, unless it
+    /// fetches frames checked against the checksums the first gave); in a
+    /// write, send the rows pending so that the statement sees them.
+    private func beginStatement() throws {
+        if singleStatementRead {
+            guard statementsInRead == 0 || fetchingVerifiedFrames else { throw refuseOutsideTransaction() }
+            statementsInRead += 1
+        }
+        try flushPending()
+    }
+
+    /// Runs one of the hot reads' statements, prepared on this session the
+    /// first time (parsed and planned once, not on every call); its rows as
+    /// ``RowColumns``. Every parameter in `sql` has an explicit type
+    /// (`$1::int8`): the binds are sent in binary, as `binds` type them.
+    func preparedRows(_ sql: String, _ binds: [PostgresData]) throws -> [RowColumns] {
+        try beginStatement()
+        do {
+            let statement: PreparedQuery
+            if let known = preparedStatements[sql] {
+                statement = known
+            } else {
+                statement = try Self.waitFor(connection.prepare(query: sql))
+                preparedStatements[sql] = statement
+            }
+            statementsSent.add(1, ordering: .relaxed)
+            return try Self.waitFor(statement.execute(binds)).map { RowColumns($0, location: location) }
+        } catch {
+            // Prepared again next time (after a change of the schema, say).
+            preparedStatements[sql] = nil
+            throw StoreError(postgres: error, location: location, connecting: false)
+        }
+    }
+
+    /// Ends the first attempt of a read outside a transaction: it runs
+    /// again inside one (see `PostgresStorage.read`).
+    func refuseOutsideTransaction() -> StoreError {
+        refusedSecondStatement = true
+        return StoreError(.internal, "a read outside a transaction needed a snapshot of more than one statement", store: location)
     }
 
     /// Sends one statement without waiting for its answer: the next
     /// statement of the session queues behind it. Its future tells how it went.
     @discardableResult
     func send(withoutWaiting sql: String) -> EventLoopFuture<PostgresQueryResult> {
-        connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        statementsSent.add(1, ordering: .relaxed)
+        return connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
     }
 
     /// Checks a statement sent without waiting (complete by now, when a
@@ -93,6 +153,7 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     private func send(_ sql: String, _ binds: PostgresBindings) throws -> PostgresQueryResult {
+        statementsSent.add(1, ordering: .relaxed)
         do {
             return try Self.waitFor(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger))
         } catch {

@@ -15,8 +15,12 @@ struct RowColumns {
     }
 
     private func decode<T: PostgresDecodable>(_ index: Int, as type: T.Type) throws -> T {
+        // Every Bind asks for binary results; a prepared statement's cells
+        // still say text (postgres-nio keeps the format its Describe gave).
+        var cell = row[index]
+        cell.format = .binary
         do {
-            return try row[index].decode(T.self, context: .default)
+            return try cell.decode(T.self, context: .default)
         } catch {
             throw StoreError.damaged(store: location, "column \(row[index].columnName) holds \(row[index].bytes == nil ? "NULL" : "a value of another type") where the store expects \(T.self)")
         }

@@ -14,6 +14,7 @@ final class SessionPool: @unchecked Sendable {
     private var idle: [PostgresSession] = []
     private var all: [PostgresSession] = []
     private var nextID = 0
+    private var closedStatements = 0
 
     init(url: PostgresURL, eventLoop: any EventLoop, maximum: Int) {
         self.url = url
@@ -35,6 +36,7 @@ final class SessionPool: @unchecked Sendable {
         let (reused, newID): (PostgresSession?, Int) = lock.withLock {
             while let session = idle.popLast() {
                 if !session.isClosed { return (session, 0) }
+                closedStatements += session.statementsSent.load(ordering: .relaxed)
                 all.removeAll { $0 === session }
             }
             nextID += 1
@@ -48,6 +50,11 @@ final class SessionPool: @unchecked Sendable {
 
     private func give(_ session: PostgresSession) {
         lock.withLock { idle.append(session) }
+    }
+
+    /// Statements the pool's sessions sent, open or closed since.
+    var statementsSent: Int {
+        lock.withLock { closedStatements + all.reduce(0) { $0 + $1.statementsSent.load(ordering: .relaxed) } }
     }
 
     /// Closes every session (none may be in use).

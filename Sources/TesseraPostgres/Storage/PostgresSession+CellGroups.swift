@@ -36,23 +36,70 @@ extension PostgresSession {
 
     var prefetchesFrames: Bool { true }
 
-    /// Fetches the frames of `groupIDs` in one statement; `visitFrames`
-    /// takes them from there until the read ends.
-    func prefetchFrames(groupIDs: [Int64]) throws {
-        for columns in try rows("SELECT id, frames FROM cell_groups WHERE id = ANY($1)", .of(groupIDs)) {
-            if let frames = columns.bytes(1) { prefetched[try columns.int64(0)] = frames }
+    /// Takes the frames of `groups` from the storage's frame cache, and
+    /// fetches those it lacks in one statement (caching the intact ones);
+    /// `visitFrames` takes them from there until the read ends.
+    func prefetchFrames(_ groups: [FramesKey]) throws {
+        var missing: [FramesKey] = []
+        for key in groups where prefetched[key.id] == nil {
+            if let frames = frameCache?.value(key) { prefetched[key.id] = frames } else { missing.append(key) }
+        }
+        guard !missing.isEmpty else { return }
+        let fetched = try fetchFrames(missing.map(\.id))
+        for key in missing {
+            guard let frames = fetched[key.id] else { continue }
+            prefetched[key.id] = try keep(frames, as: key)
         }
     }
 
-    func visitFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        if let frames = prefetched[groupID] {
+    func visitFrames(groupID: Int64, cachedAs checksum: Int64?, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        guard let checksum else {
+            // What is stored, for a check.
+            guard let frames = try rows("SELECT frames FROM cell_groups WHERE id = $1", .of(groupID)).first?.bytes(0) else { return }
             frames.withUnsafeReadableBytes(body)
             return
         }
-        guard let frames = try rows("SELECT frames FROM cell_groups WHERE id = $1", .of(groupID)).first?.bytes(0)
-        else { return }
-        frames.withUnsafeReadableBytes(body)
+        let key = FramesKey(id: groupID, checksum: checksum)
+        if let frames = prefetched[groupID] ?? frameCache?.value(key) {
+            frames.withUnsafeBytes(body)
+        } else if let frames = try fetchFrames([groupID])[groupID] {
+            try keep(frames, as: key).withUnsafeBytes(body)
+        } else if singleStatementRead {
+            // Deleted since the snapshot of the read's first statement, or never there.
+            throw refuseOutsideTransaction()
+        }
     }
+
+    /// The stored frames of `ids`, in one statement: one that a read outside
+    /// a transaction may send after its first, since what it fetches is
+    /// checked against checksums that first statement's snapshot gave.
+    private func fetchFrames(_ ids: [Int64]) throws -> [Int64: [UInt8]] {
+        fetchingVerifiedFrames = true
+        defer { fetchingVerifiedFrames = false }
+        var frames: [Int64: [UInt8]] = [:]
+        let idArray = PostgresData(array: ids.map { PostgresData(int64: $0) }, elementType: .int8)
+        for columns in try preparedRows("SELECT id, frames FROM cell_groups WHERE id = ANY($1::int8[])", [idArray]) {
+            if let buffer = columns.bytes(1) { frames[try columns.int64(0)] = Array(buffer.readableBytesView) }
+        }
+        return frames
+    }
+
+    /// Frames fetched for `key`: cached when they match its checksum. When
+    /// they do not, in a read outside a transaction the group may have been
+    /// rewritten since the first statement's snapshot: the read runs again
+    /// in one snapshot, where a mismatch is damage (found by the store).
+    private func keep(_ frames: [UInt8], as key: FramesKey) throws -> [UInt8] {
+        guard frames.withUnsafeBytes({ Checksum.of($0) }) == key.checksum else {
+            if singleStatementRead { throw refuseOutsideTransaction() }
+            return frames
+        }
+        frameCache?.insert(frames, bytes: frames.count + Self.cachedFramesOverhead, for: key)
+        return frames
+    }
+
+    /// What a cached blob costs beyond its bytes (the array's header, the
+    /// cache's node and index entry), roughly.
+    private static let cachedFramesOverhead = 96
 
     func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         guard let columns = try rows("""

@@ -113,10 +113,16 @@ extension PostgresSession: StorageReader {
         )
     }
 
+    private static let layoutByNameSQL = """
+        SELECT \(layoutColumns.replacingOccurrences(of: "$1", with: "$1::int8"))
+        WHERE s.name = $2::text AND l.cross_extent = $3::float8
+        """
+
     func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord? {
         try lockSpecIfWriting(name)
-        return try rows(
-            "SELECT \(Self.layoutColumns) WHERE s.name = $2 AND l.cross_extent = $3", .of(engineVersion, name, crossExtent)
+        // The first statement of every query: prepared.
+        return try preparedRows(
+            Self.layoutByNameSQL, [PostgresData(int: engineVersion), PostgresData(string: name), PostgresData(double: crossExtent)]
         ).first.map(layoutRecord)
     }
 

@@ -17,9 +17,12 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let readers: SessionPool
     private let writers: SessionPool
+    /// Intact frames of groups, by id and checksum, shared by the readers.
+    private let frameCache: ByteBudgetCache<FramesKey, [UInt8]>
 
-    init(url: PostgresURL, maximumReaders: Int, busyTimeout: Double, readOnly: Bool) throws {
+    init(url: PostgresURL, maximumReaders: Int, busyTimeout: Double, readOnly: Bool, frameCacheBudget: Int) throws {
         self.url = url
+        frameCache = ByteBudgetCache(budget: frameCacheBudget)
         self.readOnly = readOnly
         self.busyTimeout = busyTimeout
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -49,15 +52,37 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
 
     var location: String { url.description }
 
+    /// Runs `body` first outside a transaction, where its first statement
+    /// is one snapshot by itself (a warm query needs no other: the layout's
+    /// row, its directory and frames cached); if it asks for a second
+    /// statement, it runs again from the start in one REPEATABLE READ,
+    /// READ ONLY transaction. Whatever the first attempt did or cached came
+    /// from a snapshot that includes every commit before the read began.
     func read(_ body: (any StorageReader) throws -> Void) throws {
         try readers.withSession { session in
+            session.frameCache = frameCache
+            defer {
+                session.prefetched.removeAll(keepingCapacity: true)
+                session.singleStatementRead = false
+            }
+            session.singleStatementRead = true
+            session.statementsInRead = 0
+            session.refusedSecondStatement = false
+            do {
+                try body(session)
+                // A body that caught the refusal and went on read nothing right.
+                if !session.refusedSecondStatement { return }
+            } catch where !session.refusedSecondStatement {
+                throw error
+            } catch {}
+            session.singleStatementRead = false
+            session.prefetched.removeAll(keepingCapacity: true)
             // BEGIN and COMMIT are not waited for: the statements between
             // them queue behind BEGIN, and the next read's behind COMMIT
             // (of a read-only transaction: nothing to fail but the
             // connection, which the next statement would report). One
             // round trip per statement of the body, none more.
             let begun = session.send(withoutWaiting: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            defer { session.prefetched.removeAll(keepingCapacity: true) }
             do {
                 try body(session)
                 try session.check(begun)
@@ -105,10 +130,16 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
     /// planner's statistics (VACUUM of the store's tables).
     func compact() throws {
         try refuseIfReadOnly()
-        try writers.withSession { session in
+        _ = try writers.withSession { session in
             try session.query("VACUUM (ANALYZE) specs, spec_sections, layouts, layout_sections, cell_groups")
         }
     }
+
+    /// Statements sent by every session so far (for tests).
+    var statementsSent: Int { readers.statementsSent + writers.statementsSent }
+
+    /// What the cache of frames holds, and its hits and misses.
+    var frameCacheStatistics: CacheStatistics { frameCache.statistics }
 
     /// Runs `script` in one transaction of the writer's session, outside the store's rules.
     func execute(script: String) throws {

@@ -74,7 +74,9 @@ extension Connection {
         return query.int64(at: 0)
     }
 
-    package func visitFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+    /// Always what is stored: SQLite's page cache is the cache, and a blob
+    /// is read in place.
+    package func visitFrames(groupID: Int64, cachedAs _: Int64?, _ body: (UnsafeRawBufferPointer) -> Void) throws {
         let query = try cachedStatement(Self.framesSQL)
         try query.bind(groupID)
         guard try query.step() else { return }

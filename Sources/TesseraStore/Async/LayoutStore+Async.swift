@@ -138,8 +138,9 @@ extension LayoutStore {
         name: String, crossExtent: Double, computeIfMissing: Bool, _ body: @escaping @Sendable (LayoutReader) throws -> T
     ) async throws -> T {
         for _ in 0..<3 {
-            let result: T? = try await readAsync { storage in try self.readFresh(name: name, crossExtent: crossExtent, storage: storage, body) }
-            if let result { return result }
+            let read = try await readAsync { storage in try self.readFresh(name: name, crossExtent: crossExtent, storage: storage, body) }
+            if let hit = read.directoryHit { layoutCache.count(hit: hit) }
+            if let result = read.value { return result }
             guard computeIfMissing else { throw Self.notComputed(name: name, crossExtent: crossExtent) }
             _ = try await computeShared(name: name, crossExtent: crossExtent, progress: nil)
         }

@@ -99,11 +99,14 @@ package protocol StorageReader: AnyObject {
     var prefetchesFrames: Bool { get }
     /// Says which groups' frames the next `visitFrames` calls of this read
     /// will ask for, so that a backend behind a network can fetch them in one
-    /// request (a local one has nothing to do).
-    func prefetchFrames(groupIDs: [Int64]) throws
+    /// request (a local one has nothing to do), or take them from a cache.
+    func prefetchFrames(_ groups: [FramesKey]) throws
     /// Runs `body` on the frame blob of a group, if there is one: the hot
     /// path of every query, so neither generic nor throwing inside.
-    func visitFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws
+    /// `checksum`, the frames' checksum as the group's row in this snapshot
+    /// gives it, lets a backend answer from bytes it cached under the same
+    /// id and checksum (the same bytes); nil reads what is stored (checks).
+    func visitFrames(groupID: Int64, cachedAs checksum: Int64?, _ body: (UnsafeRawBufferPointer) -> Void) throws
     /// Runs `body` on the frame blob of the group of a slot starting at `firstItem`.
     func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R?
     /// The groups of a slot whose bounds may meet `bounds`, in item order,
@@ -125,7 +128,7 @@ package protocol StorageReader: AnyObject {
 extension StorageReader {
     /// Reads are local: nothing to gain.
     package var prefetchesFrames: Bool { false }
-    package func prefetchFrames(groupIDs: [Int64]) throws {}
+    package func prefetchFrames(_ groups: [FramesKey]) throws {}
 }
 
 /// The rows a write changes, inside one transaction.

@@ -103,6 +103,20 @@ package struct GroupRecord: Sendable {
     }
 }
 
+/// A cell group's frames as one group row names them: its id and the
+/// checksum of its frames. Bytes read once under a key are the bytes of
+/// every group row with that key (a rewrite of a group changes its checksum
+/// unless the frames are the same).
+package struct FramesKey: Hashable, Sendable {
+    package var id: Int64
+    package var checksum: Int64
+
+    package init(id: Int64, checksum: Int64) {
+        self.id = id
+        self.checksum = checksum
+    }
+}
+
 /// A stored row that does not match its checksum: what it is, and the
 /// layout or spec it belongs to as far as that can still be read.
 package struct DamagedRow: Sendable, Hashable {

@@ -53,7 +53,7 @@ struct LayoutReader {
     /// Tells the backend every group the query will read, before it reads
     /// the first (one request instead of one per group, behind a network).
     private func prefetchGroups(of sections: [SectionRecord], in rect: Rect, cache: CachedLayout) throws {
-        var ids: [Int64] = []
+        var groups: [FramesKey] = []
         var scratch: [LayoutElement] = []
         for section in sections {
             let geometry = section.geometry
@@ -61,10 +61,12 @@ struct LayoutReader {
             sectionQuery.appendElements(
                 in: rect, header: sectionQuery.supplementary(.header), footer: sectionQuery.supplementary(.footer), to: &scratch
             ) { bounds, _ in
-                cache.groups[geometry.index].forEachCandidate(in: bounds) { group in ids.append(group.id) }
+                cache.groups[geometry.index].forEachCandidate(in: bounds) { group in
+                    groups.append(FramesKey(id: group.id, checksum: group.checksum))
+                }
             }
         }
-        if ids.count > 1 { try storage.prefetchFrames(groupIDs: ids) }
+        if !groups.isEmpty { try storage.prefetchFrames(groups) }
     }
 
     /// Visits the cells of one section that may meet `bounds`, in item order.
@@ -81,7 +83,7 @@ struct LayoutReader {
             guard failure == nil else { return }
             do {
                 var intact = false
-                try storage.visitFrames(groupID: group.id) { raw in
+                try storage.visitFrames(groupID: group.id, cachedAs: group.checksum) { raw in
                     // Each group's bytes are hashed once per reader connection.
                     intact = verified.isVerified(group: group.id, checksum: group.checksum)
                         || verified.verify(raw, group: group.id, checksum: group.checksum)

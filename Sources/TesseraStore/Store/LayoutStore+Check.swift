@@ -142,7 +142,7 @@ extension LayoutStore {
                 checked += 1
                 let expected = min(CellGroupWriter.groupSize, itemCount - group.firstItem)
                 var found: (count: Int, bounds: QueryBounds, finite: Bool)?
-                try storage.visitFrames(groupID: group.id) { raw in
+                try storage.visitFrames(groupID: group.id, cachedAs: nil) { raw in
                     var bounds = QueryBounds.empty
                     var finite = raw.count % FrameBlob.bytesPerFrame == 0
                     for offset in 0..<FrameBlob.count(byteCount: raw.count) {

@@ -10,24 +10,26 @@ extension LayoutStore {
 
     /// The directory of `record`'s layout from the shared cache; on a miss,
     /// loaded now when small, else nil (this query uses the spatial index)
-    /// and loaded in the background for the queries after it.
-    func cachedDirectory(of record: LayoutRecord, storage: any StorageReader) throws -> CachedLayout? {
-        guard layoutCache.budget > 0 else { return nil }
-        let key = LayoutCache.Key(layoutID: record.layout.id, revision: record.revision)
-        if let cached = layoutCache.layout(key) { return cached }
+    /// and loaded in the background for the queries after it. `hit` tells
+    /// whether it was cached (nil: the cache is off), for the caller to
+    /// count once its read is done.
+    func cachedDirectory(of record: LayoutRecord, storage: any StorageReader) throws -> (layout: CachedLayout?, hit: Bool?) {
+        guard layoutCache.budget > 0 else { return (nil, nil) }
+        let key = LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)
+        if let cached = layoutCache.layout(key) { return (cached, true) }
         let rows = record.layout.sectionCount + record.layout.cellCount / CellGroupWriter.groupSize + record.layout.sectionCount
         guard rows > Self.inlineDirectoryRows, !loadsDirectoriesInline else {
             let loaded = try loadDirectory(of: record, storage: storage)
             layoutCache.insert(loaded, for: key)
-            return loaded
+            return (loaded, false)
         }
         loadInBackground(record: record, key: key)
-        return nil
+        return (nil, false)
     }
 
     /// Loads a directory on the read lane, in a snapshot of its own; at most
     /// one load per layout revision at a time.
-    private func loadInBackground(record: LayoutRecord, key: LayoutCache.Key) {
+    private func loadInBackground(record: LayoutRecord, key: LayoutCacheKey) {
         guard directoryLoads.withLock({ $0.insert(key).inserted }) else { return }
         readLane.submit { [self] in
             defer { _ = directoryLoads.withLock { $0.remove(key) } }
@@ -37,7 +39,7 @@ extension LayoutStore {
             _ = try? read { storage in
                 guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
                 let loaded = try loadDirectory(of: current, storage: storage)
-                layoutCache.insert(loaded, for: LayoutCache.Key(layoutID: current.layout.id, revision: current.revision))
+                layoutCache.insert(loaded, for: LayoutCacheKey(layoutID: current.layout.id, revision: current.revision))
             }
         }
     }

@@ -38,21 +38,26 @@ extension LayoutStore {
     /// layout between the check and the read, the read is tried again.
     func withFreshLayout<T>(name: String, crossExtent: Double, computeIfMissing: Bool, _ body: (LayoutReader) throws -> T) throws -> T {
         for _ in 0..<3 {
-            let result: T? = try read { storage in try readFresh(name: name, crossExtent: crossExtent, storage: storage, body) }
-            if let result { return result }
+            let read = try read { storage in try readFresh(name: name, crossExtent: crossExtent, storage: storage, body) }
+            if let hit = read.directoryHit { layoutCache.count(hit: hit) }
+            if let result = read.value { return result }
             guard computeIfMissing else { throw Self.notComputed(name: name, crossExtent: crossExtent) }
             try layout(name: name, crossExtent: crossExtent)
         }
         throw Self.keepsBeingReplaced(name: name, crossExtent: crossExtent)
     }
 
-    /// `body` on the fresh layout inside a read; nil when it is missing or stale.
-    func readFresh<T>(name: String, crossExtent: Double, storage: any StorageReader, _ body: (LayoutReader) throws -> T) throws -> T? {
+    /// `body` on the fresh layout inside a read: its value, nil when the
+    /// layout is missing or stale, and whether its directory was cached
+    /// (for the caller to count once the read is done).
+    func readFresh<T>(
+        name: String, crossExtent: Double, storage: any StorageReader, _ body: (LayoutReader) throws -> T
+    ) throws -> (value: T?, directoryHit: Bool?) {
         do {
-            guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) else { return nil }
-            return try body(LayoutReader(
-                record: record, storage: storage, cached: try cachedDirectory(of: record, storage: storage), location: location
-            ))
+            guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) else { return (nil, nil) }
+            let directory = try cachedDirectory(of: record, storage: storage)
+            let value = try body(LayoutReader(record: record, storage: storage, cached: directory.layout, location: location))
+            return (value, directory.hit)
         } catch let error as StoreError {
             throw error.inLayout(name: name, crossExtent: crossExtent)
         }

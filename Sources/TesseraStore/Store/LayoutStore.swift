@@ -40,7 +40,7 @@ public final class LayoutStore: Sendable {
     /// to an index can only end in an error, never in missing elements.
     let loadsDirectoriesInline: Bool
     /// Directories being loaded in the background.
-    let directoryLoads = Mutex<Set<LayoutCache.Key>>([])
+    let directoryLoads = Mutex<Set<LayoutCacheKey>>([])
     /// Threads for async reads that find no reader free at once, and for
     /// loading directories in the background (started on demand, ended
     /// when idle).

@@ -25,6 +25,9 @@ struct PostgresBenchmark {
         var bytesPerElement: Double
         var viewportP50Microseconds: Double
         var viewportP99Microseconds: Double
+        /// The same queries with the frame cache off: every query fetches its frames.
+        var uncachedViewportP50Microseconds: Double
+        var uncachedViewportP99Microseconds: Double
         var clients: Int
         var concurrentQueriesPerSecond: Double
         var sqlitePrecomputeSeconds: Double
@@ -55,6 +58,9 @@ struct PostgresBenchmark {
         let bytes = store.fileBytes
         let viewports = StoreBenchmark.viewports(contentLength: layout.contentLength)
         let single = try Self.viewportTimes(store, width: width, viewports: viewports)
+        let uncached = try Self.viewportTimes(
+            try LayoutStore(url: storeURL, maximumReaders: 1, frameCacheBudget: 0), width: width, viewports: viewports
+        )
         let concurrent = try Self.concurrentQueries(store, width: width, viewports: viewports, seconds: loadSeconds)
 
         // The SQLite backend, same spec, same viewports.
@@ -75,6 +81,8 @@ struct PostgresBenchmark {
             bytesPerElement: Double(bytes) / Double(layout.elementCount),
             viewportP50Microseconds: single.median * 1e6,
             viewportP99Microseconds: single.percentile(0.99) * 1e6,
+            uncachedViewportP50Microseconds: uncached.median * 1e6,
+            uncachedViewportP99Microseconds: uncached.percentile(0.99) * 1e6,
             clients: Self.clients,
             concurrentQueriesPerSecond: concurrent,
             sqlitePrecomputeSeconds: sqliteSeconds,
