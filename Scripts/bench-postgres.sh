@@ -50,6 +50,9 @@ rows = [
     ("viewport p99, µs (1 client)", ours["viewportP99Microseconds"], f"SQLite p99 {ours['sqliteViewportP99Microseconds']:.1f} µs"),
     ("  frames not cached: p50, µs", ours["uncachedViewportP50Microseconds"], f"p99 {ours['uncachedViewportP99Microseconds']:.0f} µs (frame cache off: every query fetches its frames)"),
     (f"queries/s ({ours['clients']} clients)", ours["concurrentQueriesPerSecond"], f"per-element {base['sixteenClientQueriesPerSecond']:.0f}/s: ratio {ours['concurrentQueriesPerSecond'] / base['sixteenClientQueriesPerSecond']:.2f}"),
+    ("freshness=notified: p50, µs", ours["notifiedViewportP50Microseconds"], f"p99 {ours['notifiedViewportP99Microseconds']:.1f} µs (warm queries send nothing)"),
+    (f"  queries/s ({ours['clients']} clients)", ours["notifiedConcurrentQueriesPerSecond"], f"ratio to per-element {ours['notifiedConcurrentQueriesPerSecond'] / base['sixteenClientQueriesPerSecond']:.2f}"),
+    ("  commit seen elsewhere after, µs", ours["notificationDelayP50Microseconds"], f"p50; p99 {ours['notificationDelayP99Microseconds']:.0f} µs (save returned -> another process's reader answers the new version)"),
 ]
 print()
 for name, value, note in rows:

@@ -7,13 +7,22 @@ extension LayoutStore {
     /// `url` is `postgres://user[:password]@host[:port]/dbname` (or
     /// `postgresql://`); `?schema=name` keeps the store in another
     /// PostgreSQL schema than `tessera` (one database can hold several
-    /// stores), and a host that is a folder (`?host=/run/postgresql`, or
-    /// percent-encoded) connects through the server's Unix socket.
+    /// stores), a host that is a folder (`?host=/run/postgresql`, or
+    /// percent-encoded) connects through the server's Unix socket, and
+    /// `?freshness=notified` keeps resolved layouts until the store's
+    /// channel announces a commit (see below).
     ///
     /// Every machine that opens the same URL shares the store: writers of
     /// one spec wait for each other (an advisory lock per spec), writers of
     /// different specs do not, and every read answers from one snapshot that
     /// includes every write committed before it began.
+    ///
+    /// With `?freshness=notified`, the store keeps one more connection that
+    /// listens for the store's commits (every write notifies, by trigger):
+    /// a warm query then sends no statement at all, and sees a commit made
+    /// elsewhere once its notification has arrived (this process's own
+    /// commits at once). A hot standby cannot listen: there the URL is
+    /// refused with code `unsupported`.
     ///
     /// - Throws: `StoreError` with code `invalidArgument` for a URL that does
     ///   not parse, `io` when the server cannot be reached or refuses the

@@ -112,4 +112,84 @@ struct PostgresReadTests {
         try store.executePostgres("UPDATE cell_groups AS g SET frames = k.frames FROM kept AS k WHERE g.id = k.id; DROP TABLE kept")
         #expect(try store.visibleElements(name: "feed", crossExtent: 390, viewport: far, computeIfMissing: false) == engine.visibleElements(viewport: far))
     }
+
+    // MARK: freshness=notified
+
+    /// A handle on `store` as another machine would open it with `freshness=notified`.
+    static func notified(_ store: LayoutStore) throws -> LayoutStore {
+        try LayoutStore(url: store.location + (store.location.contains("?") ? "&" : "?") + "freshness=notified")
+    }
+
+    /// Waits (up to 10 s) until `body` returns true.
+    static func eventually(_ what: String, _ body: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while try !body() {
+            guard Date() < deadline else {
+                Issue.record("never: \(what)")
+                return
+            }
+            usleep(2_000)
+        }
+    }
+
+    @Test("freshness=notified: a warm query sends nothing; another machine's commit is seen once notified, its own at once")
+    func notifiedReads() throws {
+        let scratch = try TemporaryStore(.postgres)
+        let writer = scratch.store
+        let versions = [try Self.spec(), try Self.spec(aspect: 0.75), try Self.spec(count: 2300)]
+        try writer.save(versions[0], as: "feed", crossExtents: [390])
+        let reader = try Self.notified(writer)
+        #expect(reader.location.hasSuffix("freshness=notified"))
+        let near = Self.viewport(at: 1000)
+        let engines = try versions.map { try LayoutEngine().layout($0, crossExtent: 390) }
+
+        _ = try Self.counted(reader, near)
+        let warm = try Self.counted(reader, near)
+        #expect(warm.answer == engines[0].visibleElements(viewport: near))
+        #expect(warm.statements == 0)
+
+        // Another machine's commit: its notification arrives, then every answer is new.
+        try writer.save(versions[1], as: "feed")
+        try Self.eventually("the reader sees version 1") { try Self.counted(reader, near).answer == engines[1].visibleElements(viewport: near) }
+        for y in stride(from: 0.0, to: engines[1].contentSize.height, by: 700) {
+            #expect(try Self.counted(reader, Self.viewport(at: y)).answer == engines[1].visibleElements(viewport: Self.viewport(at: y)))
+        }
+        #expect(try Self.counted(reader, near).statements == 0)
+
+        // Its own commit: seen by the next query, without waiting.
+        try reader.save(versions[2], as: "feed")
+        #expect(try Self.counted(reader, near).answer == engines[2].visibleElements(viewport: near))
+
+        // A change by hand (not through Tessera) notifies too: the triggers send it.
+        try writer.executePostgres("UPDATE layouts SET status = 'stale'")
+        try Self.eventually("the reader sees the layout stale") {
+            do {
+                _ = try reader.visibleElements(name: "feed", crossExtent: 390, viewport: near, computeIfMissing: false)
+                return false
+            } catch let error as StoreError {
+                return error.code == .notFound
+            }
+        }
+    }
+
+    @Test("freshness=notified: when the listening connection is lost, every query reads its layout's row again")
+    func lostListener() throws {
+        let scratch = try TemporaryStore(.postgres)
+        let writer = scratch.store
+        let versions = [try Self.spec(), try Self.spec(aspect: 0.75)]
+        try writer.save(versions[0], as: "feed", crossExtents: [390])
+        let reader = try Self.notified(writer)
+        let near = Self.viewport(at: 1000)
+        _ = try Self.counted(reader, near)
+        #expect(try Self.counted(reader, near).statements == 0)
+
+        let schema = try PostgresURL(parsing: writer.location).schema
+        try writer.executePostgres("""
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE query = 'LISTEN tessera_' || (SELECT oid FROM pg_namespace WHERE nspname = '\(schema)')::text
+            """)
+        try Self.eventually("a warm query reads the layout's row") { try Self.counted(reader, near).statements == 1 }
+        try writer.save(versions[1], as: "feed")
+        #expect(try Self.counted(reader, near).answer == LayoutEngine().layout(versions[1], crossExtent: 390).visibleElements(viewport: near))
+    }
 }

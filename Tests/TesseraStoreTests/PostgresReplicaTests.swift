@@ -45,6 +45,11 @@ struct PostgresReplicaTests {
         #expect(throws: StoreError.self) { try reader.save(versions[1], as: "feed", crossExtents: [390]) }
         let writable = #expect(throws: StoreError.self) { try LayoutStore(url: clusters.replicaURL + "?schema=other") }
         #expect(writable?.code == .readOnly, "\(String(describing: writable))")
+        // A hot standby cannot LISTEN: freshness=notified is refused, naming the way out.
+        let notified = #expect(throws: StoreError.self) {
+            try LayoutStore(url: clusters.replicaURL + "?schema=feeds&freshness=notified", readOnly: true)
+        }
+        #expect(notified?.code == .unsupported && notified?.message.contains("freshness=snapshot") == true, "\(String(describing: notified))")
 
         // Each version stays a while, so the replica (behind by its replay
         // lag) shows each while the reads go on.

@@ -27,6 +27,8 @@ final class PostgresSession: @unchecked Sendable {
     var savepointDepth = 0
     /// Frames fetched ahead for this read (`prefetchFrames`), by group id.
     var prefetched: [Int64: [UInt8]] = [:]
+    /// For reads: the storage's listener for commits (`freshness=notified`).
+    var changeListener: ChangeListener?
     /// For reads: the storage's cache of intact frames (see `prefetchFrames`).
     var frameCache: ByteBudgetCache<FramesKey, [UInt8]>?
     /// For reads: whether the read runs outside a transaction, where its

@@ -8,13 +8,27 @@ extension PostgresSession: StorageReader {
     /// The test of a row's checksum, for the table aliased `alias`.
     static func intact(_ alias: String) -> String { "(\(alias).checksum = tessera_checksum(\(alias)))" }
 
-    /// Nothing tells one session cheaply that another machine committed, so
-    /// every read resolves names again in its own snapshot: the counter
-    /// changes on every call.
+    /// With a change listener (`freshness=notified`): the commits it heard
+    /// of. A read's first attempt then answers only from what was resolved
+    /// under that count (and frames checked against their checksums): any
+    /// other statement makes it run again in one snapshot, which resolves
+    /// its layouts anew (``reusesResolvedLayouts``).
+    ///
+    /// Without one, nothing tells a session cheaply that another machine
+    /// committed: the counter changes on every call, so every read resolves
+    /// its layouts in its own snapshot.
     func changeCounter() throws -> Int64 {
+        if let epoch = changeListener?.epoch {
+            if singleStatementRead { statementsInRead = max(statementsInRead, 1) }
+            return epoch
+        }
         readCount += 1
-        return readCount
+        return -readCount
     }
+
+    /// Within a transaction a layout resolved under the same count may be
+    /// older than the snapshot, whose other rows must match it.
+    var reusesResolvedLayouts: Bool { singleStatementRead }
 
     // MARK: Specs
 

@@ -17,33 +17,41 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let readers: SessionPool
     private let writers: SessionPool
+    /// Hears of commits, with `freshness=notified`.
+    private let changeListener: ChangeListener?
     /// Intact frames of groups, by id and checksum, shared by the readers.
     private let frameCache: ByteBudgetCache<FramesKey, [UInt8]>
 
     init(url: PostgresURL, maximumReaders: Int, busyTimeout: Double, readOnly: Bool, frameCacheBudget: Int) throws {
         self.url = url
-        frameCache = ByteBudgetCache(budget: frameCacheBudget)
+        // In parts: every query looks up several groups, from many threads.
+        frameCache = ByteBudgetCache(budget: frameCacheBudget, shards: 16)
         self.readOnly = readOnly
         self.busyTimeout = busyTimeout
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let eventLoop = group.next()
         readers = SessionPool(url: url, eventLoop: eventLoop, maximum: maximumReaders)
         writers = SessionPool(url: url, eventLoop: eventLoop, maximum: 1)
+        var listener: ChangeListener?
         do {
             if readOnly {
                 try readers.withSession { session in try PostgresMigrator.requireCurrent(session, url: url) }
             } else {
                 try writers.withSession { session in try PostgresMigrator.migrate(session, url: url) }
             }
+            if url.freshness == .notified { listener = try ChangeListener(url: url, eventLoop: eventLoop) }
         } catch {
+            changeListener = nil
             shutdown()
             throw error
         }
+        changeListener = listener
     }
 
     deinit { shutdown() }
 
     private func shutdown() {
+        changeListener?.close()
         readers.close()
         writers.close()
         // Without waiting: deinit may run on any thread, an event loop's too.
@@ -61,6 +69,7 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
     func read(_ body: (any StorageReader) throws -> Void) throws {
         try readers.withSession { session in
             session.frameCache = frameCache
+            session.changeListener = changeListener
             defer {
                 session.prefetched.removeAll(keepingCapacity: true)
                 session.singleStatementRead = false
@@ -123,6 +132,8 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
                 try body(session)
                 try session.flushPending()
             }
+            // This process's readers need not wait for the notification.
+            changeListener?.committed()
         }
     }
 

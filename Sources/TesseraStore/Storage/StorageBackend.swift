@@ -57,6 +57,13 @@ package protocol StorageReader: AnyObject {
     /// this one last asked: caches of resolved names are valid while it stays.
     func changeCounter() throws -> Int64
 
+    /// Whether this read may answer from layouts resolved earlier under the
+    /// same `changeCounter`; when false, it resolves them again in its own
+    /// snapshot (and caches what it read). A backend whose counter lags
+    /// commits says false for reads that go on to read other rows, which
+    /// must be of the revision they resolve.
+    var reusesResolvedLayouts: Bool { get }
+
     // MARK: Specs
 
     func specID(name: String) throws -> Int64?
@@ -126,6 +133,9 @@ package protocol StorageReader: AnyObject {
 }
 
 extension StorageReader {
+    /// The counter is exact: a resolved layout is right for the whole read.
+    package var reusesResolvedLayouts: Bool { true }
+
     /// Reads are local: nothing to gain.
     package var prefetchesFrames: Bool { false }
     package func prefetchFrames(_ groups: [FramesKey]) throws {}

@@ -1,6 +1,6 @@
 /// Where a store is, as a user writes it for `--db`: a SQLite file's path,
 /// or a PostgreSQL URL
-/// `postgres://user[:password]@host[:port]/dbname[?schema=name&host=/socket/dir]`
+/// `postgres://user[:password]@host[:port]/dbname[?schema=name&host=/socket/dir&freshness=notified]`
 /// (`postgresql://` alike). Parsing needs no backend, so every tool reads
 /// `--db` the same way and says what was wrong with a URL before anything
 /// connects.
@@ -38,8 +38,21 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     package var database: String
     /// The PostgreSQL schema that holds the store's tables.
     package var schema: String
+    /// How readers learn that another connection committed (`?freshness=`).
+    package var freshness: Freshness
 
     package static let defaultSchema = "tessera"
+
+    /// How a store's readers learn of commits made elsewhere.
+    package enum Freshness: String, Sendable, CaseIterable {
+        /// Every query reads the layout's row in its own snapshot: it sees
+        /// every commit that finished before it began (one round trip).
+        case snapshot
+        /// Readers keep resolved layouts until the store's channel says a
+        /// commit happened (LISTEN/NOTIFY): a warm query sends nothing, and
+        /// sees another machine's commit once its notification arrived.
+        case notified
+    }
 
     /// The path of the Unix socket when ``host`` is a folder.
     package var unixSocketPath: String? {
@@ -50,7 +63,10 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         var text = "postgres://\(user)@"
         text += host.hasPrefix("/") ? "\(Self.percentEncoded(host))" : (host.contains(":") ? "[\(host)]" : host)
         text += ":\(port)/\(database)"
-        if schema != Self.defaultSchema { text += "?schema=\(schema)" }
+        var parameters: [String] = []
+        if schema != Self.defaultSchema { parameters.append("schema=\(schema)") }
+        if freshness != .snapshot { parameters.append("freshness=\(freshness.rawValue)") }
+        if !parameters.isEmpty { text += "?" + parameters.joined(separator: "&") }
         return text
     }
 
@@ -106,6 +122,7 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         database = try Self.decoded(databaseText, invalid)
         guard !database.isEmpty else { throw invalid("names no database (postgres://user@host[:port]/dbname)") }
         schema = Self.defaultSchema
+        freshness = .snapshot
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = try Self.decoded(parts[0], invalid)
@@ -118,8 +135,13 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
                 schema = value
             case "host":
                 host = value
+            case "freshness":
+                guard let mode = Freshness(rawValue: value) else {
+                    throw invalid("has the freshness \(value.quotedForMessage); it is snapshot or notified")
+                }
+                freshness = mode
             default:
-                throw invalid("has the parameter \(key.quotedForMessage); Tessera knows schema and host")
+                throw invalid("has the parameter \(key.quotedForMessage); Tessera knows schema, host and freshness")
             }
         }
         guard !host.isEmpty else { throw invalid("names no host (postgres://user@host[:port]/dbname)") }

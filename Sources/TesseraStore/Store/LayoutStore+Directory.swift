@@ -16,7 +16,7 @@ extension LayoutStore {
     func cachedDirectory(of record: LayoutRecord, storage: any StorageReader) throws -> (layout: CachedLayout?, hit: Bool?) {
         guard layoutCache.budget > 0 else { return (nil, nil) }
         let key = LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)
-        if let cached = layoutCache.layout(key) { return (cached, true) }
+        if let cached = ReaderCache.of(storage).directory(key, in: layoutCache) { return (cached, true) }
         let rows = record.layout.sectionCount + record.layout.cellCount / CellGroupWriter.groupSize + record.layout.sectionCount
         guard rows > Self.inlineDirectoryRows, !loadsDirectoriesInline else {
             let loaded = try loadDirectory(of: record, storage: storage)

@@ -41,6 +41,45 @@ final class ReaderCache {
         return true
     }
 
+    /// Directories this connection took from the shared cache lately: a
+    /// query finds its own here without taking the shared cache's lock,
+    /// which every reader of the store contends for.
+    private var directories: [LayoutCacheKey: RecentDirectory] = [:]
+    private static let maximumDirectories = 8
+    /// Uses of a directory found here between two lookups in the shared
+    /// cache, which keep it recent there and drop it here once evicted
+    /// there (so that memory stays within the shared cache's budget but
+    /// for these few).
+    private static let usesBetweenLookups = 64
+
+    private struct RecentDirectory {
+        var layout: CachedLayout
+        var uses: Int
+    }
+
+    /// The directory of `key`, from this connection's recent ones or from
+    /// the shared cache; nil when the shared cache does not hold it. The
+    /// use is not counted (see ``LayoutCache``).
+    func directory(_ key: LayoutCacheKey, in shared: LayoutCache) -> CachedLayout? {
+        if var recent = directories[key] {
+            recent.uses += 1
+            guard recent.uses < Self.usesBetweenLookups else {
+                directories[key] = nil
+                return remember(shared.layout(key), for: key)
+            }
+            directories[key] = recent
+            return recent.layout
+        }
+        return remember(shared.layout(key), for: key)
+    }
+
+    private func remember(_ layout: CachedLayout?, for key: LayoutCacheKey) -> CachedLayout? {
+        guard let layout else { return nil }
+        if directories.count >= Self.maximumDirectories { directories.removeAll(keepingCapacity: true) }
+        directories[key] = RecentDirectory(layout: layout, uses: 0)
+        return layout
+    }
+
     static func of(_ storage: any StorageReader) -> ReaderCache {
         if let cache = storage.attachment as? ReaderCache { return cache }
         let cache = ReaderCache()
@@ -58,7 +97,7 @@ final class ReaderCache {
             resolvedVersion = version
         }
         let key = ResolvedKey(name: name, crossExtent: crossExtent)
-        if let layout = resolved[key] { return layout }
+        if storage.reusesResolvedLayouts, let layout = resolved[key] { return layout }
         guard let layout = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
         // Full: drop one entry (the dictionary's first, in no useful order), not all.
         if resolved.count >= Self.maximumResolved, let any = resolved.keys.first { resolved[any] = nil }

@@ -5,6 +5,10 @@ import Synchronization
 /// Values never change under their key (a key names one immutable value:
 /// a layout's revision, a group's checksum), so a reader that finds one
 /// needs no other check than its key.
+///
+/// Keys are spread over `shards` parts, each with its own lock and an even
+/// share of the budget, so that threads looking up different keys rarely
+/// wait for each other (least recently used is then per part).
 package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Node {
         var key: Key
@@ -23,8 +27,6 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
         var newest = -1
         var oldest = -1
         var bytes = 0
-        var hits = 0
-        var misses = 0
         var evictions = 0
 
         mutating func unlink(_ node: Int) {
@@ -49,51 +51,62 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
         }
     }
 
-    package let budget: Int
-    private let state = Mutex(State())
+    private final class Shard: Sendable {
+        let state = Mutex(State())
+    }
 
-    package init(budget: Int) {
+    package let budget: Int
+    private let shards: [Shard]
+    private let shardBudget: Int
+    // Counted outside the locks: a hit takes one lock, not two.
+    private let hits = Atomic<Int>(0)
+    private let misses = Atomic<Int>(0)
+
+    package init(budget: Int, shards: Int = 1) {
         self.budget = max(0, budget)
+        let count = max(1, shards)
+        self.shards = (0..<count).map { _ in Shard() }
+        shardBudget = self.budget / count
+    }
+
+    private func shard(_ key: Key) -> Shard {
+        shards.count == 1 ? shards[0] : shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
     }
 
     /// The cached value, marked as just used; nil (a miss) when absent.
     /// `counting` false leaves the hit or miss to ``count(hit:)``, for a
     /// caller whose lookup may be tried again (a read run twice).
     package func value(_ key: Key, counting: Bool = true) -> Value? {
-        state.withLock { state in
-            guard let node = state.index[key] else {
-                if counting { state.misses += 1 }
-                return nil
-            }
-            if counting { state.hits += 1 }
+        let found: Value? = shard(key).state.withLock { state in
+            guard let node = state.index[key] else { return nil }
             if state.newest != node {
                 state.unlink(node)
                 state.pushNewest(node)
             }
             return state.nodes[node].value
         }
+        if counting { count(hit: found != nil) }
+        return found
     }
 
     /// Counts one use of the cache found by an uncounted lookup.
     package func count(hit: Bool) {
-        state.withLock { state in
-            if hit { state.hits += 1 } else { state.misses += 1 }
-        }
+        if hit { hits.add(1, ordering: .relaxed) } else { misses.add(1, ordering: .relaxed) }
     }
 
     /// Whether `key` is cached, without counting a use.
     package func contains(_ key: Key) -> Bool {
-        state.withLock { $0.index[key] != nil }
+        shard(key).state.withLock { $0.index[key] != nil }
     }
 
     /// Caches `value` as taking `bytes`, dropping the least recently used
-    /// values beyond the budget. A value larger than the whole budget is
-    /// not cached.
+    /// values of its part beyond the part's budget. A value larger than the
+    /// part's budget is not cached.
     package func insert(_ value: Value, bytes: Int, for key: Key) {
-        guard bytes <= budget else { return }
-        state.withLock { state in
+        guard bytes <= shardBudget else { return }
+        shard(key).state.withLock { state in
             if let existing = state.index[key] { state.remove(existing) }
-            while state.bytes + bytes > budget, state.oldest >= 0 {
+            while state.bytes + bytes > shardBudget, state.oldest >= 0 {
                 state.remove(state.oldest)
                 state.evictions += 1
             }
@@ -114,11 +127,17 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
 
     /// What the cache holds and how it was used.
     package var statistics: CacheStatistics {
-        state.withLock { state in
-            CacheStatistics(
-                bytes: state.bytes, budget: budget, layouts: state.index.count,
-                hits: state.hits, misses: state.misses, evictions: state.evictions
-            )
+        var total = CacheStatistics(
+            bytes: 0, budget: budget, layouts: 0,
+            hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed), evictions: 0
+        )
+        for shard in shards {
+            shard.state.withLock { state in
+                total.bytes += state.bytes
+                total.layouts += state.index.count
+                total.evictions += state.evictions
+            }
         }
+        return total
     }
 }

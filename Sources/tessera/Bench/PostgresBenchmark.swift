@@ -28,6 +28,14 @@ struct PostgresBenchmark {
         /// The same queries with the frame cache off: every query fetches its frames.
         var uncachedViewportP50Microseconds: Double
         var uncachedViewportP99Microseconds: Double
+        /// With `freshness=notified`: warm queries send nothing.
+        var notifiedViewportP50Microseconds: Double
+        var notifiedViewportP99Microseconds: Double
+        var notifiedConcurrentQueriesPerSecond: Double
+        /// From a commit's return in one process to another process's reader
+        /// (notified) answering from it.
+        var notificationDelayP50Microseconds: Double
+        var notificationDelayP99Microseconds: Double
         var clients: Int
         var concurrentQueriesPerSecond: Double
         var sqlitePrecomputeSeconds: Double
@@ -62,6 +70,10 @@ struct PostgresBenchmark {
             try LayoutStore(url: storeURL, maximumReaders: 1, frameCacheBudget: 0), width: width, viewports: viewports
         )
         let concurrent = try Self.concurrentQueries(store, width: width, viewports: viewports, seconds: loadSeconds)
+        let notifiedStore = try LayoutStore(url: storeURL + "&freshness=notified", maximumReaders: Self.clients)
+        let notified = try Self.viewportTimes(notifiedStore, width: width, viewports: viewports)
+        let notifiedConcurrent = try Self.concurrentQueries(notifiedStore, width: width, viewports: viewports, seconds: loadSeconds)
+        let delays = try Self.notificationDelays(writer: store, reader: notifiedStore)
 
         // The SQLite backend, same spec, same viewports.
         let path = "\(directory)/postgres-bench-\(getpid()).sqlite"
@@ -83,6 +95,11 @@ struct PostgresBenchmark {
             viewportP99Microseconds: single.percentile(0.99) * 1e6,
             uncachedViewportP50Microseconds: uncached.median * 1e6,
             uncachedViewportP99Microseconds: uncached.percentile(0.99) * 1e6,
+            notifiedViewportP50Microseconds: notified.median * 1e6,
+            notifiedViewportP99Microseconds: notified.percentile(0.99) * 1e6,
+            notifiedConcurrentQueriesPerSecond: notifiedConcurrent,
+            notificationDelayP50Microseconds: delays.median * 1e6,
+            notificationDelayP99Microseconds: delays.percentile(0.99) * 1e6,
             clients: Self.clients,
             concurrentQueriesPerSecond: concurrent,
             sqlitePrecomputeSeconds: sqliteSeconds,
@@ -93,7 +110,7 @@ struct PostgresBenchmark {
 
     /// Warm viewport queries (pinned headers applied, frames decoded): the
     /// first pass warms the caches, the next two are timed.
-    private static func viewportTimes(_ store: LayoutStore, width: Double, viewports: [Rect]) throws -> Samples {
+    static func viewportTimes(_ store: LayoutStore, width: Double, viewports: [Rect]) throws -> Samples {
         var samples = Samples()
         var found = 0
         for pass in 0..<3 {
@@ -109,7 +126,7 @@ struct PostgresBenchmark {
 
     /// Queries per second from `clients` threads querying at once, each in a
     /// loop over the viewports, for `seconds`.
-    private static func concurrentQueries(_ store: LayoutStore, width: Double, viewports: [Rect], seconds: Double) throws -> Double {
+    static func concurrentQueries(_ store: LayoutStore, width: Double, viewports: [Rect], seconds: Double) throws -> Double {
         let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: clients)
         counts.initialize(repeating: 0)
         defer { counts.deallocate() }
