@@ -88,9 +88,10 @@ extension LayoutStore {
     /// schema without one. Writes nothing.
     package static func requireExistingPostgresStore(url: String) throws {
         do {
-            _ = try PostgresStorage(
-                url: try PostgresURL(parsing: url), maximumReaders: 1, busyTimeout: 1, readOnly: true, frameCacheBudget: 0
-            )
+            // Whether it exists, not whether it can be listened to.
+            var parsed = try PostgresURL(parsing: url)
+            parsed.freshness = .snapshot
+            _ = try PostgresStorage(url: parsed, maximumReaders: 1, busyTimeout: 1, readOnly: true, frameCacheBudget: 0)
         } catch let error as StoreError where error.code == .readOnly {
             // An older schema version: it exists.
         }

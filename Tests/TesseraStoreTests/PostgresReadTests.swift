@@ -192,4 +192,28 @@ struct PostgresReadTests {
         try writer.save(versions[1], as: "feed")
         #expect(try Self.counted(reader, near).answer == LayoutEngine().layout(versions[1], crossExtent: 390).visibleElements(viewport: near))
     }
+
+    @Test("a store of schema version 1 is migrated by a writable open: its layouts kept, its commits then notified")
+    func migratesVersionOne() throws {
+        let scratch = try TemporaryStore(.postgres)
+        let spec = try Self.spec()
+        try scratch.store.save(spec, as: "feed", crossExtents: [390])
+        // As version 1 left it: no triggers, no function, one version recorded.
+        try scratch.store.executePostgres("""
+            DROP TRIGGER specs_notify ON specs; DROP TRIGGER spec_sections_notify ON spec_sections;
+            DROP TRIGGER layouts_notify ON layouts; DROP TRIGGER layout_sections_notify ON layout_sections;
+            DROP TRIGGER cell_groups_notify ON cell_groups; DROP FUNCTION tessera_notify_change();
+            DELETE FROM tessera_migrations WHERE version = 2
+            """)
+        let old = #expect(throws: StoreError.self) { try LayoutStore(url: scratch.store.location, readOnly: true) }
+        #expect(old?.code == .readOnly && old?.message.contains("schema version 1") == true, "\(String(describing: old))")
+
+        let migrated = try Self.notified(scratch.store)
+        let near = Self.viewport(at: 1000)
+        #expect(try Self.counted(migrated, near).answer == LayoutEngine().layout(spec, crossExtent: 390).visibleElements(viewport: near))
+        let changed = try Self.spec(aspect: 0.75)
+        try scratch.store.save(changed, as: "feed")
+        let expected = try LayoutEngine().layout(changed, crossExtent: 390).visibleElements(viewport: near)
+        try Self.eventually("the migrated store notifies") { try Self.counted(migrated, near).answer == expected }
+    }
 }
