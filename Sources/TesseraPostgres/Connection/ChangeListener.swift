@@ -1,3 +1,4 @@
+import Dispatch
 import NIOCore
 import PostgresNIO
 import Synchronization
@@ -9,44 +10,83 @@ import TesseraStore
 /// layouts they resolved until one happens (`?freshness=notified`).
 ///
 /// While the connection is lost, ``epoch`` is nil: readers resolve every
-/// layout in their own snapshot again, as with `freshness=snapshot`.
+/// layout in their own snapshot again, as with `freshness=snapshot`. It is
+/// opened again in the background, after 1 s, then twice as long after
+/// each failure (at most 30 s).
 final class ChangeListener: Sendable {
-    private let session: PostgresSession
+    private let url: PostgresURL
+    private let eventLoop: any EventLoop
+    private let channel: String
+    private let session: Mutex<PostgresSession?>
     /// Bumped by every notification, every commit of this process's
-    /// writer, and the end of the connection.
+    /// writer, and every loss and return of the connection.
     private let count = Atomic<Int64>(0)
     private let listening = Atomic<Bool>(false)
+    private let closed = Atomic<Bool>(false)
 
     /// Connects and listens; `unsupported` where PostgreSQL refuses LISTEN
     /// (a hot standby).
     init(url: PostgresURL, eventLoop: any EventLoop) throws {
-        session = try PostgresSession.connect(to: url, on: eventLoop, id: 0)
+        self.url = url
+        self.eventLoop = eventLoop
+        let first = try PostgresSession.connect(to: url, on: eventLoop, id: 0)
         do {
             // The channel the triggers notify: one per store, whatever its schema's name.
-            guard let channel = try session.rows(
+            guard let channel = try first.rows(
                 "SELECT 'tessera_' || oid::text FROM pg_namespace WHERE nspname = $1", .of(url.schema)
             ).first.map({ try $0.text(0) }) else {
                 throw StoreError(.notFound, "no store at \(url.description.quotedForMessage)", store: url.description)
             }
-            // The handler first, then LISTEN: no notification after LISTEN is missed.
-            session.connection.addListener(channel: channel) { [weak self] _, _ in self?.committed() }
-            do {
-                try session.query("LISTEN \(channel)")
-            } catch let error as StoreError {
-                throw StoreError(
-                    .unsupported,
-                    "\(url.description.quotedForMessage) cannot LISTEN for commits (a hot standby cannot); open it with freshness=snapshot",
-                    store: url.description, cause: error
-                )
-            }
-            listening.store(true, ordering: .sequentiallyConsistent)
-            session.connection.closeFuture.whenComplete { [weak self] _ in
-                self?.listening.store(false, ordering: .sequentiallyConsistent)
-                self?.committed()
-            }
+            self.channel = channel
         } catch {
-            session.close()
+            first.close()
             throw error
+        }
+        session = Mutex(first)
+        do {
+            try listen(on: first)
+        } catch let error as StoreError {
+            first.close()
+            throw StoreError(
+                .unsupported,
+                "\(url.description.quotedForMessage) cannot LISTEN for commits (a hot standby cannot); open it with freshness=snapshot",
+                store: url.description, cause: error
+            )
+        }
+    }
+
+    /// Listens on `connected`, and watches for its end.
+    private func listen(on connected: PostgresSession) throws {
+        // The handler first, then LISTEN: no notification after LISTEN is missed.
+        connected.connection.addListener(channel: channel) { [weak self] _, _ in self?.committed() }
+        try connected.query("LISTEN \(channel)")
+        listening.store(true, ordering: .sequentiallyConsistent)
+        connected.connection.closeFuture.whenComplete { [weak self] _ in self?.lost(after: 1) }
+    }
+
+    /// The connection ended: readers stop trusting the count, and a new
+    /// connection is tried `delay` seconds later.
+    private func lost(after delay: Double) {
+        listening.store(false, ordering: .sequentiallyConsistent)
+        committed()
+        guard !closed.load(ordering: .sequentiallyConsistent) else { return }
+        // Off the event loop: connecting waits for it.
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self, !self.closed.load(ordering: .sequentiallyConsistent) else { return }
+            do {
+                let connected = try PostgresSession.connect(to: url, on: eventLoop, id: 0)
+                session.withLock { $0 = connected }
+                // Commits made while nobody listened: every reader resolves again.
+                committed()
+                do {
+                    try listen(on: connected)
+                } catch {
+                    connected.close()
+                    lost(after: min(30, delay * 2))
+                }
+            } catch {
+                lost(after: min(30, delay * 2))
+            }
         }
     }
 
@@ -63,6 +103,7 @@ final class ChangeListener: Sendable {
     }
 
     func close() {
-        session.close()
+        closed.store(true, ordering: .sequentiallyConsistent)
+        session.withLock { $0 }?.close()
     }
 }
