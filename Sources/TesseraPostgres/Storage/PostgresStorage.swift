@@ -5,9 +5,12 @@ import PostgresNIO
 import TesseraStore
 
 /// The PostgreSQL backend: a pool of reader sessions, each read one
-/// REPEATABLE READ, READ ONLY transaction (one snapshot); one writer session
-/// per process, each write one READ COMMITTED transaction that takes an
-/// advisory lock per spec it touches (see `PostgresSession+StorageWriter`).
+/// statement outside a transaction when that is all it needs, else one
+/// REPEATABLE READ, READ ONLY transaction (see `read`); a cache of frames
+/// and, with `freshness=notified`, a listener for commits, shared by the
+/// readers; one writer session per process, each write one READ COMMITTED
+/// transaction that takes an advisory lock per spec it touches (see
+/// `PostgresSession+StorageWriter`).
 /// The sessions' connections live on an event loop of the storage's own, so
 /// a caller on any other thread may wait for them.
 final class PostgresStorage: StorageBackend, @unchecked Sendable {
