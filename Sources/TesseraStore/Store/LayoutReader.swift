@@ -4,15 +4,18 @@ import TesseraLayout
 struct LayoutReader {
     let record: LayoutRecord
     let storage: any StorageReader
+    /// What the reader connection of `storage` remembers (the groups it verified).
+    let verified: ReaderCache
     /// The layout's directory from the shared cache, or nil: queried
     /// through the backend's spatial index instead.
     let cache: CachedLayout?
     /// The store's location, for errors.
     let location: String
 
-    init(record: LayoutRecord, storage: any StorageReader, cached: CachedLayout?, location: String) {
+    init(record: LayoutRecord, storage: any StorageReader, readerCache: ReaderCache, cached: CachedLayout?, location: String) {
         self.record = record
         self.storage = storage
+        self.verified = readerCache
         self.cache = cached
         self.location = location
     }
@@ -78,7 +81,6 @@ struct LayoutReader {
             return
         }
         var failure: Error?
-        let verified = ReaderCache.of(storage)
         cache.groups[section.geometry.index].forEachCandidate(in: bounds) { group in
             guard failure == nil else { return }
             do {

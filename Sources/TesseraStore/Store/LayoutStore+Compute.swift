@@ -46,8 +46,10 @@ extension LayoutStore {
     /// In one read: the fresh layout's record, or nil when it is missing or
     /// stale and may be computed; a spec that does not exist, or an extent
     /// it cannot take, is an error (`notFound`, `invalidArgument`).
-    func freshRecord(name: String, crossExtent: Double, storage: any StorageReader) throws -> LayoutRecord? {
-        if let record = try ReaderCache.of(storage).freshLayout(name: name, crossExtent: crossExtent, storage: storage) {
+    /// `readerCache` is the connection's (``ReaderCache/of(_:)``) when the
+    /// caller has it already.
+    func freshRecord(name: String, crossExtent: Double, storage: any StorageReader, readerCache: ReaderCache? = nil) throws -> LayoutRecord? {
+        if let record = try (readerCache ?? .of(storage)).freshLayout(name: name, crossExtent: crossExtent, storage: storage) {
             return record
         }
         guard let spec = try storage.specSummary(name: name) else { throw StoreError.noSuchSpec(name: name) }

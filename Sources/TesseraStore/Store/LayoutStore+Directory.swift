@@ -12,11 +12,13 @@ extension LayoutStore {
     /// loaded now when small, else nil (this query uses the spatial index)
     /// and loaded in the background for the queries after it. `hit` tells
     /// whether it was cached (nil: the cache is off), for the caller to
-    /// count once its read is done.
-    func cachedDirectory(of record: LayoutRecord, storage: any StorageReader) throws -> (layout: CachedLayout?, hit: Bool?) {
+    /// count once its read is done. `readerCache` is the connection's.
+    func cachedDirectory(
+        of record: LayoutRecord, storage: any StorageReader, readerCache: ReaderCache
+    ) throws -> (layout: CachedLayout?, hit: Bool?) {
         guard layoutCache.budget > 0 else { return (nil, nil) }
         let key = LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)
-        if let cached = ReaderCache.of(storage).directory(key, in: layoutCache) { return (cached, true) }
+        if let cached = readerCache.directory(key, in: layoutCache) { return (cached, true) }
         let rows = record.layout.sectionCount + record.layout.cellCount / CellGroupWriter.groupSize + record.layout.sectionCount
         guard rows > Self.inlineDirectoryRows, !loadsDirectoriesInline else {
             let loaded = try loadDirectory(of: record, storage: storage)

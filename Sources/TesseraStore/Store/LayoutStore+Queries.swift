@@ -54,9 +54,14 @@ extension LayoutStore {
         name: String, crossExtent: Double, storage: any StorageReader, _ body: (LayoutReader) throws -> T
     ) throws -> (value: T?, directoryHit: Bool?) {
         do {
-            guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) else { return (nil, nil) }
-            let directory = try cachedDirectory(of: record, storage: storage)
-            let value = try body(LayoutReader(record: record, storage: storage, cached: directory.layout, location: location))
+            // Looked up once: every step below uses the connection's cache.
+            let readerCache = ReaderCache.of(storage)
+            guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage, readerCache: readerCache)
+            else { return (nil, nil) }
+            let directory = try cachedDirectory(of: record, storage: storage, readerCache: readerCache)
+            let value = try body(LayoutReader(
+                record: record, storage: storage, readerCache: readerCache, cached: directory.layout, location: location
+            ))
             return (value, directory.hit)
         } catch let error as StoreError {
             throw error.inLayout(name: name, crossExtent: crossExtent)
