@@ -3,10 +3,15 @@
 # README's "Serving" section reports it. Everything stays on 127.0.0.1 and
 # every run is bounded in time; the server and the store are removed at the end.
 #
-#   bash Scripts/load-test.sh            # 10 s per run, a 60 s soak
-#   DURATION=5 SOAK=20 bash Scripts/load-test.sh
+#   bash Scripts/load-test.sh            # 3 rounds of 10 s runs, a 60 s soak
+#   DURATION=5 SOAK=20 ROUNDS=5 bash Scripts/load-test.sh
 #
-# Runs, each with wrk -t2 -c64 (wrk shares the machine's cores with the server):
+# wrk shares the machine's two cores with the server, and the same run
+# varies by ±20 % from one minute to the next; so health, visible and errors
+# run in ROUNDS alternating rounds, each ratio is taken within its round,
+# and the summary gives the median of the rounds.
+#
+# Runs, each with wrk -t2 -c64:
 #   health     GET /v1/health
 #   visible    /visible of random 844-point viewports of a 1M-item feed, widths 390 and 430 in turn
 #   computing  the same, while another client makes the server compute new widths of that feed, one after another
@@ -17,6 +22,7 @@ cd "$(dirname "$0")/.."
 
 DURATION=${DURATION:-10}
 SOAK=${SOAK:-60}
+ROUNDS=${ROUNDS:-3}
 LOAD=(-t2 -c64 --timeout 5s)
 
 if ! command -v wrk >/dev/null; then
@@ -107,10 +113,12 @@ echo "load-test: warming up"
 wrk -t2 -c64 -d3s -s "$WORK/visible.lua" "$URL" >/dev/null
 wrk -t1 -c8 -d1s "$URL/v1/health" >/dev/null
 
-echo "load-test: health, visible, errors (${DURATION}s each)"
-run health "$DURATION" -s "$WORK/report.lua" "$URL/v1/health"
-run visible "$DURATION" -s "$WORK/visible.lua" "$URL"
-run errors "$DURATION" -s "$WORK/errors.lua" "$URL"
+echo "load-test: health, visible, errors (${DURATION}s each), $ROUNDS rounds"
+for round in $(seq "$ROUNDS"); do
+    run "health.$round" "$DURATION" -s "$WORK/report.lua" "$URL/v1/health"
+    run "visible.$round" "$DURATION" -s "$WORK/visible.lua" "$URL"
+    run "errors.$round" "$DURATION" -s "$WORK/errors.lua" "$URL"
+done
 
 echo "load-test: visible while new widths are computed (${DURATION}s)"
 wrk "${LOAD[@]}" -d "${DURATION}s" -s "$WORK/visible.lua" "$URL" >"$WORK/computing.txt" &
@@ -141,14 +149,33 @@ SERVER=""
 
 field() { echo "${RESULTS[$1]}" | awk -v n="$2" '{print $n}'; }
 ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
+# median FIELD NAME: the median over the rounds of one field of NAME.1, NAME.2, …
+median() {
+    local values=""
+    for round in $(seq "$ROUNDS"); do values="$values $(field "$2.$round" "$1")"; done
+    python3 -c "import statistics, sys; print(f'{statistics.median(float(v) for v in sys.argv[1:]):g}')" $values
+}
+# ratios A B: each round's A / B, then their median.
+ratios() {
+    local values=""
+    for round in $(seq "$ROUNDS"); do values="$values $(ratio "$(field "$1.$round" 1)" "$(field "$2.$round" 1)")"; done
+    python3 -c "import statistics, sys; print(f'median {statistics.median(float(v) for v in sys.argv[1:]):.2f} (rounds:' + ', '.join(sys.argv[1:]) + ')')" $values
+}
 echo
 printf '%-34s %10s %9s %9s %9s %8s %8s\n' run requests/s "p50 ms" "p99 ms" "max ms" non-2xx "socket errors"
-for name in health visible computing errors soak; do
+for round in $(seq "$ROUNDS"); do
+    for name in health visible errors; do
+        printf '%-34s %10s %9s %9s %9s %8s %8s\n' "$name, round $round" "$(field "$name.$round" 1)" "$(field "$name.$round" 2)" \
+            "$(field "$name.$round" 3)" "$(field "$name.$round" 4)" "$(field "$name.$round" 5)" "$(field "$name.$round" 6)"
+    done
+done
+for name in computing soak; do
     printf '%-34s %10s %9s %9s %9s %8s %8s\n' "$name" "$(field $name 1)" "$(field $name 2)" "$(field $name 3)" "$(field $name 4)" "$(field $name 5)" "$(field $name 6)"
 done
 echo
-echo "visible / health:            $(ratio "$(field visible 1)" "$(field health 1)")  (target >= 0.7, p99 <= 10 ms)"
-echo "computing / visible:         $(ratio "$(field computing 1)" "$(field visible 1)")  (target >= 0.5); widths computed meanwhile: $COMPUTED, seconds each:$COMPUTE_SECONDS"
-echo "errors / health:             $(ratio "$(field errors 1)" "$(field health 1)")  (target >= 0.7; every answer of that run is a 404 or 400)"
+echo "medians of $ROUNDS rounds: health $(median 1 health) requests/s, visible $(median 1 visible) (p99 $(median 3 visible) ms), errors $(median 1 errors)"
+echo "visible / health:            $(ratios visible health)  (target >= 0.7, p99 <= 10 ms)"
+echo "computing / visible:         $(ratio "$(field computing 1)" "$(median 1 visible)")  (target >= 0.5; against the median visible); widths computed meanwhile: $COMPUTED, seconds each:$COMPUTE_SECONDS"
+echo "errors / health:             $(ratios errors health)  (target >= 0.7; every answer of those runs is a 404 or 400)"
 echo "soak: before ${RSS_BEFORE}after ${RSS_AFTER}open descriptors ${FDS_BEFORE} before, ${FDS_AFTER} after; 5xx series in /metrics: ${SERVER_ERRORS}"
 echo "server exit status after SIGTERM: $EXIT; log lines: $(wc -l <"$WORK/server.log")"

@@ -18,7 +18,10 @@ package enum JSONResponses {
     /// request's `If-None-Match` names that tag. The answer is written
     /// straight into the response buffer.
     package static func answer(_ answer: LayoutAnswer, request: Request) -> Response {
-        let tag = "\"\(answer.revisionTag)\""
+        var tag = "\""
+        tag.reserveCapacity(answer.revisionTag.utf8.count + 2)
+        tag += answer.revisionTag
+        tag += "\""
         if let condition = request.headers[.ifNoneMatch], matches(condition, tag: tag) {
             return Response(status: .notModified, headers: [.eTag: tag])
         }

@@ -8,6 +8,8 @@ package enum RequestValues {
     /// valid UTF-8 once decoded (`%2F` is a `/` inside the name).
     package static func name(_ component: String?) throws(Problem) -> String {
         guard let component, !component.isEmpty else { throw Problem(.badRequest, "the spec name is missing") }
+        // A path component is valid UTF-8 already: without a '%' it is the name.
+        guard component.utf8.contains(UInt8(ascii: "%")) else { return component }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(component.utf8.count)
         var utf8 = component.utf8.makeIterator()
@@ -39,7 +41,7 @@ package enum RequestValues {
     /// A container width or height: a JSON number, finite and above 0.
     package static func extent(_ text: String?) throws(Problem) -> Double {
         let text = text ?? ""
-        guard isJSONNumber(text.utf8[...]), let value = Double(text) else {
+        guard isJSONNumber(text.utf8[...]), let value = DecimalText.exactValue(text.utf8) ?? Double(text) else {
             throw Problem(.badRequest, "the extent \(String(text).quotedForMessage) is not a number (write it as in JSON: 390, 390.5, 1e3)")
         }
         guard value.isFinite, value > 0 else {
@@ -59,22 +61,37 @@ package enum RequestValues {
 
     /// The `rect=x,y,w,h` query parameter, in the CLI's syntax.
     package static func rect(_ request: Request) throws(Problem) -> Rect {
-        let values = request.uri.queryParameters.getAll("rect")
+        let values = queryValues("rect", of: request)
         guard values.count == 1, let text = values.first else {
             throw Problem(.badRequest, values.isEmpty ? "the rect is missing: add ?rect=x,y,w,h" : "give one rect=x,y,w,h, not \(values.count)")
         }
         do {
             return try Rect(parsing: text)
         } catch {
-            throw Problem(.badRequest, "rect=\(text.quotedForMessage): \(error.description)")
+            throw Problem(.badRequest, "rect=\(String(text).quotedForMessage): \(error.description)")
         }
+    }
+
+    /// The values of a query parameter, as Hummingbird's `queryParameters`
+    /// gives them. A query with no `%` escape (nearly every one) is read
+    /// in place, without building the dictionary of all its parameters.
+    package static func queryValues(_ key: String, of request: Request) -> [Substring] {
+        guard let query = request.uri.query else { return [] }
+        guard !query.utf8.contains(UInt8(ascii: "%")) else { return request.uri.queryParameters.getAll(key).map { $0[...] } }
+        var values: [Substring] = []
+        for part in query.utf8.split(separator: UInt8(ascii: "&")) {
+            let equals = part.firstIndex(of: UInt8(ascii: "=")) ?? part.endIndex
+            guard part[..<equals].elementsEqual(key.utf8) else { continue }
+            values.append(equals == part.endIndex ? "" : Substring(part[part.index(after: equals)...]))
+        }
+        return values
     }
 
     /// Every `extent=` query parameter.
     package static func extents(_ request: Request) throws(Problem) -> [Double] {
         var extents: [Double] = []
-        for text in request.uri.queryParameters.getAll("extent") {
-            extents.append(try extent(text))
+        for text in queryValues("extent", of: request) {
+            extents.append(try extent(String(text)))
         }
         return extents
     }

@@ -13,14 +13,7 @@ struct EncodingBenchmark: ParsableCommand {
         abstract: "Time encoding visible answers of a stored layout into response buffers (median and p99)."
     )
 
-    @Option(help: "The store file.")
-    var db: String
-
-    @Option(help: "The stored spec's name.")
-    var name: String
-
-    @Option(help: "The layout's extent (width of a vertical spec).")
-    var extent: Double
+    @OptionGroup var stored: StoredLayoutOptions
 
     @Option(help: "About how many elements each answer has.")
     var elements = 20
@@ -29,7 +22,7 @@ struct EncodingBenchmark: ParsableCommand {
     var runs = 50_000
 
     func run() throws {
-        let store = try ServerOptions.openStore(db)
+        let store = try ServerOptions.openStore(stored.db)
         let answers = try sampleAnswers(store)
         var buffered = Samples()
         var joined = Samples()
@@ -52,7 +45,7 @@ struct EncodingBenchmark: ParsableCommand {
     /// 64 viewports at random offsets, each as tall as gives about
     /// `elements` elements.
     private func sampleAnswers(_ store: LayoutStore) throws -> [LayoutAnswer] {
-        let layout = try store.layout(name: name, crossExtent: extent).layout
+        let layout = try store.layout(name: stored.name, crossExtent: stored.extent).layout
         let length = layout.contentLength
         let perPoint = Double(layout.elementCount) / max(length, 1)
         let height = Double(elements) / max(perPoint, 1e-9)
@@ -61,11 +54,11 @@ struct EncodingBenchmark: ParsableCommand {
         for _ in 0..<100_000 where answers.count < 64 {
             let y = Double.random(in: 0...max(0, length - height), using: &generator)
             let rect = layout.axis == .vertical
-                ? Rect(x: 0, y: y, width: extent, height: height) : Rect(x: y, y: 0, width: height, height: extent)
-            let answer = try store.answer(.viewport(rect), name: name, crossExtent: extent)
+                ? Rect(x: 0, y: y, width: stored.extent, height: height) : Rect(x: y, y: 0, width: height, height: stored.extent)
+            let answer = try store.answer(.viewport(rect), name: stored.name, crossExtent: stored.extent)
             if abs(answer.elements.count - elements) <= max(2, elements / 10) { answers.append(answer) }
         }
-        guard !answers.isEmpty else { throw ValidationError("no viewport of \(name.quotedForMessage) has about \(elements) elements") }
+        guard !answers.isEmpty else { throw ValidationError("no viewport of \(stored.name.quotedForMessage) has about \(elements) elements") }
         return answers
     }
 }

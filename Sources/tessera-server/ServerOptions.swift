@@ -48,3 +48,15 @@ enum ServerOptions {
         return low...high
     }
 }
+
+/// The stored layout a benchmark subcommand reads: `--db`, `--name`, `--extent`.
+struct StoredLayoutOptions: ParsableArguments {
+    @Option(help: "The store file.")
+    var db: String
+
+    @Option(help: "The stored spec's name.")
+    var name: String
+
+    @Option(help: "The layout's extent (width of a vertical spec).")
+    var extent: Double
+}

@@ -14,16 +14,17 @@ struct TesseraServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-server",
         abstract: "Serve a Tessera store over HTTP.",
-        subcommands: [Serve.self, EncodingBenchmark.self],
+        subcommands: [Serve.self, EncodingBenchmark.self, RouteBenchmark.self],
         defaultSubcommand: Serve.self
     )
 
-    /// Runs Swift concurrency's jobs on NIO's event loop threads before
+    /// Logs through ``ServerLogHandler``, and runs Swift concurrency's jobs on NIO's event loop threads before
     /// anything else: a request's handler then runs on the thread that read
     /// it, with no hop to the cooperative pool and back (the store's reads
     /// take microseconds in place; its writes and computations run on its
     /// own threads, never on these).
     static func main() async {
+        LoggingSystem.bootstrap { label in ServerLogHandler(label: label) }
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         do {
             var command = try parseAsRoot()

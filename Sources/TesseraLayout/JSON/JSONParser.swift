@@ -255,44 +255,29 @@ package struct JSONParser {
 
     private mutating func parseNumber() throws(SyntaxError) -> Double {
         let start = index
-        var negative = false
-        if bytes[index] == UInt8(ascii: "-") {
-            negative = true
-            index += 1
-        }
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
-        var mantissa: UInt64 = 0
-        var digitCount = 0
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if index < bytes.count, isDigit(bytes[index]) { throw error("leading zero in a number") }
         } else {
-            while index < bytes.count, isDigit(bytes[index]) {
-                if digitCount < 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[index] - UInt8(ascii: "0")) }
-                digitCount += 1
-                index += 1
-            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        var isPlainInteger = true
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            isPlainInteger = false
             index += 1
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: digits expected after '.'") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            isPlainInteger = false
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: digits expected in the exponent") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        // Integers of up to 15 digits are exact in a Double; the rest goes
-        // through the standard library's correctly rounded conversion.
-        if isPlainInteger, digitCount <= 15 {
-            let value = Double(mantissa)
-            return negative ? -value : value
-        }
+        // Up to 15 significant digits without an exponent are converted
+        // exactly here; the rest goes through the standard library's
+        // correctly rounded conversion.
+        if let value = DecimalText.exactValue(bytes[start..<index]) { return value }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text) else { throw error("invalid number") }
         return value

@@ -79,8 +79,30 @@ extension LayoutStore {
     /// The layout's id (never reused) and revision (bumped by every change
     /// in place), with its content length as a check against ids that
     /// coincide in a store rebuilt from scratch.
+    /// Written digit by digit: the server makes one per answer.
     private static func revisionTag(of record: LayoutRecord) -> String {
-        "\(record.layout.id).\(record.revision).\(String(record.layout.contentLength.bitPattern, radix: 36))"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(48)
+        func append(_ value: UInt64, radix: UInt64) {
+            let start = bytes.count
+            var rest = value
+            repeat {
+                let digit = UInt8(truncatingIfNeeded: rest % radix)
+                bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+                rest /= radix
+            } while rest > 0
+            bytes[start...].reverse()
+        }
+        func append(_ value: Int64) {
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            append(value.magnitude, radix: 10)
+        }
+        append(Int64(record.layout.id))
+        bytes.append(UInt8(ascii: "."))
+        append(record.revision)
+        bytes.append(UInt8(ascii: "."))
+        append(record.layout.contentLength.bitPattern, radix: 36)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func noSuchItem(layout: StoredLayout, section: Int, item: Int) -> StoreError {

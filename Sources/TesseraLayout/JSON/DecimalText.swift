@@ -1,0 +1,49 @@
+/// Reading decimal numbers without the C library when the answer is
+/// exact by construction.
+package enum DecimalText {
+    /// Powers of ten that a Double holds exactly (10^0 through 10^22).
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    /// The value of `-?[0-9]+(\.[0-9]+)?` when it has at most 15
+    /// significant digits, else nil (the caller then asks the standard
+    /// library, whose conversion is correctly rounded too).
+    ///
+    /// With at most 15 digits the digits as an integer are exact in a
+    /// Double, and so is 10^k for the k ≤ 22 fraction digits that allows;
+    /// one IEEE division of two exact values is correctly rounded, so the
+    /// result is the same Double `Double(text)` gives (Clinger's fast path).
+    package static func exactValue(_ bytes: some Collection<UInt8>) -> Double? {
+        var index = bytes.startIndex
+        guard index != bytes.endIndex else { return nil }
+        var negative = false
+        if bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            bytes.formIndex(after: &index)
+        }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var integerDigits = 0
+        var fractionDigits = 0
+        var inFraction = false
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                guard !inFraction, integerDigits > 0 else { return nil }
+                inFraction = true
+            } else {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                if inFraction { fractionDigits += 1 } else { integerDigits += 1 }
+                if mantissa != 0 || digit != 0 { significant += 1 }
+                guard significant <= 15 else { return nil }
+                mantissa = mantissa * 10 + UInt64(digit)
+            }
+            bytes.formIndex(after: &index)
+        }
+        guard integerDigits > 0, !inFraction || fractionDigits > 0, fractionDigits < exactPowersOfTen.count else { return nil }
+        let value = fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / exactPowersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+}
