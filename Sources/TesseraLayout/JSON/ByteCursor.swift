@@ -68,11 +68,11 @@ struct ByteCursor {
     /// values without a fraction (`390`, not `390.0`), negative zero as `-0`.
     @inline(__always)
     mutating func write(_ value: Double) {
-        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
-            if value == 0, value.sign == .minus {
+        if let integer = Self.integer(value) {
+            if integer == 0, value.sign == .minus {
                 write("-0")
             } else {
-                write(Int(value))
+                write(integer)
             }
         } else {
             // Swift's description is the shortest round-trip form; it never
@@ -83,6 +83,18 @@ struct ByteCursor {
             next.initialize(repeating: UInt8(ascii: "0"), count: Self.maximumNumberLength)
             next += Int(swiftFloat64ToString(next, UInt(Self.maximumNumberLength), value, false))
         }
+    }
+}
+
+extension ByteCursor {
+    /// `value` as an integer when it is one below 2^53 in magnitude
+    /// (where every integer is a Double), by two conversions the processor
+    /// does inline, instead of a call to the C library's `round`.
+    @inline(__always)
+    static func integer(_ value: Double) -> Int? {
+        guard value.magnitude < 9_007_199_254_740_992 else { return nil }
+        let integer = Int(value)
+        return Double(integer) == value ? integer : nil
     }
 }
 

@@ -6,9 +6,6 @@ import TesseraLayout
 /// version, a colon, then the placer's JSON. A state written before versions
 /// existed (plain JSON) counts as version 1.
 enum PlacerState {
-    /// One encoder for every section: making one costs as much as a small state.
-    private static let encoder = JSONEncoder()
-
     /// What a stored state gives back.
     enum Restored {
         /// The placer, as it was after the section's last item.
@@ -24,7 +21,7 @@ enum PlacerState {
     /// out again on append).
     static func encode(_ placer: any ItemPlacer) throws -> [UInt8]? {
         guard let resumable = placer as? any ResumableItemPlacer else { return nil }
-        return Array("v\(type(of: resumable).stateVersion):".utf8) + Array(try encoder.encode(resumable))
+        return Array("v\(type(of: resumable).stateVersion):".utf8) + (try CompactJSONEncoder.encode(resumable))
     }
 
     /// Restores a placer of the same type as `fresh` from `bytes`.
