@@ -67,6 +67,11 @@ struct AnswerTests {
         try await store.save(try Spec(jsonText: Self.spec), as: "feed", crossExtents: [390, 430])
         let first = try await store.answer(query, name: "feed", crossExtent: 390).revisionTag
         #expect(try await store.answer(query, name: "feed", crossExtent: 390).revisionTag == first)
+        // Its form: the layout's id, its revision, and its content length's bits in base 36.
+        let parts = first.split(separator: ".")
+        let length = try await store.layout(name: "feed", crossExtent: 390).layout.contentLength
+        #expect(parts.count == 3 && Int64(parts[0]) != nil && Int64(parts[1]) != nil, "\(first)")
+        #expect(parts.count == 3 && UInt64(parts[2], radix: 36) == length.bitPattern && parts[2] == parts[2].lowercased()[...], "\(first)")
         #expect(try await store.answer(query, name: "feed", crossExtent: 430).revisionTag != first)
 
         try await store.append(name: "feed", section: 1, items: [Item()])
