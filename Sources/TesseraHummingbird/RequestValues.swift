@@ -41,7 +41,7 @@ package enum RequestValues {
     /// A container width or height: a JSON number, finite and above 0.
     package static func extent(_ text: String?) throws(Problem) -> Double {
         let text = text ?? ""
-        guard isJSONNumber(text.utf8[...]), let value = DecimalText.exactValue(text.utf8) ?? Double(text) else {
+        guard isJSONNumber(text.utf8[...]), let value = DecimalText.double(text[...]) else {
             throw Problem(.badRequest, "the extent \(String(text).quotedForMessage) is not a number (write it as in JSON: 390, 390.5, 1e3)")
         }
         guard value.isFinite, value > 0 else {

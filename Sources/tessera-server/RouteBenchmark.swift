@@ -31,9 +31,18 @@ struct RouteBenchmark: AsyncParsableCommand {
     @Option(help: "The level of the request log (info writes one line per request).")
     var logLevel = "info"
 
+    func validate() throws {
+        _ = try ServerOptions.logLevel(logLevel)
+        if let only, !Self.routes.contains(only) {
+            throw ValidationError("--only: unknown route '\(only)' (\(Self.routes.joined(separator: ", ")))")
+        }
+    }
+
+    private static let routes = ["health", "visible", "errors"]
+
     func run() async throws {
         var logger = Logger(label: "tessera-server")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        logger.logLevel = try ServerOptions.logLevel(logLevel)
         let store = try ServerOptions.openStore(stored.db)
         let layout = try await store.layout(name: stored.name, crossExtent: stored.extent).layout
         let router = ServerRouter.make(store: store, configuration: .init(computesMissingLayouts: false), registry: PrometheusCollectorRegistry())
@@ -51,8 +60,7 @@ struct RouteBenchmark: AsyncParsableCommand {
             "/v1/feeds/\(stored.name)/layouts/abc/visible?rect=0,0,390,844",
             "/v1/feeds/\(stored.name)/layouts/\(extentText)/visible?rect=0,0,-1,844",
         ]
-        let routes: [(String, [String])] = [("health", ["/v1/health"]), ("visible", viewports), ("errors", errors)]
-            .filter { only == nil || $0.0 == only }
+        let routes = zip(Self.routes, [["/v1/health"], viewports, errors]).filter { only == nil || $0.0 == only }
         print("requests through the router, \(runs) per route in 5 rounds (median, p99, bytes per answer):")
         var samples = routes.map { _ in Samples() }
         var bytes = routes.map { _ in 0 }

@@ -1,11 +1,18 @@
 import ArgumentParser
 import Foundation
+import Logging
 import TesseraBackends
 import TesseraLayout
 import TesseraSQLite
 
-/// Reading the server's options: the store, the token file, the extent range.
+/// Reading the server's options: the store, the token file, the extent range, the log level.
 enum ServerOptions {
+    /// The level `--log-level` names (trace … critical).
+    static func logLevel(_ text: String) throws -> Logger.Level {
+        guard let level = Logger.Level(rawValue: text) else { throw ValidationError("--log-level: unknown level '\(text)'") }
+        return level
+    }
+
     /// The store at `path`, which must exist and be a store: the server
     /// never creates or converts one.
     static func openStore(_ path: String) throws -> LayoutStore {

@@ -83,12 +83,12 @@ struct Serve: AsyncParsableCommand {
         guard maxExtents >= 1 else { throw ValidationError("--max-extents must be 1 or more, got \(maxExtents)") }
         guard maxBodySize >= 1 else { throw ValidationError("--max-body-size must be 1 or more, got \(maxBodySize)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
+        _ = try ServerOptions.logLevel(logLevel)
     }
 
     func run() async throws {
         var logger = Logger(label: "tessera-server")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        logger.logLevel = try ServerOptions.logLevel(logLevel)
         let store = try ServerOptions.openStore(db)
         let configuration = TesseraServiceConfiguration(
             computeExtents: try ServerOptions.extentRange(computeExtents),

@@ -22,7 +22,7 @@ package enum CommaNumbers {
             while let first = number.first, isBlank(first) { number = number.dropFirst() }
             while let last = number.last, isBlank(last) { number = number.dropLast() }
             // Plain decimals (nearly every rect) are read exactly here.
-            guard let value = DecimalText.exactValue(number) ?? Double(Substring(number)), value.isFinite else {
+            guard let value = DecimalText.double(Substring(number)), value.isFinite else {
                 throw Failure(description: "\(String(Substring(number)).quotedForMessage) is not a finite number")
             }
             values.append(value)

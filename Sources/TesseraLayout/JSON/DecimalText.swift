@@ -1,6 +1,12 @@
 /// Reading decimal numbers without the C library when the answer is
 /// exact by construction.
 package enum DecimalText {
+    /// `Double(text)`: the same value, read here without the C library
+    /// when the text is a plain decimal ``exactValue(_:)`` answers.
+    package static func double(_ text: Substring) -> Double? {
+        exactValue(text.utf8) ?? Double(text)
+    }
+
     /// Powers of ten that a Double holds exactly (10^0 through 10^22).
     private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
         (0..<exponent).reduce(1.0) { value, _ in value * 10 }

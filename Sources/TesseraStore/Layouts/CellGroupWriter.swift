@@ -74,6 +74,14 @@ struct CellGroupWriter: LayoutConsumer {
     }
 
     mutating func endSection(_ geometry: SectionGeometry, placer: any ItemPlacer) throws {
+        try closeSection(geometry, placer: placer)
+    }
+
+    /// Ends a section: writes its last group and (when this writer writes
+    /// rows) its row. Returns the placer's encoded state, nil for kinds
+    /// that do not resume, so that an update stores the state encoded here.
+    @discardableResult
+    mutating func closeSection(_ geometry: SectionGeometry, placer: any ItemPlacer) throws -> [UInt8]? {
         try flush(section: geometry.index)
         overhang = max(overhang, geometry.overhang)
         let state = try PlacerState.encode(placer)
@@ -82,6 +90,7 @@ struct CellGroupWriter: LayoutConsumer {
         }
         finished.append((geometry, state))
         sectionsWritten += 1
+        return state
     }
 
     /// Writes the open group. A kind that writes cells of one group out of

@@ -12,7 +12,7 @@ enum CompactJSONEncoder {
         try value.encode(to: Encoding(node: root, codingPath: []))
         var bytes: [UInt8] = []
         bytes.reserveCapacity(128)
-        try root.write(to: &bytes, codingPath: [])
+        root.write(to: &bytes)
         return bytes
     }
 
@@ -28,7 +28,14 @@ enum CompactJSONEncoder {
 
         var value = Value.unset
 
-        func write(to bytes: inout [UInt8], codingPath: [any CodingKey]) throws {
+        init() {}
+
+        /// A primitive's node: its JSON text.
+        init(text: [UInt8]) {
+            value = .text(text)
+        }
+
+        func write(to bytes: inout [UInt8]) {
             switch value {
             case .unset:
                 bytes += "{}".utf8  // an encoder that asked for nothing
@@ -40,14 +47,14 @@ enum CompactJSONEncoder {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
                     bytes += JSONWriter.quote(member.key).utf8
                     bytes.append(UInt8(ascii: ":"))
-                    try member.node.write(to: &bytes, codingPath: codingPath)
+                    member.node.write(to: &bytes)
                 }
                 bytes.append(UInt8(ascii: "}"))
             case .array(let elements):
                 bytes.append(UInt8(ascii: "["))
                 for (index, element) in elements.enumerated() {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                    try element.write(to: &bytes, codingPath: codingPath)
+                    element.write(to: &bytes)
                 }
                 bytes.append(UInt8(ascii: "]"))
             }
@@ -56,17 +63,22 @@ enum CompactJSONEncoder {
         /// `value`'s node: a primitive as its text, anything else encoded
         /// into a node of its own.
         static func of(_ value: some Encodable, codingPath: [any CodingKey]) throws -> Node {
-            let node = Node()
             switch value {
-            case let number as Double: node.value = .text(try text(of: number, codingPath: codingPath))
-            case let number as Float: node.value = .text(try text(of: Double(number), codingPath: codingPath))
-            case let string as String: node.value = .text(Array(JSONWriter.quote(string).utf8))
-            case let flag as Bool: node.value = .text(text(of: flag))
-            case let integer as Int: node.value = .text(text(of: integer))
-            case let integer as any BinaryInteger: node.value = .text(Array(String(describing: integer).utf8))
-            default: try value.encode(to: Encoding(node: node, codingPath: codingPath))
+            case let number as Double: return Node(text: try text(of: number, codingPath: codingPath))
+            case let number as Float: return Node(text: try text(of: Double(number), codingPath: codingPath))
+            case let string as String: return Node(text: text(of: string))
+            case let flag as Bool: return Node(text: text(of: flag))
+            case let integer as Int: return Node(text: text(of: integer))
+            case let integer as any BinaryInteger: return Node(text: Array(String(describing: integer).utf8))
+            default:
+                let node = Node()
+                try value.encode(to: Encoding(node: node, codingPath: codingPath))
+                return node
             }
-            return node
+        }
+
+        static func text(of string: String) -> [UInt8] {
+            Array(JSONWriter.quote(string).utf8)
         }
 
         static func text(of flag: Bool) -> [UInt8] {
@@ -88,11 +100,7 @@ enum CompactJSONEncoder {
             return bytes
         }
 
-        static func null() -> Node {
-            let node = Node()
-            node.value = .text(Array("null".utf8))
-            return node
-        }
+        static let nullText = Array("null".utf8)
     }
 
     struct Encoding: Encoder {
@@ -128,12 +136,10 @@ enum CompactJSONEncoder {
         }
 
         private func add(_ key: Key, text: [UInt8]) {
-            let member = Node()
-            member.value = .text(text)
-            add(key.stringValue, member)
+            add(key.stringValue, Node(text: text))
         }
 
-        mutating func encodeNil(forKey key: Key) throws { add(key.stringValue, Node.null()) }
+        mutating func encodeNil(forKey key: Key) throws { add(key, text: Node.nullText) }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             add(key.stringValue, try Node.of(value, codingPath: codingPath + [key]))
@@ -142,7 +148,7 @@ enum CompactJSONEncoder {
         mutating func encode(_ value: Double, forKey key: Key) throws { add(key, text: try Node.text(of: value, codingPath: codingPath + [key])) }
         mutating func encode(_ value: Bool, forKey key: Key) throws { add(key, text: Node.text(of: value)) }
         mutating func encode(_ value: Int, forKey key: Key) throws { add(key, text: Node.text(of: value)) }
-        mutating func encode(_ value: String, forKey key: Key) throws { add(key, text: Array(JSONWriter.quote(value).utf8)) }
+        mutating func encode(_ value: String, forKey key: Key) throws { add(key, text: Node.text(of: value)) }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             superEncoder(forKey: key).container(keyedBy: keyType)
@@ -180,16 +186,14 @@ enum CompactJSONEncoder {
             node.value = .array(elements)
         }
 
-        mutating func encodeNil() throws { add(Node.null()) }
+        mutating func encodeNil() throws { add(Node(text: Node.nullText)) }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
             add(try Node.of(value, codingPath: codingPath))
         }
 
         mutating func encode(_ value: Double) throws {
-            let element = Node()
-            element.value = .text(try Node.text(of: value, codingPath: codingPath))
-            add(element)
+            add(Node(text: try Node.text(of: value, codingPath: codingPath)))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -211,7 +215,7 @@ enum CompactJSONEncoder {
         let node: Node
         let codingPath: [any CodingKey]
 
-        mutating func encodeNil() throws { node.value = Node.null().value }
+        mutating func encodeNil() throws { node.value = .text(Node.nullText) }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
             node.value = try Node.of(value, codingPath: codingPath).value

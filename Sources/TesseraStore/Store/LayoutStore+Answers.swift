@@ -83,25 +83,19 @@ extension LayoutStore {
     private static func revisionTag(of record: LayoutRecord) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(48)
-        func append(_ value: UInt64, radix: UInt64) {
-            let start = bytes.count
-            var rest = value
-            repeat {
-                let digit = UInt8(truncatingIfNeeded: rest % radix)
-                bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
-                rest /= radix
-            } while rest > 0
-            bytes[start...].reverse()
-        }
-        func append(_ value: Int64) {
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            append(value.magnitude, radix: 10)
-        }
-        append(Int64(record.layout.id))
+        JSONWriter.append(Int(record.layout.id), to: &bytes)
         bytes.append(UInt8(ascii: "."))
-        append(record.revision)
+        JSONWriter.append(Int(record.revision), to: &bytes)
         bytes.append(UInt8(ascii: "."))
-        append(record.layout.contentLength.bitPattern, radix: 36)
+        // The content length's bits in base 36, lowercase.
+        let start = bytes.count
+        var rest = record.layout.contentLength.bitPattern
+        repeat {
+            let digit = UInt8(truncatingIfNeeded: rest % 36)
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+            rest /= 36
+        } while rest > 0
+        bytes[start...].reverse()
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -97,11 +97,11 @@ struct LayoutUpdater {
                     placer: placer, after: old.geometry.itemCount, into: &writer
                 )
                 // Writes the last open group (rows are written below, once placed).
-                try writer.endSection(geometry, placer: finalPlacer)
+                let state = try writer.closeSection(geometry, placer: finalPlacer)
                 // This call wrote only the new and open cells: the span comes
                 // from all the section's groups, exactly.
                 geometry.cellSpan = try storage.scrollSpan(layoutID: layout.id, slot: old.slot)
-                placed.append(Placed(geometry: geometry, slot: old.slot, state: .some(try PlacerState.encode(finalPlacer)), moved: true))
+                placed.append(Placed(geometry: geometry, slot: old.slot, state: .some(state), moved: true))
                 entry.resumed += 1
             case .recompute(let old):
                 placed.append(try recompute(try newSection(index), index: index, replacing: old, slot: &nextSlot, writer: &writer))
@@ -159,8 +159,8 @@ struct LayoutUpdater {
             section, index: index, axis: axis, crossExtent: layout.crossExtent, start: 0, into: &writer
         )
         // Writes the last open group (rows are written below, once placed).
-        try writer.endSection(geometry, placer: placer)
-        return Placed(geometry: geometry, slot: slot, state: .some(try PlacerState.encode(placer)), moved: true)
+        let state = try writer.closeSection(geometry, placer: placer)
+        return Placed(geometry: geometry, slot: slot, state: .some(state), moved: true)
     }
 
     /// The placer of a section restored from its stored state.
