@@ -128,7 +128,7 @@ struct ReadOnlyCommandTests {
             let check = try CLIRunner.run(["check", "--db", database])
             #expect(check.status == 1)
             #expect(check.stdout.contains("problem: spec \"feed\" at 390: a cell group's frame blob does not match its checksum\n"), "\(check.stdout)")
-            #expect(check.stdout.contains("the cell group of items 0… has stored bounds that are not its frames' union\n"), "\(check.stdout)")
+            #expect(check.stdout.contains("the cell group of items 0… holds bytes that are not frames\n"), "\(check.stdout)")
             #expect(check.stdout.hasSuffix("(1 mismatch): 2 problems\n"), "\(check.stdout)")
             let repaired = try CLIRunner.run(["check", "--db", database, "--repair"])
             #expect(repaired.status == 1)

@@ -79,7 +79,7 @@ struct StoreCommandTests {
     func pruneShrinks() throws {
         try CLIRunner.inTemporaryDirectory { directory in
             let specPath = try CLIRunner.file("big.json", in: directory,
-                #"{"format": 1, "name": "big", "sections": [{"layout": {"kind": "grid", "fraction": 4}, "items": {"count": 50000, "cycle": [{}]}}]}"#)
+                #"{"format": 1, "name": "big", "sections": [{"layout": {"kind": "staggered", "columns": 3}, "items": {"count": 150000, "cycle": [{"aspectRatio": 0.5}, {"aspectRatio": 2}, {"aspectRatio": 1}]}}]}"#)
             let database = directory.appendingPathComponent("big.sqlite").path
             #expect(try CLIRunner.run(["precompute", specPath, "--db", database, "--width", "390", "--width", "820", "--quiet"]).status == 0)
             let before = try Self.bytes(of: database)
@@ -87,7 +87,7 @@ struct StoreCommandTests {
             let prune = try CLIRunner.run(["prune", "--db", database])
             #expect(prune.status == 0, "\(prune.stderr)")
             let after = try Self.bytes(of: database)
-            // About 1.6 MB of frames per width: at least half a megabyte must go.
+            // About 1.5 MB of frames per width (10 bytes a cell): at least half a megabyte must go.
             #expect(after < before - 500_000, "\(before) → \(after)")
             #expect(prune.stdout.hasPrefix("deleted 1 stale layout; file "), "\(prune.stdout)")
             #expect(prune.stdout.hasSuffix(" → \(after) bytes\n"), "\(prune.stdout)")

@@ -9,6 +9,13 @@ struct CheckpointTests {
         try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 4}, "items": {"count": \#(count), "cycle": [{}]}}]}"#)
     }
 
+    /// A waterfall of `count` cells: about 10 bytes of frames per cell
+    /// (its scroll positions do not repeat), so 500,000 cells write more than
+    /// the checkpoint threshold.
+    static func waterfall(_ count: Int) throws -> Spec {
+        try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "staggered", "columns": 3}, "items": {"count": \#(count), "cycle": [{"aspectRatio": 0.5}, {"aspectRatio": 2}, {"aspectRatio": 1}, {"aspectRatio": 0.75}, {"aspectRatio": 1.5}]}}]}"#)
+    }
+
     static func walBytes(_ path: String) -> Int {
         (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
     }
@@ -27,7 +34,7 @@ struct CheckpointTests {
         let count = try reader.prepare("SELECT count(*) FROM layouts")
         #expect(try count.step())
         let started = Date()
-        try store.save(Self.spec(150_000), as: "large", crossExtents: [400])
+        try store.save(Self.waterfall(500_000), as: "large", crossExtents: [400])
         let seconds = Date().timeIntervalSince(started)
         // Waiting for the reader would have taken the whole busy timeout (60 s).
         #expect(seconds < 30, "the write waited \(seconds) s")
@@ -40,12 +47,12 @@ struct CheckpointTests {
         reader.close()
 
         // Nobody reads now: the next large write's checkpoint empties the WAL file.
-        try store.save(Self.spec(150_000), as: "large2", crossExtents: [400])
+        try store.save(Self.waterfall(500_000), as: "large2", crossExtents: [400])
         storage.checkpointer.drain()
         #expect(storage.checkpointer.statistics.truncated == 1)
         #expect(Self.walBytes(path) == 0)
         #expect(try store.check().isHealthy)
-        #expect(try store.elements(name: "large", crossExtent: 400, in: Rect(x: 0, y: 0, width: 400, height: 1e7)).count == 150_000)
+        #expect(try store.elements(name: "large", crossExtent: 400, in: Rect(x: 0, y: 0, width: 400, height: 1e9)).count == 500_000)
     }
 
     @Test("many small writes fold the WAL in once it passes the threshold; SQLite's own checkpoints at commit are off")

@@ -20,7 +20,7 @@ struct MigrationV3Tests {
         let store = try LayoutStore(path: old)
         let pool = try #require(store.sqlitePool)
         try pool.read { db throws in
-            #expect(try db.int("PRAGMA user_version") == 3)
+            #expect(try db.int("PRAGMA user_version") == EmbeddedMigrations.all.count)
             for table in ["specs", "spec_sections", "layouts", "layout_sections", "cell_group_directory"] {
                 #expect(try db.int("SELECT count(*) FROM \(table) WHERE checksum IS NULL") == 0, "\(table)")
                 #expect(try db.int("SELECT count(*) FROM \(table)") > 0, "\(table)")

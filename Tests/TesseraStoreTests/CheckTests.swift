@@ -42,8 +42,12 @@ struct CheckTests {
         ("DELETE FROM cell_groups WHERE id = (SELECT min(group_id) FROM cell_group_directory)", "has no frames stored",
          ("UPDATE cell_groups SET frames = ''::bytea WHERE id = (SELECT min(id) FROM cell_groups)", "holds 0 frames, not 250")),
         ("UPDATE cell_groups SET frames = substr(frames, 1, 64) WHERE id = (SELECT group_id FROM cell_group_directory WHERE slot = 0 AND first_item = 250)",
+         "holds bytes that are not frames",
+         ("UPDATE cell_groups SET frames = substring(frames from 1 for 64) WHERE slot = 0 AND first_item = 250", "holds bytes that are not frames")),
+        // 64 zero bytes read as two frames in the plain form of schema versions 1–3.
+        ("UPDATE cell_groups SET frames = zeroblob(64) WHERE id = (SELECT group_id FROM cell_group_directory WHERE slot = 0 AND first_item = 250)",
          "holds 2 frames, not 250",
-         ("UPDATE cell_groups SET frames = substring(frames from 1 for 64) WHERE slot = 0 AND first_item = 250", "holds 2 frames, not 250")),
+         ("UPDATE cell_groups SET frames = decode(repeat('00', 64), 'hex') WHERE slot = 0 AND first_item = 250", "holds 2 frames, not 250")),
         ("UPDATE cell_group_directory SET min_cross = min_cross - 1 WHERE first_item = 250", "not its frames' union",
          ("UPDATE cell_groups SET min_cross = min_cross - 1 WHERE first_item = 250", "not its frames' union")),
         ("UPDATE layouts SET cell_count = cell_count + 1", "its sections hold 601 cells, its row says 602", nil),

@@ -260,5 +260,24 @@ END;
 
 """#
         ),
+        Migration(
+            version: 4,
+            name: "compact_frames",
+            sql: #"""
+-- Tessera store schema, version 4: cell groups may hold compact frame blobs.
+--
+-- No table changes. A frame blob was four little-endian doubles per cell;
+-- it is now written in a compact form (an 8-byte mark that is a NaN's bit
+-- pattern, the frame count, then each of the four values as a column: one
+-- double per cell, or the column's few distinct values once and one byte per
+-- cell), about 11 bytes per cell of a waterfall instead of 32. See
+-- Sources/TesseraStore/Layouts/FrameBlob.swift.
+--
+-- Blobs written before stay as they are and are read in both forms. The
+-- version exists for older builds: they know up to version 3, so they refuse
+-- this store instead of reading a compact blob as doubles.
+
+"""#
+        ),
     ]
 }

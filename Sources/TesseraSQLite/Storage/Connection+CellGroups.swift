@@ -7,8 +7,9 @@ import TesseraStore
 extension Connection {
     private static let framesSQL = SQL("SELECT frames FROM cell_groups WHERE id = ?")
 
-    /// The bytes of a group of 250 frames: it fills a page of its own.
-    static let fullGroupBytes = FrameBlob.framesPerGroup * FrameBlob.bytesPerFrame
+    /// A blob at least this large shares its page with no other: half of
+    /// the default 8 KiB page.
+    static let fullGroupBytes = 4096
     /// Where the ids of groups smaller than that begin (2^62).
     static let partialGroupIDs: Int64 = 1 << 62
     private static let insertGroupSQL = SQL("INSERT INTO cell_groups (id, frames) VALUES (?, ?)")
@@ -156,10 +157,11 @@ extension Connection {
             try index.execute()
             return
         }
-        // Full groups fill a page each; smaller ones (a section's last group)
-        // get ids of a range of their own, so that they share pages with
-        // each other instead of each leaving the page before a full group
-        // mostly empty (27 % of the table's pages, for small feeds).
+        // Blobs that fill a page (plain groups of 250 frames, compact ones
+        // of doubles only) get ids of a range of their own, so that smaller
+        // ones share pages with each other instead of each leaving the page
+        // before a large one mostly empty (27 % of the table's pages, for
+        // small feeds).
         let groupID = try nextGroupID(full: frames.count >= Self.fullGroupBytes)
         let insert = try cachedStatement(Self.insertGroupSQL)
         try insert.bind(groupID, at: 1)

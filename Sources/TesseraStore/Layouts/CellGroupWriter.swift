@@ -7,7 +7,7 @@ import TesseraLayout
 /// Groups cover fixed item ranges (items k·size ..< (k+1)·size), so a cell is
 /// found by arithmetic and an append rewrites only the last group.
 struct CellGroupWriter: LayoutConsumer {
-    /// 250 frames of 32 bytes fill one 8 KiB page (see `Connection.Options.pageSize`).
+    /// Items per group (see `FrameBlob`).
     static let groupSize = FrameBlob.framesPerGroup
 
     let storage: any CellSink
@@ -33,6 +33,8 @@ struct CellGroupWriter: LayoutConsumer {
 
     /// Checked between chunks of cells: a cancelled write stops there.
     var cancellation: CancellationFlag?
+    /// The store's location, for errors.
+    var location = ""
 
     init(storage: any CellSink, layoutID: Int64) {
         self.storage = storage
@@ -57,6 +59,11 @@ struct CellGroupWriter: LayoutConsumer {
                 groupFirstItem = first
                 if mergesExistingGroups,
                    let stored = try storage.withFrames(layoutID: layoutID, slot: slot(of: section), firstItem: first, FrameBlob.decode) {
+                    guard let stored else {
+                        throw StoreError.damaged(
+                            store: location,
+                            "the cell group of items \(first)… of section \(section) holds bytes that are not frames")
+                    }
                     frames = stored
                     filled = Array(repeating: true, count: frames.count)
                 }

@@ -1,54 +1,122 @@
 import TesseraLayout
 
-/// Cell frames as stored: four little-endian doubles per cell (cross,
-/// scroll, cross length, scroll length), relative to the items origin.
-/// Exact to the bit, unlike the R*Tree's 32-bit floats.
+/// Cell frames as stored: per cell its cross, scroll, cross length and
+/// scroll length, relative to the items origin, exact to the bit (unlike the
+/// R*Tree's 32-bit floats). Two forms are read:
+///
+/// - **Compact** (written since schema version 4): an 8-byte mark, the
+///   frame count, then each of the four values as a column. A column whose
+///   cells share few distinct values (a grid's columns, a waterfall's
+///   widths, a palette of aspect ratios) is stored as those values once and
+///   one byte per cell naming one, or as one value when all cells share it;
+///   any other column as one little-endian double per cell. About 11 bytes
+///   per cell of a waterfall instead of 32.
+/// - **Plain** (schema versions 1–3): four little-endian doubles per cell.
+///
+/// The mark is a NaN's bit pattern: a plain blob never begins with it,
+/// since stored frames are finite.
 package enum FrameBlob {
+    /// The bytes of a frame in the plain form.
     package static let bytesPerFrame = 32
-    /// Frames per cell group (items k·n ..< (k+1)·n): 250 frames of 32
-    /// bytes fill one 8 KiB page.
+    /// Frames per cell group (items k·n ..< (k+1)·n).
     package static let framesPerGroup = 250
+    /// The first eight bytes of a compact blob (little-endian): a quiet NaN.
+    static let compactMark: UInt64 = 0x7FF8_5465_7373_6631
+    /// The mark and the frame count (UInt16).
+    static let compactHeaderBytes = 10
+    /// The most distinct values a column may name by one byte each.
+    static let maximumPalette = 255
 
-    static func encode(_ frames: ArraySlice<LocalFrame>) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: frames.count * bytesPerFrame)
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            for frame in frames {
-                for value in [frame.cross, frame.scroll, frame.crossLength, frame.scrollLength] {
-                    raw.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: offset, as: UInt64.self)
-                    offset += 8
-                }
-            }
-        }
-        return bytes
+    /// Frame `index` of `raw`, or nil when the blob holds fewer frames or
+    /// cannot be read as either form.
+    static func frame(_ raw: UnsafeRawBufferPointer, at index: Int) -> LocalFrame? {
+        guard let view = View(raw), index >= 0, index < view.count else { return nil }
+        return view.frame(at: index)
     }
 
-    /// The number of frames in a blob of `byteCount` bytes.
-    static func count(byteCount: Int) -> Int { byteCount / bytesPerFrame }
-
-    /// Frame `index` of a blob.
-    @inline(__always)
-    static func frame(_ raw: UnsafeRawBufferPointer, at index: Int) -> LocalFrame {
-        let offset = index * bytesPerFrame
-        func value(_ field: Int) -> Double {
-            Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + field * 8, as: UInt64.self)))
-        }
-        return LocalFrame(cross: value(0), scroll: value(1), crossLength: value(2), scrollLength: value(3))
-    }
-
-    static func decode(_ raw: UnsafeRawBufferPointer) -> [LocalFrame] {
-        (0..<count(byteCount: raw.count)).map { frame(raw, at: $0) }
+    /// Every frame of `raw`, or nil when it cannot be read as either form.
+    package static func decode(_ raw: UnsafeRawBufferPointer) -> [LocalFrame]? {
+        guard let view = View(raw) else { return nil }
+        return (0..<view.count).map(view.frame(at:))
     }
 
     /// Calls `visit(item, frame)` for the frames of a group blob that may
     /// meet `bounds` (closed intervals: the exact test happens later).
-    static func visit(_ raw: UnsafeRawBufferPointer, firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) {
-        for offset in 0..<count(byteCount: raw.count) {
-            let frame = frame(raw, at: offset)
+    /// Returns false, visiting nothing, when the blob cannot be read.
+    static func visit(_ raw: UnsafeRawBufferPointer, firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) -> Bool {
+        guard let view = View(raw) else { return false }
+        for offset in 0..<view.count {
+            let frame = view.frame(at: offset)
             if frame.cross <= bounds.maxCross, frame.crossEnd >= bounds.minCross,
                frame.scroll <= bounds.maxScroll, frame.scrollEnd >= bounds.minScroll {
                 visit(firstItem + offset, frame)
             }
+        }
+        return true
+    }
+
+    /// A blob read in place: where each of the four values of a frame is.
+    struct View {
+        /// One of the four values: the double of cell `i` is at byte
+        /// `values + 8 · (palette ? byte at indexes + i : i · stride)`.
+        struct Column {
+            var values: Int
+            var stride: Int
+            /// Where the one-byte palette indexes begin, or -1.
+            var indexes: Int = -1
+        }
+
+        let raw: UnsafeRawBufferPointer
+        let count: Int
+        private let columns: (Column, Column, Column, Column)
+
+        /// Nil when `raw` is neither a plain blob nor a well-formed compact one.
+        init?(_ raw: UnsafeRawBufferPointer) {
+            self.raw = raw
+            guard raw.count >= 8, UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) == FrameBlob.compactMark else {
+                guard raw.count % FrameBlob.bytesPerFrame == 0 else { return nil }
+                count = raw.count / FrameBlob.bytesPerFrame
+                columns = (Column(values: 0, stride: 4), Column(values: 8, stride: 4), Column(values: 16, stride: 4), Column(values: 24, stride: 4))
+                return
+            }
+            guard raw.count >= FrameBlob.compactHeaderBytes else { return nil }
+            let count = Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)))
+            var offset = FrameBlob.compactHeaderBytes
+            func column() -> Column? {
+                guard offset < raw.count else { return nil }
+                let paletteSize = Int(raw[offset])
+                offset += 1
+                if paletteSize == 0 {
+                    defer { offset += 8 * count }
+                    return Column(values: offset, stride: 1)
+                }
+                let values = offset
+                offset += 8 * paletteSize
+                guard paletteSize > 1 else { return Column(values: values, stride: 0) }
+                guard offset + count <= raw.count else { return nil }
+                for index in offset..<(offset + count) where Int(raw[index]) >= paletteSize { return nil }
+                defer { offset += count }
+                return Column(values: values, stride: 0, indexes: offset)
+            }
+            guard let cross = column(), let scroll = column(), let crossLength = column(), let scrollLength = column(),
+                  offset == raw.count else { return nil }
+            self.count = count
+            columns = (cross, scroll, crossLength, scrollLength)
+        }
+
+        @inline(__always)
+        private func value(_ column: Column, _ index: Int) -> Double {
+            let slot = column.indexes >= 0 ? Int(raw[column.indexes &+ index]) : index &* column.stride
+            return Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: column.values &+ 8 &* slot, as: UInt64.self)))
+        }
+
+        /// Frame `index` (0 ..< count).
+        @inline(__always)
+        func frame(at index: Int) -> LocalFrame {
+            LocalFrame(
+                cross: value(columns.0, index), scroll: value(columns.1, index),
+                crossLength: value(columns.2, index), scrollLength: value(columns.3, index)
+            )
         }
     }
 }

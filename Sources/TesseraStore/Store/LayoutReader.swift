@@ -76,7 +76,9 @@ struct LayoutReader {
     private func forEachCandidate(section: SectionRecord, bounds: QueryBounds, cache: CachedLayout?, _ visit: (Int, LocalFrame) -> Void) throws {
         guard let cache else {
             try storage.forEachIndexedGroup(layoutID: layout.id, slot: section.slot, bounds: bounds) { first, raw in
-                FrameBlob.visit(raw, firstItem: first, bounds: bounds, visit)
+                guard FrameBlob.visit(raw, firstItem: first, bounds: bounds, visit) else {
+                    throw unreadableGroup(firstItem: first, section: section)
+                }
             }
             return
         }
@@ -85,12 +87,14 @@ struct LayoutReader {
             guard failure == nil else { return }
             do {
                 var intact = false
+                var readable = true
                 try storage.visitFrames(groupID: group.id, cachedAs: group.checksum) { raw in
                     // Each group's bytes are hashed once per reader connection.
                     intact = verified.isVerified(group: group.id, checksum: group.checksum)
                         || verified.verify(raw, group: group.id, checksum: group.checksum)
-                    if intact { FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
+                    if intact { readable = FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
                 }
+                if !readable { throw unreadableGroup(firstItem: group.firstItem, section: section) }
                 if !intact {
                     throw StoreError.damaged(
                         store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the cell group of items \(group.firstItem)… of section \(section.geometry.index) "
@@ -101,6 +105,15 @@ struct LayoutReader {
             }
         }
         if let failure { throw failure }
+    }
+
+    /// A group whose bytes match their checksum but are no frame blob this
+    /// build reads.
+    private func unreadableGroup(firstItem: Int, section: SectionRecord) -> StoreError {
+        StoreError.damaged(
+            store: location, spec: layout.specName, crossExtent: layout.crossExtent,
+            "the cell group of items \(firstItem)… of section \(section.geometry.index) holds bytes that are not frames"
+        )
     }
 
     /// The non-empty sections whose scroll range meets [low, high], in order:
@@ -120,10 +133,12 @@ struct LayoutReader {
     func cell(section: Int, item: Int) throws -> LayoutElement? {
         guard item >= 0, let row = try storage.section(layoutID: layout.id, index: section), item < row.geometry.itemCount else { return nil }
         let first = item - item % CellGroupWriter.groupSize
-        let frame = try storage.withFrames(layoutID: layout.id, slot: row.slot, firstItem: first) { raw in
-            item - first < FrameBlob.count(byteCount: raw.count) ? FrameBlob.frame(raw, at: item - first) : nil
+        let stored = try storage.withFrames(layoutID: layout.id, slot: row.slot, firstItem: first) { raw in
+            FrameBlob.View(raw).map { view in item - first < view.count ? view.frame(at: item - first) : nil }
         }
-        guard let frame = frame ?? nil else { return nil }
+        guard let stored else { return nil }
+        guard let readable = stored else { throw unreadableGroup(firstItem: first, section: row) }
+        guard let frame = readable else { return nil }
         return LayoutElement(kind: .cell, section: section, item: item, frame: layout.axis.screenRect(row.geometry.absolute(frame)))
     }
 }

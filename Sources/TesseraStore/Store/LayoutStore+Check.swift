@@ -141,20 +141,25 @@ extension LayoutStore {
             for group in groups {
                 checked += 1
                 let expected = min(CellGroupWriter.groupSize, itemCount - group.firstItem)
-                var found: (count: Int, bounds: QueryBounds, finite: Bool)?
+                var found: (count: Int, bounds: QueryBounds, finite: Bool)??
                 try storage.visitFrames(groupID: group.id, cachedAs: nil) { raw in
+                    guard let view = FrameBlob.View(raw) else { return found = .some(nil) }
                     var bounds = QueryBounds.empty
-                    var finite = raw.count % FrameBlob.bytesPerFrame == 0
-                    for offset in 0..<FrameBlob.count(byteCount: raw.count) {
-                        let frame = FrameBlob.frame(raw, at: offset)
+                    var finite = true
+                    for offset in 0..<view.count {
+                        let frame = view.frame(at: offset)
                         finite = finite && frame.cross.isFinite && frame.scroll.isFinite && frame.crossLength.isFinite
                             && frame.scrollLength.isFinite && frame.crossLength >= 0 && frame.scrollLength >= 0
                         bounds.add(frame)
                     }
-                    found = (FrameBlob.count(byteCount: raw.count), bounds, finite)
+                    found = (view.count, bounds, finite)
                 }
-                guard let found else {
+                guard let stored = found else {
                     problem("section \(index): the cell group of items \(group.firstItem)… has no frames stored")
+                    continue
+                }
+                guard let found = stored else {
+                    problem("section \(index): the cell group of items \(group.firstItem)… holds bytes that are not frames")
                     continue
                 }
                 if found.count != expected {

@@ -134,7 +134,7 @@ extension LayoutStore {
                     continue
                 }
                 var updater = LayoutUpdater(
-                    engine: engine, storage: storage, layout: layout, axis: header.axis, sectionSpacing: header.sectionSpacing,
+                    engine: engine, storage: storage, layout: layout, location: location, axis: header.axis, sectionSpacing: header.sectionSpacing,
                     oldIdentities: previous, fingerprint: fingerprint,
                     oldSection: { index in
                         index == section ? old : try self.storedSection(specID: record.id, index: index, name: name, storage: storage)
@@ -183,7 +183,7 @@ extension LayoutStore {
                 continue
             }
             var updater = LayoutUpdater(
-                engine: engine, storage: storage, layout: layout, axis: spec.axis, sectionSpacing: spec.sectionSpacing,
+                engine: engine, storage: storage, layout: layout, location: location, axis: spec.axis, sectionSpacing: spec.sectionSpacing,
                 oldIdentities: oldIdentities, fingerprint: fingerprint,
                 oldSection: { old.spec.sections[$0] }, newSection: { spec.sections[$0] },
                 cancellation: cancellation

@@ -6,6 +6,8 @@ struct LayoutUpdater {
     let engine: LayoutEngine
     let storage: any StorageWriter
     let layout: StoredLayout
+    /// The store's location, for errors.
+    let location: String
     let axis: Axis
     let sectionSpacing: Double
     /// The old spec's sections: identities and content hashes, in order.
@@ -71,6 +73,7 @@ struct LayoutUpdater {
         var nextSlot = (oldSections.map(\.slot).max() ?? -1) + 1
         var writer = CellGroupWriter(storage: storage, layoutID: layout.id)
         writer.cancellation = cancellation
+        writer.location = location
         writer.writesSectionRows = false
         var placed: [Placed] = []
         for (index, plan) in plans.enumerated() {
