@@ -95,23 +95,86 @@ struct BatchPrecomputeTests {
         #expect(try Self.contents(temporary.store) == Self.contents(one.store))
     }
 
-    @Test("with .stop the specs before the failure are stored and nothing after it is read", arguments: TestBackend.all)
-    func stopKeepsWhatCameBefore(backend: TestBackend) throws {
-        let temporary = try TemporaryStore(backend)
-        let specs = try [Self.feed("a", items: 20), Self.feed("b", items: 30), Self.bad("bad"), Self.feed("c", items: 40)]
+    /// A batch of `specs` with `.stop`, and how many of them it read.
+    static func batchCountingReads(_ specs: [Spec], into store: LayoutStore) throws -> (report: BatchReport, taken: Int) {
         let taken = Mutex(0)
-        let report = try temporary.store.precompute(
+        let report = try store.precompute(
             batch: specs.lazy.map { spec in
                 taken.withLock { $0 += 1 }
                 return spec
             },
-            crossExtents: Self.extents, onFailure: .stop
+            crossExtents: extents, onFailure: .stop
         )
-        #expect(taken.withLock { $0 } == 3)
+        return (report, taken.withLock { $0 })
+    }
+
+    @Test("with .stop the specs before the failure are stored and nothing after it is read", arguments: TestBackend.all)
+    func stopKeepsWhatCameBefore(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
+        let specs = try [Self.feed("a", items: 20), Self.feed("b", items: 30), Self.bad("bad"), Self.feed("c", items: 40)]
+        let (report, taken) = try Self.batchCountingReads(specs, into: temporary.store)
+        #expect(taken == 3)
         #expect(report.saved == 2 && report.stopped)
         #expect(report.failures.map(\.index) == [2])
         #expect(try temporary.store.specs().map(\.name) == ["a", "b"])
         #expect(try temporary.store.layouts().count == 4)
+    }
+
+    @Test("with .stop a stored spec that fails only in its update stops the batch before the next spec is read", arguments: TestBackend.all)
+    func stopOnUpdateFailure(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
+        try temporary.store.save(Self.feed("b", items: 30), crossExtents: Self.extents)
+        let storedB = try temporary.store.specs()
+        // Stored, so laid out in the write (an update), not before it.
+        var broken = try Self.bad("b")
+        broken.sections[0].items = .cycle(count: 31, [Item()])
+        let specs = try [Self.feed("a", items: 20), broken, Self.feed("c", items: 40)]
+        let (report, taken) = try Self.batchCountingReads(specs, into: temporary.store)
+        #expect(taken == 2)
+        #expect(report.saved == 1 && report.stopped)
+        #expect(report.failures.map(\.index) == [1])
+        #expect(report.failures.first?.error.code == .invalidSpec)
+        #expect(try temporary.store.specs().map(\.name) == ["a", "b"])
+        #expect(try temporary.store.specs().filter { $0.name == "b" } == storedB, "the update of b was rolled back")
+    }
+
+    @Test("a name given twice in one batch: both are saved in order and the later wins, whether its layouts were computed ahead or not", arguments: TestBackend.all)
+    func repeatedName(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
+        let first = try Self.feed("twice", items: 20), second = try Self.feed("twice", items: 44, fraction: 4)
+        let report = try temporary.store.precompute(batch: [first, Self.feed("other", items: 9), second], crossExtents: Self.extents)
+        #expect(report.saved == 3 && report.failures.isEmpty)
+        let one = try TemporaryStore(backend)
+        for spec in [first, second] { try one.store.save(spec, crossExtents: Self.extents) }
+        try one.store.save(Self.feed("other", items: 9), crossExtents: Self.extents)
+        #expect(try Self.contents(temporary.store) == Self.contents(one.store))
+        #expect(try temporary.store.specs().map(\.contentHash) == one.store.specs().map(\.contentHash))
+        #expect(try temporary.store.check().isHealthy)
+    }
+
+    @Test("a batch cancelled while its specs are read keeps the transactions committed before and rolls back the one under way", arguments: TestBackend.all)
+    func cancelledWhileReading(backend: TestBackend) throws {
+        let temporary = try TemporaryStore(backend)
+        let flag = CancellationFlag()
+        let specs = try (0..<8).map { try Self.feed("feed-\($0)", items: 12) }
+        let error = #expect(throws: StoreError.self) {
+            try temporary.store.precompute(
+                batch: specs.enumerated().lazy.map { index, spec in
+                    if index == 5 { flag.cancel() }
+                    return spec
+                },
+                crossExtents: Self.extents, onFailure: .stop, progress: nil, cancellation: flag,
+                transactionSeconds: 600, transactionSpecs: 2
+            )
+        }
+        #expect(error?.code == .cancelled)
+        // Whole transactions of two specs each, in order: as many as the writer
+        // committed before it saw the flag or the reading side gave up. The
+        // third (spec 4) waits for spec 5, which is never sent: never committed.
+        let names = try temporary.store.specs().map(\.name)
+        #expect([[], ["feed-0", "feed-1"], ["feed-0", "feed-1", "feed-2", "feed-3"]].contains(names), "\(names)")
+        #expect(try temporary.store.layouts().count == 2 * names.count)
+        #expect(try temporary.store.check().isHealthy)
     }
 
     @Test("running a batch again writes nothing; a changed spec is updated incrementally", arguments: TestBackend.all)

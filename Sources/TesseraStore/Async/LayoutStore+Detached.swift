@@ -50,12 +50,7 @@ extension LayoutStore {
             if case .fresh(let layout) = found { return ComputedLayout(layout: layout, computed: false) }
             preconditionFailure("unreachable")
         }
-        let started = Clock.monotonic()
-        let buffer = BufferedLayout()
-        var writer = CellGroupWriter(storage: buffer, layoutID: 0)
-        writer.progress = Self.cellProgress(progress, spec: loaded.spec, name: name, crossExtent: crossExtent)
-        let summary = try reportingSpecErrors(name: name) { try engine.run(loaded.spec, crossExtent: crossExtent, into: &writer) }
-        let computeSeconds = Clock.monotonic() - started
+        let computed = try computeBuffered(loaded.spec, name: name, crossExtent: crossExtent, progress: progress, cancellation: nil)
         let result: ComputedLayout? = try write { storage in
             if let fresh = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) {
                 return ComputedLayout(layout: fresh.layout, computed: false)
@@ -63,13 +58,12 @@ extension LayoutStore {
             guard let record = try storage.specRecord(name: name), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
                 return nil
             }
-            let id = try insertLayout(specID: loaded.id, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
-            try buffer.replay(into: storage, layoutID: id)
-            try storage.finishLayout(id: id, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: computeSeconds)
+            let id = try storeBuffered(computed, specID: loaded.id, fingerprint: fingerprint, storage: storage)
             return ComputedLayout(layout: try Self.written(id: id, name: name, crossExtent: crossExtent, storage: storage), computed: true)
         }
         if result != nil {
-            progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
+            let cells = computed.totals.cellCount
+            progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: cells, cellsExpected: cells))
         }
         return result
     }

@@ -108,6 +108,11 @@ extension LayoutStore {
     /// - A spec named twice in the batch is saved twice: the later wins.
     /// - Any other failure (busy, disk full, I/O) is thrown: the transactions
     ///   committed before it stay, the one under way is rolled back.
+    /// - The specs are read and made ready on the calling thread (checked,
+    ///   fingerprinted and, when the store does not hold them, laid out into
+    ///   memory) while a thread of the batch writes the ones before: on two
+    ///   cores, computing and writing overlap. At most 16 specs wait between
+    ///   the two.
     ///
     /// `progress` hears of every commit; it must not write to the store.
     public func precompute(
@@ -121,6 +126,12 @@ extension LayoutStore {
 
     /// The batch, cancelled between specs when `cancellation` is set; the
     /// limits of a transaction can be changed for tests.
+    ///
+    /// Two threads share the work: this one reads the specs and makes each
+    /// ready (checks, fingerprint, and for a spec the store does not hold
+    /// yet, its layouts computed into memory); a writer thread of the batch
+    /// stores them in order. On two cores the one computes while the other
+    /// writes.
     package func precompute(
         batch specs: some Sequence<Spec>,
         crossExtents: [Double],
@@ -130,58 +141,68 @@ extension LayoutStore {
         transactionSeconds: Double = 0.05,
         transactionSpecs: Int = 1_000
     ) throws -> BatchReport {
-        var report = BatchReport()
-        var iterator = specs.makeIterator()
-        var index = 0
-        var finished = false
-        while !finished {
-            try cancellation?.check()
-            let chunk: (report: BatchReport, cells: Int) = try write { storage in
-                let started = Clock.monotonic()
-                var chunk = BatchReport()
-                var cells = 0
-                while chunk.specsDone < max(1, transactionSpecs), chunk.specsDone == 0 || Clock.monotonic() - started < transactionSeconds {
-                    try cancellation?.check()
-                    guard let spec = iterator.next() else {
-                        finished = true
-                        break
-                    }
-                    defer { index += 1 }
-                    do {
-                        guard let name = spec.name, !name.isEmpty else {
-                            throw StoreError(.invalidArgument, "spec \(index) of the batch has no \"name\"")
-                        }
-                        let outcome = try reportingSpecErrors(name: name) {
-                            let prepared = try prepareSave(spec, as: name, crossExtents: crossExtents)
-                            return try storage.savepoint {
-                                try saveInWrite(prepared, storage: storage, progress: nil, cancellation: cancellation)
-                            }
-                        }
-                        if outcome.unchanged {
-                            chunk.unchanged += 1
-                        } else {
-                            chunk.saved += 1
-                            chunk.layoutsComputed += outcome.result.report.layouts.count { $0.changedLayout }
-                            cells += outcome.result.layouts.reduce(0) { $0 + $1.cellCount }
-                        }
-                    } catch let error as StoreError where error.code == .invalidSpec || error.code == .invalidArgument {
-                        chunk.failures.append(BatchReport.Failure(index: index, name: spec.name, error: error))
-                        if policy == .stop {
-                            chunk.stopped = true
-                            finished = true
-                            break
-                        }
-                    }
-                }
-                return (chunk, cells)
+        let channel = BatchChannel<BatchItem>(capacity: Self.batchReadAhead)
+        let written = BatchWriter(
+            store: self, channel: channel, policy: policy, progress: progress, cancellation: cancellation,
+            transactionSeconds: transactionSeconds, transactionSpecs: transactionSpecs
+        ).start()
+        do {
+            var names = Set<String>()
+            for (index, spec) in specs.enumerated() {
+                try cancellation?.check()
+                let item = try batchItem(spec, index: index, crossExtents: crossExtents, names: &names, cancellation: cancellation)
+                guard channel.send(item) else { break }
+                // With .stop nothing after a failing spec is read: wait for the
+                // writer's verdict on a spec that may fail once written.
+                if policy == .stop, item.mayFailWhenWritten, !channel.waitUntilSettled() { break }
+                if policy == .stop, item.hasFailed { break }
             }
-            report.merge(chunk.report)
-            if chunk.report.specsDone > 0 {
-                report.transactions += 1
-                progress?(report.progress)
-            }
+        } catch {
+            channel.abort()
+            _ = try? written.wait()
+            throw error
         }
-        return report
+        channel.close()
+        return try written.wait()
+    }
+
+    /// Specs made ready ahead of the writer, at most.
+    static let batchReadAhead = 16
+
+    /// Makes spec `index` of a batch ready for its write. Failures of the
+    /// spec itself (no name, invalid) are returned in the item, to be
+    /// reported in order; others are thrown.
+    private func batchItem(
+        _ spec: Spec, index: Int, crossExtents: [Double], names: inout Set<String>, cancellation: CancellationFlag?
+    ) throws -> BatchItem {
+        var item = BatchItem(index: index, name: spec.name)
+        do {
+            guard let name = spec.name, !name.isEmpty else {
+                throw StoreError(.invalidArgument, "spec \(index) of the batch has no \"name\"")
+            }
+            let prepared = try reportingSpecErrors(name: name) { try prepareSave(spec, as: name, crossExtents: crossExtents) }
+            item.state = .prepared(prepared, computed: nil)
+            // A name seen before in the batch may be stored by then: the write decides.
+            guard names.insert(name).inserted else { return item }
+            enum Stored { case absent, unchanged, changed }
+            let stored: Stored = try read { storage in
+                guard try storage.specRecord(name: name) != nil else { return .absent }
+                return try unchangedLayouts(prepared, storage: storage) == nil ? .changed : .unchanged
+            }
+            switch stored {
+            case .changed: break
+            case .unchanged: item.settledBeforeWrite = true
+            case .absent:
+                let computed = try prepared.distinctCrossExtents.map { extent in
+                    try computeBuffered(prepared.spec, name: name, crossExtent: extent, progress: nil, cancellation: cancellation)
+                }
+                item.state = .prepared(prepared, computed: computed)
+            }
+        } catch let error as StoreError where error.isBatchFailure {
+            // Not stored, so the same whatever the write finds: final.
+            item.state = .failed(error)
+        }
+        return item
     }
 }
 
@@ -202,6 +223,12 @@ extension LayoutStore {
             try self.precompute(batch: specs, crossExtents: crossExtents, onFailure: policy, progress: progress, cancellation: flag)
         }
     }
+}
+
+extension StoreError {
+    /// A failure of one spec of a batch, listed in its report: the batch goes
+    /// on or stops as its policy says.
+    var isBatchFailure: Bool { code == .invalidSpec || code == .invalidArgument }
 }
 
 extension BatchReport {

@@ -15,6 +15,11 @@ final class ReaderCache {
 
     private var resolved: [ResolvedKey: LayoutRecord] = [:]
     private var resolvedVersion: Int64?
+    /// The keys of `resolved` in the order they were added: when full, the
+    /// oldest goes (a dictionary has no cheap "some key": taking its first
+    /// scans from the start of its table, longer after every removal).
+    private var resolvedOrder: [ResolvedKey] = []
+    private var oldestResolved = 0
 
     private struct VerifiedGroup: Hashable {
         var id: Int64
@@ -94,14 +99,22 @@ final class ReaderCache {
         let version = try storage.changeCounter()
         if version != resolvedVersion {
             resolved.removeAll(keepingCapacity: true)
+            resolvedOrder.removeAll(keepingCapacity: true)
+            oldestResolved = 0
             resolvedVersion = version
         }
         let key = ResolvedKey(name: name, crossExtent: crossExtent)
         if storage.reusesResolvedLayouts, let layout = resolved[key] { return layout }
         guard let layout = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
-        // Full: drop one entry (the dictionary's first, in no useful order), not all.
-        if resolved.count >= Self.maximumResolved, let any = resolved.keys.first { resolved[any] = nil }
-        resolved[key] = layout
+        if resolved.updateValue(layout, forKey: key) != nil { return layout }
+        // Full: the oldest entry goes, not all.
+        if resolvedOrder.count < Self.maximumResolved {
+            resolvedOrder.append(key)
+        } else {
+            resolved[resolvedOrder[oldestResolved]] = nil
+            resolvedOrder[oldestResolved] = key
+            oldestResolved = (oldestResolved + 1) % Self.maximumResolved
+        }
         return layout
     }
 }

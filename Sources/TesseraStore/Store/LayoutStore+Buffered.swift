@@ -1,0 +1,64 @@
+import TesseraLayout
+
+/// A layout computed into memory, outside any transaction, to be stored
+/// in a short write: by a query that computes a missing layout, and by a
+/// batch, which computes the next specs while the current ones are written.
+struct BufferedComputation: @unchecked Sendable {
+    // Unchecked: the buffer is filled by one thread, then handed to the
+    // writer and never touched by the first again.
+    var crossExtent: Double
+    var rows: BufferedLayout
+    var totals: LayoutTotals
+    var seconds: Double
+}
+
+extension LayoutStore {
+    /// Lays out `spec` at `crossExtent` into memory.
+    func computeBuffered(
+        _ spec: Spec, name: String, crossExtent: Double,
+        progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag?
+    ) throws -> BufferedComputation {
+        let started = Clock.monotonic()
+        let rows = BufferedLayout()
+        var writer = CellGroupWriter(storage: rows, layoutID: 0)
+        writer.cancellation = cancellation
+        writer.progress = Self.cellProgress(progress, spec: spec, name: name, crossExtent: crossExtent)
+        let summary = try reportingSpecErrors(name: name) { try engine.run(spec, crossExtent: crossExtent, into: &writer) }
+        return BufferedComputation(
+            crossExtent: crossExtent, rows: rows, totals: LayoutTotals(summary, overhang: writer.overhang),
+            seconds: Clock.monotonic() - started
+        )
+    }
+
+    /// Stores a layout computed into memory as the spec's layout at its
+    /// extent (replacing one stored), inside the caller's write; returns its id.
+    func storeBuffered(_ computed: BufferedComputation, specID: Int64, fingerprint: SpecFingerprint, storage: any StorageWriter) throws -> Int64 {
+        let id = try insertLayout(specID: specID, crossExtent: computed.crossExtent, fingerprint: fingerprint, storage: storage)
+        try computed.rows.replay(into: storage, layoutID: id)
+        try storage.finishLayout(id: id, computed.totals, computeSeconds: computed.seconds)
+        return id
+    }
+
+    /// Saves a spec the store does not hold, with its layouts computed
+    /// before the write (at each extent of `prepared`, in order), inside the
+    /// caller's write.
+    func saveNew(_ prepared: PreparedSave, computed: [BufferedComputation], storage: any StorageWriter) throws -> SaveOutcome {
+        let specID = try upsertSpec(prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage)
+        var report = UpdateReport()
+        for layout in computed {
+            _ = try storeBuffered(layout, specID: specID, fingerprint: prepared.fingerprint, storage: storage)
+            report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: prepared.spec.sections.count))
+        }
+        let layouts = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
+        return SaveOutcome(result: SaveResult(layouts: layouts, report: report, created: true), unchanged: false)
+    }
+}
+
+extension LayoutStore.PreparedSave {
+    /// The extents to lay out, in order, each once.
+    var distinctCrossExtents: [Double] {
+        var extents: [Double] = []
+        for extent in crossExtents.sorted() where extents.last != extent { extents.append(extent) }
+        return extents
+    }
+}
