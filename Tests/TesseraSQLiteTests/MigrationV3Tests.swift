@@ -61,6 +61,10 @@ struct MigrationV3Tests {
         let store = try LayoutStore(path: path)
         let spec = try Spec(jsonText: Self.spec)
         try store.save(spec, as: "feed", crossExtents: [300, 500])
+        // A batch stores a new spec's layout rows whole (computed before its write).
+        var batched = spec
+        batched.name = "batched"
+        #expect(try store.precompute(batch: [batched], crossExtents: [300, 500]).saved == 1)
         try store.append(name: "feed", section: 1, items: [Item(aspectRatio: 1)])
         var changed = spec
         changed.sections[0].items = .cycle(count: 599, [Item()])

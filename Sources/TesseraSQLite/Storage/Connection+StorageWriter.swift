@@ -7,11 +7,14 @@ extension Connection: StorageWriter {
     // MARK: Specs
 
     package func insertSpec(_ spec: SpecRow) throws -> Int64 {
+        // With its checksum (ChecksummedColumns.specs' order), so the insert
+        // trigger has nothing to do, under the id SQLite would choose.
         let insert = try cachedStatement("""
-            INSERT INTO specs (name, body, content_hash, axis, section_count, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO specs (id, name, body, content_hash, axis, section_count, created_at, updated_at, checksum)
+            SELECT n, ?1, ?2, ?3, ?4, ?5, ?6, ?6, tessera_checksum(n, ?1, ?2, ?3, ?4, ?5)
+            FROM (SELECT coalesce(max(id), 0) + 1 AS n FROM specs)
             """)
-        try insert.bind(spec.name, spec.header, spec.contentHash, spec.axis.rawValue, spec.sectionCount, spec.updatedAt, spec.updatedAt)
+        try insert.bind(spec.name, spec.header, spec.contentHash, spec.axis.rawValue, spec.sectionCount, spec.updatedAt)
         try insert.execute()
         return lastInsertRowID
     }
@@ -44,7 +47,11 @@ extension Connection: StorageWriter {
 
     package func writeSection(specID: Int64, index: Int, identity: String, contentHash: String, body: String) throws {
         let write = try cachedStatement(
-            "INSERT OR REPLACE INTO spec_sections (spec_id, section, identity, content_hash, body) VALUES (?, ?, ?, ?, ?)"
+            // With its checksum (ChecksummedColumns.specSections' order).
+            """
+            INSERT OR REPLACE INTO spec_sections (spec_id, section, identity, content_hash, body, checksum)
+            VALUES (?1, ?2, ?3, ?4, ?5, tessera_checksum(?1, ?2, ?3, ?4, ?5))
+            """
         )
         try write.bind(specID, index, identity, contentHash, body)
         try write.execute()
@@ -53,12 +60,32 @@ extension Connection: StorageWriter {
     // MARK: Layouts
 
     package func insertLayout(_ layout: NewLayoutRow) throws -> Int64 {
+        try insertLayout(layout, .zero, computeSeconds: 0)
+    }
+
+    package func insertFinishedLayout(_ layout: NewLayoutRow, _ summary: LayoutTotals, computeSeconds: Double) throws -> Int64 {
+        try insertLayout(layout, summary, computeSeconds: computeSeconds)
+    }
+
+    /// A layout row with its checksum (ChecksummedColumns.layouts' order),
+    /// so the insert trigger has nothing to do, under the id AUTOINCREMENT
+    /// would give it: above every id the table ever held.
+    private func insertLayout(_ layout: NewLayoutRow, _ summary: LayoutTotals, computeSeconds: Double) throws -> Int64 {
         let insert = try cachedStatement("""
-            INSERT INTO layouts (spec_id, cross_extent, engine_version, spec_hash, content_length, section_count,
-                                 cell_count, element_count, status, created_at, updated_at)
-            VALUES (?, ?, ?, ?, 0, 0, 0, 0, 'ready', ?, ?)
+            INSERT INTO layouts (id, spec_id, cross_extent, engine_version, spec_hash, content_length, section_count,
+                                 cell_count, element_count, overhang, status, created_at, updated_at, compute_seconds, checksum)
+            SELECT n, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'ready', ?10, ?10, ?11,
+                   tessera_checksum(n, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'ready', 0)
+            FROM (SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'layouts'), 0),
+                             coalesce((SELECT max(id) FROM layouts), 0)) + 1 AS n)
             """)
-        try insert.bind(layout.specID, layout.crossExtent, layout.engineVersion, layout.specHash, layout.createdAt, layout.createdAt)
+        try insert.bind(layout.specID, layout.crossExtent, layout.engineVersion, layout.specHash, summary.contentLength)
+        try insert.bind(summary.sectionCount, at: 6)
+        try insert.bind(summary.cellCount, at: 7)
+        try insert.bind(summary.elementCount, at: 8)
+        try insert.bind(summary.overhang, at: 9)
+        try insert.bind(layout.createdAt, at: 10)
+        try insert.bind(computeSeconds, at: 11)
         try insert.execute()
         return lastInsertRowID
     }

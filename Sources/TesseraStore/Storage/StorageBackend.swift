@@ -159,6 +159,9 @@ package protocol StorageWriter: StorageReader, CellSink {
 
     func insertLayout(_ layout: NewLayoutRow) throws -> Int64
     func finishLayout(id: Int64, _ summary: LayoutTotals, computeSeconds: Double) throws
+    /// Inserts a layout row whose totals are known: what `insertLayout`
+    /// then `finishLayout` write, in one statement where the backend can.
+    func insertFinishedLayout(_ layout: NewLayoutRow, _ summary: LayoutTotals, computeSeconds: Double) throws -> Int64
     func updateLayout(id: Int64, _ summary: LayoutTotals, specHash: String, updatedAt: Double) throws
     /// Marks one layout stale, whatever its other columns hold.
     func markStale(layoutID: Int64, updatedAt: Double) throws
@@ -172,4 +175,12 @@ package protocol StorageWriter: StorageReader, CellSink {
 
     /// Deletes the groups of a layout's slot, or of all its slots.
     func deleteGroups(layoutID: Int64, slot: Int?) throws
+}
+
+extension StorageWriter {
+    package func insertFinishedLayout(_ layout: NewLayoutRow, _ summary: LayoutTotals, computeSeconds: Double) throws -> Int64 {
+        let id = try insertLayout(layout)
+        try finishLayout(id: id, summary, computeSeconds: computeSeconds)
+        return id
+    }
 }

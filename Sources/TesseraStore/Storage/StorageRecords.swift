@@ -69,6 +69,17 @@ package struct LayoutTotals: Sendable {
     package var cellCount: Int
     package var elementCount: Int
     package var overhang: Double
+
+    package init(contentLength: Double, sectionCount: Int, cellCount: Int, elementCount: Int, overhang: Double) {
+        self.contentLength = contentLength
+        self.sectionCount = sectionCount
+        self.cellCount = cellCount
+        self.elementCount = elementCount
+        self.overhang = overhang
+    }
+
+    /// A layout row's totals before its sections are placed.
+    package static let zero = LayoutTotals(contentLength: 0, sectionCount: 0, cellCount: 0, elementCount: 0, overhang: 0)
 }
 
 /// A section row: the geometry a query needs to place its cells, header,

@@ -39,18 +39,28 @@ extension LayoutStore {
         return id
     }
 
-    /// Saves a spec the store does not hold, with its layouts computed
-    /// before the write (at each extent of `prepared`, in order), inside the
-    /// caller's write.
+    /// Saves a spec the store does not hold (the caller checked, in this
+    /// write), with its layouts computed before the write (at each extent of
+    /// `prepared`, in order), inside the caller's write. For a batch, which
+    /// reports counts only: the result's `layouts` are not read back.
     func saveNew(_ prepared: PreparedSave, computed: [BufferedComputation], storage: any StorageWriter) throws -> SaveOutcome {
-        let specID = try upsertSpec(prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage)
+        let specID = try upsertSpec(
+            prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage, isNew: true
+        )
         var report = UpdateReport()
         for layout in computed {
-            _ = try storeBuffered(layout, specID: specID, fingerprint: prepared.fingerprint, storage: storage)
+            // A new spec has no layouts to replace: the row goes in whole, then its cells.
+            let id = try storage.insertFinishedLayout(
+                NewLayoutRow(
+                    specID: specID, crossExtent: layout.crossExtent, engineVersion: LayoutEngine.version,
+                    specHash: prepared.fingerprint.specHash, createdAt: Clock.wall()
+                ),
+                layout.totals, computeSeconds: layout.seconds
+            )
+            try layout.rows.replay(into: storage, layoutID: id)
             report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: prepared.spec.sections.count))
         }
-        let layouts = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
-        return SaveOutcome(result: SaveResult(layouts: layouts, report: report, created: true), unchanged: false)
+        return SaveOutcome(result: SaveResult(layouts: [], report: report, created: true), unchanged: false)
     }
 }
 

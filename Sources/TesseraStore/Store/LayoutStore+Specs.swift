@@ -196,13 +196,15 @@ extension LayoutStore {
     /// Inserts or replaces the spec row and its sections' rows. With the
     /// previous sections' hashes, only the rows of changed sections are
     /// written. `bodies`, when given, are the sections' canonical JSON.
+    /// `isNew`: the caller knows no spec has the name (no lookup, nothing to delete).
     func upsertSpec(
         _ spec: Spec,
         name: String,
         fingerprint: SpecFingerprint,
         bodies: [String]? = nil,
         storage: any StorageWriter,
-        previous: [SectionIdentity]? = nil
+        previous: [SectionIdentity]? = nil,
+        isNew: Bool = false
     ) throws -> Int64 {
         var header = spec
         header.sections = []
@@ -217,13 +219,13 @@ extension LayoutStore {
             axis: spec.axis, sectionCount: spec.sections.count, updatedAt: Clock.wall()
         )
         let specID: Int64
-        if let existing = try storage.specID(name: name) {
+        if !isNew, let existing = try storage.specID(name: name) {
             try storage.updateSpec(id: existing, row)
             specID = existing
         } else {
             specID = try storage.insertSpec(row)
         }
-        if previous?.count != spec.sections.count { try storage.deleteSectionBodies(specID: specID) }
+        if !isNew, previous?.count != spec.sections.count { try storage.deleteSectionBodies(specID: specID) }
         for (index, section) in spec.sections.enumerated() {
             let identity = fingerprint.sectionIdentities[index]
             let hash = fingerprint.sectionHashes[index]
