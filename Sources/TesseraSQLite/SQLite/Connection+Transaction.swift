@@ -2,6 +2,8 @@ import CSQLite
 
 extension SQL {
     static let beginDeferred = SQL("BEGIN DEFERRED")
+    /// Reads the database header: inside a transaction, takes its read snapshot.
+    static let schemaVersion = SQL("PRAGMA schema_version")
     static let beginImmediate = SQL("BEGIN IMMEDIATE")
     static let beginExclusive = SQL("BEGIN EXCLUSIVE")
     static let commit = SQL("COMMIT")

@@ -70,6 +70,10 @@ package final class Connection {
     var remembersChangeCounter = false
     /// The change counter of the current snapshot, once asked.
     var knownChangeCounter: Int64?
+    /// The committed state the current read snapshot sees, exactly (set by
+    /// the pool on readers, see `DatabasePool.renewSnapshot(of:)`); nil when
+    /// unknown, and always on the writer.
+    package var snapshotTag: SnapshotTag?
     /// The next cell-group ids of the current write transaction (see
     /// `nextGroupID(full:)`); cleared when a transaction begins.
     var groupIDCounters: (full: Int64, partial: Int64)?

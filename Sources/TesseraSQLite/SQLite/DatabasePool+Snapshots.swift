@@ -31,6 +31,13 @@ extension DatabasePool {
         let stamp = walIndex?.stamp()
         try connection.cachedStatement(SQL.beginDeferred).execute()
         slot.snapshotStamp = stamp
+        guard let stamp, let walIndex else { return }
+        // A deferred BEGIN takes its snapshot at the first read: take it now.
+        // If the header is still the one read before BEGIN, nothing was
+        // committed in between, and the snapshot is exactly the state the
+        // stamp names: readers with equal tags share what they resolve.
+        try connection.cachedStatement(SQL.schemaVersion).execute()
+        if walIndex.stamp() == stamp { connection.snapshotTag = stamp.tag }
     }
 
     /// Ends a read: statements reset, and the transaction ended unless it
@@ -48,6 +55,7 @@ extension DatabasePool {
         let connection = slot.connection
         slot.snapshotStamp = nil
         connection.knownChangeCounter = nil
+        connection.snapshotTag = nil
         guard connection.isInTransaction else { return }
         // A read-only transaction cannot fail to commit once its statements
         // are reset; ROLLBACK is the fallback that always ends it.

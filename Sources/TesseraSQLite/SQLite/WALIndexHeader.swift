@@ -1,4 +1,5 @@
 import CSQLite
+import TesseraStore
 
 /// The header of a WAL database's shared-memory index, as SQLite maps it, so
 /// a reader can tell without a lock or a system call whether anything was
@@ -21,6 +22,11 @@ final class WALIndexHeader: @unchecked Sendable {
 
         static func == (lhs: Stamp, rhs: Stamp) -> Bool {
             lhs.words == rhs.words
+        }
+
+        /// The stamp as the store's caches key states by.
+        var tag: SnapshotTag {
+            SnapshotTag(words: [words.0, words.1, words.2, words.3, words.4, words.5])
         }
     }
 

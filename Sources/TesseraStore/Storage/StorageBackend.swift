@@ -64,6 +64,11 @@ package protocol StorageReader: AnyObject {
     /// must be of the revision they resolve.
     var reusesResolvedLayouts: Bool { get }
 
+    /// The exact state this read sees, when the backend can name it (see
+    /// ``SnapshotTag``): the store then shares resolved layouts between
+    /// readers of that state. Nil otherwise.
+    var snapshotTag: SnapshotTag? { get }
+
     // MARK: Specs
 
     func specID(name: String) throws -> Int64?
@@ -132,9 +137,25 @@ package protocol StorageReader: AnyObject {
     func damagedRows() throws -> [DamagedRow]
 }
 
+/// Names the committed state a read sees, exactly: two reads with equal
+/// tags see the same rows, whichever connection or process runs them. A
+/// backend gives one when it can tell for sure (SQLite in WAL mode: the
+/// WAL index's header, unchanged from before the read began until after its
+/// snapshot was taken); what one read resolved is then right for the others.
+package struct SnapshotTag: Hashable, Sendable {
+    package var words: [UInt64]
+
+    package init(words: [UInt64]) {
+        self.words = words
+    }
+}
+
 extension StorageReader {
     /// The counter is exact: a resolved layout is right for the whole read.
     package var reusesResolvedLayouts: Bool { true }
+
+    /// No exact tag: resolved layouts stay with the connection.
+    package var snapshotTag: SnapshotTag? { nil }
 
     /// Reads are local: nothing to gain.
     package var prefetchesFrames: Bool { false }

@@ -49,7 +49,7 @@ extension LayoutStore {
     /// `readerCache` is the connection's (``ReaderCache/of(_:)``) when the
     /// caller has it already.
     func freshRecord(name: String, crossExtent: Double, storage: any StorageReader, readerCache: ReaderCache? = nil) throws -> LayoutRecord? {
-        if let record = try (readerCache ?? .of(storage)).freshLayout(name: name, crossExtent: crossExtent, storage: storage) {
+        if let record = try (readerCache ?? .of(storage)).freshLayout(name: name, crossExtent: crossExtent, storage: storage, shared: resolvedNames) {
             return record
         }
         guard let spec = try storage.specSummary(name: name) else { throw StoreError.noSuchSpec(name: name) }

@@ -39,6 +39,8 @@ public final class LayoutStore: Sendable {
     /// background: the command line's one-shot queries do, so that damage
     /// to an index can only end in an error, never in missing elements.
     let loadsDirectoriesInline: Bool
+    /// Layouts resolved by name in one committed state, shared by readers.
+    let resolvedNames: ResolvedNames
     /// Directories being loaded in the background.
     let directoryLoads = Mutex<Set<LayoutCacheKey>>([])
     /// Threads for async reads that find no reader free at once, and for
@@ -64,6 +66,7 @@ public final class LayoutStore: Sendable {
         self.backend = backend
         self.registry = registry
         self.layoutCache = LayoutCache(budget: cacheBudget)
+        self.resolvedNames = ResolvedNames(budget: Self.resolvedNamesBudget(cacheBudget: cacheBudget), shards: 8)
         self.loadsDirectoriesInline = loadsDirectoriesInline
     }
 

@@ -93,8 +93,22 @@ final class ReaderCache {
     }
 
     /// The fresh layout of a spec at an extent, or nil when it is missing or
-    /// stale. Call it inside the read of the query.
-    func freshLayout(name: String, crossExtent: Double, storage: any StorageReader) throws -> LayoutRecord? {
+    /// stale. Call it inside the read of the query. When the backend names
+    /// the read's state exactly, layouts resolved by any reader of that
+    /// state are shared through `shared`.
+    func freshLayout(name: String, crossExtent: Double, storage: any StorageReader, shared: ResolvedNames) throws -> LayoutRecord? {
+        if let tag = storage.snapshotTag {
+            let key = ResolvedName(tag: tag, name: name, crossExtent: crossExtent)
+            if let layout = shared.value(key) { return layout }
+            guard let layout = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
+            shared.insert(layout, bytes: key.bytes(of: layout), for: key)
+            return layout
+        }
+        return try connectionFreshLayout(name: name, crossExtent: crossExtent, storage: storage)
+    }
+
+    /// `freshLayout`, remembered by this connection only, while its change counter stays.
+    private func connectionFreshLayout(name: String, crossExtent: Double, storage: any StorageReader) throws -> LayoutRecord? {
         // Changes whenever another connection committed before the snapshot began.
         let version = try storage.changeCounter()
         if version != resolvedVersion {
