@@ -152,6 +152,19 @@ struct BatchPrecomputeTests {
         #expect(try temporary.store.check().isHealthy)
     }
 
+    @Test("a spec too large to lay out ahead of its write is laid out in it, between specs that were: the same rows", arguments: TestBackend.all)
+    func largeSpecInWrite(backend: TestBackend) throws {
+        let specs = try [Self.feed("small", items: 30), Self.feed("large", items: 40_000), Self.feed("after", items: 20)]
+        #expect(try #require(specs[1].knownItemCount) * Self.extents.count > LayoutStore.batchBufferedCells)
+        let batch = try TemporaryStore(backend)
+        let report = try batch.store.precompute(batch: specs, crossExtents: Self.extents, onFailure: .stop)
+        #expect(report.saved == 3 && report.layoutsComputed == 6)
+        let one = try TemporaryStore(backend)
+        for spec in specs { try one.store.save(spec, crossExtents: Self.extents) }
+        #expect(try Self.contents(batch.store) == Self.contents(one.store))
+        #expect(try batch.store.check().isHealthy)
+    }
+
     @Test("a batch cancelled while its specs are read keeps the transactions committed before and rolls back the one under way", arguments: TestBackend.all)
     func cancelledWhileReading(backend: TestBackend) throws {
         let temporary = try TemporaryStore(backend)

@@ -168,6 +168,9 @@ extension LayoutStore {
 
     /// Specs made ready ahead of the writer, at most.
     static let batchReadAhead = 16
+    /// The most cells of a spec (items times extents) laid out ahead of its
+    /// write: with the read-ahead, at most 1.6M cells (tens of MB) wait in memory.
+    static let batchBufferedCells = 100_000
 
     /// Makes spec `index` of a batch ready for its write. Failures of the
     /// spec itself (no name, invalid) are returned in the item, to be
@@ -193,7 +196,11 @@ extension LayoutStore {
             case .changed: break
             case .unchanged: item.settledBeforeWrite = true
             case .absent:
-                let computed = try prepared.distinctCrossExtents.map { extent in
+                // A large spec is laid out in its write, streamed to the store
+                // as always, instead of held in memory while it waits.
+                let extents = prepared.distinctCrossExtents
+                guard let items = prepared.spec.knownItemCount, items <= Self.batchBufferedCells / max(1, extents.count) else { break }
+                let computed = try extents.map { extent in
                     try computeBuffered(prepared.spec, name: name, crossExtent: extent, progress: nil, cancellation: cancellation)
                 }
                 item.state = .prepared(prepared, computed: computed)

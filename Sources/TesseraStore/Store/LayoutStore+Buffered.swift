@@ -72,3 +72,11 @@ extension LayoutStore.PreparedSave {
         return extents
     }
 }
+
+extension Spec {
+    /// Items in all sections, when every section's count is known without
+    /// reading a file.
+    var knownItemCount: Int? {
+        sections.reduce(0 as Int?) { total, section in total.flatMap { total in section.items.knownCount.map { total + $0 } } }
+    }
+}
