@@ -110,9 +110,9 @@ extension LayoutStore {
     ///   committed before it stay, the one under way is rolled back.
     /// - The specs are read and made ready on the calling thread (checked,
     ///   fingerprinted and, when the store does not hold them, laid out into
-    ///   memory) while a thread of the batch writes the ones before: on two
-    ///   cores, computing and writing overlap. At most 16 specs wait between
-    ///   the two.
+    ///   memory, up to 100,000 cells) while a thread of the batch writes the
+    ///   ones before: on two cores, computing and writing overlap. At most 16
+    ///   specs wait between the two.
     ///
     /// `progress` hears of every commit; it must not write to the store.
     public func precompute(
