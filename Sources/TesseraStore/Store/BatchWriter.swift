@@ -15,15 +15,10 @@ struct BatchItem: @unchecked Sendable {
 
     var index: Int
     var name: String?
-    var state: State = .failed(StoreError(.internal, "a batch item was sent before it was made ready"))
+    var state: State
     /// The store held the spec unchanged when it was read: its write only
     /// confirms that.
     var settledBeforeWrite = false
-
-    init(index: Int, name: String?) {
-        self.index = index
-        self.name = name
-    }
 
     var hasFailed: Bool {
         if case .failed = state { true } else { false }

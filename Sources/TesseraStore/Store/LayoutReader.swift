@@ -133,12 +133,11 @@ struct LayoutReader {
     func cell(section: Int, item: Int) throws -> LayoutElement? {
         guard item >= 0, let row = try storage.section(layoutID: layout.id, index: section), item < row.geometry.itemCount else { return nil }
         let first = item - item % CellGroupWriter.groupSize
-        let stored = try storage.withFrames(layoutID: layout.id, slot: row.slot, firstItem: first) { raw in
-            FrameBlob.View(raw).map { view in item - first < view.count ? view.frame(at: item - first) : nil }
+        let frame = try storage.withFrames(layoutID: layout.id, slot: row.slot, firstItem: first) { raw -> LocalFrame? in
+            guard let view = FrameBlob.View(raw) else { throw unreadableGroup(firstItem: first, section: row) }
+            return item - first < view.count ? view.frame(at: item - first) : nil
         }
-        guard let stored else { return nil }
-        guard let readable = stored else { throw unreadableGroup(firstItem: first, section: row) }
-        guard let frame = readable else { return nil }
+        guard let frame = frame ?? nil else { return nil }
         return LayoutElement(kind: .cell, section: section, item: item, frame: layout.axis.screenRect(row.geometry.absolute(frame)))
     }
 }

@@ -178,13 +178,12 @@ extension LayoutStore {
     private func batchItem(
         _ spec: Spec, index: Int, crossExtents: [Double], names: inout Set<String>, cancellation: CancellationFlag?
     ) throws -> BatchItem {
-        var item = BatchItem(index: index, name: spec.name)
         do {
             guard let name = spec.name, !name.isEmpty else {
                 throw StoreError(.invalidArgument, "spec \(index) of the batch has no \"name\"")
             }
             let prepared = try reportingSpecErrors(name: name) { try prepareSave(spec, as: name, crossExtents: crossExtents) }
-            item.state = .prepared(prepared, computed: nil)
+            var item = BatchItem(index: index, name: name, state: .prepared(prepared, computed: nil))
             // A name seen before in the batch may be stored by then: the write decides.
             guard names.insert(name).inserted else { return item }
             enum Stored { case absent, unchanged, changed }
@@ -205,11 +204,11 @@ extension LayoutStore {
                 }
                 item.state = .prepared(prepared, computed: computed)
             }
+            return item
         } catch let error as StoreError where error.isBatchFailure {
             // Not stored, so the same whatever the write finds: final.
-            item.state = .failed(error)
+            return BatchItem(index: index, name: spec.name, state: .failed(error))
         }
-        return item
     }
 }
 

@@ -31,11 +31,16 @@ extension LayoutStore {
     }
 
     /// Stores a layout computed into memory as the spec's layout at its
-    /// extent (replacing one stored), inside the caller's write; returns its id.
-    func storeBuffered(_ computed: BufferedComputation, specID: Int64, fingerprint: SpecFingerprint, storage: any StorageWriter) throws -> Int64 {
-        let id = try insertLayout(specID: specID, crossExtent: computed.crossExtent, fingerprint: fingerprint, storage: storage)
+    /// extent (replacing one stored, unless `replacing` is false), inside the
+    /// caller's write: its row goes in whole, then its cells. Returns its id.
+    func storeBuffered(
+        _ computed: BufferedComputation, specID: Int64, fingerprint: SpecFingerprint, storage: any StorageWriter, replacing: Bool = true
+    ) throws -> Int64 {
+        let id = try insertLayout(
+            specID: specID, crossExtent: computed.crossExtent, fingerprint: fingerprint, storage: storage,
+            replacing: replacing, finished: (computed.totals, computed.seconds)
+        )
         try computed.rows.replay(into: storage, layoutID: id)
-        try storage.finishLayout(id: id, computed.totals, computeSeconds: computed.seconds)
         return id
     }
 
@@ -49,15 +54,8 @@ extension LayoutStore {
         )
         var report = UpdateReport()
         for layout in computed {
-            // A new spec has no layouts to replace: the row goes in whole, then its cells.
-            let id = try storage.insertFinishedLayout(
-                NewLayoutRow(
-                    specID: specID, crossExtent: layout.crossExtent, engineVersion: LayoutEngine.version,
-                    specHash: prepared.fingerprint.specHash, createdAt: Clock.wall()
-                ),
-                layout.totals, computeSeconds: layout.seconds
-            )
-            try layout.rows.replay(into: storage, layoutID: id)
+            // A new spec has no layouts to replace.
+            _ = try storeBuffered(layout, specID: specID, fingerprint: prepared.fingerprint, storage: storage, replacing: false)
             report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: prepared.spec.sections.count))
         }
         return SaveOutcome(result: SaveResult(layouts: [], report: report, created: true), unchanged: false)

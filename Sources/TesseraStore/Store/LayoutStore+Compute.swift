@@ -101,15 +101,22 @@ extension LayoutStore {
         return layoutID
     }
 
-    /// Replaces the layout row of a spec at an extent with a new, empty one.
-    func insertLayout(specID: Int64, crossExtent: Double, fingerprint: SpecFingerprint, storage: any StorageWriter) throws -> Int64 {
-        if let old = try storage.layoutID(specID: specID, crossExtent: crossExtent) {
+    /// Replaces the layout row of a spec at an extent with a new one: empty,
+    /// or with the totals of a layout computed before (`finished`).
+    /// `replacing` false: the caller knows there is no row to replace.
+    func insertLayout(
+        specID: Int64, crossExtent: Double, fingerprint: SpecFingerprint, storage: any StorageWriter,
+        replacing: Bool = true, finished: (totals: LayoutTotals, seconds: Double)? = nil
+    ) throws -> Int64 {
+        if replacing, let old = try storage.layoutID(specID: specID, crossExtent: crossExtent) {
             try storage.deleteLayout(id: old)
         }
-        return try storage.insertLayout(NewLayoutRow(
+        let row = NewLayoutRow(
             specID: specID, crossExtent: crossExtent, engineVersion: LayoutEngine.version,
             specHash: fingerprint.specHash, createdAt: Clock.wall()
-        ))
+        )
+        guard let finished else { return try storage.insertLayout(row) }
+        return try storage.insertFinishedLayout(row, finished.totals, computeSeconds: finished.seconds)
     }
 
     /// A `CellGroupWriter` progress callback that reports every 64k cells:
