@@ -58,7 +58,7 @@ extension Problem {
             self.init(.notFound, error.message)
         case .conflict:
             self.init(.conflict, error.message)
-        case .busy, .cancelled:
+        case .busy, .cancelled, .closed:
             self.init(.serviceUnavailable, error.message, headers: [.retryAfter: "1"])
         case .readOnly:
             self.init(.serviceUnavailable, "the store cannot be written: \(error.message)")

@@ -2,6 +2,11 @@ import TesseraLayout
 
 /// The store's errors, each with its code and sentence in one place.
 extension StoreError {
+    /// A read or write after ``LayoutStore/close()``.
+    package static func closed(store: String) -> StoreError {
+        StoreError(.closed, "the store \(store.quotedPathForMessage) was closed; open it again to use it", store: store)
+    }
+
     /// No spec is stored under `name`.
     package static func noSuchSpec(name: String) -> StoreError {
         StoreError(.notFound, "no spec named \(name.quotedForMessage) is stored; save or precompute it first", spec: name)

@@ -50,6 +50,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case io
         /// A failure the store did not expect: a bug, reported as such.
         case `internal`
+        /// The store was closed (``LayoutStore/close()``); open it again to use it.
+        case closed
     }
 
     /// What kind of failure this is.

@@ -110,6 +110,9 @@ struct Serve: AsyncParsableCommand {
             },
             logger: logger
         )
+        // Whether serving ended on a signal or failed, the store is closed
+        // before the process exits: a SQLite store is then one file again.
+        defer { store.close() }
         try await app.runService()
     }
 }

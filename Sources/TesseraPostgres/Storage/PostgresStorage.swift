@@ -53,7 +53,19 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
 
     deinit { shutdown() }
 
+    /// Closes the sessions and the listener (PostgreSQL keeps everything
+    /// committed on its side: nothing to fold).
+    func close() { shutdown() }
+
+    /// Set by the first `shutdown()`.
+    private let isShutDown = NIOLockedValueBox(false)
+
+    private func refuseIfClosed() throws {
+        if isShutDown.withLockedValue({ $0 }) { throw StoreError.closed(store: url.description) }
+    }
+
     private func shutdown() {
+        guard !isShutDown.withLockedValue({ done in defer { done = true }; return done }) else { return }
         changeListener?.close()
         readers.close()
         writers.close()
@@ -70,6 +82,7 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
     /// READ ONLY transaction. Whatever the first attempt did or cached came
     /// from a snapshot that includes every commit before the read began.
     func read(_ body: (any StorageReader) throws -> Void) throws {
+        try refuseIfClosed()
         try readers.withSession { session in
             session.frameCache = frameCache
             session.changeListener = changeListener
@@ -119,6 +132,7 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
     }
 
     func write(_ body: (any StorageWriter) throws -> Void) throws {
+        try refuseIfClosed()
         try refuseIfReadOnly()
         try writers.withSession { session in
             // Waits for another writer's lock at most the busy timeout.

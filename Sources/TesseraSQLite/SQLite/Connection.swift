@@ -157,6 +157,16 @@ package final class Connection {
         sqlite3_close_v2(handle)
     }
 
+    /// Copies the whole WAL into the database file and empties it (TRUNCATE),
+    /// waiting at most `busyTimeout` seconds for other connections' readers
+    /// and writers; gives up quietly past it (the WAL stays, intact, for
+    /// whichever connection closes last). For a writer about to close.
+    package func checkpointBeforeClosing(busyTimeout: Double) {
+        guard !isClosed, mode == .readWriteCreate else { return }
+        sqlite3_busy_timeout(handle, Int32(clamping: Int((busyTimeout * 1000).rounded())))
+        try? execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
     /// The SQLite library version at run time, e.g. `"3.40.1"`.
     package static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 

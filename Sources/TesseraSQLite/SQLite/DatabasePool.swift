@@ -74,6 +74,8 @@ package final class DatabasePool: Sendable {
     }
 
     private let writer: Mutex<Slot>
+    /// Set once by `close()`: reads and writes then fail with `closed`.
+    private let isClosed = Atomic<Bool>(false)
     /// The thread inside `write`, or 0: a write inside a write traps.
     private let writerThread = Atomic<UInt>(0)
     let idle = Mutex(IdleReaders())
@@ -172,6 +174,7 @@ package final class DatabasePool: Sendable {
             readerPermits.wait()
         }
         defer { readerPermits.signal() }
+        guard !isClosed.load(ordering: .acquiring) else { throw StoreError.closed(store: path) }
         let slot = try idle.withLock { $0.readers.popLast() } ?? openReader()
         // Only this thread touches the slot until it is back on the idle list.
         slot.holder = thread
@@ -188,12 +191,43 @@ package final class DatabasePool: Sendable {
         // result, which a caller's arbitrary T cannot promise.
         var result: T?
         try writer.withLock { slot in
+            guard !isClosed.load(ordering: .acquiring) else { throw StoreError.closed(store: path) }
             writerThread.store(thread, ordering: .relaxed)
             defer { writerThread.store(0, ordering: .relaxed) }
             result = try body(slot.connection)
         }
         return result!
     }
+
+    /// Waits for the reads and writes in flight, closes every reader, then
+    /// folds the WAL into the database file (a TRUNCATE checkpoint that
+    /// waits at most `closingBusyTimeout` for other processes' readers)
+    /// and closes the writer last: when no other connection has the file
+    /// open, SQLite then removes the `-wal` and `-shm` files, and the
+    /// database file alone is the whole store. Idempotent.
+    package func close() {
+        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Every permit taken: no read is in flight, and none starts.
+        for _ in 0..<configuration.maximumReaderCount { readerPermits.wait() }
+        let readers = idle.withLock { state in
+            defer { state = IdleReaders() }
+            return state.opened
+        }
+        for slot in readers {
+            endSnapshot(of: slot)
+            slot.connection.close()
+        }
+        for _ in 0..<configuration.maximumReaderCount { readerPermits.signal() }
+        writer.withLock { slot in
+            if !configuration.readOnly { slot.connection.checkpointBeforeClosing(busyTimeout: Self.closingBusyTimeout) }
+            slot.connection.close()
+        }
+    }
+
+    /// How long the checkpoint at `close()` waits for other processes'
+    /// read transactions: they last microseconds, or are kept up to
+    /// `snapshotIdleLifetime`; past it the WAL stays for their last closer.
+    static let closingBusyTimeout = 0.2
 
     /// The calling thread's identity (never 0).
     static func currentThread() -> UInt {

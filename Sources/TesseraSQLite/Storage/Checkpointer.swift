@@ -39,6 +39,8 @@ final class Checkpointer: Sendable {
     private let scheduled = Atomic<Bool>(false)
     /// The connection checkpoints run on, opened on first use, used only on `queue`.
     private let connection = Mutex<Connection?>(nil)
+    /// Set by `close()`: no checkpoint runs after it.
+    private let closed = Atomic<Bool>(false)
     /// Checkpoints run, and those that reset the WAL file (for tests).
     private let counts = Mutex((passive: 0, truncated: 0))
 
@@ -76,10 +78,24 @@ final class Checkpointer: Sendable {
         queue.sync {}
     }
 
+    /// Waits for the checkpoints scheduled so far and closes the connection
+    /// they ran on, for good: the store's writer, closing after it, is
+    /// then the last connection of this process.
+    func close() {
+        queue.sync {
+            connection.withLock { connection in
+                closed.store(true, ordering: .releasing)
+                connection?.close()
+                connection = nil
+            }
+        }
+    }
+
     var statistics: (passive: Int, truncated: Int) { counts.withLock { $0 } }
 
     private func run() {
         connection.withLock { connection in
+            guard !closed.load(ordering: .acquiring) else { return }
             if connection == nil {
                 connection = try? Connection(path: path, mode: .readWriteCreate, options: Connection.Options(busyTimeout: 0))
             }

@@ -45,6 +45,13 @@ final class SQLiteStorage: StorageBackend {
         checkpointer.drain()
     }
 
+    /// The checkpointer's connection first, the pool's writer last (see
+    /// `DatabasePool.close()`).
+    func close() {
+        checkpointer.close()
+        pool.close()
+    }
+
     /// A store opened read-only refuses every write before it begins.
     private func refuseIfReadOnly() throws {
         guard pool.configuration.readOnly else { return }

@@ -39,6 +39,13 @@ package protocol StorageBackend: Sendable {
     /// (checkpoints) is done.
     func finishBackgroundWork()
 
+    /// Finishes what is in flight, leaves everything committed where a copy
+    /// of the store finds it (SQLite: the WAL folded into the database
+    /// file, and the `-wal` and `-shm` files removed when no other
+    /// connection has the store open), and releases the connections.
+    /// Idempotent; reads and writes after it fail with code `closed`.
+    func close()
+
     /// Bytes the store takes on disk.
     var storageBytes: Int { get }
 

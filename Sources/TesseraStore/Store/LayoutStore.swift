@@ -87,6 +87,26 @@ public final class LayoutStore: Sendable {
         backend.finishBackgroundWork()
     }
 
+    /// Closes the store: waits for the reads and writes in flight, then
+    /// leaves everything committed in the store itself and releases its
+    /// connections. With SQLite, the write-ahead log is folded into the
+    /// database file and, when no other connection (of any process) has
+    /// the store open, its `-wal` and `-shm` files are removed, as SQLite
+    /// does when its last connection closes: the one file is then the
+    /// whole store, to copy, upload or ship. While another process still
+    /// has it open, copy it with `tessera export` instead.
+    ///
+    /// Deinitialization closes a store that was not closed. Every call
+    /// after `close()` fails with ``StoreError/Code/closed``;
+    /// closing again does nothing.
+    public func close() {
+        backend.close()
+    }
+
+    deinit {
+        backend.close()
+    }
+
     /// Runs a read, turning the engine's spec errors into store errors.
     func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
         var result: T?

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TesseraLayout
+@testable import TesseraSQLite
+
+/// A store is one file once its writer closes: `close()` (or releasing the
+/// store) folds the WAL into the database file and, as the last connection,
+/// removes `-wal` and `-shm`, so that the file copied alone is the store.
+@Suite("SQLite backend: closing leaves the store in one file")
+struct CloseTests {
+    static let spec = #"{"format": 1, "sections": [{"layout": {"kind": "staggered", "columns": 3}, "items": {"count": 3000, "cycle": [{"aspectRatio": 0.5}, {"aspectRatio": 2}, {"aspectRatio": 1}]}}]}"#
+    static let viewports = [Rect(x: 0, y: 0, width: 390, height: 844), Rect(x: 0, y: 40_000, width: 390, height: 844)]
+
+    static func sideFiles(_ path: String) -> [String] {
+        ["-wal", "-shm"].filter { FileManager.default.fileExists(atPath: path + $0) }
+    }
+
+    /// The answers a fresh read-only store at `path` gives.
+    static func answers(_ path: String) throws -> [[LayoutElement]] {
+        let store = try LayoutStore(path: path, readOnly: true)
+        defer { store.close() }
+        return try viewports.map { try store.visibleElements(name: "feed", crossExtent: 390, viewport: $0) }
+    }
+
+    /// Writes a spec and an append through a store at `path`, ended by `finish`.
+    static func write(_ path: String, finish: (LayoutStore) -> Void) throws -> [[LayoutElement]] {
+        let store = try LayoutStore(path: path)
+        try store.save(Spec(jsonText: spec), as: "feed", crossExtents: [390, 820])
+        _ = try store.append(name: "feed", section: 0, items: Array(repeating: Item(), count: 500))
+        let answers = try viewports.map { try store.visibleElements(name: "feed", crossExtent: 390, viewport: $0) }
+        #expect(!sideFiles(path).isEmpty, "a store in use has its WAL")
+        finish(store)
+        return answers
+    }
+
+    @Test("close() removes -wal and -shm; the file copied alone answers exactly as the store did")
+    func closeLeavesOneFile() throws {
+        let directory = try TemporaryDirectory("close")
+        let path = directory.file("feed.sqlite")
+        let written = try Self.write(path) { $0.close() }
+        #expect(Self.sideFiles(path).isEmpty)
+        try FileManager.default.copyItem(atPath: path, toPath: directory.file("copy.sqlite"))
+        #expect(try Self.answers(directory.file("copy.sqlite")) == written)
+        #expect(written[0].count > 10)
+    }
+
+    @Test("releasing a store closes it as close() does")
+    func deinitCloses() throws {
+        let directory = try TemporaryDirectory("deinit")
+        let path = directory.file("feed.sqlite")
+        let written = try Self.write(path) { _ in }
+        #expect(Self.sideFiles(path).isEmpty)
+        try FileManager.default.copyItem(atPath: path, toPath: directory.file("copy.sqlite"))
+        #expect(try Self.answers(directory.file("copy.sqlite")) == written)
+    }
+
+    @Test("with another connection still open, close() folds the WAL in (the file alone answers) and keeps the WAL for it")
+    func otherConnectionOpen() throws {
+        let directory = try TemporaryDirectory("shared")
+        let path = directory.file("feed.sqlite")
+        let other = try LayoutStore(path: path)
+        defer { other.close() }
+        let written = try Self.write(path) { $0.close() }
+        #expect(Self.sideFiles(path).contains("-wal"), "the other connection's WAL was removed under it")
+        try FileManager.default.copyItem(atPath: path, toPath: directory.file("copy.sqlite"))
+        #expect(try Self.answers(directory.file("copy.sqlite")) == written)
+        // The other connection still reads and writes.
+        #expect(try other.visibleElements(name: "feed", crossExtent: 390, viewport: Self.viewports[0]) == written[0])
+        #expect(try other.invalidate(name: "feed", crossExtent: 820) == 1)
+    }
+
+    @Test("every read and write after close() fails with code closed; closing twice does nothing")
+    func useAfterClose() throws {
+        let directory = try TemporaryDirectory("closed")
+        let store = try LayoutStore(path: directory.file("feed.sqlite"))
+        try store.save(Spec(jsonText: Self.spec), as: "feed", crossExtents: [390])
+        store.close()
+        store.close()
+        #expect(throws: StoreError.self) { try store.specs() }
+        do {
+            _ = try store.visibleElements(name: "feed", crossExtent: 390, viewport: Self.viewports[0])
+            Issue.record("a query after close() answered")
+        } catch let error as StoreError {
+            #expect(error.code == .closed)
+            #expect(error.message.contains("was closed"))
+        }
+        do {
+            try store.save(Spec(jsonText: Self.spec), as: "other", crossExtents: [390])
+            Issue.record("a save after close() succeeded")
+        } catch let error as StoreError {
+            #expect(error.code == .closed)
+        }
+    }
+}
