@@ -207,18 +207,23 @@ struct PostgresReadTests {
         let scratch = try TemporaryStore(.postgres)
         let spec = try Self.spec()
         try scratch.store.save(spec, as: "feed", crossExtents: [390])
-        // As version 1 left it: no triggers, no function, one version recorded
-        // (version 3 changed no table).
+        // As version 1 left it: no triggers, no function, no reach columns,
+        // one version recorded (version 3 changed no table).
         try scratch.store.executePostgres("""
             DROP TRIGGER specs_notify ON specs; DROP TRIGGER spec_sections_notify ON spec_sections;
             DROP TRIGGER layouts_notify ON layouts; DROP TRIGGER layout_sections_notify ON layout_sections;
             DROP TRIGGER cell_groups_notify ON cell_groups; DROP FUNCTION tessera_notify_change();
+            DROP TRIGGER cell_groups_reach_checksum ON cell_groups; DROP FUNCTION tessera_write_reach_checksum();
+            DROP FUNCTION tessera_reach_checksum(cell_groups);
+            ALTER TABLE cell_groups DROP COLUMN reach_start, DROP COLUMN reach_end, DROP COLUMN reach_slack, DROP COLUMN reach_checksum;
             DELETE FROM tessera_migrations WHERE version >= 2
             """)
         let old = #expect(throws: StoreError.self) { try LayoutStore(url: scratch.store.location, readOnly: true) }
         #expect(old?.code == .readOnly && old?.message.contains("schema version 1") == true, "\(String(describing: old))")
 
         let migrated = try Self.notified(scratch.store)
+        // Version 4 gave every group its reach, and a cold query proves its answer from them.
+        #expect(try migrated.check().isHealthy)
         let near = Self.viewport(at: 1000)
         #expect(try Self.counted(migrated, near).answer == LayoutEngine().layout(spec, crossExtent: 390).visibleElements(viewport: near))
         let changed = try Self.spec(aspect: 0.75)

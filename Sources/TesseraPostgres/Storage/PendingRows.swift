@@ -31,6 +31,9 @@ struct PendingRows {
     private var maxCross: [Double] = []
     private var minScroll: [Double] = []
     private var maxScroll: [Double] = []
+    private var reachStarts: [Double] = []
+    private var reachEnds: [Double] = []
+    private var reachSlacks: [Double] = []
     private var framesChecksums: [Int64] = []
     private var frames: [ByteBuffer] = []
     private var frameBytes = 0
@@ -41,7 +44,9 @@ struct PendingRows {
     var isEmpty: Bool { groupLayouts.isEmpty && sectionOrder.isEmpty }
     var isFull: Bool { frameBytes >= Self.batchBytes }
 
-    mutating func addGroup(layoutID: Int64, slot: Int, firstItem: Int, frames raw: UnsafeRawBufferPointer, bounds: QueryBounds) throws {
+    mutating func addGroup(
+        layoutID: Int64, slot: Int, firstItem: Int, frames raw: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach
+    ) throws {
         let key = GroupKey(layoutID: layoutID, slot: slot, firstItem: firstItem)
         var buffer = ByteBufferAllocator().buffer(capacity: raw.count)
         buffer.writeBytes(raw)
@@ -52,6 +57,7 @@ struct PendingRows {
             frameBytes += raw.count - frames[index].readableBytes
             (minCross[index], maxCross[index], minScroll[index], maxScroll[index]) =
                 (bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)
+            (reachStarts[index], reachEnds[index], reachSlacks[index]) = (reach.start, reach.end, reach.slack)
             framesChecksums[index] = checksum
             frames[index] = buffer
             return
@@ -64,6 +70,9 @@ struct PendingRows {
         maxCross.append(bounds.maxCross)
         minScroll.append(bounds.minScroll)
         maxScroll.append(bounds.maxScroll)
+        reachStarts.append(reach.start)
+        reachEnds.append(reach.end)
+        reachSlacks.append(reach.slack)
         framesChecksums.append(checksum)
         frames.append(buffer)
         frameBytes += raw.count
@@ -80,14 +89,20 @@ struct PendingRows {
         if !sectionOrder.isEmpty { statements.append(try sectionStatement()) }
         if !groupLayouts.isEmpty {
             statements.append(("""
-                INSERT INTO cell_groups (layout_id, slot, first_item, min_cross, max_cross, min_scroll, max_scroll, frames_checksum, frames)
+                INSERT INTO cell_groups (
+                    layout_id, slot, first_item, min_cross, max_cross, min_scroll, max_scroll, frames_checksum, frames,
+                    reach_start, reach_end, reach_slack)
                 SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::float8[], $5::float8[], $6::float8[], $7::float8[],
-                                     $8::int8[], $9::bytea[])
+                                     $8::int8[], $9::bytea[], $10::float8[], $11::float8[], $12::float8[])
                 ON CONFLICT (layout_id, slot, first_item) DO UPDATE SET
                     min_cross = EXCLUDED.min_cross, max_cross = EXCLUDED.max_cross,
                     min_scroll = EXCLUDED.min_scroll, max_scroll = EXCLUDED.max_scroll,
-                    frames_checksum = EXCLUDED.frames_checksum, frames = EXCLUDED.frames
-                """, try .of(groupLayouts, groupSlots, groupFirstItems, minCross, maxCross, minScroll, maxScroll, framesChecksums, frames)))
+                    frames_checksum = EXCLUDED.frames_checksum, frames = EXCLUDED.frames,
+                    reach_start = EXCLUDED.reach_start, reach_end = EXCLUDED.reach_end, reach_slack = EXCLUDED.reach_slack
+                """, try .of(
+                    groupLayouts, groupSlots, groupFirstItems, minCross, maxCross, minScroll, maxScroll, framesChecksums, frames,
+                    reachStarts, reachEnds, reachSlacks
+                )))
         }
         return statements
     }

@@ -112,24 +112,49 @@ extension PostgresSession {
         return try frames.withUnsafeReadableBytes(body)
     }
 
-    func forEachIndexedGroup(
-        layoutID: Int64, slot: Int, bounds: QueryBounds,
-        _ body: (_ firstItem: Int, _ frames: UnsafeRawBufferPointer) throws -> Void
-    ) throws {
+    func indexedGroupRange(layoutID: Int64, slot: Int, bounds: QueryBounds) throws -> ClosedRange<Int>? {
         // The GiST index (layout, slot, box) finds the groups; `&&` counts
-        // touching boxes as meeting, so it never misses one. The exact rect
-        // test happens on the frames.
-        for columns in try rows("""
-            SELECT first_item, frames, frames_checksum, \(Self.intact("t")) FROM cell_groups AS t
+        // touching boxes as meeting. A hint: `IndexedGroups` checks it
+        // against verified rows.
+        guard let columns = try rows("""
+            SELECT min(first_item), max(first_item) FROM cell_groups
             WHERE layout_id = $1 AND slot = $2
               AND box(point(min_cross, min_scroll), point(max_cross, max_scroll)) && box(point($3, $5), point($4, $6))
-            ORDER BY first_item
-            """, .of(layoutID, slot, bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)) {
+            """, .of(layoutID, slot, bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)).first,
+            !columns.isNull(0), !columns.isNull(1)
+        else { return nil }
+        let (low, high) = (try columns.int(0), try columns.int(1))
+        return low <= high ? low...high : nil
+    }
+
+    func groups(layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>) throws -> [GroupRecord] {
+        try rows("""
+            SELECT first_item, id, min_cross, max_cross, min_scroll, max_scroll, frames_checksum, \(Self.intact("t")),
+                reach_start, reach_end, reach_slack,
+                CASE WHEN t.reach_start IS NULL OR t.reach_end IS NULL OR t.reach_slack IS NULL THEN NULL
+                ELSE t.reach_checksum = tessera_reach_checksum(t) END
+            FROM cell_groups AS t WHERE layout_id = $1 AND slot = $2 AND first_item BETWEEN $3 AND $4 ORDER BY first_item
+            """, .of(layoutID, slot, firstItems.lowerBound, firstItems.upperBound)).map { columns in
             let first = try columns.int(0)
-            try columns.verify(3, "the cell group of items \(first)… of slot \(slot) of layout \(layoutID)")
-            let frames = try verifyFrames(columns.bytes(1), checksum: try columns.int64(2), slot: slot, firstItem: first, layoutID: layoutID)
-            try frames.withUnsafeReadableBytes { raw in try body(first, raw) }
+            try columns.verify(7, "the cell group of items \(first)… of slot \(slot) of layout \(layoutID)")
+            var reach: GroupReach?
+            if !columns.isNull(11) {
+                try columns.verify(11, "the reach of the cell group of items \(first)… of slot \(slot) of layout \(layoutID)")
+                reach = GroupReach(start: try columns.double(8), end: try columns.double(9), slack: try columns.double(10))
+            }
+            return GroupRecord(
+                slot: slot, firstItem: first, id: try columns.int64(1),
+                bounds: QueryBounds(
+                    minCross: try columns.double(2), maxCross: try columns.double(3),
+                    minScroll: try columns.double(4), maxScroll: try columns.double(5)
+                ),
+                framesChecksum: try columns.int64(6), reach: reach
+            )
         }
+    }
+
+    func groupReach(layoutID: Int64, slot: Int, firstItem: Int) throws -> GroupReach? {
+        try groups(layoutID: layoutID, slot: slot, firstItems: firstItem...firstItem).first?.reach
     }
 
     func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {
@@ -144,8 +169,8 @@ extension PostgresSession {
 
     // MARK: Writes
 
-    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds) throws {
-        try pending.addGroup(layoutID: layoutID, slot: slot, firstItem: firstItem, frames: frames, bounds: bounds)
+    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws {
+        try pending.addGroup(layoutID: layoutID, slot: slot, firstItem: firstItem, frames: frames, bounds: bounds, reach: reach)
         if pending.isFull { try flushPending() }
     }
 

@@ -24,6 +24,10 @@ extension PostgresSession {
         ("its row in layouts", "SELECT \(layoutPlace("t.id")) FROM layouts AS t WHERE NOT \(intact("t"))"),
         ("a section row", "SELECT \(layoutPlace("t.layout_id")) FROM layout_sections AS t WHERE NOT \(intact("t"))"),
         ("a cell group's directory row", "SELECT \(layoutPlace("t.layout_id")) FROM cell_groups AS t WHERE NOT \(intact("t"))"),
+        ("a cell group's reach", """
+            SELECT \(layoutPlace("t.layout_id")) FROM cell_groups AS t
+            WHERE t.reach_checksum IS DISTINCT FROM tessera_reach_checksum(t)
+            """),
     ]
 
     func damagedRows() throws -> [DamagedRow] {

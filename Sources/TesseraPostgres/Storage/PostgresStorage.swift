@@ -203,6 +203,23 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
                 WHERE l.section_count <> (SELECT count(*) FROM layout_sections AS s WHERE s.layout_id = l.id)
                 """) ?? 0
             if miscounted > 0 { problems.append("\(miscounted) layouts have another number of section rows than they count") }
+            // Each group's reach from its predecessor's (see GroupReach): right for every row, right for the slot.
+            let unreached = try session.scalarInt64("""
+                WITH chained AS (
+                    SELECT g.*, lag(reach_start) OVER w AS before_start, lag(reach_end) OVER w AS before_end,
+                        lag(reach_slack) OVER w AS before_slack, row_number() OVER w AS position
+                    FROM cell_groups AS g WINDOW w AS (PARTITION BY layout_id, slot ORDER BY first_item)
+                )
+                SELECT count(*) FROM chained WHERE
+                    CASE WHEN position = 1 THEN
+                        reach_start IS DISTINCT FROM min_scroll OR reach_end IS DISTINCT FROM max_scroll OR reach_slack IS DISTINCT FROM 0
+                    ELSE
+                        reach_start IS DISTINCT FROM greatest(before_start, min_scroll)
+                        OR reach_end IS DISTINCT FROM greatest(before_end, max_scroll)
+                        OR reach_slack IS DISTINCT FROM greatest(before_slack, greatest(before_start, min_scroll) - min_scroll)
+                    END
+                """) ?? 0
+            if unreached > 0 { problems.append("\(unreached) cell groups' reach disagrees with the bounds of their slot's groups") }
             return problems
         }
     }

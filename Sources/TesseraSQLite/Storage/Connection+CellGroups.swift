@@ -97,32 +97,55 @@ extension Connection {
         return try query.withBlob(at: 0, body)
     }
 
-    package func forEachIndexedGroup(
-        layoutID: Int64, slot: Int, bounds: QueryBounds,
-        _ body: (_ firstItem: Int, _ frames: UnsafeRawBufferPointer) throws -> Void
-    ) throws {
-        // The R*Tree stores 32-bit floats rounded outward, so it never misses a
-        // group, but past 2^24 neighbouring layout ids and slots share a float:
-        // the directory's exact key keeps only this layout's groups. The exact
-        // rect test happens on the frames from the blob.
+    package func indexedGroupRange(layoutID: Int64, slot: Int, bounds: QueryBounds) throws -> ClosedRange<Int>? {
+        // The R*Tree stores 32-bit floats rounded outward, and past 2^24
+        // neighbouring layout ids and slots share a float: a hint, which
+        // `IndexedGroups` checks against verified directory rows.
         let query = try cachedStatement("""
-            SELECT r.first_item, g.frames, \(Self.groupIntact) FROM cell_groups_rtree AS r
-            JOIN cell_group_directory AS d
-              ON d.layout_id = ?7 AND d.slot = ?8 AND d.first_item = r.first_item AND d.group_id = r.id
-            LEFT JOIN cell_groups AS g ON g.id = r.id
-            WHERE r.min_layout <= ?1 AND r.max_layout >= ?1 AND r.min_slot <= ?2 AND r.max_slot >= ?2
-              AND r.min_cross <= ?4 AND r.max_cross >= ?3 AND r.min_scroll <= ?6 AND r.max_scroll >= ?5
-            ORDER BY r.first_item
+            SELECT min(first_item), max(first_item) FROM cell_groups_rtree
+            WHERE min_layout <= ?1 AND max_layout >= ?1 AND min_slot <= ?2 AND max_slot >= ?2
+              AND min_cross <= ?4 AND max_cross >= ?3 AND min_scroll <= ?6 AND max_scroll >= ?5
             """)
         try query.bind(Double(layoutID), Double(slot), bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)
-        try query.bind(layoutID, at: 7)
-        try query.bind(slot, at: 8)
         defer { query.reset() }
+        guard try query.step(), !query.isNull(at: 0), !query.isNull(at: 1) else { return nil }
+        let (low, high) = (query.int(at: 0), query.int(at: 1))
+        return low <= high ? low...high : nil
+    }
+
+    private static let reachIntact = """
+        CASE WHEN reach_start IS NULL OR reach_end IS NULL OR reach_slack IS NULL THEN NULL
+        ELSE reach_checksum IS tessera_checksum(layout_id, slot, first_item, reach_start, reach_end, reach_slack) END
+        """
+
+    package func groups(layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>) throws -> [GroupRecord] {
+        let query = try cachedStatement("""
+            SELECT first_item, group_id, min_cross, max_cross, min_scroll, max_scroll, frames_checksum, \(Self.directoryIntact),
+                reach_start, reach_end, reach_slack, \(Self.reachIntact)
+            FROM cell_group_directory WHERE layout_id = ? AND slot = ? AND first_item BETWEEN ? AND ? ORDER BY first_item
+            """)
+        try query.bind(layoutID, slot, firstItems.lowerBound, firstItems.upperBound)
+        defer { query.reset() }
+        var result: [GroupRecord] = []
         while try query.step() {
             let first = query.int(at: 0)
-            try verifyGroup(query, at: 2, layoutID: layoutID, slot: slot, firstItem: first)
-            try query.withBlob(at: 1) { raw in try body(first, raw) }
+            try verifyGroup(query, at: 7, layoutID: layoutID, slot: slot, firstItem: first)
+            var reach: GroupReach?
+            if !query.isNull(at: 11) {
+                try verify(query, at: 11, "the reach of the cell group of items \(first)… of slot \(slot) of layout \(layoutID)")
+                reach = GroupReach(start: query.double(at: 8), end: query.double(at: 9), slack: query.double(at: 10))
+            }
+            result.append(GroupRecord(
+                slot: slot, firstItem: first, id: query.int64(at: 1),
+                bounds: QueryBounds(minCross: query.double(at: 2), maxCross: query.double(at: 3), minScroll: query.double(at: 4), maxScroll: query.double(at: 5)),
+                framesChecksum: query.int64(at: 6), reach: reach
+            ))
         }
+        return result
+    }
+
+    package func groupReach(layoutID: Int64, slot: Int, firstItem: Int) throws -> GroupReach? {
+        try groups(layoutID: layoutID, slot: slot, firstItems: firstItem...firstItem).first?.reach
     }
 
     package func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {
@@ -139,16 +162,21 @@ extension Connection {
 
     // MARK: Writes
 
-    package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds) throws {
+    package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws {
         if let groupID = try groupID(layoutID: layoutID, slot: slot, firstItem: firstItem) {
             let update = try cachedStatement("UPDATE cell_groups SET frames = ? WHERE id = ?")
             try update.bind(groupID, at: 2)
             try update.withBlobBoundWithoutCopy(frames, at: 1) { try update.execute() }
+            // The update triggers write both checksums.
             let directory = try cachedStatement("""
-                UPDATE cell_group_directory SET min_cross = ?, max_cross = ?, min_scroll = ?, max_scroll = ?
-                WHERE layout_id = ? AND slot = ? AND first_item = ?
+                UPDATE cell_group_directory SET min_cross = ?1, max_cross = ?2, min_scroll = ?3, max_scroll = ?4,
+                    reach_start = ?8, reach_end = ?9, reach_slack = ?10
+                WHERE layout_id = ?5 AND slot = ?6 AND first_item = ?7
                 """)
             try directory.bind(bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll, layoutID, slot, firstItem)
+            try directory.bind(reach.start, at: 8)
+            try directory.bind(reach.end, at: 9)
+            try directory.bind(reach.slack, at: 10)
             try directory.execute()
             let index = try cachedStatement(
                 "UPDATE cell_groups_rtree SET min_cross = ?, max_cross = ?, min_scroll = ?, max_scroll = ? WHERE id = ?"
@@ -168,11 +196,16 @@ extension Connection {
         try insert.withBlobBoundWithoutCopy(frames, at: 2) { try insert.execute() }
         // With its checksums (ChecksummedColumns.directory's order), as the update trigger writes them.
         let directory = try cachedStatement("""
-            INSERT INTO cell_group_directory (\(ChecksummedColumns.directory), frames_checksum, checksum)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, tessera_checksum(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8))
+            INSERT INTO cell_group_directory (
+                \(ChecksummedColumns.directory), frames_checksum, checksum, reach_start, reach_end, reach_slack, reach_checksum)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, tessera_checksum(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8),
+                ?10, ?11, ?12, tessera_checksum(?1, ?2, ?3, ?10, ?11, ?12))
             """)
         try directory.bind(layoutID, slot, firstItem, groupID, bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll)
         try directory.bind(Checksum.of(frames), at: 9)
+        try directory.bind(reach.start, at: 10)
+        try directory.bind(reach.end, at: 11)
+        try directory.bind(reach.slack, at: 12)
         try directory.execute()
         let index = try cachedStatement("INSERT INTO cell_groups_rtree VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try index.bind(groupID, Double(layoutID), Double(layoutID), Double(slot), Double(slot))

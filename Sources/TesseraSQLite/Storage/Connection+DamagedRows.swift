@@ -32,6 +32,10 @@ extension Connection {
             SELECT \(layoutPlace("t.layout_id")) FROM cell_group_directory AS t
             WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.directory, prefix: "t.")))
             """),
+        ("a cell group's reach", """
+            SELECT \(layoutPlace("t.layout_id")) FROM cell_group_directory AS t
+            WHERE t.reach_checksum IS NOT tessera_checksum(t.layout_id, t.slot, t.first_item, t.reach_start, t.reach_end, t.reach_slack)
+            """),
         ("a cell group's frame blob", """
             SELECT \(layoutPlace("d.layout_id")) FROM cell_group_directory AS d LEFT JOIN cell_groups AS g ON g.id = d.group_id
             WHERE g.id IS NULL OR tessera_hash(g.frames) IS NOT d.frames_checksum

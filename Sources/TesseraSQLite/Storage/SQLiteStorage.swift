@@ -101,10 +101,29 @@ final class SQLiteStorage: StorageBackend {
                     SELECT count(*) FROM cell_group_directory AS d LEFT JOIN cell_groups AS g ON g.id = d.group_id WHERE g.id IS NULL
                     """) ?? 0
                 if orphans > 0 { problems.append("\(orphans) directory entries name cell groups that are not stored") }
+                let unreached = try connection.scalarInt64(Self.reachMismatchesSQL) ?? 0
+                if unreached > 0 { problems.append("\(unreached) cell groups' reach disagrees with the bounds of their slot's groups") }
                 return problems
             }
         }
     }
+
+    /// Directory rows whose reach is not what the bounds of their slot's
+    /// groups give (see `GroupReach`; Migrations/0006_group_reach.sql
+    /// computes it the same way).
+    static let reachMismatchesSQL = """
+        WITH running AS (
+            SELECT reach_start AS stored_start, reach_end AS stored_end, reach_slack AS stored_slack, layout_id, slot, first_item, min_scroll,
+                max(min_scroll) OVER slot_order AS reach_start, max(max_scroll) OVER slot_order AS reach_end
+            FROM cell_group_directory
+            WINDOW slot_order AS (PARTITION BY layout_id, slot ORDER BY first_item ROWS UNBOUNDED PRECEDING)
+        ), reach AS (
+            SELECT *, max(reach_start - min_scroll) OVER (PARTITION BY layout_id, slot ORDER BY first_item ROWS UNBOUNDED PRECEDING) AS reach_slack
+            FROM running
+        )
+        SELECT count(*) FROM reach
+        WHERE stored_start IS NOT reach_start OR stored_end IS NOT reach_end OR stored_slack IS NOT reach_slack
+        """
 
     /// The file and its write-ahead log.
     var storageBytes: Int {

@@ -13,6 +13,8 @@ struct CellGroupWriter: LayoutConsumer {
     let storage: any CellSink
     let layoutID: Int64
     private var groupFirstItem = -1
+    /// The reach of the section's last group written, nil before its first.
+    private var reach: GroupReach?
     private var frames: [LocalFrame] = []
     private var filled: [Bool] = []
     private(set) var overhang = 0.0
@@ -44,6 +46,7 @@ struct CellGroupWriter: LayoutConsumer {
 
     mutating func beginSection(_ index: Int, origin: SectionOrigin) throws {
         groupFirstItem = -1
+        reach = nil
     }
 
     func slot(of section: Int) -> Int {
@@ -100,6 +103,19 @@ struct CellGroupWriter: LayoutConsumer {
         return state
     }
 
+    /// The reach of the group before the open one: the last one written, or
+    /// for a section resumed after its first group, the one stored.
+    private func reach(after section: Int) throws -> GroupReach? {
+        if let reach { return reach }
+        guard groupFirstItem > 0 else { return nil }
+        let previous = groupFirstItem - Self.groupSize
+        guard let stored = try storage.groupReach(layoutID: layoutID, slot: slot(of: section), firstItem: previous) else {
+            throw StoreError.damaged(
+                store: location, "the cell group of items \(previous)… of section \(section), before the items written, is missing or has no reach")
+        }
+        return stored
+    }
+
     /// Writes the open group. A kind that writes cells of one group out of
     /// order is still stored correctly as long as the group is complete.
     private mutating func flush(section: Int) throws {
@@ -109,9 +125,13 @@ struct CellGroupWriter: LayoutConsumer {
         }
         var bounds = QueryBounds.empty
         for frame in frames { bounds.add(frame) }
+        let reach = try reach(after: section)?.next(bounds) ?? GroupReach(first: bounds)
+        self.reach = reach
         let blob = FrameBlob.encode(frames[...])
         try blob.withUnsafeBytes { raw in
-            try storage.writeGroup(layoutID: layoutID, slot: slot(of: section), firstItem: groupFirstItem, frames: raw, bounds: bounds)
+            try storage.writeGroup(
+                layoutID: layoutID, slot: slot(of: section), firstItem: groupFirstItem, frames: raw, bounds: bounds, reach: reach
+            )
         }
         frames.removeAll(keepingCapacity: true)
         filled.removeAll(keepingCapacity: true)

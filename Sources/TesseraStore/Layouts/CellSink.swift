@@ -4,8 +4,12 @@ import TesseraLayout
 /// write transaction, or a ``BufferedLayout`` to be written later in one
 /// short transaction.
 package protocol CellSink: AnyObject {
-    /// Inserts or replaces the group of a slot starting at `firstItem`.
-    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds) throws
+    /// Inserts or replaces the group of a slot starting at `firstItem`,
+    /// with how far the slot's groups up to it reach.
+    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws
+    /// The reach stored with the group of a slot starting at `firstItem`
+    /// (verified), nil when there is no such group or it has none.
+    func groupReach(layoutID: Int64, slot: Int, firstItem: Int) throws -> GroupReach?
     /// Inserts or replaces a section row.
     func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws
     /// Runs `body` on the frame blob of the group of a slot starting at `firstItem`.
@@ -21,6 +25,7 @@ final class BufferedLayout: CellSink {
         var firstItem: Int
         var frames: [UInt8]
         var bounds: QueryBounds
+        var reach: GroupReach
     }
 
     private var groups: [Group] = []
@@ -32,8 +37,8 @@ final class BufferedLayout: CellSink {
         var firstItem: Int
     }
 
-    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds) throws {
-        let group = Group(slot: slot, firstItem: firstItem, frames: Array(frames), bounds: bounds)
+    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws {
+        let group = Group(slot: slot, firstItem: firstItem, frames: Array(frames), bounds: bounds, reach: reach)
         if let index = groupIndex[GroupKey(slot: slot, firstItem: firstItem)] {
             groups[index] = group
         } else {
@@ -46,6 +51,10 @@ final class BufferedLayout: CellSink {
         sections.append((section, placerState))
     }
 
+    func groupReach(layoutID: Int64, slot: Int, firstItem: Int) throws -> GroupReach? {
+        groupIndex[GroupKey(slot: slot, firstItem: firstItem)].map { groups[$0].reach }
+    }
+
     func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         guard let index = groupIndex[GroupKey(slot: slot, firstItem: firstItem)] else { return nil }
         return try groups[index].frames.withUnsafeBytes(body)
@@ -55,7 +64,9 @@ final class BufferedLayout: CellSink {
     func replay(into storage: any StorageWriter, layoutID: Int64) throws {
         for group in groups {
             try group.frames.withUnsafeBytes { raw in
-                try storage.writeGroup(layoutID: layoutID, slot: group.slot, firstItem: group.firstItem, frames: raw, bounds: group.bounds)
+                try storage.writeGroup(
+                    layoutID: layoutID, slot: group.slot, firstItem: group.firstItem, frames: raw, bounds: group.bounds, reach: group.reach
+                )
             }
         }
         for section in sections {

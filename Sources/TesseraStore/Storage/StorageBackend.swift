@@ -128,12 +128,13 @@ package protocol StorageReader: AnyObject {
     func visitFrames(groupID: Int64, cachedAs checksum: Int64?, _ body: (UnsafeRawBufferPointer) -> Void) throws
     /// Runs `body` on the frame blob of the group of a slot starting at `firstItem`.
     func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R?
-    /// The groups of a slot whose bounds may meet `bounds`, in item order,
-    /// found through the backend's spatial index (never misses one).
-    func forEachIndexedGroup(
-        layoutID: Int64, slot: Int, bounds: QueryBounds,
-        _ body: (_ firstItem: Int, _ frames: UnsafeRawBufferPointer) throws -> Void
-    ) throws
+    /// The first items of the first and the last group of a slot that the
+    /// backend's spatial index finds meeting `bounds`; nil when it finds
+    /// none. A hint only: index pages carry no checksum (see `IndexedGroups`).
+    func indexedGroupRange(layoutID: Int64, slot: Int, bounds: QueryBounds) throws -> ClosedRange<Int>?
+    /// The directory rows of a slot whose first items lie in `firstItems`,
+    /// in item order, each verified, with its reach (nil for a row without).
+    func groups(layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>) throws -> [GroupRecord]
     /// The union of a slot's groups along the scroll axis; nil without groups.
     func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>?
 

@@ -104,13 +104,17 @@ package struct GroupRecord: Sendable {
     package var bounds: QueryBounds
     /// The ``Checksum`` of the group's frame blob.
     package var framesChecksum: Int64
+    /// How far the section's groups up to this one reach, verified; nil
+    /// when the read did not ask for it or the row has none.
+    package var reach: GroupReach?
 
-    package init(slot: Int, firstItem: Int, id: Int64, bounds: QueryBounds, framesChecksum: Int64) {
+    package init(slot: Int, firstItem: Int, id: Int64, bounds: QueryBounds, framesChecksum: Int64, reach: GroupReach? = nil) {
         self.slot = slot
         self.firstItem = firstItem
         self.id = id
         self.bounds = bounds
         self.framesChecksum = framesChecksum
+        self.reach = reach
     }
 }
 

@@ -72,39 +72,48 @@ struct LayoutReader {
         if !groups.isEmpty { try storage.prefetchFrames(groups) }
     }
 
-    /// Visits the cells of one section that may meet `bounds`, in item order.
+    /// Visits the cells of one section that may meet `bounds`, in item order:
+    /// the groups the cached directory names, else those the spatial index
+    /// proves complete (``IndexedGroups``); each group's frames verified.
     private func forEachCandidate(section: SectionRecord, bounds: QueryBounds, cache: CachedLayout?, _ visit: (Int, LocalFrame) -> Void) throws {
-        guard let cache else {
-            try storage.forEachIndexedGroup(layoutID: layout.id, slot: section.slot, bounds: bounds) { first, raw in
-                guard FrameBlob.visit(raw, firstItem: first, bounds: bounds, visit) else {
-                    throw unreadableGroup(firstItem: first, section: section)
-                }
-            }
-            return
-        }
         var failure: Error?
-        cache.groups[section.geometry.index].forEachCandidate(in: bounds) { group in
+        func visitGroup(_ group: (id: Int64, firstItem: Int, checksum: Int64)) {
             guard failure == nil else { return }
             do {
-                var intact = false
-                var readable = true
-                try storage.visitFrames(groupID: group.id, cachedAs: group.checksum) { raw in
-                    // Each group's bytes are hashed once per reader connection.
-                    intact = verified.isVerified(group: group.id, checksum: group.checksum)
-                        || verified.verify(raw, group: group.id, checksum: group.checksum)
-                    if intact { readable = FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
-                }
-                if !readable { throw unreadableGroup(firstItem: group.firstItem, section: section) }
-                if !intact {
-                    throw StoreError.damaged(
-                        store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the cell group of items \(group.firstItem)… of section \(section.geometry.index) "
-                            + "does not match its checksum, or is missing")
-                }
+                try visitFrames(of: group, section: section, bounds: bounds, visit)
             } catch {
                 failure = error
             }
         }
+        if let cache {
+            cache.groups[section.geometry.index].forEachCandidate(in: bounds, visitGroup)
+        } else {
+            let groups = try IndexedGroups(layout: layout, section: section, storage: storage).groups(meeting: bounds)
+            if storage.prefetchesFrames { try storage.prefetchFrames(groups.map { FramesKey(id: $0.id, checksum: $0.framesChecksum) }) }
+            for group in groups { visitGroup((group.id, group.firstItem, group.framesChecksum)) }
+        }
         if let failure { throw failure }
+    }
+
+    /// Visits the cells of one group that may meet `bounds`, after checking
+    /// its bytes against the checksum its verified row gives.
+    private func visitFrames(
+        of group: (id: Int64, firstItem: Int, checksum: Int64), section: SectionRecord, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void
+    ) throws {
+        var intact = false
+        var readable = true
+        try storage.visitFrames(groupID: group.id, cachedAs: group.checksum) { raw in
+            // Each group's bytes are hashed once per reader connection.
+            intact = verified.isVerified(group: group.id, checksum: group.checksum)
+                || verified.verify(raw, group: group.id, checksum: group.checksum)
+            if intact { readable = FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
+        }
+        if !readable { throw unreadableGroup(firstItem: group.firstItem, section: section) }
+        if !intact {
+            throw StoreError.damaged(
+                store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the cell group of items \(group.firstItem)… of section \(section.geometry.index) "
+                    + "does not match its checksum, or is missing")
+        }
     }
 
     /// A group whose bytes match their checksum but are no frame blob this
@@ -117,27 +126,30 @@ struct LayoutReader {
     }
 
     /// The non-empty sections whose scroll range meets [low, high], in order:
-    /// from the cached directory, else from the backend's section index.
+    /// from the cached directory, else from the backend's section index,
+    /// proven complete from verified rows (``IndexedGroups/sections(of:from:through:storage:)``).
     private func sections(from low: Double, through high: Double, cache: CachedLayout?) throws -> [SectionRecord] {
         if let cache { return cache.sections(from: low, through: high) }
-        var result: [SectionRecord] = []
-        try storage.forEachSection(layoutID: layout.id, endingAtOrAfter: low) { section in
-            // Section starts never decrease: past the rect, no later one meets it.
-            guard section.geometry.start <= high else { return false }
-            if !section.geometry.isEmpty { result.append(section) }
-            return true
-        }
-        return result
+        return try IndexedGroups.sections(of: layout, from: low, through: high, storage: storage)
     }
 
     func cell(section: Int, item: Int) throws -> LayoutElement? {
-        guard item >= 0, let row = try storage.section(layoutID: layout.id, index: section), item < row.geometry.itemCount else { return nil }
+        guard section >= 0, section < layout.sectionCount, item >= 0 else { return nil }
+        // The layout's row (verified) says the section exists: a missing row is damage, not "no such item".
+        guard let row = try storage.section(layoutID: layout.id, index: section) else {
+            throw StoreError.damaged(store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the row of section \(section) is missing")
+        }
+        guard item < row.geometry.itemCount else { return nil }
         let first = item - item % CellGroupWriter.groupSize
         let frame = try storage.withFrames(layoutID: layout.id, slot: row.slot, firstItem: first) { raw -> LocalFrame? in
             guard let view = FrameBlob.View(raw) else { throw unreadableGroup(firstItem: first, section: row) }
             return item - first < view.count ? view.frame(at: item - first) : nil
         }
-        guard let frame = frame ?? nil else { return nil }
+        guard let frame = frame ?? nil else {
+            throw StoreError.damaged(
+                store: location, spec: layout.specName, crossExtent: layout.crossExtent,
+                "the cell group of items \(first)… of section \(section) is missing or does not hold item \(item)")
+        }
         return LayoutElement(kind: .cell, section: section, item: item, frame: layout.axis.screenRect(row.geometry.absolute(frame)))
     }
 }

@@ -59,10 +59,19 @@ extension LayoutStore {
             guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage, readerCache: readerCache)
             else { return (nil, nil) }
             let directory = try cachedDirectory(of: record, storage: storage, readerCache: readerCache)
-            let value = try body(LayoutReader(
-                record: record, storage: storage, readerCache: readerCache, cached: directory.layout, location: location
-            ))
-            return (value, directory.hit)
+            do {
+                let value = try body(LayoutReader(
+                    record: record, storage: storage, readerCache: readerCache, cached: directory.layout, location: location
+                ))
+                return (value, directory.hit)
+            } catch is UnverifiedIndex {
+                // The indexes' answer could not be proven complete: answer
+                // from the whole directory, every row verified, none missing.
+                let loaded = try loadDirectory(of: record, storage: storage)
+                if layoutCache.budget > 0 { layoutCache.insert(loaded, for: LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)) }
+                let value = try body(LayoutReader(record: record, storage: storage, readerCache: readerCache, cached: loaded, location: location))
+                return (value, directory.hit)
+            }
         } catch let error as StoreError {
             throw error.inLayout(name: name, crossExtent: crossExtent)
         }
