@@ -75,6 +75,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The largest request body in bytes.")
     var maxBodySize = 64 << 20
 
+    @Option(help: "Seconds a kept-alive connection may wait without a request before it is closed.")
+    var idleTimeout = 60.0
+
+    @Option(help: "Seconds a request's head may take from its first byte; then 408 and the connection is closed.")
+    var headerTimeout = 10.0
+
+    @Option(help: "Seconds a request's body may take from its head; then 408 and the connection is closed.")
+    var bodyTimeout = 60.0
+
+    @Option(help: "The most connections open at once; at the limit the one idle the longest is closed for a new one.")
+    var maxConnections = 1024
+
     @Option(help: "trace, debug, info (one line per request), notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -82,6 +94,7 @@ struct Serve: AsyncParsableCommand {
         _ = try ServerOptions.extentRange(computeExtents)
         guard maxExtents >= 1 else { throw ValidationError("--max-extents must be 1 or more, got \(maxExtents)") }
         guard maxBodySize >= 1 else { throw ValidationError("--max-body-size must be 1 or more, got \(maxBodySize)") }
+        _ = try connectionLimits()
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         _ = try ServerOptions.logLevel(logLevel)
     }
@@ -97,11 +110,16 @@ struct Serve: AsyncParsableCommand {
             writeAccess: try tokenFile.map { .bearerToken(try ServerOptions.token(fromFile: $0)) } ?? .forbidden,
             maximumBodySize: maxBodySize
         )
+        let limits = try connectionLimits()
+        let connections = ConnectionRegistry(maximum: limits.maximumConnections)
         let router = ServerRouter.make(store: store, configuration: configuration, registry: PrometheusCollectorRegistry())
         let host = self.host
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "tessera-server"),
+            server: .guardedHTTP1(limits: limits, registry: connections),
+            configuration: .init(
+                address: .hostname(host, port: port), serverName: "tessera-server", availableConnectionsDelegate: connections.gate
+            ),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
@@ -114,5 +132,16 @@ struct Serve: AsyncParsableCommand {
         // before the process exits: a SQLite store is then one file again.
         defer { store.close() }
         try await app.runService()
+    }
+
+    /// The limits of `--idle-timeout`, `--header-timeout`, `--body-timeout`, `--max-connections`.
+    func connectionLimits() throws -> ConnectionLimits {
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more, got \(maxConnections)") }
+        var limits = ConnectionLimits()
+        limits.idleTimeout = try ServerOptions.timeout(idleTimeout, flag: "idle-timeout")
+        limits.headerTimeout = try ServerOptions.timeout(headerTimeout, flag: "header-timeout")
+        limits.bodyTimeout = try ServerOptions.timeout(bodyTimeout, flag: "body-timeout")
+        limits.maximumConnections = maxConnections
+        return limits
     }
 }
