@@ -107,15 +107,21 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     private func answer(_ query: LayoutQuery, request: Request, context: Context) async throws -> Response {
         let name = try RequestValues.name(context.parameters.get("name"))
         let extent = try RequestValues.extent(context.parameters.get("extent"))
+        let answer: LayoutAnswer
         do {
-            let answer = try await store.answer(query, name: name, crossExtent: extent, computeIfMissing: false)
-            return JSONResponses.answer(answer, request: request)
+            switch query {
+            case .rect(let rect), .viewport(let rect): try await refuseOversized(rect, name: name, extent: extent)
+            case .item: break
+            }
+            answer = try await store.answer(query, name: name, crossExtent: extent, computeIfMissing: false)
         } catch let error as StoreError where error.code == .notFound && error.crossExtent != nil && error.section == nil {
             // Missing or stale: computed when the limits allow.
             let ticket = try admission.admit(name: name, extent: extent, stored: try await store.layouts(name: name))
             defer { ticket.release() }
             if try await store.layout(name: name, crossExtent: extent).computed { metrics.layoutComputed() }
-            return JSONResponses.answer(try await store.answer(query, name: name, crossExtent: extent), request: request)
+            answer = try await store.answer(query, name: name, crossExtent: extent)
         }
+        try refuseOversized(answer)
+        return JSONResponses.answer(answer, request: request)
     }
 }

@@ -75,6 +75,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The largest request body in bytes.")
     var maxBodySize = 64 << 20
 
+    @Option(help: "The most elements one answer holds; a rect or viewport with more answers 400 (split it).")
+    var maxAnswerElements = 50_000
+
     @Option(help: "Seconds a kept-alive connection may wait without a request before it is closed.")
     var idleTimeout = 60.0
 
@@ -94,6 +97,7 @@ struct Serve: AsyncParsableCommand {
         _ = try ServerOptions.extentRange(computeExtents)
         guard maxExtents >= 1 else { throw ValidationError("--max-extents must be 1 or more, got \(maxExtents)") }
         guard maxBodySize >= 1 else { throw ValidationError("--max-body-size must be 1 or more, got \(maxBodySize)") }
+        guard maxAnswerElements >= 1 else { throw ValidationError("--max-answer-elements must be 1 or more, got \(maxAnswerElements)") }
         _ = try connectionLimits()
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         _ = try ServerOptions.logLevel(logLevel)
@@ -108,7 +112,8 @@ struct Serve: AsyncParsableCommand {
             maximumExtents: maxExtents,
             computesMissingLayouts: !noCompute,
             writeAccess: try tokenFile.map { .bearerToken(try ServerOptions.token(fromFile: $0)) } ?? .forbidden,
-            maximumBodySize: maxBodySize
+            maximumBodySize: maxBodySize,
+            maximumAnswerElements: maxAnswerElements
         )
         let limits = try connectionLimits()
         let connections = ConnectionRegistry(maximum: limits.maximumConnections)

@@ -147,6 +147,7 @@ struct ConnectionLimitsTests {
         (["--header-timeout=-1"], "--header-timeout takes seconds above 0"),
         (["--body-timeout", "nan"], "--body-timeout takes seconds above 0"),
         (["--max-connections", "0"], "--max-connections must be 1 or more"),
+        (["--max-answer-elements", "0"], "--max-answer-elements must be 1 or more"),
     ])
     func refusals(arguments: [String], message: String) throws {
         let fixture = try ServerFixture()
