@@ -30,6 +30,9 @@ public struct TesseraServiceConfiguration: Sendable {
     /// answers 400 naming the limit, so that the client splits it
     /// (`--max-answer-elements`, 50,000 by default).
     public var maximumAnswerElements: Int
+    /// Room given back when deleting a spec finds the disk full, so that the
+    /// deletion still happens (`--disk-reserve`); nil: a full disk answers 507.
+    public var diskReserve: DiskReserve?
 
     public init(
         computeExtents: ClosedRange<Double> = 200...3000,
@@ -37,7 +40,8 @@ public struct TesseraServiceConfiguration: Sendable {
         computesMissingLayouts: Bool = true,
         writeAccess: WriteAccess = .forbidden,
         maximumBodySize: Int = 64 << 20,
-        maximumAnswerElements: Int = 50_000
+        maximumAnswerElements: Int = 50_000,
+        diskReserve: DiskReserve? = nil
     ) {
         self.computeExtents = computeExtents
         self.maximumExtents = maximumExtents
@@ -45,5 +49,6 @@ public struct TesseraServiceConfiguration: Sendable {
         self.writeAccess = writeAccess
         self.maximumBodySize = maximumBodySize
         self.maximumAnswerElements = maximumAnswerElements
+        self.diskReserve = diskReserve
     }
 }

@@ -78,6 +78,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The most elements one answer holds; a rect or viewport with more answers 400 (split it).")
     var maxAnswerElements = 50_000
 
+    @Option(help: "Bytes kept free beside a SQLite store, given back when deleting a spec finds the disk full (0: none).")
+    var diskReserve = 64 << 20
+
     @Option(help: "Seconds a kept-alive connection may wait without a request before it is closed.")
     var idleTimeout = 60.0
 
@@ -98,6 +101,7 @@ struct Serve: AsyncParsableCommand {
         guard maxExtents >= 1 else { throw ValidationError("--max-extents must be 1 or more, got \(maxExtents)") }
         guard maxBodySize >= 1 else { throw ValidationError("--max-body-size must be 1 or more, got \(maxBodySize)") }
         guard maxAnswerElements >= 1 else { throw ValidationError("--max-answer-elements must be 1 or more, got \(maxAnswerElements)") }
+        guard diskReserve >= 0 else { throw ValidationError("--disk-reserve must be 0 or more, got \(diskReserve)") }
         _ = try connectionLimits()
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         _ = try ServerOptions.logLevel(logLevel)
@@ -113,7 +117,8 @@ struct Serve: AsyncParsableCommand {
             computesMissingLayouts: !noCompute,
             writeAccess: try tokenFile.map { .bearerToken(try ServerOptions.token(fromFile: $0)) } ?? .forbidden,
             maximumBodySize: maxBodySize,
-            maximumAnswerElements: maxAnswerElements
+            maximumAnswerElements: maxAnswerElements,
+            diskReserve: try ServerOptions.diskReserve(db: db, bytes: diskReserve)
         )
         let limits = try connectionLimits()
         let connections = ConnectionRegistry(maximum: limits.maximumConnections)
