@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Memory and health latency of tessera-server under slow readers of a huge
-# rect: CLIENTS curls read /rect?rect=0,0,1e308,1e308 of a 1M-item feed at
+# rect: CLIENTS curls read /rect?rect=RECT (default 0,0,1e308,1e308: the
+# whole layout) of a 1M-item feed at
 # RATE for SECONDS (each client asks again when its answer ends), while
 # /v1/health is timed once a second and the server's VmRSS and VmHWM are
 # read from /proc. Loopback only; every wait is bounded; the server, the
@@ -9,6 +10,7 @@
 #   bash Scripts/slow-readers.sh                        # debug build, a demo store made in a temp folder
 #   SERVER=/tmp/main-server STORE=/tmp/demo.sqlite bash Scripts/slow-readers.sh
 #   CLIENTS=30 RATE=1k DURATION=30 bash Scripts/slow-readers.sh
+#   RECT=0,0,390,2400000 bash Scripts/slow-readers.sh   # an answer within --max-answer-elements
 #
 # SERVER: the tessera-server binary (default .build/debug/tessera-server);
 # STORE: a store holding the feed NAME at EXTENT (default: `tessera demo`'s,
@@ -24,6 +26,7 @@ EXTENT=${EXTENT:-390}
 SERVER=${SERVER:-.build/debug/tessera-server}
 CLI=${CLI:-.build/debug/tessera}
 EXTRA=${EXTRA:-}
+RECT=${RECT:-0,0,1e308,1e308}
 
 WORK=$(mktemp -d)
 PID=""
@@ -61,7 +64,7 @@ for i in $(seq "$CLIENTS"); do
     (
         while [ "$(date +%s)" -lt "$END" ]; do
             curl -s -o /dev/null --limit-rate "$RATE" -m $(( END - $(date +%s) + 1 )) \
-                -w '%{http_code}\n' "$URL/v1/feeds/$NAME/layouts/$EXTENT/rect?rect=0,0,1e308,1e308" >>"$WORK/statuses" || true
+                -w '%{http_code}\n' "$URL/v1/feeds/$NAME/layouts/$EXTENT/rect?rect=$RECT" >>"$WORK/statuses" || true
         done
     ) &
     CURLS+=($!)

@@ -47,7 +47,9 @@ struct Serve: AsyncParsableCommand {
         discussion: """
         Prints 'listening on http://HOST:PORT' once it listens, and serves until SIGINT or SIGTERM, then finishes \
         the requests in flight and exits 0. Reads compute a missing layout only at whole-point extents within \
-        --compute-extents, up to --max-extents per spec; writes need --token-file.
+        --compute-extents, up to --max-extents per spec; writes need --token-file. No client can hold the server: \
+        an answer holds at most --max-answer-elements, every wait on a client ends (--idle-timeout, --header-timeout, \
+        --body-timeout), at most --max-connections are open, and --disk-reserve keeps room to delete specs on a full disk.
         """
     )
 

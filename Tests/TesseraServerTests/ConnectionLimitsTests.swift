@@ -148,6 +148,7 @@ struct ConnectionLimitsTests {
         (["--body-timeout", "nan"], "--body-timeout takes seconds above 0"),
         (["--max-connections", "0"], "--max-connections must be 1 or more"),
         (["--max-answer-elements", "0"], "--max-answer-elements must be 1 or more"),
+        (["--disk-reserve=-1"], "--disk-reserve must be 0 or more"),
     ])
     func refusals(arguments: [String], message: String) throws {
         let fixture = try ServerFixture()
