@@ -17,7 +17,8 @@ package enum JSONResponses {
     /// A layout answer with its `ETag`, or 304 with no body when the
     /// request's `If-None-Match` names that tag. The answer is written
     /// straight into the response buffer, or in pieces when large.
-    package static func answer(_ answer: LayoutAnswer, request: Request) -> Response {
+    /// A large answer's body keeps `lease` until it is written or dropped.
+    package static func answer(_ answer: LayoutAnswer, request: Request, holding lease: AnswerBudget.Lease? = nil) -> Response {
         var tag = "\""
         tag.reserveCapacity(answer.revisionTag.utf8.count + 2)
         tag += answer.revisionTag
@@ -29,7 +30,7 @@ package enum JSONResponses {
         guard answer.elements.count > elementsPerPiece else {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body(of: answer)))
         }
-        return Response(status: .ok, headers: headers, body: pieces(of: answer))
+        return Response(status: .ok, headers: headers, body: pieces(of: answer, holding: lease))
     }
 
     /// Answers of more elements are written in pieces of this many (about
@@ -40,8 +41,9 @@ package enum JSONResponses {
     /// elements, each made when the connection has taken the one before:
     /// a client that reads slowly holds the server to the elements and
     /// one piece of text, never to the whole text.
-    package static func pieces(of answer: LayoutAnswer) -> ResponseBody {
+    package static func pieces(of answer: LayoutAnswer, holding lease: AnswerBudget.Lease?) -> ResponseBody {
         ResponseBody { writer in
+            defer { withExtendedLifetime(lease) {} }
             let elements = answer.elements
             var bytes: [UInt8] = []
             bytes.reserveCapacity(LayoutJSON.maximumAnswerLength(elementCount: elementsPerPiece) + 1)

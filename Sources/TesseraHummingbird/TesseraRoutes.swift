@@ -26,6 +26,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     /// Limits and write access.
     public let configuration: TesseraServiceConfiguration
     let admission: ComputeAdmission
+    let budget: AnswerBudget
     let metrics: TesseraMetrics
 
     /// Routes over `store`; metrics go to `metricsFactory`, or to the
@@ -34,6 +35,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
         self.store = store
         self.configuration = configuration
         self.admission = ComputeAdmission(configuration: configuration)
+        self.budget = AnswerBudget(limit: configuration.maximumElementsInFlight)
         self.metrics = TesseraMetrics(factory: metricsFactory ?? MetricsSystem.factory)
     }
 
@@ -122,6 +124,11 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
             answer = try await store.answer(query, name: name, crossExtent: extent)
         }
         try refuseOversized(answer)
-        return JSONResponses.answer(answer, request: request)
+        guard answer.elements.count > JSONResponses.elementsPerPiece else { return JSONResponses.answer(answer, request: request) }
+        guard let lease = budget.lease(answer.elements.count) else {
+            throw Problem(.serviceUnavailable, "large answers being sent hold \(budget.inFlight) elements, and this one's \(answer.elements.count) "
+                + "would pass the \(budget.limit) they may hold together (--max-elements-in-flight); try again shortly", headers: [.retryAfter: "1"])
+        }
+        return JSONResponses.answer(answer, request: request, holding: lease)
     }
 }

@@ -30,6 +30,10 @@ public struct TesseraServiceConfiguration: Sendable {
     /// answers 400 naming the limit, so that the client splits it
     /// (`--max-answer-elements`, 50,000 by default).
     public var maximumAnswerElements: Int
+    /// The most elements that large answers being sent hold together; a
+    /// large answer past it answers 503 with `Retry-After`
+    /// (`--max-elements-in-flight`, 2,000,000 by default: about 150 MB).
+    public var maximumElementsInFlight: Int
     /// Room given back when deleting a spec finds the disk full, so that the
     /// deletion still happens (`--disk-reserve`); nil: a full disk answers 507.
     public var diskReserve: DiskReserve?
@@ -41,6 +45,7 @@ public struct TesseraServiceConfiguration: Sendable {
         writeAccess: WriteAccess = .forbidden,
         maximumBodySize: Int = 64 << 20,
         maximumAnswerElements: Int = 50_000,
+        maximumElementsInFlight: Int = 2_000_000,
         diskReserve: DiskReserve? = nil
     ) {
         self.computeExtents = computeExtents
@@ -49,6 +54,7 @@ public struct TesseraServiceConfiguration: Sendable {
         self.writeAccess = writeAccess
         self.maximumBodySize = maximumBodySize
         self.maximumAnswerElements = maximumAnswerElements
+        self.maximumElementsInFlight = maximumElementsInFlight
         self.diskReserve = diskReserve
     }
 }

@@ -48,7 +48,8 @@ struct Serve: AsyncParsableCommand {
         Prints 'listening on http://HOST:PORT' once it listens, and serves until SIGINT or SIGTERM, then finishes \
         the requests in flight and exits 0. Reads compute a missing layout only at whole-point extents within \
         --compute-extents, up to --max-extents per spec; writes need --token-file. No client can hold the server: \
-        an answer holds at most --max-answer-elements, every wait on a client ends (--idle-timeout, --header-timeout, \
+        an answer holds at most --max-answer-elements and large ones together \
+        --max-elements-in-flight, every wait on a client ends (--idle-timeout, --header-timeout, \
         --body-timeout), at most --max-connections are open, and --disk-reserve keeps room to delete specs on a full disk.
         """
     )
@@ -80,6 +81,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The most elements one answer holds; a rect or viewport with more answers 400 (split it).")
     var maxAnswerElements = 50_000
 
+    @Option(help: "The most elements that large answers being sent hold together; past it a large answer answers 503.")
+    var maxElementsInFlight = 2_000_000
+
     @Option(help: "Bytes kept free beside a SQLite store, given back when deleting a spec finds the disk full (0: none).")
     var diskReserve = 64 << 20
 
@@ -103,6 +107,7 @@ struct Serve: AsyncParsableCommand {
         guard maxExtents >= 1 else { throw ValidationError("--max-extents must be 1 or more, got \(maxExtents)") }
         guard maxBodySize >= 1 else { throw ValidationError("--max-body-size must be 1 or more, got \(maxBodySize)") }
         guard maxAnswerElements >= 1 else { throw ValidationError("--max-answer-elements must be 1 or more, got \(maxAnswerElements)") }
+        guard maxElementsInFlight >= 1 else { throw ValidationError("--max-elements-in-flight must be 1 or more, got \(maxElementsInFlight)") }
         guard diskReserve >= 0 else { throw ValidationError("--disk-reserve must be 0 or more, got \(diskReserve)") }
         _ = try connectionLimits()
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
@@ -120,6 +125,7 @@ struct Serve: AsyncParsableCommand {
             writeAccess: try tokenFile.map { .bearerToken(try ServerOptions.token(fromFile: $0)) } ?? .forbidden,
             maximumBodySize: maxBodySize,
             maximumAnswerElements: maxAnswerElements,
+            maximumElementsInFlight: maxElementsInFlight,
             diskReserve: try ServerOptions.diskReserve(db: db, bytes: diskReserve)
         )
         let limits = try connectionLimits()

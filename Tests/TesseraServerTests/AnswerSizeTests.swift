@@ -52,4 +52,34 @@ struct AnswerSizeTests {
         let visible = try ServerProcessTests.get(port: server.port, "/v1/feeds/feed/layouts/390/visible?rect=0,0,390,844")
         #expect(visible.hasPrefix("HTTP/1.1 200 "))
     }
+
+    @Test("large answers being sent hold at most --max-elements-in-flight together; past it 503 with Retry-After")
+    func inFlight() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.store.save(try Spec(jsonText: Self.column), as: "column", crossExtents: [390])
+        let server = try ServerProcessTests.Running(["--db", fixture.path, "--max-elements-in-flight", "45000", "--log-level", "warning"])
+        defer { _ = server.stop() }
+        // 40,000 elements (4.8 MB) to a client that reads none of them.
+        var slow: LoopbackSocket? = try LoopbackSocket(port: server.port, receiveBuffer: 4096)
+        slow?.send("GET /v1/feeds/column/layouts/390/rect?rect=0,0,390,1200000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let second = "/v1/feeds/column/layouts/390/rect?rect=0,0,390,300000"
+        var refused = ""
+        for _ in 0..<20 where !refused.hasPrefix("HTTP/1.1 503 ") {
+            usleep(100_000)
+            refused = try ServerProcessTests.get(port: server.port, second)
+        }
+        #expect(refused.hasPrefix("HTTP/1.1 503 ") && refused.contains("Retry-After: 1\r\n"), "\(refused.prefix(300))")
+        #expect(refused.contains("would pass the 45000 they may hold together (--max-elements-in-flight)"), "\(refused.prefix(300))")
+        // Small answers are not held back.
+        #expect(try ServerProcessTests.get(port: server.port, "/v1/feeds/column/layouts/390/visible?rect=0,0,390,844").hasPrefix("HTTP/1.1 200 "))
+        // The slow client gone, its elements are given back.
+        slow = nil
+        var served = ""
+        for _ in 0..<30 where !served.hasPrefix("HTTP/1.1 200 ") {
+            usleep(100_000)
+            served = try ServerProcessTests.get(port: server.port, second)
+        }
+        #expect(served.hasPrefix("HTTP/1.1 200 "), "\(served.prefix(300))")
+        withExtendedLifetime(slow) {}
+    }
 }

@@ -12,9 +12,12 @@ import Darwin
 final class LoopbackSocket {
     let descriptor: Int32
 
-    init(port: Int) throws {
+    /// `receiveBuffer`: the kernel's buffer for what the server sends, to
+    /// make a client that does not read hold the server's writes sooner.
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        if var size = receiveBuffer { setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
