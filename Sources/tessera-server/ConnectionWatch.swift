@@ -91,7 +91,6 @@ final class ConnectionWatch {
         deadline = nil
         socket = nil
         message = nil
-        registration?.remove()
     }
 
     // MARK: Deadlines
