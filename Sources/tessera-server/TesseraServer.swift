@@ -147,8 +147,12 @@ struct Serve: AsyncParsableCommand {
             logger: logger
         )
         // Whether serving ended on a signal or failed, the store is closed
-        // before the process exits: a SQLite store is then one file again.
-        defer { store.close() }
+        // before the process exits: a SQLite store is then one file again,
+        // its reserve gone too (allocated again by the next server).
+        defer {
+            store.close()
+            _ = configuration.diskReserve?.release()
+        }
         try await app.runService()
     }
 

@@ -54,5 +54,6 @@ struct FullDiskTests {
         let feeds = try ServerProcessTests.get(port: server.port, "/v1/feeds")
         #expect(feeds.contains("\"name\": \"b\"") && !feeds.contains("\"name\": \"a\""), "\(feeds)")
         #expect(server.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: store + "-reserve"))
     }
 }
