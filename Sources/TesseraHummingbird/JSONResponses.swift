@@ -16,8 +16,9 @@ package enum JSONResponses {
 
     /// A layout answer with its `ETag`, or 304 with no body when the
     /// request's `If-None-Match` names that tag. The answer is written
-    /// straight into the response buffer.
-    package static func answer(_ answer: LayoutAnswer, request: Request) -> Response {
+    /// straight into the response buffer, or in pieces when large.
+    /// A large answer's body keeps `lease` until it is written or dropped.
+    package static func answer(_ answer: LayoutAnswer, request: Request, holding lease: AnswerBudget.Lease? = nil) -> Response {
         var tag = "\""
         tag.reserveCapacity(answer.revisionTag.utf8.count + 2)
         tag += answer.revisionTag
@@ -25,7 +26,40 @@ package enum JSONResponses {
         if let condition = request.headers[.ifNoneMatch], matches(condition, tag: tag) {
             return Response(status: .notModified, headers: [.eTag: tag])
         }
-        return Response(status: .ok, headers: [.contentType: "application/json", .eTag: tag], body: ResponseBody(byteBuffer: body(of: answer)))
+        let headers: HTTPFields = [.contentType: "application/json", .eTag: tag]
+        guard answer.elements.count > elementsPerPiece else {
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body(of: answer)))
+        }
+        return Response(status: .ok, headers: headers, body: pieces(of: answer, holding: lease))
+    }
+
+    /// Answers of more elements are written in pieces of this many (about
+    /// 120 KB of text each).
+    package static let elementsPerPiece = 1024
+
+    /// The bytes of ``body(of:)`` in pieces of ``elementsPerPiece``
+    /// elements, each made when the connection has taken the one before:
+    /// a client that reads slowly holds the server to the elements and
+    /// one piece of text, never to the whole text.
+    package static func pieces(of answer: LayoutAnswer, holding lease: AnswerBudget.Lease?) -> ResponseBody {
+        ResponseBody { writer in
+            defer { withExtendedLifetime(lease) {} }
+            let elements = answer.elements
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(LayoutJSON.maximumAnswerLength(elementCount: elementsPerPiece) + 1)
+            LayoutJSON.appendAnswerOpening(summary: answer.layout.summary, to: &bytes)
+            for start in stride(from: 0, to: elements.count, by: elementsPerPiece) {
+                for index in start..<min(start + elementsPerPiece, elements.count) {
+                    LayoutJSON.appendAnswerElement(elements[index], first: index == 0, to: &bytes)
+                }
+                try await writer.write(ByteBuffer(bytes: bytes))
+                bytes.removeAll(keepingCapacity: true)
+            }
+            LayoutJSON.appendAnswerClosing(empty: elements.isEmpty, to: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+            try await writer.write(ByteBuffer(bytes: bytes))
+            try await writer.finish(nil)
+        }
     }
 
     /// The answer's JSON and a newline, as `tessera query --format json`

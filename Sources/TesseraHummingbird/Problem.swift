@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import TesseraLayout
 import TesseraStore
 
@@ -80,6 +81,10 @@ extension Problem {
         case let problem as Problem: return problem
         case let error as StoreError: return Problem(error)
         case let error as SpecError: return Problem(error)
+        case HTTPParserError.invalidEOFState:
+            return Problem(.badRequest, "the request ended before its body did (the connection closed midway)")
+        case let error as HTTPParserError:
+            return Problem(.badRequest, "the request is not valid HTTP: \(error)")
         case is NIOTooManyBytesError:
             return Problem(.contentTooLarge, "the request body is larger than the server takes (--max-body-size)")
         case let error as HTTPError:

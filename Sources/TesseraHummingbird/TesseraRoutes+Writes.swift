@@ -38,11 +38,20 @@ extension TesseraRoutes {
         return Response(status: .noContent)
     }
 
-    /// `DELETE /v1/feeds/{name}`: deletes the spec and its layouts.
+    /// `DELETE /v1/feeds/{name}`: deletes the spec and its layouts; on a
+    /// full disk, once more with the configuration's reserve given back.
     @Sendable func deleteFeed(_ request: Request, _ context: Context) async throws -> Response {
         try authorize(request)
         let name = try RequestValues.name(context.parameters.get("name"))
-        guard try await store.deleteSpec(named: name) else { throw Problem(StoreError.noSuchSpec(name: name)) }
+        let deleted: Bool
+        do {
+            deleted = try await store.deleteSpec(named: name)
+        } catch let error as StoreError where error.code == .diskFull {
+            guard let reserve = configuration.diskReserve, reserve.release() else { throw error }
+            deleted = try await store.deleteSpec(named: name)
+        }
+        configuration.diskReserve?.restore()
+        guard deleted else { throw Problem(StoreError.noSuchSpec(name: name)) }
         return Response(status: .noContent)
     }
 

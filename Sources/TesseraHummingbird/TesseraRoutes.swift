@@ -26,6 +26,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     /// Limits and write access.
     public let configuration: TesseraServiceConfiguration
     let admission: ComputeAdmission
+    let budget: AnswerBudget
     let metrics: TesseraMetrics
 
     /// Routes over `store`; metrics go to `metricsFactory`, or to the
@@ -34,6 +35,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
         self.store = store
         self.configuration = configuration
         self.admission = ComputeAdmission(configuration: configuration)
+        self.budget = AnswerBudget(limit: configuration.maximumElementsInFlight)
         self.metrics = TesseraMetrics(factory: metricsFactory ?? MetricsSystem.factory)
     }
 
@@ -107,15 +109,26 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     private func answer(_ query: LayoutQuery, request: Request, context: Context) async throws -> Response {
         let name = try RequestValues.name(context.parameters.get("name"))
         let extent = try RequestValues.extent(context.parameters.get("extent"))
+        let answer: LayoutAnswer
         do {
-            let answer = try await store.answer(query, name: name, crossExtent: extent, computeIfMissing: false)
-            return JSONResponses.answer(answer, request: request)
+            switch query {
+            case .rect(let rect), .viewport(let rect): try await refuseOversized(rect, name: name, extent: extent)
+            case .item: break
+            }
+            answer = try await store.answer(query, name: name, crossExtent: extent, computeIfMissing: false)
         } catch let error as StoreError where error.code == .notFound && error.crossExtent != nil && error.section == nil {
             // Missing or stale: computed when the limits allow.
             let ticket = try admission.admit(name: name, extent: extent, stored: try await store.layouts(name: name))
             defer { ticket.release() }
             if try await store.layout(name: name, crossExtent: extent).computed { metrics.layoutComputed() }
-            return JSONResponses.answer(try await store.answer(query, name: name, crossExtent: extent), request: request)
+            answer = try await store.answer(query, name: name, crossExtent: extent)
         }
+        try refuseOversized(answer)
+        guard answer.elements.count > JSONResponses.elementsPerPiece else { return JSONResponses.answer(answer, request: request) }
+        guard let lease = budget.lease(answer.elements.count) else {
+            throw Problem(.serviceUnavailable, "large answers being sent hold \(budget.inFlight) elements, and this one's \(answer.elements.count) "
+                + "would pass the \(budget.limit) they may hold together (--max-elements-in-flight); try again shortly", headers: [.retryAfter: "1"])
+        }
+        return JSONResponses.answer(answer, request: request, holding: lease)
     }
 }

@@ -1,7 +1,7 @@
 import TesseraLayout
 
 /// How the layout cache's routes behave: which layouts a read may compute,
-/// who may write, and how large a request body may be. The defaults are
+/// who may write, and how large a request body and an answer may be. The defaults are
 /// those of `tessera-server` (`../shared/http-api.md`).
 public struct TesseraServiceConfiguration: Sendable {
     /// Who may call the write routes (`PUT`, `POST`, `DELETE`).
@@ -26,18 +26,35 @@ public struct TesseraServiceConfiguration: Sendable {
     /// The largest request body, in bytes; a larger one answers 413
     /// (`--max-body-size`, 64 MiB by default).
     public var maximumBodySize: Int
+    /// The most elements one answer holds; a rect or viewport with more
+    /// answers 400 naming the limit, so that the client splits it
+    /// (`--max-answer-elements`, 50,000 by default).
+    public var maximumAnswerElements: Int
+    /// The most elements that large answers being sent hold together; a
+    /// large answer past it answers 503 with `Retry-After`
+    /// (`--max-elements-in-flight`, 2,000,000 by default: about 150 MB).
+    public var maximumElementsInFlight: Int
+    /// Room given back when deleting a spec finds the disk full, so that the
+    /// deletion still happens (`--disk-reserve`); nil: a full disk answers 507.
+    public var diskReserve: DiskReserve?
 
     public init(
         computeExtents: ClosedRange<Double> = 200...3000,
         maximumExtents: Int = 16,
         computesMissingLayouts: Bool = true,
         writeAccess: WriteAccess = .forbidden,
-        maximumBodySize: Int = 64 << 20
+        maximumBodySize: Int = 64 << 20,
+        maximumAnswerElements: Int = 50_000,
+        maximumElementsInFlight: Int = 2_000_000,
+        diskReserve: DiskReserve? = nil
     ) {
         self.computeExtents = computeExtents
         self.maximumExtents = maximumExtents
         self.computesMissingLayouts = computesMissingLayouts
         self.writeAccess = writeAccess
         self.maximumBodySize = maximumBodySize
+        self.maximumAnswerElements = maximumAnswerElements
+        self.maximumElementsInFlight = maximumElementsInFlight
+        self.diskReserve = diskReserve
     }
 }

@@ -1,11 +1,14 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOCore
 import TesseraBackends
+import TesseraHummingbird
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
-/// Reading the server's options: the store, the token file, the extent range, the log level.
+/// Reading the server's options: the store, the token file, the extent range, the timeouts, the disk reserve, the log level.
 enum ServerOptions {
     /// The level `--log-level` names (trace … critical).
     static func logLevel(_ text: String) throws -> Logger.Level {
@@ -53,6 +56,23 @@ enum ServerOptions {
             throw ValidationError("--compute-extents: MIN must be above 0 and not above MAX, got '\(text)'")
         }
         return low...high
+    }
+
+    /// The reserve beside a SQLite store (`STORE-reserve`), allocated now
+    /// when the disk has room; none for other stores or 0 bytes.
+    static func diskReserve(db: String, bytes: Int) throws -> DiskReserve? {
+        guard bytes > 0, case .file(let path) = try StoreLocation(parsing: db) else { return nil }
+        let reserve = DiskReserve(path: path + "-reserve", bytes: bytes)
+        reserve.restore()
+        return reserve
+    }
+
+    /// A timeout flag's seconds: above 0, at most a day.
+    static func timeout(_ seconds: Double, flag: String) throws -> TimeAmount {
+        guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw ValidationError("--\(flag) takes seconds above 0 and at most 86400, got \(seconds)")
+        }
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
 }
 

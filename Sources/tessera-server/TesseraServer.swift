@@ -47,7 +47,10 @@ struct Serve: AsyncParsableCommand {
         discussion: """
         Prints 'listening on http://HOST:PORT' once it listens, and serves until SIGINT or SIGTERM, then finishes \
         the requests in flight and exits 0. Reads compute a missing layout only at whole-point extents within \
-        --compute-extents, up to --max-extents per spec; writes need --token-file.
+        --compute-extents, up to --max-extents per spec; writes need --token-file. No client can hold the server: \
+        an answer holds at most --max-answer-elements and large ones together \
+        --max-elements-in-flight, every wait on a client ends (--idle-timeout, --header-timeout, \
+        --body-timeout), at most --max-connections are open, and --disk-reserve keeps room to delete specs on a full disk.
         """
     )
 
@@ -75,6 +78,27 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The largest request body in bytes.")
     var maxBodySize = 64 << 20
 
+    @Option(help: "The most elements one answer holds; a rect or viewport with more answers 400 (split it).")
+    var maxAnswerElements = 50_000
+
+    @Option(help: "The most elements that large answers being sent hold together; past it a large answer answers 503.")
+    var maxElementsInFlight = 2_000_000
+
+    @Option(help: "Bytes kept free beside a SQLite store, given back when deleting a spec finds the disk full (0: none).")
+    var diskReserve = 64 << 20
+
+    @Option(help: "Seconds a kept-alive connection may wait without a request before it is closed.")
+    var idleTimeout = 60.0
+
+    @Option(help: "Seconds a request's head may take from its first byte; then 408 and the connection is closed.")
+    var headerTimeout = 10.0
+
+    @Option(help: "Seconds a request's body may take from its head; then 408 and the connection is closed.")
+    var bodyTimeout = 60.0
+
+    @Option(help: "The most connections open at once; at the limit the one idle the longest is closed for a new one.")
+    var maxConnections = 1024
+
     @Option(help: "trace, debug, info (one line per request), notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -82,6 +106,10 @@ struct Serve: AsyncParsableCommand {
         _ = try ServerOptions.extentRange(computeExtents)
         guard maxExtents >= 1 else { throw ValidationError("--max-extents must be 1 or more, got \(maxExtents)") }
         guard maxBodySize >= 1 else { throw ValidationError("--max-body-size must be 1 or more, got \(maxBodySize)") }
+        guard maxAnswerElements >= 1 else { throw ValidationError("--max-answer-elements must be 1 or more, got \(maxAnswerElements)") }
+        guard maxElementsInFlight >= 1 else { throw ValidationError("--max-elements-in-flight must be 1 or more, got \(maxElementsInFlight)") }
+        guard diskReserve >= 0 else { throw ValidationError("--disk-reserve must be 0 or more, got \(diskReserve)") }
+        _ = try connectionLimits()
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         _ = try ServerOptions.logLevel(logLevel)
     }
@@ -95,13 +123,21 @@ struct Serve: AsyncParsableCommand {
             maximumExtents: maxExtents,
             computesMissingLayouts: !noCompute,
             writeAccess: try tokenFile.map { .bearerToken(try ServerOptions.token(fromFile: $0)) } ?? .forbidden,
-            maximumBodySize: maxBodySize
+            maximumBodySize: maxBodySize,
+            maximumAnswerElements: maxAnswerElements,
+            maximumElementsInFlight: maxElementsInFlight,
+            diskReserve: try ServerOptions.diskReserve(db: db, bytes: diskReserve)
         )
+        let limits = try connectionLimits()
+        let connections = ConnectionRegistry(maximum: limits.maximumConnections)
         let router = ServerRouter.make(store: store, configuration: configuration, registry: PrometheusCollectorRegistry())
         let host = self.host
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "tessera-server"),
+            server: .guardedHTTP1(limits: limits, registry: connections),
+            configuration: .init(
+                address: .hostname(host, port: port), serverName: "tessera-server", availableConnectionsDelegate: connections.gate
+            ),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
@@ -111,8 +147,23 @@ struct Serve: AsyncParsableCommand {
             logger: logger
         )
         // Whether serving ended on a signal or failed, the store is closed
-        // before the process exits: a SQLite store is then one file again.
-        defer { store.close() }
+        // before the process exits: a SQLite store is then one file again,
+        // its reserve gone too (allocated again by the next server).
+        defer {
+            store.close()
+            _ = configuration.diskReserve?.release()
+        }
         try await app.runService()
+    }
+
+    /// The limits of `--idle-timeout`, `--header-timeout`, `--body-timeout`, `--max-connections`.
+    func connectionLimits() throws -> ConnectionLimits {
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more, got \(maxConnections)") }
+        var limits = ConnectionLimits()
+        limits.idleTimeout = try ServerOptions.timeout(idleTimeout, flag: "idle-timeout")
+        limits.headerTimeout = try ServerOptions.timeout(headerTimeout, flag: "header-timeout")
+        limits.bodyTimeout = try ServerOptions.timeout(bodyTimeout, flag: "body-timeout")
+        limits.maximumConnections = maxConnections
+        return limits
     }
 }

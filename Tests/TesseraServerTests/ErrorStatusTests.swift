@@ -22,6 +22,9 @@ struct ErrorStatusTests {
         Case(uri: "/v1/feeds/feed/layouts/390/rect?rect=0,0,-1,5", status: .badRequest, detail: "rect=\"0,0,-1,5\": the width and height must not be negative"),
         Case(uri: "/v1/feeds/feed/layouts/390/rect?rect=0,x,1,5", status: .badRequest, detail: "rect=\"0,x,1,5\": \"x\" is not a finite number"),
         Case(uri: "/v1/feeds/feed/layouts/390/rect?rect=0,0,1,1&rect=0,0,1,1", status: .badRequest, detail: "give one rect=x,y,w,h, not 2"),
+        // Percent-decoded, a NUL inside a number: the C library would stop reading there.
+        Case(uri: "/v1/feeds/feed/layouts/390/rect?rect=0,0,390,8%0044", status: .badRequest,
+             detail: "rect=\"0,0,390,8\\u000044\": \"8\\u000044\" is not a finite number"),
         Case(uri: "/v1/feeds/feed/layouts/abc/rect?rect=0,0,1,1", status: .badRequest, detail: "the extent \"abc\" is not a number (write it as in JSON: 390, 390.5, 1e3)"),
         Case(uri: "/v1/feeds/feed/layouts/0x10/rect?rect=0,0,1,1", status: .badRequest, detail: "the extent \"0x10\" is not a number (write it as in JSON: 390, 390.5, 1e3)"),
         Case(uri: "/v1/feeds/feed/layouts/0/rect?rect=0,0,1,1", status: .badRequest, detail: "the extent must be a finite number above 0, got \"0\""),

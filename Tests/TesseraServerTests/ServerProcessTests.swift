@@ -46,27 +46,9 @@ struct ServerProcessTests {
 
     /// One HTTP/1.1 exchange on a new loopback connection; the whole answer as text.
     static func exchange(port: Int, _ request: String) throws -> String {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw POSIXError(.EIO) }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        let bytes = Array(request.utf8)
-        guard send(socket, bytes, bytes.count, 0) == bytes.count else { throw POSIXError(.EIO) }
-        var answer: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            answer.append(contentsOf: buffer[0..<count])
-        }
-        return String(decoding: answer, as: UTF8.self)
+        let socket = try LoopbackSocket(port: port)
+        guard socket.send(request) else { throw POSIXError(.EIO) }
+        return socket.read(for: 60).text
     }
 
     static func get(port: Int, _ path: String) throws -> String {

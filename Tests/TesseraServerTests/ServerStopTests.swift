@@ -37,7 +37,7 @@ struct ServerStopTests {
         kill(server.process.processIdentifier, signal)
         server.process.waitUntilExit()
         #expect(server.process.terminationStatus == 0)
-        for suffix in ["-wal", "-shm"] {
+        for suffix in ["-wal", "-shm", "-reserve"] {
             #expect(!FileManager.default.fileExists(atPath: fixture.path + suffix), "the server left \(suffix) beside the store")
         }
         let copy = fixture.directory.appendingPathComponent("copy.sqlite").path

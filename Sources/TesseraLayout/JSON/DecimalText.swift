@@ -3,8 +3,11 @@
 package enum DecimalText {
     /// `Double(text)`: the same value, read here without the C library
     /// when the text is a plain decimal ``exactValue(_:)`` answers.
+    /// A NUL is never part of a number: the C library would stop reading there.
     package static func double(_ text: Substring) -> Double? {
-        exactValue(text.utf8) ?? Double(text)
+        if let exact = exactValue(text.utf8) { return exact }
+        guard !text.utf8.contains(0) else { return nil }
+        return Double(text)
     }
 
     /// Powers of ten that a Double holds exactly (10^0 through 10^22).

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `tessera-server` on a store whose disk is full: a small tmpfs
+/// filled to the last byte (so root only, where `mount` works).
+@Suite("server: a full disk", .timeLimit(.minutes(2)))
+struct FullDiskTests {
+    static var canMount: Bool { getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount") }
+
+    /// Runs a system tool to its end; its exit status.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test("DELETE of a spec works with the disk full: the server gives its --disk-reserve back", .enabled(if: canMount))
+    func deleteOnFullDisk() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-full-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try #require(try Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", folder]) == 0)
+        defer { try? Self.run("/bin/umount", [folder]) }
+        let spec = folder + "/spec.json"
+        try #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 100000, "cycle": [{}]}}]}"#
+            .write(toFile: spec, atomically: false, encoding: .utf8)
+        try "s3cret".write(toFile: folder + "/token", atomically: false, encoding: .utf8)
+        let store = folder + "/feeds.sqlite"
+        for name in ["a", "b"] {
+            #expect(try Executable.run("tessera", ["precompute", spec, "--db", store, "--name", name, "--width", "390"]).status == 0)
+        }
+        let server = try ServerProcessTests.Running(["--db", store, "--token-file", folder + "/token", "--disk-reserve", "4194304", "--log-level", "warning"])
+        defer { _ = server.stop() }
+        #expect(FileManager.default.fileExists(atPath: store + "-reserve"))
+        // The disk to its last byte (dd ends with ENOSPC).
+        try Self.run("/bin/dd", ["if=/dev/zero", "of=\(folder)/filler", "bs=64k"])
+        let authorization = "Authorization: Bearer s3cret\r\n"
+        let body = try String(contentsOfFile: spec, encoding: .utf8)
+        let put = try ServerProcessTests.exchange(port: server.port, "PUT /v1/feeds/c?extent=390 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            + "\(authorization)Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        #expect(put.hasPrefix("HTTP/1.1 507 "), "\(put)")
+        let delete = try ServerProcessTests.exchange(port: server.port, "DELETE /v1/feeds/a HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(authorization)\r\n")
+        #expect(delete.hasPrefix("HTTP/1.1 204 "), "\(delete)")
+        let feeds = try ServerProcessTests.get(port: server.port, "/v1/feeds")
+        #expect(feeds.contains("\"name\": \"b\"") && !feeds.contains("\"name\": \"a\""), "\(feeds)")
+        #expect(server.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: store + "-reserve"))
+    }
+}
