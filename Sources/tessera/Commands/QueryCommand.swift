@@ -16,7 +16,7 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "The stored spec's name (with --db).")
     var name: String?
 
-    @Option(help: "A spec file, laid out in memory instead of a store.")
+    @Option(help: "A spec file, laid out in memory instead of a store (- reads standard input).")
     var spec: String?
 
     @OptionGroup var extent: ExtentOptions
