@@ -53,6 +53,7 @@ struct PrecomputeCommand: ParsableCommand {
         case (nil, .some):
             if name != nil { throw ValidationError("--name names one spec: with --specs each spec is stored under its own \"name\"") }
         }
+        if let name { try ArgumentCheck.specName(name, flag: "--name") }
     }
 
     func run() throws {

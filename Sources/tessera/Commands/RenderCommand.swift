@@ -37,6 +37,10 @@ struct RenderCommand: ParsableCommand {
     )
     var range: RangeArgument?
 
+    func validate() throws {
+        if let name { try ArgumentCheck.specName(name, flag: "--name") }
+    }
+
     func run() throws {
         let picture: RenderedPicture
         switch (spec, db, name) {
