@@ -10,6 +10,7 @@
 #   bash Scripts/postgres.sh url DIR
 #   bash Scripts/postgres.sh replica PRIMARY_DIR REPLICA_DIR [PORT]
 #   bash Scripts/postgres.sh install
+#   bash Scripts/postgres.sh installed
 #
 # start     initdb into DIR/data when it holds no cluster, then start it (on
 #           PORT, else on its previous port when free, else on a free port in
@@ -23,6 +24,8 @@
 #           from it (pg_basebackup -R -X stream), in REPLICA_DIR.
 # install   apt-get install postgresql postgresql-contrib when no initdb is
 #           found; nothing when one is.
+# installed prints the directory of initdb and pg_ctl; exits 1 when none is
+#           found (what install would install).
 #
 # The only stdout is the URL (start, url, replica); everything else goes to
 # stderr. PostgreSQL refuses to run as root, so when run by root the server
@@ -370,6 +373,11 @@ cmd_replica() {
     url_for "$p"
 }
 
+cmd_installed() {
+    [ $# -eq 0 ] || usage
+    find_bindir
+}
+
 cmd_install() {
     [ $# -eq 0 ] || usage
     if find_bindir >/dev/null; then
@@ -402,6 +410,7 @@ case $sub in
     url)     cmd_url "$@" ;;
     replica) cmd_replica "$@" ;;
     install) cmd_install "$@" ;;
+    installed) cmd_installed "$@" ;;
     -h|--help|help) usage ;;
     *) usage ;;
 esac

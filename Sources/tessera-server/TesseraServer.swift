@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Prometheus
+import TesseraBackends
 import TesseraHummingbird
 import TesseraSQLite
 
@@ -14,6 +15,7 @@ struct TesseraServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-server",
         abstract: "Serve a Tessera store over HTTP.",
+        version: TesseraVersion.current,
         subcommands: [Serve.self, EncodingBenchmark.self, RouteBenchmark.self],
         defaultSubcommand: Serve.self
     )

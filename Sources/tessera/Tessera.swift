@@ -1,4 +1,5 @@
 import ArgumentParser
+import TesseraBackends
 
 /// The `tessera` command: compute, store and query collection-view layouts.
 @main
@@ -7,6 +8,7 @@ struct Tessera: ParsableCommand {
         commandName: "tessera",
         abstract: "Compute collection-view layouts and answer rect queries.",
         discussion: "Errors are one line on standard error, with a non-zero exit status.",
+        version: TesseraVersion.current,
         subcommands: [
             LayoutCommand.self, PrecomputeCommand.self, AppendCommand.self, QueryCommand.self, ItemCommand.self, ListCommand.self,
             InvalidateCommand.self, PruneCommand.self, CheckCommand.self, ExportCommand.self, RenderCommand.self, DemoCommand.self, BenchCommand.self,

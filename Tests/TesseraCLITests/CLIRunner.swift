@@ -38,24 +38,29 @@ struct CLIRunner {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read both pipes while the process runs, so a large output cannot block it.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var stdoutData = Data()
-        nonisolated(unsafe) var stderrData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        stderrData = err.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
+        let (stdoutData, stderrData) = readToEnd(out, err, of: process)
         return Output(
             status: process.terminationStatus,
             stdout: String(decoding: stdoutData, as: UTF8.self),
             stderr: String(decoding: stderrData, as: UTF8.self),
             signaled: process.terminationReason == .uncaughtSignal
         )
+    }
+
+    /// Both pipes read to their end while `process` runs (so a large output
+    /// cannot block it), once it has exited.
+    static func readToEnd(_ out: Pipe, _ err: Pipe, of process: Process) -> (stdout: Data, stderr: Data) {
+        let group = DispatchGroup()
+        nonisolated(unsafe) var stdoutData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return (stdoutData, stderrData)
     }
 
     /// Which stream `runOnTerminal` connects to a pseudo-terminal.

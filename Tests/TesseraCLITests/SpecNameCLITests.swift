@@ -20,7 +20,7 @@ struct SpecNameCLITests {
             let cases: [(String, String)] = [
                 ("bad\u{7}bell", #"error: a spec name must not contain control characters or line breaks, got U+0007 at character 3: "bad\u0007bell""#),
                 (long, #"error: a spec name must be at most 256 bytes of UTF-8, got 257 bytes: "\#(String(repeating: "x", count: 60))…""#),
-                ("", #"error: the spec has no name: give one (a "name" in the spec, or a name to save it as)"#),
+                ("", #"error: a spec name must not be empty: """#),
             ]
             for (name, expected) in cases {
                 let line = try CLIRunner.failure(["precompute", file, "--db", database, "--width", "390", "--name", name])
@@ -59,6 +59,49 @@ struct SpecNameCLITests {
                 "error: \(file):3: name: a spec name must not contain control characters or line breaks, got U+0009 at character 3",
             ], "\(output.stderr)")
             #expect(try PrecomputeSpecsTests.specs(in: database) == ["a", "b"])
+        }
+    }
+
+    /// The commands that take a spec name with `--name`, `--name` last.
+    static func nameCommands(in directory: URL) throws -> [[String]] {
+        let spec = try CLIRunner.file("feed.json", in: directory, Self.spec(nil))
+        let items = try CLIRunner.file("items.ndjson", in: directory, "{}\n")
+        let database = directory.appendingPathComponent("feeds.sqlite").path
+        return [
+            ["precompute", spec, "--db", database, "--width", "390"],
+            ["query", "--db", database, "--width", "390", "--rect", "0,0,10,10"],
+            ["item", "--db", database, "--width", "390", "--section", "0", "--item", "0"],
+            ["invalidate", "--db", database],
+            ["append", "--db", database, "--section", "0", items],
+            ["render", "--db", database, "--width", "390", "--out", directory.appendingPathComponent("out.svg").path],
+        ]
+    }
+
+    @Test("--name of bytes that are not UTF-8 is refused by every command, as --name X and --name=X; a typed U+FFFD is a name")
+    func invalidUTF8() throws {
+        try CLIRunner.inTemporaryDirectory { directory in
+            let expected = "error: --name is not valid UTF-8: \"a\u{FFFD}b\" (U+FFFD marks the bytes that are not)"
+            for arguments in try Self.nameCommands(in: directory) {
+                for raw in [#"--name "$(printf 'a\377b')""#, #"--name="$(printf 'a\377b')""#] {
+                    let line = try CLIRunner.boundedFailure(arguments, rawArguments: raw, seconds: 30)
+                    #expect(line == expected, "\(arguments[0]) \(raw)")
+                }
+            }
+            let database = directory.appendingPathComponent("feeds.sqlite").path
+            #expect(!FileManager.default.fileExists(atPath: database))
+            let typed = try CLIRunner.run(["precompute", directory.appendingPathComponent("feed.json").path, "--db", database, "--width", "390", "--name", "a\u{FFFD}b", "--quiet"])
+            #expect(typed.status == 0, "\(typed.stderr)")
+            #expect(try PrecomputeSpecsTests.specs(in: database) == ["a\u{FFFD}b"])
+        }
+    }
+
+    @Test("--name that breaks the rule is refused by the commands that read a store too, before the store is opened")
+    func nameRuleForReaders() throws {
+        try CLIRunner.inTemporaryDirectory { directory in
+            for arguments in try Self.nameCommands(in: directory).dropFirst() {
+                let line = try CLIRunner.failure(arguments + ["--name", "two\nlines"])
+                #expect(line == #"error: a spec name must not contain control characters or line breaks, got U+000A at character 3: "two\nlines""#, "\(arguments[0])")
+            }
         }
     }
 }

@@ -9,8 +9,9 @@ import Glibc
 /// in), otherwise a throwaway cluster that `Scripts/postgres.sh` starts in
 /// the temporary folder for this test process and stops when it exits.
 ///
-/// Without either, those tests fail (never skip) with a message that says
-/// how to give them a server.
+/// Without either, PostgreSQL is installed when the tests may install it
+/// (see PostgresTestServer+Install.swift); otherwise those tests fail (never
+/// skip) with a message that says how to give them a server.
 public enum PostgresTestServer {
     private static let started: Result<String, PostgresTestServerError> = start()
 
@@ -37,6 +38,7 @@ public enum PostgresTestServer {
         if let url = ProcessInfo.processInfo.environment["TESSERA_POSTGRES_URL"], !url.isEmpty {
             return .success(url)
         }
+        if case .failure(let error) = installation { return .failure(error) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-test-pg-\(getpid())").path
         let started = script(["start", directory])
         if case .success = started {
@@ -88,6 +90,7 @@ public final class ReplicatedClusters {
     private let directory: String
 
     public init() throws {
+        try PostgresTestServer.installation.get()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-replica-\(UUID().uuidString.prefix(8))").path
         primaryURL = try PostgresTestServer.script(["start", directory + "/primary"]).get()
         do {
@@ -108,9 +111,12 @@ public final class ReplicatedClusters {
 /// Why the PostgreSQL tests have no server, and how to give them one.
 public struct PostgresTestServerError: Error, CustomStringConvertible {
     public var reason: String
+    /// The reason already says how to give them a server, in one line.
+    var isWholeMessage = false
 
     public var description: String {
-        """
+        if isWholeMessage { return reason }
+        return """
         The PostgreSQL tests need a server. \(reason)
         Either install PostgreSQL (Debian: `apt-get install -y postgresql postgresql-contrib`; the tests then start \
         a throwaway cluster with Scripts/postgres.sh), or point them at a server where they may create schemas:

@@ -62,14 +62,22 @@ extension Spec {
         try self.init(json: json, registry: registry, baseDirectory: baseDirectory)
     }
 
-    /// Reads a spec file; item files are relative to its directory.
+    /// Reads a spec file; item files are relative to its directory. The
+    /// file must be a regular file of at most ``maximumFileBytes``.
     public init(contentsOfFile path: String, registry: LayoutRegistry = .standard) throws {
-        let bytes = try FileBytes.read(path)
+        try self.init(contentsOfFile: path, registry: registry, readingStandardInput: false)
+    }
+
+    /// Reads a spec file, or standard input for `-` when `readingStandardInput`
+    /// (under the same limit; item files are then relative to the current folder).
+    package init(contentsOfFile path: String, registry: LayoutRegistry = .standard, readingStandardInput: Bool) throws {
+        let rules = readingStandardInput ? FileRules.specFile.readingStandardInput : .specFile
+        let bytes = try FileBytes.read(path, rules: rules)
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            throw SpecError(path: "", reason: "\(path.quotedPathForMessage) is not valid JSON: \(error)")
+            throw SpecError(path: "", reason: "\(rules.name(of: path)) is not valid JSON: \(error)")
         }
         try self.init(json: json, registry: registry, baseDirectory: FileBytes.directory(of: path))
     }

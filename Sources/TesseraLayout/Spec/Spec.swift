@@ -12,6 +12,11 @@ public struct Spec: Sendable {
     /// The longest line an items file may have: 1 MiB.
     public static let maximumItemLineBytes = 1 << 20
 
+    /// The largest spec file, and the longest line of a file of specs: 64 MiB
+    /// (the HTTP service's default largest request body). A larger file is
+    /// refused before it is read.
+    public static let maximumFileBytes = 64 << 20
+
     /// The key a store files this spec under.
     public var name: String?
     /// The scroll axis.

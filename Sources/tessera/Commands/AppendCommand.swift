@@ -25,6 +25,7 @@ struct AppendCommand: ParsableCommand {
 
     func validate() throws {
         try ArgumentCheck.index(section, flag: "--section")
+        try ArgumentCheck.specName(name, flag: "--name")
     }
 
     func run() throws {

@@ -20,6 +20,7 @@ struct InvalidateCommand: ParsableCommand {
 
     func validate() throws {
         if let width { try ArgumentCheck.extent(width, flag: "--width") }
+        try ArgumentCheck.specName(name, flag: "--name")
     }
 
     func run() throws {

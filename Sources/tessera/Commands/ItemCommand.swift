@@ -28,6 +28,7 @@ struct ItemCommand: ParsableCommand {
     func validate() throws {
         try ArgumentCheck.index(section, flag: "--section")
         try ArgumentCheck.index(item, flag: "--item")
+        try ArgumentCheck.specName(name, flag: "--name")
     }
 
     func run() throws {

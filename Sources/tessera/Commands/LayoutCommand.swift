@@ -8,7 +8,7 @@ struct LayoutCommand: ParsableCommand {
         abstract: "Compute a spec's layout in memory and print every element."
     )
 
-    @Argument(help: "The spec file (JSON, format 1).")
+    @Argument(help: "The spec file (JSON, format 1; - reads standard input).")
     var spec: String
 
     @OptionGroup var extent: ExtentOptions

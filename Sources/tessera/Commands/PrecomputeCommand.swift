@@ -18,10 +18,10 @@ struct PrecomputeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The spec file (JSON, format 1).")
+    @Argument(help: "The spec file (JSON, format 1; - reads standard input).")
     var spec: String?
 
-    @Option(help: ArgumentHelp("A file of specs, one JSON spec per line, each stored under its own \"name\" (instead of SPEC).", valueName: "file"))
+    @Option(help: ArgumentHelp("A file of specs, one JSON spec per line, each stored under its own \"name\" (instead of SPEC; - reads standard input).", valueName: "file"))
     var specs: String?
 
     @Flag(help: "With --specs: leave out lines that fail and go on (default: stop at the first, keeping the specs before it).")
@@ -53,12 +53,13 @@ struct PrecomputeCommand: ParsableCommand {
         case (nil, .some):
             if name != nil { throw ValidationError("--name names one spec: with --specs each spec is stored under its own \"name\"") }
         }
+        if let name { try ArgumentCheck.specName(name, flag: "--name") }
     }
 
     func run() throws {
         if let specs { return try runBatch(file: specs) }
         guard let spec else { return }
-        let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec) }
+        let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec, readingStandardInput: true) }
         let extents = loaded.axis == .vertical ? width : height
         if extents.isEmpty || !(loaded.axis == .vertical ? height : width).isEmpty {
             throw CommandError(loaded.axis == .vertical

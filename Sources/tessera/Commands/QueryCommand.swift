@@ -16,7 +16,7 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "The stored spec's name (with --db).")
     var name: String?
 
-    @Option(help: "A spec file, laid out in memory instead of a store.")
+    @Option(help: "A spec file, laid out in memory instead of a store (- reads standard input).")
     var spec: String?
 
     @OptionGroup var extent: ExtentOptions
@@ -35,6 +35,7 @@ struct QueryCommand: ParsableCommand {
         guard (spec == nil) != (db == nil) else { throw ValidationError("give either --db FILE --name N, or --spec SPEC") }
         if db != nil, name == nil { throw ValidationError("--db needs --name, the stored spec's name") }
         if spec != nil, name != nil { throw ValidationError("--name is for a stored spec (with --db); --spec lays out its file as it is") }
+        if let name { try ArgumentCheck.specName(name, flag: "--name") }
     }
 
     func run() throws {

@@ -14,7 +14,7 @@ struct RenderCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The spec file (JSON, format 1); or give --db and --name instead.")
+    @Argument(help: "The spec file (JSON, format 1; - reads standard input); or give --db and --name instead.")
     var spec: String?
 
     @Option(help: "The store file to read the layout from, instead of a spec file.")
@@ -36,6 +36,10 @@ struct RenderCommand: ParsableCommand {
         transform: RangeArgument.init(parsing:)
     )
     var range: RangeArgument?
+
+    func validate() throws {
+        if let name { try ArgumentCheck.specName(name, flag: "--name") }
+    }
 
     func run() throws {
         let picture: RenderedPicture

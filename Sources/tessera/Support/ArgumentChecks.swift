@@ -16,3 +16,16 @@ enum ArgumentCheck {
         guard value >= 0 else { throw ValidationError("\(flag) must be 0 or more, got \(value)") }
     }
 }
+
+extension ArgumentCheck {
+    /// A spec name given with `flag`: valid UTF-8 (checked on the raw
+    /// arguments, see ``RawArguments``), and a name by the rule of
+    /// `Spec.nameProblem(_:)`. Fails with a ``CommandError`` that names the
+    /// rule broken and the name.
+    static func specName(_ name: String, flag: String) throws {
+        if RawArguments.isRepaired(name) {
+            throw CommandError("\(flag) is not valid UTF-8: \(name.quotedForMessage) (U+FFFD marks the bytes that are not)")
+        }
+        if let problem = Spec.nameProblem(name) { throw CommandError("\(problem): \(name.quotedForMessage)") }
+    }
+}

@@ -32,7 +32,7 @@ struct ExtentOptions: ParsableArguments {
     /// The spec in the file at `path`, laid out in memory at the extent
     /// these options give for its axis; errors name the file.
     func layout(specFile path: String, command: String) throws -> LayoutResult {
-        let spec = try reportingErrors(file: path) { try Spec(contentsOfFile: path) }
+        let spec = try reportingErrors(file: path) { try Spec(contentsOfFile: path, readingStandardInput: true) }
         let items = spec.sections.reduce(0) { $0 + ($1.items.knownCount ?? 0) }
         guard items <= Self.maximumInMemoryItems else {
             throw CommandError("\(path): the spec has \(items) items, more than the \(Self.maximumInMemoryItems) that \(command) lays out "

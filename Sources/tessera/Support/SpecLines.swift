@@ -1,12 +1,6 @@
 import Foundation
 import TesseraLayout
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The specs of an NDJSON file, one per line, read line by line as the store
 /// takes them: the file is never all in memory. Blank lines are skipped. A
 /// line that is not valid UTF-8 or JSON, is not a valid spec, has no
@@ -23,56 +17,58 @@ final class SpecLines: Sequence, IteratorProtocol, @unchecked Sendable {
     }
 
     let path: String
-    private let file: UnsafeMutablePointer<FILE>
+    private let lines: LineReader
     private let axis: Axis
     private let keepGoing: Bool
     private let baseDirectory: String
     /// The file's size, when it is a regular file: progress is the share read.
-    let totalBytes: Int?
-    private(set) var bytesRead = 0
-    private var lineNumber = 0
+    var totalBytes: Int? { lines.file.size }
+    var bytesRead: Int { lines.file.bytesRead }
     /// The line of each spec handed out, by its index among them.
     private(set) var specLines: [Int] = []
     private(set) var failures: [Failure] = []
     /// Reading ended at a failure.
     private(set) var stopped = false
-    private var lineBuffer: UnsafeMutablePointer<CChar>?
-    private var lineCapacity = 0
 
-    /// Opens `path`; specs must scroll along `axis` (the extents given).
+    /// Opens `path` (`-`: standard input) under the rules of files of specs
+    /// (``FileRules/specLines``); specs must scroll along `axis` (the extents given).
     init(path: String, axis: Axis, keepGoing: Bool) throws {
-        var info = stat()
-        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            throw CommandError("\(path.quotedPathForMessage) is a directory, not a file of specs")
-        }
-        guard let file = fopen(path, "rb") else {
-            throw CommandError("cannot read \(path.quotedPathForMessage): \(String(cString: strerror(errno)))")
+        do {
+            lines = try LineReader(path: path, rules: FileRules.specLines.readingStandardInput, errorPath: "")
+        } catch let error as SpecError {
+            throw CommandError(error.reason)
         }
         self.path = path
-        self.file = file
         self.axis = axis
         self.keepGoing = keepGoing
+        // For `-`, the current folder.
         baseDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        totalBytes = info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : nil
-    }
-
-    deinit {
-        free(lineBuffer)
-        fclose(file)
     }
 
     func next() -> Spec? {
-        while !stopped, let line = readLine() {
-            lineNumber += 1
-            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+        while !stopped {
             do {
-                let spec = try parse(line)
-                specLines.append(lineNumber)
+                let read = try lines.next { line -> Spec? in
+                    guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return nil }
+                    return try parse(Array(line))
+                }
+                // The end of the file.
+                guard let read else { return nil }
+                // A blank line.
+                guard let spec = read else { continue }
+                specLines.append(lines.lineNumber)
                 return spec
+            } catch let error as LineTooLong {
+                fail(line: error.line, "the line is longer than \(error.limit) bytes (\(error.limit >> 20) MiB), the longest spec a file of specs may hold")
+                // Bounded memory: the rest of an endless line is never read.
+                stopped = true
+            } catch let error as SpecError {
+                fail(line: lines.lineNumber + 1, error.reason)
+                stopped = true
             } catch let error as CommandError {
-                fail(line: lineNumber, error.description)
+                fail(line: lines.lineNumber, error.description)
             } catch {
-                fail(line: lineNumber, "\(error)")
+                fail(line: lines.lineNumber, "\(error)")
             }
         }
         return nil
@@ -119,21 +115,5 @@ final class SpecLines: Sequence, IteratorProtocol, @unchecked Sendable {
                 : "spec \"\(name)\" scrolls vertically, and --height was given: a file of specs takes one axis")
         }
         return spec
-    }
-
-    /// The next line without its newline, or nil at the end of the file.
-    private func readLine() -> [UInt8]? {
-        let length = getline(&lineBuffer, &lineCapacity, file)
-        guard length >= 0, let buffer = lineBuffer else {
-            if ferror(file) != 0 {
-                fail(line: lineNumber + 1, "cannot read the line: \(String(cString: strerror(errno)))")
-                stopped = true
-            }
-            return nil
-        }
-        bytesRead += length
-        var count = length
-        if count > 0, buffer[count - 1] == 0x0A { count -= 1 }
-        return buffer.withMemoryRebound(to: UInt8.self, capacity: count) { Array(UnsafeBufferPointer(start: $0, count: count)) }
     }
 }

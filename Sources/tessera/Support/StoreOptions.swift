@@ -27,6 +27,7 @@ enum StoreFile {
     /// Fails unless `path` is an existing file that may be a Tessera store
     /// (a file that is not one is refused untouched).
     private static func requireFile(_ path: String) throws {
+        try requireRegularFile(path)
         do {
             try LayoutStore.requireExisting(db: path)
         } catch let error as StoreError where error.code == .notFound {
@@ -104,7 +105,16 @@ enum StoreFile {
 
     /// Opens or creates the store at `path`.
     static func open(_ path: String) throws -> LayoutStore {
-        try reportingErrors { try LayoutStore.open(db: path) }
+        try requireRegularFile(path)
+        return try reportingErrors { try LayoutStore.open(db: path) }
+    }
+
+    /// Fails when `path` names a FIFO, a device, a directory or a socket,
+    /// without opening it (SQLite would wait on a FIFO for a writer, and
+    /// read a device without end). A missing file, and a URL, pass.
+    static func requireRegularFile(_ path: String) throws {
+        guard !StoreLocation.isPostgresURL(path), let kind = FileBytes.kind(at: path) else { return }
+        throw CommandError("\(path.quotedPathForMessage) is \(kind), not a store file: --db takes a SQLite file or a postgres:// URL")
     }
 }
 

@@ -1,0 +1,5 @@
+/// The package's version, as `tessera --version` and
+/// `tessera-server --version` print it.
+package enum TesseraVersion {
+    package static let current = "0.9.0"
+}
