@@ -73,15 +73,16 @@ extension LayoutStore {
     /// judged from its bytes before anything opens it: for the tools that
     /// write to a store but must never create one (an empty or table-less
     /// file given to a writable open would become a store). Throws
-    /// `notFound` for a missing file, `notAStore` for a folder or another
-    /// file.
+    /// `notFound` for a missing file, `notAStore` for a folder, a FIFO, a
+    /// device or another file.
     package static func requireExistingStore(at path: String) throws {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw StoreError(.notFound, "no store at \(path.quotedPathForMessage)", store: path)
         }
-        guard status.st_mode & S_IFMT != S_IFDIR else {
-            throw StoreError(.notAStore, "\(path.quotedPathForMessage) is a directory, not a store file", store: path)
+        // A FIFO would block the header's read, a device never end it.
+        if let kind = FileBytes.kind(ofMode: status.st_mode) {
+            throw StoreError(.notAStore, "\(path.quotedPathForMessage) is \(kind), not a store file", store: path)
         }
         _ = try Migrator.existingStoreHeader(at: path)
     }

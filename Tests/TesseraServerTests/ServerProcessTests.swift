@@ -96,6 +96,8 @@ struct ServerProcessTests {
     @Test("refuses to start without a store, or with bad options, saying why", arguments: [
         (["--db", "missing.sqlite"], "no store at 'missing.sqlite'"),
         (["--db", "EMPTY"], "is not a Tessera store"),
+        // Refused by its kind, before a read of its header would wait for a writer.
+        (["--db", "FIFO"], "is a FIFO, not a store file"),
         (["--db", "STORE", "--compute-extents", "300-200"], "--compute-extents: MIN must be above 0 and not above MAX"),
         (["--db", "STORE", "--compute-extents", "abc"], "--compute-extents takes MIN-MAX"),
         (["--db", "STORE", "--max-extents", "0"], "--max-extents must be 1 or more"),
@@ -105,7 +107,9 @@ struct ServerProcessTests {
     func refusals(arguments: [String], message: String) throws {
         let fixture = try ServerFixture()
         let empty = try fixture.file("empty", " \n")
-        let resolved = arguments.map { $0 == "STORE" ? fixture.path : $0 == "EMPTY" ? empty : $0 }
+        let fifo = fixture.directory.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let resolved = arguments.map { $0 == "STORE" ? fixture.path : $0 == "EMPTY" ? empty : $0 == "FIFO" ? fifo : $0 }
         let output = try Executable.run("tessera-server", resolved + ["--port", "0"])
         #expect(output.status != 0)
         #expect(output.stdout.isEmpty)

@@ -164,26 +164,29 @@ extension PostgresSession: StorageReader {
             .map { try SectionColumns.record($0, layoutID: layoutID) }
     }
 
-    func forEachSection(layoutID: Int64, endingAtOrAfter low: Double, _ body: (SectionRecord) throws -> Bool) throws {
-        // In pages: a query stops after the first sections past its rect.
-        var after: (end: Double, section: Int)?
+    func forEachSection(layoutID: Int64, fromTheOneBeforeEndingAtOrAfter low: Double, _ body: (SectionRecord) throws -> Bool) throws {
+        // The index on scroll_end finds where to start; the rows come in
+        // section order, in pages: a query stops after the first past its rect.
+        var next: Int64?
         while true {
-            let page = if let after {
+            let page = if let next {
                 try rows("""
                     SELECT \(SectionColumns.select) FROM layout_sections AS t
-                    WHERE layout_id = $1 AND scroll_end >= $2 AND (scroll_end, section) > ($3, $4)
-                    ORDER BY scroll_end, section LIMIT 64
-                    """, .of(layoutID, low, after.end, after.section))
+                    WHERE layout_id = $1 AND section >= $2 ORDER BY section LIMIT 64
+                    """, .of(layoutID, next))
             } else {
                 try rows("""
                     SELECT \(SectionColumns.select) FROM layout_sections AS t
-                    WHERE layout_id = $1 AND scroll_end >= $2 ORDER BY scroll_end, section LIMIT 64
+                    WHERE layout_id = $1 AND section >= coalesce(
+                        (SELECT section FROM layout_sections WHERE layout_id = $1 AND scroll_end >= $2 ORDER BY scroll_end, section LIMIT 1) - 1,
+                        (SELECT max(section) FROM layout_sections WHERE layout_id = $1))
+                    ORDER BY section LIMIT 64
                     """, .of(layoutID, low))
             }
             for columns in page {
                 let record = try SectionColumns.record(columns, layoutID: layoutID)
                 guard try body(record) else { return }
-                after = (record.geometry.end, record.geometry.index)
+                next = Int64(record.geometry.index) + 1
             }
             if page.count < 64 { return }
         }

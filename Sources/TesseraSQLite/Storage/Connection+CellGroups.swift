@@ -118,13 +118,20 @@ extension Connection {
         ELSE reach_checksum IS tessera_checksum(layout_id, slot, first_item, reach_start, reach_end, reach_slack) END
         """
 
-    package func groups(layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>) throws -> [GroupRecord] {
+    private static let groupColumns = """
+        first_item, group_id, min_cross, max_cross, min_scroll, max_scroll, frames_checksum, \(directoryIntact),
+        reach_start, reach_end, reach_slack, \(reachIntact)
+        """
+
+    package func groups(layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?) throws -> [GroupRecord] {
+        // Two searches of the primary key (an OR would scan the slot).
         let query = try cachedStatement("""
-            SELECT first_item, group_id, min_cross, max_cross, min_scroll, max_scroll, frames_checksum, \(Self.directoryIntact),
-                reach_start, reach_end, reach_slack, \(Self.reachIntact)
-            FROM cell_group_directory WHERE layout_id = ? AND slot = ? AND first_item BETWEEN ? AND ? ORDER BY first_item
+            SELECT \(Self.groupColumns) FROM cell_group_directory WHERE layout_id = ?1 AND slot = ?2 AND first_item BETWEEN ?3 AND ?4
+            UNION ALL
+            SELECT \(Self.groupColumns) FROM cell_group_directory WHERE layout_id = ?1 AND slot = ?2 AND first_item = ?5 AND ?5 > ?4
+            ORDER BY first_item
             """)
-        try query.bind(layoutID, slot, firstItems.lowerBound, firstItems.upperBound)
+        try query.bind(layoutID, slot, firstItems.lowerBound, firstItems.upperBound, alsoFirstItem ?? Int.min)
         defer { query.reset() }
         var result: [GroupRecord] = []
         while try query.step() {
@@ -145,7 +152,7 @@ extension Connection {
     }
 
     package func groupReach(layoutID: Int64, slot: Int, firstItem: Int) throws -> GroupReach? {
-        try groups(layoutID: layoutID, slot: slot, firstItems: firstItem...firstItem).first?.reach
+        try groups(layoutID: layoutID, slot: slot, firstItems: firstItem...firstItem, alsoFirstItem: nil).first?.reach
     }
 
     package func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {

@@ -186,10 +186,14 @@ extension Connection: StorageReader {
         return result
     }
 
-    package func forEachSection(layoutID: Int64, endingAtOrAfter low: Double, _ body: (SectionRecord) throws -> Bool) throws {
+    package func forEachSection(layoutID: Int64, fromTheOneBeforeEndingAtOrAfter low: Double, _ body: (SectionRecord) throws -> Bool) throws {
+        // The index on end finds where to start; the rows come from the table, in section order.
         let query = try cachedStatement("""
             SELECT \(SectionRow.columns) FROM layout_sections
-            WHERE layout_id = ? AND end >= ? ORDER BY end, section
+            WHERE layout_id = ?1 AND section >= coalesce(
+                (SELECT section FROM layout_sections WHERE layout_id = ?1 AND end >= ?2 ORDER BY end, section LIMIT 1) - 1,
+                (SELECT max(section) FROM layout_sections WHERE layout_id = ?1))
+            ORDER BY section
             """)
         try query.bind(layoutID, low)
         defer { query.reset() }

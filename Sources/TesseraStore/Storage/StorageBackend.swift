@@ -101,9 +101,11 @@ package protocol StorageReader: AnyObject {
 
     /// Every section row of a layout, in section order.
     func sections(layoutID: Int64) throws -> [SectionRecord]
-    /// The section rows whose end is at least `low`, in order of end, until
-    /// `body` returns false.
-    func forEachSection(layoutID: Int64, endingAtOrAfter low: Double, _ body: (SectionRecord) throws -> Bool) throws
+    /// The section rows in section order, from the one before the first
+    /// whose end is at least `low` (found through the backend's index on
+    /// ends: a hint; from the last section when none is found), until
+    /// `body` returns false. Each row verified.
+    func forEachSection(layoutID: Int64, fromTheOneBeforeEndingAtOrAfter low: Double, _ body: (SectionRecord) throws -> Bool) throws
     func section(layoutID: Int64, index: Int) throws -> SectionRecord?
     func placerState(layoutID: Int64, slot: Int) throws -> [UInt8]?
     func placerStates(layoutID: Int64) throws -> [Int: [UInt8]]
@@ -133,8 +135,9 @@ package protocol StorageReader: AnyObject {
     /// none. A hint only: index pages carry no checksum (see `IndexedGroups`).
     func indexedGroupRange(layoutID: Int64, slot: Int, bounds: QueryBounds) throws -> ClosedRange<Int>?
     /// The directory rows of a slot whose first items lie in `firstItems`,
-    /// in item order, each verified, with its reach (nil for a row without).
-    func groups(layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>) throws -> [GroupRecord]
+    /// and the row of `alsoFirstItem` when it is past them, in item order,
+    /// each verified, with its reach (nil for a row without): one statement.
+    func groups(layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?) throws -> [GroupRecord]
     /// The union of a slot's groups along the scroll axis; nil without groups.
     func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>?
 

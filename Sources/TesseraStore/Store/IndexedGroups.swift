@@ -31,10 +31,13 @@ struct IndexedGroups {
         guard let hint = try storage.indexedGroupRange(layoutID: layout.id, slot: section.slot, bounds: bounds),
               hint.lowerBound >= 0, hint.upperBound <= last, hint.lowerBound % size == 0, hint.upperBound % size == 0
         else { throw UnverifiedIndex() }
-        // The rows from the group before the first to the one after the last.
+        // The rows from the group before the first to the one after the
+        // last, and the section's last row, which holds its slack.
         let low = max(0, hint.lowerBound - size)
         let high = min(last, hint.upperBound + size)
-        let rows = try storage.groups(layoutID: layout.id, slot: section.slot, firstItems: low...high)
+        var rows = try storage.groups(layoutID: layout.id, slot: section.slot, firstItems: low...high, alsoFirstItem: last)
+        guard rows.last?.firstItem == last, let slack = rows.last?.reach?.slack else { throw UnverifiedIndex() }
+        if high < last { rows.removeLast() }
         guard rows.count == (high - low) / size + 1,
               rows.indices.allSatisfy({ rows[$0].firstItem == low + $0 * size })
         else { throw UnverifiedIndex() }
@@ -44,49 +47,34 @@ struct IndexedGroups {
         }
         // … and every group after the last starts after it.
         if hint.upperBound < last {
-            let slack = high == last ? rows[rows.count - 1].reach?.slack : try sectionSlack()
-            guard let slack, let reach = rows[rows.count - 1].reach, reach.start - slack > bounds.maxScroll else { throw UnverifiedIndex() }
+            guard let reach = rows[rows.count - 1].reach, reach.start - slack > bounds.maxScroll else { throw UnverifiedIndex() }
         }
         let first = hint.lowerBound == low ? 0 : 1
         let end = hint.upperBound == high ? rows.count : rows.count - 1
         return rows[first..<end].filter { $0.bounds.mayIntersect(bounds) }
     }
 
-    /// The section's slack, held by its last group's row.
-    private func sectionSlack() throws -> Double? {
-        let last = lastFirstItem
-        let rows = try storage.groups(layoutID: layout.id, slot: section.slot, firstItems: last...last)
-        guard rows.count == 1, rows[0].firstItem == last else { throw UnverifiedIndex() }
-        return rows[0].reach?.slack
-    }
-
     /// The non-empty sections of `layout` whose scroll range meets [low,
-    /// high], in order, found through the backend's section index and
-    /// proven complete: the rows it gives are numbered without a gap, the
-    /// section before the first ends before `low`, and the one after the
-    /// last starts after `high` (or there is none). Section starts and ends
+    /// high], in order. The section index says where to start reading; the
+    /// rows read from there are proven to cover the band: numbered without
+    /// a gap, from section 0 or one that ends before `low`, to the last
+    /// section or one that starts after `high`. Section starts and ends
     /// never decrease along a layout (sections are stacked, with spacing of
-    /// at least 0), so no other section can meet the band.
+    /// at least 0), so no section outside them can meet the band.
     static func sections(of layout: StoredLayout, from low: Double, through high: Double, storage: any StorageReader) throws -> [SectionRecord] {
-        var visited: [SectionRecord] = []
-        var stop: SectionRecord?
-        try storage.forEachSection(layoutID: layout.id, endingAtOrAfter: low) { section in
-            guard section.geometry.start <= high else {
-                stop = section
-                return false
-            }
-            visited.append(section)
-            return true
+        var rows: [SectionRecord] = []
+        try storage.forEachSection(layoutID: layout.id, fromTheOneBeforeEndingAtOrAfter: low) { section in
+            rows.append(section)
+            return section.geometry.start <= high
         }
-        let first = visited.first?.geometry.index ?? stop?.geometry.index ?? layout.sectionCount
-        guard visited.indices.allSatisfy({ visited[$0].geometry.index == first + $0 }) else { throw UnverifiedIndex() }
-        let next = first + visited.count
-        guard stop.map({ $0.geometry.index == next }) ?? (next == layout.sectionCount) else { throw UnverifiedIndex() }
-        if first > 0 {
-            guard let before = try storage.section(layoutID: layout.id, index: first - 1),
-                  before.geometry.index == first - 1, before.geometry.end < low
-            else { throw UnverifiedIndex() }
+        guard let first = rows.first?.geometry, let last = rows.last?.geometry else {
+            guard layout.sectionCount == 0 else { throw UnverifiedIndex() }
+            return []
         }
-        return visited.filter { !$0.geometry.isEmpty }
+        guard rows.indices.allSatisfy({ rows[$0].geometry.index == first.index + $0 }),
+              first.index == 0 || first.end < low,
+              last.index == layout.sectionCount - 1 || last.start > high
+        else { throw UnverifiedIndex() }
+        return rows.filter { !$0.geometry.isEmpty && $0.geometry.end >= low && $0.geometry.start <= high }
     }
 }

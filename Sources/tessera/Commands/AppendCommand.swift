@@ -31,6 +31,7 @@ struct AppendCommand: ParsableCommand {
     func run() throws {
         let newItems = try reportingErrors(file: items) { try ItemFile.read(items, section: section) }
         let store = try database.open()
+        defer { store.close() }
         let started = ProgressBar.now()
         let report = try reportingErrors(file: items) { try store.append(name: name, section: section, items: newItems) }
         guard !quiet else { return }

@@ -23,6 +23,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let store = try repair ? database.open() : database.openForReading()
+        defer { store.close() }
         let report = try reportingErrors { try store.check(repair: repair) }
         for problem in report.problems { print("problem: \(problem)") }
         for layout in report.markedStale { print("repaired: \(layout)") }

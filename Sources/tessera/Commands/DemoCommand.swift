@@ -53,6 +53,7 @@ struct DemoCommand: ParsableCommand {
 
         print("Precomputing \(dbPath) at widths \(Self.widths.map { JSONWriter.format($0) }.joined(separator: ", ")):")
         let store = try StoreFile.open(dbPath)
+        defer { store.close() }
         var layouts: [StoredLayout] = []
         try reportingErrors {
             try store.save(spec, as: DemoFeed.name)

@@ -25,6 +25,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.openForReading()
+        defer { store.close() }
         let report = try reportingErrors { try store.export(to: out, replacing: replace) }
         print("exported \(counted(report.specsChecked, "spec")), \(counted(report.layoutsChecked, "layout")) to \(out.quotedPathForMessage): checked, no problems")
     }

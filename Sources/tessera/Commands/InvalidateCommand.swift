@@ -25,6 +25,7 @@ struct InvalidateCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.open()
+        defer { store.close() }
         let count = try reportingErrors { () -> Int in
             if let width { try checkStored(width, in: store) }
             return try store.invalidate(name: name, crossExtent: width)
@@ -51,6 +52,7 @@ struct PruneCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.open()
+        defer { store.close() }
         let report = try reportingErrors { try store.prune() }
         // A PostgreSQL store's tables keep the space for reuse (VACUUM, not a rewrite).
         let kept = StoreLocation.isPostgresURL(database.db) ? "tables" : "file"

@@ -33,6 +33,7 @@ struct ItemCommand: ParsableCommand {
 
     func run() throws {
         let (store, layout) = try StoreFile.freshLayout(database.db, name: name, extent: extent, command: "item")
+        defer { store.close() }
         let element = try reportingErrors { try store.element(name: name, crossExtent: layout.crossExtent, section: section, item: item) }
         guard let element else { throw try missingItem(store: store, layout: layout) }
         ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: layout.summary, elements: [element])

@@ -22,6 +22,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.openForReading()
+        defer { store.close() }
         let listing = try reportingErrors { try store.listing() }
         switch DisplayFormat.resolve(format) {
         case .table: print(TextTable.format(Self.tableRows(listing)))

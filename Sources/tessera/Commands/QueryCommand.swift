@@ -49,6 +49,7 @@ struct QueryCommand: ParsableCommand {
         }
         guard let db, let name else { return }
         let (store, layout) = try StoreFile.freshLayout(db, name: name, extent: extent, command: "query")
+        defer { store.close() }
         let elements = try reportingErrors {
             pinning
                 ? try store.visibleElements(name: name, crossExtent: layout.crossExtent, viewport: query)

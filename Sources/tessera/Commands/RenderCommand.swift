@@ -65,6 +65,7 @@ struct RenderCommand: ParsableCommand {
 
     private func renderStored(db: String, name: String) throws -> RenderedPicture {
         let (store, layout) = try StoreFile.freshLayout(db, name: name, extent: extent, command: "render")
+        defer { store.close() }
         return try reportingErrors {
             try RenderedPicture(summary: layout.summary, rect: rect?.rect, range: range) { area in
                 try store.elements(name: name, crossExtent: layout.crossExtent, in: area)

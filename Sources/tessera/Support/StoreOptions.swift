@@ -73,6 +73,8 @@ enum StoreFile {
             throw CommandError("the layout of \(name.quotedForMessage) is missing or stale, and \(path.quotedPathForMessage) cannot be written "
                 + "(a read-only file or folder): compute it where the store can be written (tessera precompute)")
         }
+        // The reader closed first: the writer, closing last, leaves one file.
+        reader.close()
         let writer = try openExisting(path)
         return (writer, try writer.freshLayout(name: name, extent: extent, command: command))
     }
@@ -92,11 +94,17 @@ enum StoreFile {
     /// store was opened, and they must not leave an empty store behind.
     static func withStore<T>(creatingIfMissing path: String, _ body: (LayoutStore) throws -> T) throws -> T {
         // A PostgreSQL store is a schema: created when missing, and kept.
-        if StoreLocation.isPostgresURL(path) { return try body(open(path)) }
-        if FileManager.default.fileExists(atPath: path) { return try body(openExisting(path)) }
+        // Closed before returning, not when released: a thread of the store's
+        // may still hold it when the process exits, and a store closed is one file.
+        func run(_ store: LayoutStore) throws -> T {
+            defer { store.close() }
+            return try body(store)
+        }
+        if StoreLocation.isPostgresURL(path) { return try run(open(path)) }
+        if FileManager.default.fileExists(atPath: path) { return try run(openExisting(path)) }
         do {
-            // The store is released when `body` returns, closing the file before it is removed.
-            return try body(open(path))
+            // Closed before it is removed.
+            return try run(open(path))
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             throw error
