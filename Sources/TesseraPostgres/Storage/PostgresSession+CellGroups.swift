@@ -127,15 +127,21 @@ extension PostgresSession {
         return low <= high ? low...high : nil
     }
 
-    func groups(layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?) throws -> [GroupRecord] {
+    func groups(
+        layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?, framesOf: ClosedRange<Int>?
+    ) throws -> [GroupRecord] {
         try rows("""
             SELECT first_item, id, min_cross, max_cross, min_scroll, max_scroll, frames_checksum, \(Self.intact("t")),
                 reach_start, reach_end, reach_slack,
                 CASE WHEN t.reach_start IS NULL OR t.reach_end IS NULL OR t.reach_slack IS NULL THEN NULL
-                ELSE t.reach_checksum = tessera_reach_checksum(t) END
+                ELSE t.reach_checksum = tessera_reach_checksum(t) END,
+                CASE WHEN first_item BETWEEN $6 AND $7 THEN frames END
             FROM cell_groups AS t WHERE layout_id = $1 AND slot = $2 AND (first_item BETWEEN $3 AND $4 OR first_item = $5)
             ORDER BY first_item
-            """, .of(layoutID, slot, firstItems.lowerBound, firstItems.upperBound, alsoFirstItem ?? -1)).map { columns in
+            """, .of(
+                layoutID, slot, firstItems.lowerBound, firstItems.upperBound, alsoFirstItem ?? -1,
+                framesOf?.lowerBound ?? 0, framesOf?.upperBound ?? -1
+            )).map { columns in
             let first = try columns.int(0)
             try columns.verify(7, "the cell group of items \(first)… of slot \(slot) of layout \(layoutID)")
             var reach: GroupReach?
@@ -149,13 +155,13 @@ extension PostgresSession {
                     minCross: try columns.double(2), maxCross: try columns.double(3),
                     minScroll: try columns.double(4), maxScroll: try columns.double(5)
                 ),
-                framesChecksum: try columns.int64(6), reach: reach
+                framesChecksum: try columns.int64(6), reach: reach, frames: columns.bytes(12).map { Array($0.readableBytesView) }
             )
         }
     }
 
     func groupReach(layoutID: Int64, slot: Int, firstItem: Int) throws -> GroupReach? {
-        try groups(layoutID: layoutID, slot: slot, firstItems: firstItem...firstItem, alsoFirstItem: nil).first?.reach
+        try groups(layoutID: layoutID, slot: slot, firstItems: firstItem...firstItem, alsoFirstItem: nil, framesOf: nil).first?.reach
     }
 
     func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {

@@ -113,25 +113,29 @@ extension Connection {
         return low <= high ? low...high : nil
     }
 
-    private static let reachIntact = """
-        CASE WHEN reach_start IS NULL OR reach_end IS NULL OR reach_slack IS NULL THEN NULL
-        ELSE reach_checksum IS tessera_checksum(layout_id, slot, first_item, reach_start, reach_end, reach_slack) END
-        """
-
     private static let groupColumns = """
-        first_item, group_id, min_cross, max_cross, min_scroll, max_scroll, frames_checksum, \(directoryIntact),
-        reach_start, reach_end, reach_slack, \(reachIntact)
+        d.first_item, d.group_id, d.min_cross, d.max_cross, d.min_scroll, d.max_scroll, d.frames_checksum,
+        \(ChecksummedColumns.intact(ChecksummedColumns.directory, prefix: "d.")), d.reach_start, d.reach_end, d.reach_slack,
+        CASE WHEN d.reach_start IS NULL OR d.reach_end IS NULL OR d.reach_slack IS NULL THEN NULL
+        ELSE d.reach_checksum IS tessera_checksum(d.layout_id, d.slot, d.first_item, d.reach_start, d.reach_end, d.reach_slack) END,
+        CASE WHEN d.first_item BETWEEN ?6 AND ?7 THEN (SELECT g.frames FROM cell_groups AS g WHERE g.id = d.group_id) END
         """
 
-    package func groups(layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?) throws -> [GroupRecord] {
+    package func groups(
+        layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?, framesOf: ClosedRange<Int>?
+    ) throws -> [GroupRecord] {
         // Two searches of the primary key (an OR would scan the slot).
         let query = try cachedStatement("""
-            SELECT \(Self.groupColumns) FROM cell_group_directory WHERE layout_id = ?1 AND slot = ?2 AND first_item BETWEEN ?3 AND ?4
+            SELECT \(Self.groupColumns) FROM cell_group_directory AS d
+            WHERE d.layout_id = ?1 AND d.slot = ?2 AND d.first_item BETWEEN ?3 AND ?4
             UNION ALL
-            SELECT \(Self.groupColumns) FROM cell_group_directory WHERE layout_id = ?1 AND slot = ?2 AND first_item = ?5 AND ?5 > ?4
-            ORDER BY first_item
+            SELECT \(Self.groupColumns) FROM cell_group_directory AS d
+            WHERE d.layout_id = ?1 AND d.slot = ?2 AND d.first_item = ?5 AND ?5 > ?4
+            ORDER BY 1
             """)
         try query.bind(layoutID, slot, firstItems.lowerBound, firstItems.upperBound, alsoFirstItem ?? Int.min)
+        try query.bind(framesOf?.lowerBound ?? 0, at: 6)
+        try query.bind(framesOf?.upperBound ?? -1, at: 7)
         defer { query.reset() }
         var result: [GroupRecord] = []
         while try query.step() {
@@ -145,14 +149,14 @@ extension Connection {
             result.append(GroupRecord(
                 slot: slot, firstItem: first, id: query.int64(at: 1),
                 bounds: QueryBounds(minCross: query.double(at: 2), maxCross: query.double(at: 3), minScroll: query.double(at: 4), maxScroll: query.double(at: 5)),
-                framesChecksum: query.int64(at: 6), reach: reach
+                framesChecksum: query.int64(at: 6), reach: reach, frames: query.isNull(at: 12) ? nil : query.blob(at: 12)
             ))
         }
         return result
     }
 
     package func groupReach(layoutID: Int64, slot: Int, firstItem: Int) throws -> GroupReach? {
-        try groups(layoutID: layoutID, slot: slot, firstItems: firstItem...firstItem, alsoFirstItem: nil).first?.reach
+        try groups(layoutID: layoutID, slot: slot, firstItems: firstItem...firstItem, alsoFirstItem: nil, framesOf: nil).first?.reach
     }
 
     package func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {

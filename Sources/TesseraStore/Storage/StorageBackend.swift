@@ -136,8 +136,11 @@ package protocol StorageReader: AnyObject {
     func indexedGroupRange(layoutID: Int64, slot: Int, bounds: QueryBounds) throws -> ClosedRange<Int>?
     /// The directory rows of a slot whose first items lie in `firstItems`,
     /// and the row of `alsoFirstItem` when it is past them, in item order,
-    /// each verified, with its reach (nil for a row without): one statement.
-    func groups(layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?) throws -> [GroupRecord]
+    /// each verified, with its reach (nil for a row without), and the frame
+    /// blobs of those whose first items lie in `framesOf`: one statement.
+    func groups(
+        layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?, framesOf: ClosedRange<Int>?
+    ) throws -> [GroupRecord]
     /// The union of a slot's groups along the scroll axis; nil without groups.
     func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>?
 

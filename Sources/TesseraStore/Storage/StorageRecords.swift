@@ -107,14 +107,20 @@ package struct GroupRecord: Sendable {
     /// How far the section's groups up to this one reach, verified; nil
     /// when the read did not ask for it or the row has none.
     package var reach: GroupReach?
+    /// The group's frame blob as stored (not yet checked against
+    /// ``framesChecksum``), when the read asked for it.
+    package var frames: [UInt8]?
 
-    package init(slot: Int, firstItem: Int, id: Int64, bounds: QueryBounds, framesChecksum: Int64, reach: GroupReach? = nil) {
+    package init(
+        slot: Int, firstItem: Int, id: Int64, bounds: QueryBounds, framesChecksum: Int64, reach: GroupReach? = nil, frames: [UInt8]? = nil
+    ) {
         self.slot = slot
         self.firstItem = firstItem
         self.id = id
         self.bounds = bounds
         self.framesChecksum = framesChecksum
         self.reach = reach
+        self.frames = frames
     }
 }
 

@@ -22,7 +22,8 @@ struct IndexedGroups {
         return count == 0 ? -1 : (count - 1) - (count - 1) % CellGroupWriter.groupSize
     }
 
-    /// The section's groups whose bounds may meet `bounds`, in item order.
+    /// The section's groups whose bounds may meet `bounds`, in item order,
+    /// with their frame blobs as stored (to be checked against their checksums).
     func groups(meeting bounds: QueryBounds) throws -> [GroupRecord] {
         let size = CellGroupWriter.groupSize
         let last = lastFirstItem
@@ -35,7 +36,7 @@ struct IndexedGroups {
         // last, and the section's last row, which holds its slack.
         let low = max(0, hint.lowerBound - size)
         let high = min(last, hint.upperBound + size)
-        var rows = try storage.groups(layoutID: layout.id, slot: section.slot, firstItems: low...high, alsoFirstItem: last)
+        var rows = try storage.groups(layoutID: layout.id, slot: section.slot, firstItems: low...high, alsoFirstItem: last, framesOf: hint)
         guard rows.last?.firstItem == last, let slack = rows.last?.reach?.slack else { throw UnverifiedIndex() }
         if high < last { rows.removeLast() }
         guard rows.count == (high - low) / size + 1,

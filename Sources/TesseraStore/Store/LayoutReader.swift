@@ -76,38 +76,53 @@ struct LayoutReader {
     /// the groups the cached directory names, else those the spatial index
     /// proves complete (``IndexedGroups``); each group's frames verified.
     private func forEachCandidate(section: SectionRecord, bounds: QueryBounds, cache: CachedLayout?, _ visit: (Int, LocalFrame) -> Void) throws {
+        guard let cache else {
+            // Read with the rows that prove them complete, in one statement.
+            for group in try IndexedGroups(layout: layout, section: section, storage: storage).groups(meeting: bounds) {
+                try visitChecked((group.id, group.firstItem, group.framesChecksum), section: section, bounds: bounds, visit) { check in
+                    group.frames?.withUnsafeBytes { raw in check(raw) }
+                }
+            }
+            return
+        }
         var failure: Error?
-        func visitGroup(_ group: (id: Int64, firstItem: Int, checksum: Int64)) {
+        cache.groups[section.geometry.index].forEachCandidate(in: bounds) { group in
             guard failure == nil else { return }
             do {
-                try visitFrames(of: group, section: section, bounds: bounds, visit)
+                try visitChecked(group, section: section, bounds: bounds, visit) { check in
+                    try storage.visitFrames(groupID: group.id, cachedAs: group.checksum) { raw in check(raw) }
+                }
             } catch {
                 failure = error
             }
-        }
-        if let cache {
-            cache.groups[section.geometry.index].forEachCandidate(in: bounds, visitGroup)
-        } else {
-            let groups = try IndexedGroups(layout: layout, section: section, storage: storage).groups(meeting: bounds)
-            if storage.prefetchesFrames { try storage.prefetchFrames(groups.map { FramesKey(id: $0.id, checksum: $0.framesChecksum) }) }
-            for group in groups { visitGroup((group.id, group.firstItem, group.framesChecksum)) }
         }
         if let failure { throw failure }
     }
 
     /// Visits the cells of one group that may meet `bounds`, after checking
-    /// its bytes against the checksum its verified row gives.
-    private func visitFrames(
-        of group: (id: Int64, firstItem: Int, checksum: Int64), section: SectionRecord, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void
+    /// its bytes (which `read` hands to its argument, when there are any)
+    /// against the checksum its verified row gives.
+    private func visitChecked(
+        _ group: (id: Int64, firstItem: Int, checksum: Int64), section: SectionRecord, bounds: QueryBounds,
+        _ visit: (Int, LocalFrame) -> Void, read: ((UnsafeRawBufferPointer) -> Void) throws -> Void
     ) throws {
         var intact = false
         var readable = true
-        try storage.visitFrames(groupID: group.id, cachedAs: group.checksum) { raw in
-            // Each group's bytes are hashed once per reader connection.
-            intact = verified.isVerified(group: group.id, checksum: group.checksum)
-                || verified.verify(raw, group: group.id, checksum: group.checksum)
-            if intact { readable = FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
+        // `read` runs its argument before it returns.
+        try withoutActuallyEscaping(visit) { visit in
+            try read { raw in
+                // Each group's bytes are hashed once per reader connection.
+                intact = verified.isVerified(group: group.id, checksum: group.checksum)
+                    || verified.verify(raw, group: group.id, checksum: group.checksum)
+                if intact { readable = FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
+            }
         }
+        try report(group, section: section, intact: intact, readable: readable)
+    }
+
+    /// Throws for a group whose bytes were missing, did not match their
+    /// checksum, or were no frames.
+    private func report(_ group: (id: Int64, firstItem: Int, checksum: Int64), section: SectionRecord, intact: Bool, readable: Bool) throws {
         if !readable { throw unreadableGroup(firstItem: group.firstItem, section: section) }
         if !intact {
             throw StoreError.damaged(
