@@ -124,14 +124,14 @@ extension Connection {
     package func groups(
         layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?, framesOf: ClosedRange<Int>?
     ) throws -> [GroupRecord] {
-        // Two searches of the primary key (an OR would scan the slot).
+        // Two searches of the primary key (an OR would scan the slot), in
+        // item order without a sort: the range in key order, then the row past it.
         let query = try cachedStatement("""
             SELECT \(Self.groupColumns) FROM cell_group_directory AS d
             WHERE d.layout_id = ?1 AND d.slot = ?2 AND d.first_item BETWEEN ?3 AND ?4
             UNION ALL
             SELECT \(Self.groupColumns) FROM cell_group_directory AS d
             WHERE d.layout_id = ?1 AND d.slot = ?2 AND d.first_item = ?5 AND ?5 > ?4
-            ORDER BY 1
             """)
         try query.bind(layoutID, slot, firstItems.lowerBound, firstItems.upperBound, alsoFirstItem ?? Int.min)
         try query.bind(framesOf?.lowerBound ?? 0, at: 6)
