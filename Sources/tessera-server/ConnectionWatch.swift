@@ -34,7 +34,12 @@ final class ConnectionWatch {
     /// The handlers' contexts, while the connection is open.
     var socket: ChannelHandlerContext?
     var message: ChannelHandlerContext?
-    private var deadline: (wait: Wait, task: Scheduled<Void>)?
+    /// What the server waits for now, and until when.
+    private var deadline: (wait: Wait, at: NIODeadline)?
+    /// The one timer of the connection, and when it fires: never after the
+    /// deadline, often before it (it then looks again and fires later), so
+    /// that a request on a busy connection schedules nothing.
+    private var timer: (task: Scheduled<Void>, fires: NIODeadline)?
     /// What the registry was last told.
     private var registeredIdle = false
 
@@ -87,7 +92,8 @@ final class ConnectionWatch {
 
     /// The connection closed: no more deadlines, no more references.
     func ended() {
-        deadline?.task.cancel()
+        timer?.task.cancel()
+        timer = nil
         deadline = nil
         socket = nil
         message = nil
@@ -113,9 +119,11 @@ final class ConnectionWatch {
             registration?.setIdle(registeredIdle)
         }
         guard wait != deadline?.wait else { return }
-        deadline?.task.cancel()
-        deadline = nil
-        guard let wait, let loop = socket?.eventLoop else { return }
+        // No wait: the timer, if any, finds nothing when it fires.
+        guard let wait else {
+            deadline = nil
+            return
+        }
         let delay: TimeAmount
         switch wait {
         case .idle: delay = limits.idleTimeout
@@ -123,14 +131,32 @@ final class ConnectionWatch {
         case .body: delay = limits.bodyTimeout
         case .linger: delay = limits.lingerTimeout
         }
-        let task = loop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: delay) { [weak self] in
-            if let self { self.expired(wait) }
+        let at = NIODeadline.now() + delay
+        deadline = (wait, at)
+        // A timer that fires by then looks again when it does.
+        if let timer, timer.fires <= at { return }
+        timer?.task.cancel()
+        arm(at)
+    }
+
+    private func arm(_ at: NIODeadline) {
+        guard let loop = socket?.eventLoop else { return }
+        let task = loop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: at) { [weak self] () -> Void in
+            self?.timerFired()
         }
-        deadline = (wait, task)
+        timer = (task, at)
+    }
+
+    /// Ends the wait whose deadline passed, or fires again at its deadline.
+    private func timerFired() {
+        timer = nil
+        guard let deadline else { return }
+        guard NIODeadline.now() >= deadline.at else { return arm(deadline.at) }
+        self.deadline = nil
+        expired(deadline.wait)
     }
 
     private func expired(_ wait: Wait) {
-        deadline = nil
         switch wait {
         case .idle, .linger:
             closeNow()
