@@ -80,10 +80,7 @@ extension LayoutStore {
         guard stat(path, &status) == 0 else {
             throw StoreError(.notFound, "no store at \(path.quotedPathForMessage)", store: path)
         }
-        // A FIFO would block the header's read, a device never end it.
-        if let kind = FileBytes.kind(ofMode: status.st_mode) {
-            throw StoreError(.notAStore, "\(path.quotedPathForMessage) is \(kind), not a store file", store: path)
-        }
+        // Refuses a directory, a FIFO or a device before reading the header.
         _ = try Migrator.existingStoreHeader(at: path)
     }
 

@@ -61,12 +61,14 @@ enum ChecksummedColumns {
         placer_state
         """
     static let directory = "layout_id, slot, first_item, group_id, min_cross, max_cross, min_scroll, max_scroll"
+    /// A directory row's reach, under `reach_checksum` (Migrations/0006_group_reach.sql).
+    static let reach = "layout_id, slot, first_item, reach_start, reach_end, reach_slack"
 
-    /// `1` when the row's stored checksum matches its columns (`prefix` is
-    /// the table's alias with its dot, or empty).
-    static func intact(_ columns: String, prefix: String = "") -> String {
+    /// `1` when the row's stored checksum (column `checksum`) matches its
+    /// columns (`prefix` is the table's alias with its dot, or empty).
+    static func intact(_ columns: String, prefix: String = "", checksum: String = "checksum") -> String {
         let qualified = prefix.isEmpty ? columns : columns.split(separator: ",")
             .map { prefix + $0.filter { !$0.isWhitespace } }.joined(separator: ", ")
-        return "\(prefix)checksum IS tessera_checksum(\(qualified))"
+        return "\(prefix)\(checksum) IS tessera_checksum(\(qualified))"
     }
 }

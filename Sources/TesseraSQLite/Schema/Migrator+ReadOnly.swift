@@ -43,6 +43,15 @@ extension Migrator {
         }
     }
 
+    /// Refuses a path that names a directory, a FIFO, a device or a socket,
+    /// before anything opens it (the open of a FIFO waits for a writer, and
+    /// a device's bytes never end). A missing path passes.
+    static func refuseIfNotRegularFile(_ path: String) throws {
+        if let kind = FileBytes.kind(at: path) {
+            throw StoreError(.notAStore, "\(path.quotedPathForMessage) is \(kind), not a store file", store: path)
+        }
+    }
+
     /// The header of the existing file at `path`, and whether a `-wal` file
     /// sits beside it, when the file may be a Tessera store: a missing,
     /// empty, non-SQLite or foreign file is refused from its bytes alone,
@@ -51,6 +60,7 @@ extension Migrator {
     /// is final; a store whose WAL holds its first commit is checked by the
     /// open that follows.
     static func existingStoreHeader(at path: String) throws -> (FileHeader, hasWAL: Bool) {
+        try refuseIfNotRegularFile(path)
         guard let (header, size) = FileHeader.read(path) else {
             throw StoreError(.notFound, "no store at \(path.quotedPathForMessage): the file cannot be read", store: path)
         }

@@ -50,9 +50,11 @@ package struct Migrator: Sendable {
     /// even closing the connection (which may checkpoint a WAL) cannot modify a file
     /// that is then refused.
     ///
-    /// - Throws: `StoreError.notSQLite`, `.notATesseraDatabase`, `.schemaTooNew`,
+    /// - Throws: `StoreError.notAStore` for a directory, FIFO or device,
+    ///   `.notSQLite`, `.notATesseraDatabase`, `.schemaTooNew`,
     ///   `.missingRTree`, `.migrationFailed`, or `SQLiteError`.
     package func openDatabase(at path: String, options: Connection.Options = Connection.Options()) throws -> Connection {
+        try Self.refuseIfNotRegularFile(path)
         if let probe = try openExistingReadOnly(path, options: options) {
             _ = try inspect(probe)
             probe.close()

@@ -117,7 +117,7 @@ extension Connection {
         d.first_item, d.group_id, d.min_cross, d.max_cross, d.min_scroll, d.max_scroll, d.frames_checksum,
         \(ChecksummedColumns.intact(ChecksummedColumns.directory, prefix: "d.")), d.reach_start, d.reach_end, d.reach_slack,
         CASE WHEN d.reach_start IS NULL OR d.reach_end IS NULL OR d.reach_slack IS NULL THEN NULL
-        ELSE d.reach_checksum IS tessera_checksum(d.layout_id, d.slot, d.first_item, d.reach_start, d.reach_end, d.reach_slack) END,
+        ELSE \(ChecksummedColumns.intact(ChecksummedColumns.reach, prefix: "d.", checksum: "reach_checksum")) END,
         CASE WHEN d.first_item BETWEEN ?6 AND ?7 THEN (SELECT g.frames FROM cell_groups AS g WHERE g.id = d.group_id) END
         """
 
@@ -205,7 +205,7 @@ extension Connection {
         let insert = try cachedStatement(Self.insertGroupSQL)
         try insert.bind(groupID, at: 1)
         try insert.withBlobBoundWithoutCopy(frames, at: 2) { try insert.execute() }
-        // With its checksums (ChecksummedColumns.directory's order), as the update trigger writes them.
+        // With its checksums (ChecksummedColumns.directory's and .reach's orders), as the update triggers write them.
         let directory = try cachedStatement("""
             INSERT INTO cell_group_directory (
                 \(ChecksummedColumns.directory), frames_checksum, checksum, reach_start, reach_end, reach_slack, reach_checksum)

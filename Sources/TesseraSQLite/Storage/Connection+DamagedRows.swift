@@ -34,7 +34,7 @@ extension Connection {
             """),
         ("a cell group's reach", """
             SELECT \(layoutPlace("t.layout_id")) FROM cell_group_directory AS t
-            WHERE t.reach_checksum IS NOT tessera_checksum(t.layout_id, t.slot, t.first_item, t.reach_start, t.reach_end, t.reach_slack)
+            WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.reach, prefix: "t.", checksum: "reach_checksum")))
             """),
         ("a cell group's frame blob", """
             SELECT \(layoutPlace("d.layout_id")) FROM cell_group_directory AS d LEFT JOIN cell_groups AS g ON g.id = d.group_id

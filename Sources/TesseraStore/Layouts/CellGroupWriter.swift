@@ -10,6 +10,11 @@ struct CellGroupWriter: LayoutConsumer {
     /// Items per group (see `FrameBlob`).
     static let groupSize = FrameBlob.framesPerGroup
 
+    /// The first item of the group that holds `item` (at least 0).
+    static func firstItem(ofGroupHolding item: Int) -> Int {
+        item - item % groupSize
+    }
+
     let storage: any CellSink
     let layoutID: Int64
     private var groupFirstItem = -1
@@ -56,7 +61,7 @@ struct CellGroupWriter: LayoutConsumer {
     mutating func consumeCells(_ placed: [PlacedFrame], section: Int, origin: SectionOrigin) throws {
         try cancellation?.check()
         for cell in placed {
-            let first = cell.item - cell.item % Self.groupSize
+            let first = Self.firstItem(ofGroupHolding: cell.item)
             if first != groupFirstItem {
                 try flush(section: section)
                 groupFirstItem = first

@@ -40,18 +40,4 @@ package struct GroupReach: Sendable, Equatable {
         let start = max(self.start, bounds.minScroll)
         return GroupReach(start: start, end: max(end, bounds.maxScroll), slack: max(slack, start - bounds.minScroll))
     }
-
-    /// The reaches of groups of `bounds`, in item order, from the reach of
-    /// the group before them (nil: they start the section).
-    package static func running(_ bounds: [QueryBounds], after previous: GroupReach?) -> [GroupReach] {
-        var result: [GroupReach] = []
-        result.reserveCapacity(bounds.count)
-        var last = previous
-        for group in bounds {
-            let reach = last?.next(group) ?? GroupReach(first: group)
-            result.append(reach)
-            last = reach
-        }
-        return result
-    }
 }

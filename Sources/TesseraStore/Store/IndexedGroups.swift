@@ -16,10 +16,10 @@ struct IndexedGroups {
     let section: SectionRecord
     let storage: any StorageReader
 
-    /// The first item of the section's last group.
+    /// The first item of the section's last group, -1 without items.
     private var lastFirstItem: Int {
         let count = section.geometry.itemCount
-        return count == 0 ? -1 : (count - 1) - (count - 1) % CellGroupWriter.groupSize
+        return count == 0 ? -1 : CellGroupWriter.firstItem(ofGroupHolding: count - 1)
     }
 
     /// The section's groups whose bounds may meet `bounds`, in item order,

@@ -117,12 +117,6 @@ struct LayoutReader {
                 if intact { readable = FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
             }
         }
-        try report(group, section: section, intact: intact, readable: readable)
-    }
-
-    /// Throws for a group whose bytes were missing, did not match their
-    /// checksum, or were no frames.
-    private func report(_ group: (id: Int64, firstItem: Int, checksum: Int64), section: SectionRecord, intact: Bool, readable: Bool) throws {
         if !readable { throw unreadableGroup(firstItem: group.firstItem, section: section) }
         if !intact {
             throw StoreError.damaged(
@@ -155,7 +149,7 @@ struct LayoutReader {
             throw StoreError.damaged(store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the row of section \(section) is missing")
         }
         guard item < row.geometry.itemCount else { return nil }
-        let first = item - item % CellGroupWriter.groupSize
+        let first = CellGroupWriter.firstItem(ofGroupHolding: item)
         let frame = try storage.withFrames(layoutID: layout.id, slot: row.slot, firstItem: first) { raw -> LocalFrame? in
             guard let view = FrameBlob.View(raw) else { throw unreadableGroup(firstItem: first, section: row) }
             return item - first < view.count ? view.frame(at: item - first) : nil
