@@ -59,11 +59,14 @@ struct BatchPrecomputeTests {
         }
         #expect(specs.count > 12)
         let batch = try TemporaryStore(backend)
-        let report = try batch.store.precompute(
-            // A generous time limit: this test counts the spec limit's transactions.
-            batch: specs, crossExtents: Self.extents, onFailure: .stop, progress: nil, cancellation: nil,
-            transactionSeconds: 600, transactionSpecs: 5
-        )
+        let store = batch.store
+        let report = try blocking { [specs] in
+            try await store.precompute(
+                // A generous time limit: this test counts the spec limit's transactions.
+                batch: SpecSource(specs), crossExtents: Self.extents, onFailure: .stop, progress: nil, cancellation: nil,
+                transactionSeconds: 600, transactionSpecs: 5
+            )
+        }
         #expect(report.saved == specs.count)
         #expect(report.unchanged == 0 && report.failures.isEmpty && !report.stopped)
         #expect(report.layoutsComputed == specs.count * Self.extents.count)
@@ -77,9 +80,12 @@ struct BatchPrecomputeTests {
     func skipRollsBackAlone(backend: TestBackend) throws {
         let temporary = try TemporaryStore(backend)
         let specs = try [Self.feed("a", items: 20), Self.feed("b", items: 30), Self.bad("bad"), Self.feed("c", items: 40), Self.feed("d", items: 50)]
-        let report = try temporary.store.precompute(
-            batch: specs, crossExtents: Self.extents, onFailure: .skip, progress: nil, cancellation: nil, transactionSpecs: 4
-        )
+        let store = temporary.store
+        let report = try blocking {
+            try await store.precompute(
+                batch: SpecSource(specs), crossExtents: Self.extents, onFailure: .skip, progress: nil, cancellation: nil, transactionSpecs: 4
+            )
+        }
         #expect(report.saved == 4 && report.unchanged == 0 && !report.stopped)
         let failure = try #require(report.failures.first)
         #expect(report.failures.count == 1)
@@ -170,15 +176,18 @@ struct BatchPrecomputeTests {
         let temporary = try TemporaryStore(backend)
         let flag = CancellationFlag()
         let specs = try (0..<8).map { try Self.feed("feed-\($0)", items: 12) }
+        let store = temporary.store
         let error = #expect(throws: StoreError.self) {
-            try temporary.store.precompute(
-                batch: specs.enumerated().lazy.map { index, spec in
-                    if index == 5 { flag.cancel() }
-                    return spec
-                },
-                crossExtents: Self.extents, onFailure: .stop, progress: nil, cancellation: flag,
-                transactionSeconds: 600, transactionSpecs: 2
-            )
+            try blocking {
+                try await store.precompute(
+                    batch: SpecSource(specs.enumerated().lazy.map { index, spec in
+                        if index == 5 { flag.cancel() }
+                        return spec
+                    }),
+                    crossExtents: Self.extents, onFailure: .stop, progress: nil, cancellation: flag,
+                    transactionSeconds: 600, transactionSpecs: 2
+                )
+            }
         }
         #expect(error?.code == .cancelled)
         // Whole transactions of two specs each, in order: as many as the writer

@@ -147,20 +147,26 @@ extension LayoutStore {
         throw Self.keepsBeingReplaced(name: name, crossExtent: crossExtent)
     }
 
-    /// A read in place when a reader is free at once, else on the read lane.
+    /// A read in place when a reader is free at once, else on the executor.
     func readAsync<T: Sendable>(_ body: @escaping @Sendable (any StorageReader) throws -> T) async throws -> T {
         if let result = try readIfAvailable(body) { return result }
-        return try await readLane.run { try self.read(body) }
+        return try await executor.run { try self.read(body) }
     }
 
-    /// A write on the work lane, cancelled between chunks of cells when the
-    /// calling task is.
-    func writeAsync<T: Sendable>(_ body: @escaping @Sendable (CancellationFlag) throws -> T) async throws -> T {
+    /// Blocking work of a write (or a computation) on the executor, through
+    /// the write gate, cancelled between chunks of cells when the calling
+    /// task is: `body` checks the flag.
+    func writeAsync<T: Sendable>(
+        inBackground: Bool = false, _ body: @escaping @Sendable (CancellationFlag) throws -> T
+    ) async throws -> T {
         let flag = CancellationFlag()
         return try await withTaskCancellationHandler {
-            try await workLane.run {
-                try flag.check()
-                return try body(flag)
+            try await writeGate.pass {
+                let job: @Sendable () throws -> T = {
+                    try flag.check()
+                    return try body(flag)
+                }
+                return try await inBackground ? executor.runInBackground(job) : executor.run(job)
             }
         } onCancel: {
             flag.cancel()

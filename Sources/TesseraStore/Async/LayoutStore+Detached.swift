@@ -13,7 +13,8 @@ extension LayoutStore {
             if let running = table[key] { return (running, false) }
             let task = Task<ComputedLayout, any Error> {
                 defer { _ = self.flights.withLock { $0.removeValue(forKey: key) } }
-                return try await self.computeLane.run {
+                // Not cancelled with a caller: the others may still wait for it.
+                return try await self.writeAsync(inBackground: true) { _ in
                     // A spec that changed while it was laid out is laid out again,
                     // as it now is: a query asked for the layout, not for that version.
                     for _ in 0..<Self.computeAttempts {

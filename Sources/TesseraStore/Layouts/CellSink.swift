@@ -17,20 +17,40 @@ package protocol CellSink: AnyObject {
 }
 
 /// A whole layout's rows in memory: computed outside any transaction, then
-/// written in one short one (`replay(into:layoutID:)`), so that computing
-/// a layout never holds the writer.
+/// written in one short one, so that computing a layout never holds the
+/// writer. The sink fills them; ``rows`` hands them on, a value.
 final class BufferedLayout: CellSink {
-    private struct Group {
-        var slot: Int
-        var firstItem: Int
-        var frames: [UInt8]
-        var bounds: QueryBounds
-        var reach: GroupReach
+    /// The rows buffered: a value, `Sendable`, to hand to another thread.
+    struct Rows: Sendable {
+        fileprivate struct Group: Sendable {
+            var slot: Int
+            var firstItem: Int
+            var frames: [UInt8]
+            var bounds: QueryBounds
+            var reach: GroupReach
+        }
+
+        fileprivate var groups: [Group] = []
+        fileprivate var sections: [(record: SectionRecord, placerState: [UInt8]?)] = []
+
+        /// Writes every row, as `layoutID`'s.
+        func replay(into storage: any StorageWriter, layoutID: Int64) throws {
+            for group in groups {
+                try group.frames.withUnsafeBytes { raw in
+                    try storage.writeGroup(
+                        layoutID: layoutID, slot: group.slot, firstItem: group.firstItem, frames: raw, bounds: group.bounds, reach: group.reach
+                    )
+                }
+            }
+            for section in sections {
+                try storage.writeSection(layoutID: layoutID, section.record, placerState: section.placerState)
+            }
+        }
     }
 
-    private var groups: [Group] = []
+    /// What was written so far.
+    private(set) var rows = Rows()
     private var groupIndex: [GroupKey: Int] = [:]
-    private var sections: [(record: SectionRecord, placerState: [UInt8]?)] = []
 
     private struct GroupKey: Hashable {
         var slot: Int
@@ -38,39 +58,25 @@ final class BufferedLayout: CellSink {
     }
 
     func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws {
-        let group = Group(slot: slot, firstItem: firstItem, frames: Array(frames), bounds: bounds, reach: reach)
+        let group = Rows.Group(slot: slot, firstItem: firstItem, frames: Array(frames), bounds: bounds, reach: reach)
         if let index = groupIndex[GroupKey(slot: slot, firstItem: firstItem)] {
-            groups[index] = group
+            rows.groups[index] = group
         } else {
-            groupIndex[GroupKey(slot: slot, firstItem: firstItem)] = groups.count
-            groups.append(group)
+            groupIndex[GroupKey(slot: slot, firstItem: firstItem)] = rows.groups.count
+            rows.groups.append(group)
         }
     }
 
     func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws {
-        sections.append((section, placerState))
+        rows.sections.append((section, placerState))
     }
 
     func groupReach(layoutID: Int64, slot: Int, firstItem: Int) throws -> GroupReach? {
-        groupIndex[GroupKey(slot: slot, firstItem: firstItem)].map { groups[$0].reach }
+        groupIndex[GroupKey(slot: slot, firstItem: firstItem)].map { rows.groups[$0].reach }
     }
 
     func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         guard let index = groupIndex[GroupKey(slot: slot, firstItem: firstItem)] else { return nil }
-        return try groups[index].frames.withUnsafeBytes(body)
-    }
-
-    /// Writes every row buffered, as `layoutID`'s.
-    func replay(into storage: any StorageWriter, layoutID: Int64) throws {
-        for group in groups {
-            try group.frames.withUnsafeBytes { raw in
-                try storage.writeGroup(
-                    layoutID: layoutID, slot: group.slot, firstItem: group.firstItem, frames: raw, bounds: group.bounds, reach: group.reach
-                )
-            }
-        }
-        for section in sections {
-            try storage.writeSection(layoutID: layoutID, section.record, placerState: section.placerState)
-        }
+        return try rows.groups[index].frames.withUnsafeBytes(body)
     }
 }

@@ -1,11 +1,8 @@
-import Foundation
-import Synchronization
 import TesseraLayout
 
-/// One spec of a batch, made ready on the reading thread.
-struct BatchItem: @unchecked Sendable {
-    // Unchecked: made by the reading thread, then only read by the writer's.
-    enum State {
+/// One spec of a batch, made ready by the reading stage.
+struct BatchItem: Sendable {
+    enum State: Sendable {
         /// No name, or invalid: nothing of it is written.
         case failed(StoreError)
         /// Checked and fingerprinted; with its layouts computed when the
@@ -32,7 +29,7 @@ struct BatchItem: @unchecked Sendable {
     }
 }
 
-/// The writer thread of a batch: takes the specs from the channel in
+/// The writing stage of a batch: takes the specs from the channel in
 /// order and stores them, many per transaction, each in a savepoint.
 struct BatchWriter: Sendable {
     let store: LayoutStore
@@ -43,67 +40,45 @@ struct BatchWriter: Sendable {
     let transactionSeconds: Double
     let transactionSpecs: Int
 
-    /// The running writer: `wait()` returns its report or throws its error.
-    final class Running: Sendable {
-        fileprivate let done = DispatchSemaphore(value: 0)
-        fileprivate let result = Mutex<Result<BatchReport, any Error>?>(nil)
-
-        func wait() throws -> BatchReport {
-            done.wait()
-            done.signal()
-            return try result.withLock { $0 ?? .failure(StoreError(.internal, "the batch's writer ended without a result")) }.get()
-        }
-    }
-
-    func start() -> Running {
-        let running = Running()
-        let thread = Thread { [self] in
-            let result = Result { try run() }
-            // Whatever ended it, the reading thread must not wait for it any longer.
-            channel.stop()
-            running.result.withLock { $0 = result }
-            running.done.signal()
-        }
-        thread.name = "tessera batch writes"
-        thread.start()
-        return running
-    }
-
-    private func run() throws -> BatchReport {
+    /// Stores every spec the reading stage hands over, until it closes the
+    /// channel or the batch stops; then stops the channel, whatever ended it.
+    func run() async throws -> BatchReport {
+        defer { channel.stop() }
         var report = BatchReport()
-        var finished = false
-        while !finished {
+        while true {
             try cancellation?.check()
-            // The first spec of a transaction is waited for before it begins:
-            // no transaction stays open waiting for a slow reader.
-            guard case .item(let first) = try channel.take(deadline: nil) else { break }
-            let chunk: BatchReport = try store.write { storage in
-                let started = Clock.monotonic()
-                var chunk = BatchReport()
-                var next = first
-                while true {
-                    try cancellation?.check()
-                    if try save(next, storage: storage, into: &chunk) {
-                        finished = true
-                        break
-                    }
-                    guard chunk.specsDone < max(1, transactionSpecs), Clock.monotonic() - started < transactionSeconds else { break }
-                    let taken = try channel.take(deadline: started + transactionSeconds)
-                    guard case .item(let item) = taken else {
-                        if case .finished = taken { finished = true }
-                        break
-                    }
-                    next = item
-                }
-                return chunk
-            }
+            // The first spec of a transaction is waited for before it begins,
+            // without a thread: no transaction stays open for a slow reader.
+            guard let first = try await channel.next() else { break }
+            let (chunk, finished) = try await store.executor.run { try writeTransaction(startingWith: first) }
             report.merge(chunk)
             if chunk.specsDone > 0 {
                 report.transactions += 1
                 progress?(report.progress)
             }
+            if finished { break }
         }
         return report
+    }
+
+    /// One transaction: `first`, then the specs that come within its time
+    /// and count; whether the batch ends with it.
+    private func writeTransaction(startingWith first: BatchItem) throws -> (BatchReport, finished: Bool) {
+        try store.write { storage in
+            let started = Clock.monotonic()
+            var chunk = BatchReport()
+            var next = first
+            while true {
+                try cancellation?.check()
+                if try save(next, storage: storage, into: &chunk) { return (chunk, true) }
+                guard chunk.specsDone < max(1, transactionSpecs), Clock.monotonic() - started < transactionSeconds else { return (chunk, false) }
+                switch try channel.take(deadline: started + transactionSeconds) {
+                case .item(let item): next = item
+                case .timedOut: return (chunk, false)
+                case .finished: return (chunk, true)
+                }
+            }
+        }
     }
 
     /// Stores one spec in a savepoint, or lists its failure; true when the

@@ -55,12 +55,13 @@ extension LayoutStore {
     /// cooperative thread, and a missing layout is computed once for every
     /// task asking.
     public func answer(_ query: LayoutQuery, name: String, crossExtent: Double, computeIfMissing: Bool = true) async throws -> LayoutAnswer {
-        try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try Self.answer(query, reader: reader)
+        switch try await self.query(query, name: name, crossExtent: crossExtent, compute: computeIfMissing ? .always : .never) {
+        case .found(let answer, _): return answer
+        case .missing: throw Self.notComputed(name: name, crossExtent: crossExtent)
         }
     }
 
-    private static func answer(_ query: LayoutQuery, reader: LayoutReader) throws -> LayoutAnswer {
+    static func answer(_ query: LayoutQuery, reader: LayoutReader) throws -> LayoutAnswer {
         let elements: [LayoutElement]
         switch query {
         case .rect(let rect):

@@ -108,62 +108,63 @@ extension LayoutStore {
     /// - A spec named twice in the batch is saved twice: the later wins.
     /// - Any other failure (busy, disk full, I/O) is thrown: the transactions
     ///   committed before it stay, the one under way is rolled back.
-    /// - The specs are read and made ready on the calling thread (checked,
-    ///   fingerprinted and, when the store does not hold them, laid out into
-    ///   memory, up to 100,000 cells) while a thread of the batch writes the
-    ///   ones before: on two cores, computing and writing overlap. At most 16
-    ///   specs wait between the two.
+    /// - Two stages share the work: one reads the specs and makes each
+    ///   ready (checked, fingerprinted and, when the store does not hold
+    ///   them, laid out into memory, up to 100,000 cells) while the other
+    ///   writes the ones before: on two cores, computing and writing
+    ///   overlap. At most 16 specs wait between the two. Both run on the
+    ///   store's executor; this call blocks the calling thread until the
+    ///   batch is done (from async code, call the `async` form).
     ///
     /// `progress` hears of every commit; it must not write to the store.
     public func precompute(
-        batch specs: some Sequence<Spec>,
+        batch specs: sending some Sequence<Spec>,
         crossExtents: [Double],
         onFailure policy: BatchFailurePolicy = .stop,
         progress: (@Sendable (BatchProgress) -> Void)? = nil
     ) throws -> BatchReport {
-        try precompute(batch: specs, crossExtents: crossExtents, onFailure: policy, progress: progress, cancellation: nil)
+        let source = SpecSource(specs)
+        return try blocking {
+            try await self.precompute(batch: source, crossExtents: crossExtents, onFailure: policy, progress: progress, cancellation: nil)
+        }
     }
 
     /// The batch, cancelled between specs when `cancellation` is set; the
     /// limits of a transaction can be changed for tests.
     ///
-    /// Two threads share the work: this one reads the specs and makes each
+    /// Two tasks share the work: this one reads the specs and makes each
     /// ready (checks, fingerprint, and for a spec the store does not hold
-    /// yet, its layouts computed into memory); a writer thread of the batch
-    /// stores them in order. On two cores the one computes while the other
-    /// writes.
+    /// yet, its layouts computed into memory); a child task stores them in
+    /// order (``BatchWriter``). Their blocking work runs on the executor.
     package func precompute(
-        batch specs: some Sequence<Spec>,
+        batch source: SpecSource,
         crossExtents: [Double],
         onFailure policy: BatchFailurePolicy,
         progress: (@Sendable (BatchProgress) -> Void)?,
         cancellation: CancellationFlag?,
         transactionSeconds: Double = 0.05,
         transactionSpecs: Int = 1_000
-    ) throws -> BatchReport {
+    ) async throws -> BatchReport {
         let channel = BatchChannel<BatchItem>(capacity: Self.batchReadAhead)
-        let written = BatchWriter(
+        let writer = BatchWriter(
             store: self, channel: channel, policy: policy, progress: progress, cancellation: cancellation,
             transactionSeconds: transactionSeconds, transactionSpecs: transactionSpecs
-        ).start()
-        do {
-            var names = Set<String>()
-            for (index, spec) in specs.enumerated() {
-                try cancellation?.check()
-                let item = try batchItem(spec, index: index, crossExtents: crossExtents, names: &names, cancellation: cancellation)
-                guard channel.send(item) else { break }
-                // With .stop nothing after a failing spec is read: wait for the
-                // writer's verdict on a spec that may fail once written.
-                if policy == .stop, item.mayFailWhenWritten, !channel.waitUntilSettled() { break }
-                if policy == .stop, item.hasFailed { break }
+        )
+        let reader = BatchReader(store: self, source: source, crossExtents: crossExtents, policy: policy, cancellation: cancellation)
+        return try await withThrowingTaskGroup(of: BatchReport.self) { group in
+            group.addTask { try await writer.run() }
+            do {
+                try await reader.run(into: channel)
+            } catch {
+                channel.abort()
+                // The writer rolls back the transaction under way, and ends.
+                _ = try? await group.next()
+                throw error
             }
-        } catch {
-            channel.abort()
-            _ = try? written.wait()
-            throw error
+            channel.close()
+            guard let report = try await group.next() else { throw StoreError(.internal, "the batch's writer ended without a result") }
+            return report
         }
-        channel.close()
-        return try written.wait()
     }
 
     /// Specs made ready ahead of the writer, at most.
@@ -175,7 +176,7 @@ extension LayoutStore {
     /// Makes spec `index` of a batch ready for its write. Failures of the
     /// spec itself (no name, invalid) are returned in the item, to be
     /// reported in order; others are thrown.
-    private func batchItem(
+    func batchItem(
         _ spec: Spec, index: Int, crossExtents: [Double], names: inout Set<String>, cancellation: CancellationFlag?
     ) throws -> BatchItem {
         do {
@@ -215,18 +216,24 @@ extension LayoutStore {
 extension LayoutStore {
     /// Saves many specs, many per transaction (see
     /// `precompute(batch:crossExtents:onFailure:progress:)`), on the store's
-    /// own threads. Cancelling the task stops the batch before its next spec
+    /// executor. Cancelling the task stops the batch before its next spec
     /// (or between chunks of cells) and throws
     /// ``StoreError/Code/cancelled``: the transactions committed before stay,
     /// the one under way is rolled back.
     public func precompute(
-        batch specs: some Sequence<Spec> & Sendable,
+        batch specs: sending some Sequence<Spec>,
         crossExtents: [Double],
         onFailure policy: BatchFailurePolicy = .stop,
         progress: (@Sendable (BatchProgress) -> Void)? = nil
     ) async throws -> BatchReport {
-        try await writeAsync { flag in
-            try self.precompute(batch: specs, crossExtents: crossExtents, onFailure: policy, progress: progress, cancellation: flag)
+        let source = SpecSource(specs)
+        let flag = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await writeGate.pass {
+                try await precompute(batch: source, crossExtents: crossExtents, onFailure: policy, progress: progress, cancellation: flag)
+            }
+        } onCancel: {
+            flag.cancel()
         }
     }
 }

@@ -3,11 +3,9 @@ import TesseraLayout
 /// A layout computed into memory, outside any transaction, to be stored
 /// in a short write: by a query that computes a missing layout, and by a
 /// batch, which computes the next specs while the current ones are written.
-struct BufferedComputation: @unchecked Sendable {
-    // Unchecked: the buffer is filled by one thread, then handed to the
-    // writer and never touched by the first again.
+struct BufferedComputation: Sendable {
     var crossExtent: Double
-    var rows: BufferedLayout
+    var rows: BufferedLayout.Rows
     var totals: LayoutTotals
     var seconds: Double
 }
@@ -19,13 +17,13 @@ extension LayoutStore {
         progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag?
     ) throws -> BufferedComputation {
         let started = Clock.monotonic()
-        let rows = BufferedLayout()
-        var writer = CellGroupWriter(storage: rows, layoutID: 0)
+        let sink = BufferedLayout()
+        var writer = CellGroupWriter(storage: sink, layoutID: 0)
         writer.cancellation = cancellation
         writer.progress = Self.cellProgress(progress, spec: spec, name: name, crossExtent: crossExtent)
         let summary = try reportingSpecErrors(name: name) { try engine.run(spec, crossExtent: crossExtent, into: &writer) }
         return BufferedComputation(
-            crossExtent: crossExtent, rows: rows, totals: LayoutTotals(summary, overhang: writer.overhang),
+            crossExtent: crossExtent, rows: sink.rows, totals: LayoutTotals(summary, overhang: writer.overhang),
             seconds: Clock.monotonic() - started
         )
     }

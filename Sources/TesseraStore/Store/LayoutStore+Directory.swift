@@ -29,19 +29,23 @@ extension LayoutStore {
         return (nil, false)
     }
 
-    /// Loads a directory on the read lane, in a snapshot of its own; at most
+    /// Loads a directory on the executor, in a snapshot of its own; at most
     /// one load per layout revision at a time.
     private func loadInBackground(record: LayoutRecord, key: LayoutCacheKey) {
         guard directoryLoads.withLock({ $0.insert(key).inserted }) else { return }
-        readLane.submit { [self] in
+        // On the bridge's threads: a synchronous query, blocking a thread of
+        // Swift concurrency's pool, cannot hold the load up.
+        Task(executorPreference: BridgeExecutor.shared) { [self] in
             defer { _ = directoryLoads.withLock { $0.remove(key) } }
-            guard !layoutCache.contains(key) else { return }
-            // The revision may be gone by now: then the rows read are another
-            // revision's, and are cached under that revision's key instead.
-            _ = try? read { storage in
-                guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
-                let loaded = try loadDirectory(of: current, storage: storage)
-                layoutCache.insert(loaded, for: LayoutCacheKey(layoutID: current.layout.id, revision: current.revision))
+            try? await executor.run { [self] in
+                guard !layoutCache.contains(key) else { return }
+                // The revision may be gone by now: then the rows read are another
+                // revision's, and are cached under that revision's key instead.
+                _ = try? read { storage in
+                    guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
+                    let loaded = try loadDirectory(of: current, storage: storage)
+                    layoutCache.insert(loaded, for: LayoutCacheKey(layoutID: current.layout.id, revision: current.revision))
+                }
             }
         }
     }

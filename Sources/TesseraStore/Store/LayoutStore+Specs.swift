@@ -55,7 +55,7 @@ extension LayoutStore {
 
     /// A spec ready to be saved: its name, its items files resolved, its
     /// fingerprint, and the extents checked against its axis.
-    struct PreparedSave {
+    struct PreparedSave: Sendable {
         var name: String
         var spec: Spec
         var fingerprint: SpecFingerprint

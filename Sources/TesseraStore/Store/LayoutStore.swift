@@ -43,27 +43,21 @@ public final class LayoutStore: Sendable {
     let resolvedNames: ResolvedNames
     /// Directories being loaded in the background.
     let directoryLoads = Mutex<Set<LayoutCacheKey>>([])
-    /// Threads for async reads that find no reader free at once, and for
-    /// loading directories in the background (started on demand, ended
-    /// when idle).
-    let readLane = BlockingLane(name: "tessera reads", threads: 4)
-    /// Threads for async writes and computations: the store's own, so that
-    /// another store's long computation never holds up this one's writes.
-    let workLane = BlockingLane(name: "tessera writes", threads: 2)
-    /// Threads for computing missing layouts for async queries, below the
-    /// priority of the threads that answer queries: a server keeps serving
-    /// stored layouts at its pace while a new width is computed (the
-    /// computation takes longer when the cores are busy).
-    let computeLane = BlockingLane(name: "tessera computations", threads: 2, niceness: 10)
+    /// Runs the work of async calls that blocks (see ``BlockingExecutor``).
+    let executor: any BlockingExecutor
+    /// Async writes and computations in flight at most: two, as many as
+    /// can overlap usefully (one writes while the other computes).
+    let writeGate = AsyncGate(width: 2)
     /// Computations of missing layouts under way, for async callers to share.
     let flights = Mutex<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
 
     /// A store over `backend`; backends' modules offer the public ways to open one.
     package init(
         backend: any StorageBackend, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget,
-        loadsDirectoriesInline: Bool = false
+        loadsDirectoriesInline: Bool = false, executor: (any BlockingExecutor)? = nil
     ) {
         self.backend = backend
+        self.executor = executor ?? StoreThreads()
         self.registry = registry
         self.layoutCache = LayoutCache(budget: cacheBudget)
         self.resolvedNames = ResolvedNames(budget: Self.resolvedNamesBudget(cacheBudget: cacheBudget), shards: 8)

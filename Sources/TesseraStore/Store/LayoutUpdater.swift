@@ -173,7 +173,7 @@ struct LayoutUpdater {
             axis: axis, section: index, crossExtent: layout.crossExtent,
             available: layout.crossExtent - sides.crossStart - sides.crossEnd
         )
-        return try PlacerState.decode(state, like: try section.layout.makePlacer(in: context))
+        return PlacerState.decode(state, like: try section.layout.makePlacer(in: context))
     }
 
     /// Whether `new` is `old` with items added at the end and nothing else

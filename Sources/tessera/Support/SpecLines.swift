@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraLayout
 
 /// The specs of an NDJSON file, one per line, read line by line as the store
@@ -7,9 +8,14 @@ import TesseraLayout
 /// `"name"`, or scrolls along the other axis is a ``Failure`` naming its
 /// line; the specs end there unless `keepGoing` is set.
 ///
-/// One thread reads it (the store's batch pulls specs from the thread that
-/// called it); the progress callback only reads ``bytesRead``.
+/// The store's batch takes it over and reads it, one job at a time, on its
+/// own threads; the command reads ``failures`` and ``line(ofSpec:)`` after
+/// the batch returned. While the batch runs, other threads read only
+/// ``bytesRead`` (the progress callback), an atomic.
 final class SpecLines: Sequence, IteratorProtocol, @unchecked Sendable {
+    // Unchecked: every other property is used by one thread at a time, as
+    // said above, and the batch's return orders the command's reads after
+    // the batch's writes.
     /// A line that gave no spec.
     struct Failure {
         var line: Int
@@ -23,7 +29,9 @@ final class SpecLines: Sequence, IteratorProtocol, @unchecked Sendable {
     private let baseDirectory: String
     /// The file's size, when it is a regular file: progress is the share read.
     var totalBytes: Int? { lines.file.size }
-    var bytesRead: Int { lines.file.bytesRead }
+    var bytesRead: Int { bytesReadSoFar.load(ordering: .relaxed) }
+    /// ``bytesRead`` as of the last line read, for other threads to read.
+    private let bytesReadSoFar = Atomic<Int>(0)
     /// The line of each spec handed out, by its index among them.
     private(set) var specLines: [Int] = []
     private(set) var failures: [Failure] = []
@@ -46,6 +54,7 @@ final class SpecLines: Sequence, IteratorProtocol, @unchecked Sendable {
     }
 
     func next() -> Spec? {
+        defer { bytesReadSoFar.store(lines.file.bytesRead, ordering: .relaxed) }
         while !stopped {
             do {
                 let read = try lines.next { line -> Spec? in

@@ -6,13 +6,37 @@ import Synchronization
 import Glibc
 #endif
 
-/// Threads of the store's own for work that blocks (SQLite calls that may
-/// wait for a lock or a reader, layout computations that take seconds), so
-/// that async callers never block Swift concurrency's cooperative threads.
+/// The store's own threads for blocking work: its ``BlockingExecutor``
+/// unless it is given another. Threads start when work arrives, up to a
+/// limit, and end after a few idle seconds: a store that is no longer used
+/// holds none.
 ///
-/// Threads start when work arrives, up to `threads`, and end after a few
-/// idle seconds: a lane of a store that is no longer used holds none.
-final class BlockingLane: Sendable {
+/// Background work (``runInBackground(_:)``) runs on threads of its own at
+/// a lower priority (nice 10 on Linux, where each thread has its own nice
+/// value), so that computing a layout yields the cores to the threads that
+/// answer queries.
+public final class StoreThreads: BlockingExecutor {
+    private let foreground: ThreadLane
+    private let background: ThreadLane
+
+    /// Up to `threads` threads for reads and writes that block, and up to
+    /// `backgroundThreads` for background work.
+    public init(threads: Int = 6, backgroundThreads: Int = 2) {
+        foreground = ThreadLane(name: "tessera store", threads: threads, niceness: 0)
+        background = ThreadLane(name: "tessera computations", threads: backgroundThreads, niceness: 10)
+    }
+
+    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await foreground.run(body)
+    }
+
+    public func runInBackground<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await background.run(body)
+    }
+}
+
+/// Threads that take jobs from one queue.
+final class ThreadLane: Sendable {
     /// Seconds a thread waits for work before it ends.
     static let idleLifetime = 5.0
 
@@ -44,10 +68,8 @@ final class BlockingLane: Sendable {
     }
 
     /// A lane of up to `threads` threads; with a `niceness` above 0 they
-    /// run below the process's other threads (Linux schedules each thread
-    /// by its own nice value), so that what they do yields the cores to
-    /// threads that answer requests.
-    init(name: String, threads: Int, niceness: Int32 = 0) {
+    /// run below the process's other threads.
+    init(name: String, threads: Int, niceness: Int32) {
         self.name = name
         self.threadCount = max(1, threads)
         self.niceness = niceness

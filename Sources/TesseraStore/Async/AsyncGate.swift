@@ -1,0 +1,59 @@
+import Synchronization
+
+/// Lets at most `width` tasks through at a time; the others wait, in the
+/// order they came, without holding a thread. The store's writes pass one:
+/// writes wait for the backend's one writer anyway, and a write waiting for
+/// it on every thread of the executor would leave no thread to the reads.
+final class AsyncGate: Sendable {
+    private struct State {
+        var inside = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        var head = 0
+    }
+
+    private let width: Int
+    private let state = Mutex(State())
+
+    init(width: Int) {
+        self.width = max(1, width)
+    }
+
+    /// Runs `body` once the gate lets this task through.
+    func pass<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        await enter()
+        defer { leave() }
+        return try await body()
+    }
+
+    private func enter() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let admitted = state.withLock { state in
+                guard state.inside < width else {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.inside += 1
+                return true
+            }
+            if admitted { continuation.resume() }
+        }
+    }
+
+    private func leave() {
+        // The place of the one leaving goes to the first waiting, if any.
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard state.head < state.waiting.count else {
+                state.inside -= 1
+                return nil
+            }
+            let next = state.waiting[state.head]
+            state.head += 1
+            if state.head == state.waiting.count {
+                state.waiting.removeAll(keepingCapacity: true)
+                state.head = 0
+            }
+            return next
+        }
+        next?.resume()
+    }
+}

@@ -1,0 +1,98 @@
+import TesseraLayout
+
+/// What a query does when the layout it asks for is missing (never
+/// computed at that extent) or stale (its spec or the engine changed since).
+public enum ComputePolicy: Sendable {
+    /// Answer from what is stored: a missing or stale layout is
+    /// ``QueryResult/missing(_:)``, and nothing is computed.
+    case never
+    /// Compute and store the layout first, once for every task asking meanwhile.
+    case always
+    /// Ask `admit` first, with what the store holds of the spec in the
+    /// snapshot that found the layout missing: it throws to refuse (the
+    /// query throws its error), or admits the computation and returns what
+    /// to call when it ends (a server counts computations under way so).
+    case admittedBy(@Sendable (MissingLayout) throws -> @Sendable () -> Void)
+}
+
+/// The answer of ``LayoutStore/query(_:name:crossExtent:compute:)``.
+public enum QueryResult: Sendable {
+    /// The query's answer, from the fresh layout; `computed` when this
+    /// query computed the layout first.
+    case found(LayoutAnswer, computed: Bool)
+    /// The layout is missing or stale, and the policy did not compute it.
+    case missing(MissingLayout)
+}
+
+/// A layout a query found missing or stale, with what the store holds of
+/// its spec in the same snapshot.
+public struct MissingLayout: Sendable, Hashable {
+    /// Why there is no fresh layout.
+    public enum Reason: Sendable, Hashable {
+        /// Never computed at this extent (or deleted).
+        case notComputed
+        /// Stored, but computed from other content or another engine version.
+        case stale
+    }
+
+    /// The spec's name.
+    public var specName: String
+    /// The extent asked for.
+    public var crossExtent: Double
+    public var reason: Reason
+    /// The spec's stored layouts, fresh or not, by extent.
+    public var storedLayouts: [StoredLayout]
+
+    package init(specName: String, crossExtent: Double, reason: Reason, storedLayouts: [StoredLayout]) {
+        self.specName = specName
+        self.crossExtent = crossExtent
+        self.reason = reason
+        self.storedLayouts = storedLayouts
+    }
+}
+
+extension LayoutStore {
+    /// Answers `query` on the layout of `name` at `crossExtent` in one call,
+    /// whatever the layout's state: from the fresh layout when it is
+    /// stored; else as `compute` says (compute it first, or tell why it is
+    /// missing). All of an answer comes from one snapshot.
+    ///
+    /// - Throws: ``StoreError`` `notFound` for an unknown spec, or an item
+    ///   query of a section or item that does not exist (with
+    ///   ``StoreError/section`` and ``StoreError/item``); `invalidArgument`
+    ///   for an extent the spec cannot take; what an admission throws.
+    public func query(_ query: LayoutQuery, name: String, crossExtent: Double, compute policy: ComputePolicy = .always) async throws -> QueryResult {
+        var computed = false
+        for _ in 0..<3 {
+            let read = try await readAsync { storage in
+                let fresh = try self.readFresh(name: name, crossExtent: crossExtent, storage: storage) { reader in
+                    try Self.answer(query, reader: reader)
+                }
+                return (fresh, fresh.value == nil ? try Self.missing(name: name, crossExtent: crossExtent, storage: storage) : nil)
+            }
+            if let hit = read.0.directoryHit { layoutCache.count(hit: hit) }
+            if let answer = read.0.value { return .found(answer, computed: computed) }
+            guard let missing = read.1 else { break }
+            switch policy {
+            case .never:
+                return .missing(missing)
+            case .always:
+                computed = try await computeShared(name: name, crossExtent: crossExtent, progress: nil).computed || computed
+            case .admittedBy(let admit):
+                let release = try admit(missing)
+                defer { release() }
+                computed = try await computeShared(name: name, crossExtent: crossExtent, progress: nil).computed || computed
+            }
+        }
+        throw Self.keepsBeingReplaced(name: name, crossExtent: crossExtent)
+    }
+
+    /// What the store holds of a spec whose layout at `crossExtent` is not fresh.
+    private static func missing(name: String, crossExtent: Double, storage: any StorageReader) throws -> MissingLayout {
+        let stored = try layouts(name: name, storage: storage)
+        return MissingLayout(
+            specName: name, crossExtent: crossExtent,
+            reason: stored.contains { $0.crossExtent == crossExtent } ? .stale : .notComputed, storedLayouts: stored
+        )
+    }
+}
