@@ -5,16 +5,25 @@ import TesseraSQLite
 @testable import tessera
 
 /// The README's examples, run: its command lines against the built binary,
-/// its JSON excerpts against Examples/, its Swift against the libraries.
+/// its Swift against the libraries; and the JSON excerpts of the DocC
+/// article on specs and layout kinds (moved there from the README) against
+/// Examples/.
 @Suite("README examples")
 struct ReadmeTests {
-    static let readme = (try? String(contentsOf: CLIRunner.repository.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    static let readme = document("README.md")
+    /// The article that holds each layout kind's JSON excerpt.
+    static let kindsArticle = document("Sources/TesseraLayout/TesseraLayout.docc/SpecsAndKinds.md")
 
-    /// The lines of the README's fenced code blocks of one language.
-    static func codeBlocks(_ language: String) -> [[String]] {
+    /// A text file of the repository, empty when it cannot be read (the tests then fail on its missing blocks).
+    static func document(_ path: String) -> String {
+        (try? String(contentsOf: CLIRunner.repository.appendingPathComponent(path), encoding: .utf8)) ?? ""
+    }
+
+    /// The lines of a document's fenced code blocks of one language (the README's by default).
+    static func codeBlocks(_ language: String, in text: String = readme) -> [[String]] {
         var blocks: [[String]] = []
         var current: [String]?
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if current == nil, line == "```" + language {
                 current = []
             } else if current != nil, line == "```" {
@@ -50,13 +59,14 @@ struct ReadmeTests {
             #expect(output.status == 0, "\(line): \(output.stderr)")
             #expect(!output.stdout.isEmpty || arguments[0] == "render", "\(line) printed nothing")
         }
-        let commands = Tessera.configuration.subcommands.compactMap { $0.configuration.commandName }
+        // `bench` is leaving `tessera` for the `tessera-bench` executable: the README lists it nowhere as a `tessera` line.
+        let commands = Tessera.configuration.subcommands.compactMap { $0.configuration.commandName }.filter { $0 != "bench" }
         #expect(kinds == Set(commands), "every command has a line in the README")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("waterfall.svg").path))
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("home.svg").path))
     }
 
-    @Test("every layout excerpt is the layout of a section in Examples/")
+    @Test("every layout excerpt of the kinds article is the layout of a section in Examples/")
     func jsonExcerpts() throws {
         var examples: [JSONValue] = []
         let folder = CLIRunner.repository.appendingPathComponent("Examples")
@@ -67,7 +77,7 @@ struct ReadmeTests {
                 if let layout = section["layout"] { examples.append(layout) }
             }
         }
-        let blocks = Self.codeBlocks("json")
+        let blocks = Self.codeBlocks("json", in: Self.kindsArticle)
         #expect(blocks.count >= 7)
         for block in blocks {
             let text = block.joined(separator: "\n")
@@ -134,7 +144,7 @@ struct ReadmeTests {
         #expect(try store.invalidate(name: "home") == 3)
         #expect(try store.prune().layoutsDeleted == 3)
 
-        // Embedding in a server.
+        // Embedding in a server (SharingAStore.md of the TesseraSQLite catalog).
         let service = try FeedService(path: directory.appendingPathComponent("server.sqlite").path)
         try service.store.save(spec, as: "home", crossExtents: [390])
         let json = try service.visible(feed: "home", width: 390, y: 12, height: 844)
@@ -163,7 +173,8 @@ func visible(store: LayoutStore, feed: String, width: Double, y: Double, height:
                                     viewport: Rect(x: 0, y: y, width: width, height: height))
 }
 
-/// The README's server example, as written there.
+/// The server example of the SQLite backend's article on sharing a store
+/// (Sources/TesseraSQLite/TesseraSQLite.docc/SharingAStore.md), as written there.
 struct FeedService: Sendable {
     let store: LayoutStore
 

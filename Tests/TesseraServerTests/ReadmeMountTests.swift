@@ -5,7 +5,7 @@ import Testing
 import TesseraHummingbird
 import TesseraSQLite
 
-// README: mount
+// Article: mount
 /// An app of your own, with the layout cache mounted under /layouts.
 func makeApp(storePath: String) throws -> some ApplicationProtocol {
     let store = try LayoutStore(path: storePath)
@@ -14,16 +14,20 @@ func makeApp(storePath: String) throws -> some ApplicationProtocol {
     TesseraRoutes(store: store).register(on: router.group("layouts"))
     return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
 }
-// README: end
+// Article: end
 
-@Suite("server: the README's mounting example")
+/// The example of the TesseraHummingbird article on mounting the routes
+/// (moved there from the README), held as written there.
+@Suite("server: the mounting article's example")
 struct ReadmeMountTests {
-    @Test("is in the README as written here, and serves the routes under its prefix beside the app's own")
+    @Test("is in the article as written here, and serves the routes under its prefix beside the app's own")
     func mount() async throws {
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let example = try #require(source.components(separatedBy: "// README: mount\n").dropFirst().first?.components(separatedBy: "// README: end").first)
-        let readme = try String(contentsOfFile: "\(ServerFixture.repository)/README.md", encoding: .utf8)
-        #expect(readme.contains("```swift\nimport Hummingbird\nimport TesseraHummingbird\nimport TesseraSQLite\n\n" + example + "```\n"))
+        let example = try #require(source.components(separatedBy: "// Article: mount\n").dropFirst().first?.components(separatedBy: "// Article: end").first)
+        let article = try String(
+            contentsOfFile: "\(ServerFixture.repository)/Sources/TesseraHummingbird/TesseraHummingbird.docc/MountingTheRoutes.md", encoding: .utf8
+        )
+        #expect(article.contains("```swift\nimport Hummingbird\nimport TesseraHummingbird\nimport TesseraSQLite\n\n" + example + "```\n"))
 
         let fixture = try ServerFixture()
         try await makeApp(storePath: fixture.path).test(.router) { client in
