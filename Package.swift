@@ -106,10 +106,13 @@ let package = Package(
             ]
         ),
         .target(name: "TesseraTestSupport", dependencies: ["TesseraLayout"], path: "Tests/TesseraTestSupport"),
+        // The in-memory backend: the store's conformance suite without a
+        // database, and the template of a new backend.
+        .target(name: "TesseraInMemory", dependencies: ["TesseraStore", "TesseraLayout"], path: "Tests/TesseraInMemory"),
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
         .testTarget(
             name: "TesseraStoreTests",
-            dependencies: ["TesseraStore", "TesseraSQLite", "TesseraPostgres", "TesseraLayout", "TesseraTestSupport"]
+            dependencies: ["TesseraStore", "TesseraSQLite", "TesseraPostgres", "TesseraInMemory", "TesseraLayout", "TesseraTestSupport"]
         ),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout", "TesseraStore", "TesseraSQLite", "TesseraTestSupport"]),

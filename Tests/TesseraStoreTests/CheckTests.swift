@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseraInMemory
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
@@ -31,28 +32,60 @@ struct CheckTests {
 
     /// The same damage on PostgreSQL, and what check says there.
     typealias PostgresDamage = (sql: String, expected: String)
+    /// The same damage on the in-memory tables.
+    typealias MemoryDamage = @Sendable (inout InMemoryTables) -> Void
+
+    /// The id of the group of slot 0 starting at item 250.
+    static func group250(_ tables: InMemoryTables) -> Int64? {
+        tables.groups.values.compactMap { $0[0]?[250]?.id }.first
+    }
 
     /// Each damage, done in SQL on the store's own rows, and what check says.
     /// Where the schemas differ (SQLite keeps frames apart from their
     /// directory row, PostgreSQL in it), `postgres` is the same damage there.
-    static let damages: [(sql: String, expected: String, postgres: PostgresDamage?)] = [
-        ("UPDATE layout_sections SET item_count = item_count + 1 WHERE section = 0", "holds 100 frames, not 101", nil),
-        ("UPDATE layout_sections SET item_count = 300 WHERE section = 0", "cell groups start at items", nil),
+    /// `memory` is the same damage to the in-memory tables, which keep
+    /// frames in the group's row as PostgreSQL does: check says there what
+    /// it says on PostgreSQL. A column changed in SQL gets its checksum
+    /// written again by the backend's triggers: `resum()` does that here.
+    static let damages: [(sql: String, expected: String, postgres: PostgresDamage?, memory: MemoryDamage)] = [
+        ("UPDATE layout_sections SET item_count = item_count + 1 WHERE section = 0", "holds 100 frames, not 101", nil, { tables in
+            tables.alterSections { if $0.key == 0 { $0.record.geometry.itemCount += 1; $0.resum() } }
+        }),
+        ("UPDATE layout_sections SET item_count = 300 WHERE section = 0", "cell groups start at items", nil, { tables in
+            tables.alterSections { if $0.key == 0 { $0.record.geometry.itemCount = 300; $0.resum() } }
+        }),
         // PostgreSQL keeps a group's frames in its row: the closest damage empties them.
         ("DELETE FROM cell_groups WHERE id = (SELECT min(group_id) FROM cell_group_directory)", "has no frames stored",
-         ("UPDATE cell_groups SET frames = ''::bytea WHERE id = (SELECT min(id) FROM cell_groups)", "holds 0 frames, not 250")),
+         ("UPDATE cell_groups SET frames = ''::bytea WHERE id = (SELECT min(id) FROM cell_groups)", "holds 0 frames, not 250"), { tables in
+            let first = tables.groups.values.flatMap { $0.values.flatMap(\.rows) }.map(\.id).min()
+            tables.alterGroups { if $0.id == first { $0.frames = [] } }
+        }),
         ("UPDATE cell_groups SET frames = substr(frames, 1, 64) WHERE id = (SELECT group_id FROM cell_group_directory WHERE slot = 0 AND first_item = 250)",
          "holds bytes that are not frames",
-         ("UPDATE cell_groups SET frames = substring(frames from 1 for 64) WHERE slot = 0 AND first_item = 250", "holds bytes that are not frames")),
+         ("UPDATE cell_groups SET frames = substring(frames from 1 for 64) WHERE slot = 0 AND first_item = 250", "holds bytes that are not frames"), { tables in
+            let id = group250(tables)
+            tables.alterGroups { if $0.id == id { $0.frames = Array($0.frames.prefix(64)) } }
+        }),
         // 64 zero bytes read as two frames in the plain form of schema versions 1–3.
         ("UPDATE cell_groups SET frames = zeroblob(64) WHERE id = (SELECT group_id FROM cell_group_directory WHERE slot = 0 AND first_item = 250)",
          "holds 2 frames, not 250",
-         ("UPDATE cell_groups SET frames = decode(repeat('00', 64), 'hex') WHERE slot = 0 AND first_item = 250", "holds 2 frames, not 250")),
+         ("UPDATE cell_groups SET frames = decode(repeat('00', 64), 'hex') WHERE slot = 0 AND first_item = 250", "holds 2 frames, not 250"), { tables in
+            let id = group250(tables)
+            tables.alterGroups { if $0.id == id { $0.frames = Array(repeating: 0, count: 64) } }
+        }),
         ("UPDATE cell_group_directory SET min_cross = min_cross - 1 WHERE first_item = 250", "not its frames' union",
-         ("UPDATE cell_groups SET min_cross = min_cross - 1 WHERE first_item = 250", "not its frames' union")),
-        ("UPDATE layouts SET cell_count = cell_count + 1", "its sections hold 601 cells, its row says 602", nil),
-        ("UPDATE specs SET body = 'not json'", "not valid JSON", nil),
-        ("UPDATE layout_sections SET section = 7 WHERE section = 1", "section row 1 is numbered 7", nil),
+         ("UPDATE cell_groups SET min_cross = min_cross - 1 WHERE first_item = 250", "not its frames' union"), { tables in
+            tables.alterGroups { if $0.firstItem == 250 { $0.bounds.minCross -= 1; $0.resum() } }
+        }),
+        ("UPDATE layouts SET cell_count = cell_count + 1", "its sections hold 601 cells, its row says 602", nil, { tables in
+            tables.alterLayouts { $0.totals.cellCount += 1; $0.resum() }
+        }),
+        ("UPDATE specs SET body = 'not json'", "not valid JSON", nil, { tables in
+            tables.alterSpecs { $0.body = "not json"; $0.resum() }
+        }),
+        ("UPDATE layout_sections SET section = 7 WHERE section = 1", "section row 1 is numbered 7", nil, { tables in
+            tables.alterSections { if $0.key == 1 { $0.record.geometry.index = 7; $0.resum() } }
+        }),
     ]
 
     @Test("damage to stored rows is found and named", arguments: TestBackend.all, damages.indices)
@@ -62,8 +95,8 @@ struct CheckTests {
         try store.save(Self.grid(600), as: "grid", crossExtents: [300])
         #expect(try store.check().isHealthy)
         let damage = Self.damages[index]
-        let (sql, expected) = backend == .postgres ? damage.postgres ?? (damage.sql, damage.expected) : (damage.sql, damage.expected)
-        try temporary.execute(sql)
+        try temporary.change(sql: damage.sql, postgres: damage.postgres?.sql, memory: damage.memory)
+        let expected = backend == .sqlite ? damage.expected : damage.postgres?.expected ?? damage.expected
         let report = try store.check()
         #expect(!report.isHealthy)
         #expect(report.problems.contains { $0.spec == "grid" && $0.description.contains(expected) }, "\(report.problems)")
@@ -74,7 +107,9 @@ struct CheckTests {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(Self.grid(600), as: "grid", crossExtents: [300])
-        try temporary.execute("UPDATE spec_sections SET checksum = checksum + 1 WHERE section = 1")
+        try temporary.change(sql: "UPDATE spec_sections SET checksum = checksum + 1 WHERE section = 1") { tables in
+            tables.alterSpecSections { if $0.section == 1 { $0.checksum += 1 } }
+        }
         let report = try store.check(repair: true)
         #expect(report.checksumMismatches == 1)
         #expect(report.problems.contains { $0.spec == "grid" && $0.message.contains("a stored section of its spec does not match its checksum") },
@@ -94,10 +129,13 @@ struct CheckTests {
         try store.save(Self.grid(600), as: "grid", crossExtents: [300, 500])
         let everything = Rect(x: 0, y: 0, width: 500, height: 1e6)
         let before = try store.elements(name: "grid", crossExtent: 300, in: everything)
-        try temporary.execute("""
+        try temporary.change(sql: """
             UPDATE layout_sections SET checksum = checksum + 1
             WHERE section = 0 AND layout_id = (SELECT id FROM layouts WHERE cross_extent = 300)
-            """)
+            """) { tables in
+            let layoutID = tables.layouts.values.first { $0.crossExtent == 300 }?.id
+            tables.alterSections { if $0.key == 0 && $0.layoutID == layoutID { $0.checksum += 1 } }
+        }
         // A handle that has not verified (and cached) this layout's rows before.
         let other = try temporary.reopen()
         #expect(try #require(throws: StoreError.self) { try other.elements(name: "grid", crossExtent: 300, in: everything, computeIfMissing: false) }.code == .damaged)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 import TesseraTestSupport
+import TesseraInMemory
 @testable import TesseraSQLite
 @testable import TesseraStore
 
@@ -117,22 +118,29 @@ struct DamageTests {
     }
 
     /// Damage found on a write path: an update reads the rows it keeps, so
-    /// it must not build on a damaged one.
-    static let writeDamages: [(sql: String, what: String)] = [
-        ("UPDATE cell_group_directory SET checksum = checksum + 1 WHERE first_item = 250", "directory row"),
-        ("UPDATE layout_sections SET checksum = checksum + 1 WHERE section = 0", "section row"),
-        ("UPDATE spec_sections SET checksum = checksum + 1 WHERE section = 0", "stored section"),
+    /// it must not build on a damaged one. `postgres` is the same damage
+    /// where PostgreSQL's schema differs (a group's directory entry is its
+    /// `cell_groups` row); `memory` the same on the in-memory tables.
+    static let writeDamages: [(sql: String, postgres: String?, memory: CheckTests.MemoryDamage, what: String)] = [
+        ("UPDATE cell_group_directory SET checksum = checksum + 1 WHERE first_item = 250",
+         "UPDATE cell_groups SET checksum = checksum + 1 WHERE first_item = 250",
+         { tables in tables.alterGroups { if $0.firstItem == 250 { $0.checksum += 1 } } }, "directory row"),
+        ("UPDATE layout_sections SET checksum = checksum + 1 WHERE section = 0", nil,
+         { tables in tables.alterSections { if $0.key == 0 { $0.checksum += 1 } } }, "section row"),
+        ("UPDATE spec_sections SET checksum = checksum + 1 WHERE section = 0", nil,
+         { tables in tables.alterSpecSections { if $0.section == 0 { $0.checksum += 1 } } }, "stored section"),
     ]
 
-    @Test("an append over a damaged row fails with .damaged and leaves the layout as it was", arguments: writeDamages.indices)
-    func appendOverDamage(index: Int) throws {
-        let temporary = try TemporaryStore()
+    @Test("an append over a damaged row fails with .damaged and leaves the layout as it was", arguments: TestBackend.all, writeDamages.indices)
+    func appendOverDamage(backend: TestBackend, index: Int) throws {
+        let temporary = try TemporaryStore(backend)
         let store = temporary.store
         let spec = try Spec(jsonText: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 600, "cycle": [{}]}}]}"#)
         try store.save(spec, as: "feed", crossExtents: [300])
-        try temporary.execute(Self.writeDamages[index].sql)
+        let damage = Self.writeDamages[index]
+        try temporary.change(sql: damage.sql, postgres: damage.postgres, memory: damage.memory)
         let error = try #require(throws: StoreError.self) { try store.append(name: "feed", section: 0, items: [Item(), Item()]) }
-        #expect(error.code == .damaged, "\(Self.writeDamages[index].what): \(error)")
+        #expect(error.code == .damaged, "\(damage.what): \(error)")
         let report = try store.check()
         #expect(report.checksumMismatches == 1)
         #expect(try store.layouts(name: "feed").map(\.cellCount) == [600])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseraInMemory
 import TesseraLayout
 @testable import TesseraStore
 import TesseraSQLite
@@ -36,12 +37,17 @@ struct LayoutStoreInvalidationTests {
         #expect(try store.layouts().map(\.crossExtent) == [300, 450])
     }
 
+    /// Every layout row as another engine version would have written it.
+    static func nextEngineVersion(_ tables: inout InMemoryTables) {
+        tables.alterLayouts { $0.engineVersion += 1; $0.resum() }
+    }
+
     @Test("a layout of another engine version is stale and recomputed, never served", arguments: TestBackend.all)
     func engineVersion(backend: TestBackend) throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
         try store.save(Self.grid(3), as: "feed", crossExtents: [300])
-        try temporary.execute("UPDATE layouts SET engine_version = engine_version + 1")
+        try temporary.change(sql: "UPDATE layouts SET engine_version = engine_version + 1", memory: Self.nextEngineVersion)
         #expect(try store.layouts().map(\.state) == [.stale])
         #expect(try store.layout(name: "feed", crossExtent: 300).computed)
         #expect(try store.layouts().map(\.state) == [.fresh])
@@ -69,7 +75,7 @@ struct LayoutStoreInvalidationTests {
         #expect(try reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
         #expect(try writer.layouts().map(\.state) == [.fresh])
 
-        try backend.execute("UPDATE layouts SET engine_version = engine_version + 1", on: writer)
+        try backend.change(sql: "UPDATE layouts SET engine_version = engine_version + 1", memory: Self.nextEngineVersion, on: writer)
         #expect(try reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
         #expect(try writer.layouts().map(\.state) == [.fresh])
     }
@@ -87,7 +93,7 @@ struct LayoutStoreInvalidationTests {
         #expect(report.layoutsDeleted == 1)
         #expect(try store.layouts().map(\.crossExtent) == [300])
         switch backend {
-        case .sqlite:
+        case .sqlite, .memory:
             #expect(report.bytesAfter < report.bytesBefore)
         case .postgres:
             // VACUUM makes the space reusable without rewriting tables (which

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseraInMemory
 import TesseraLayout
 @testable import TesseraStore
 
@@ -24,7 +25,9 @@ struct PlacerStateTests {
     static func append(after state: String, backend: TestBackend) throws -> (TemporaryStore, UpdateReport) {
         let temporary = try TemporaryStore(backend)
         try temporary.store.save(Spec(jsonText: json), crossExtents: [390])
-        try temporary.execute("UPDATE layout_sections SET placer_state = \(backend.blob(state))")
+        try temporary.change(sql: "UPDATE layout_sections SET placer_state = \(backend.blob(state))") { tables in
+            tables.alterSections { $0.placerState = Array(state.utf8); $0.resum() }
+        }
         return (temporary, try temporary.store.append(name: "photos", section: 0, items: appended))
     }
 

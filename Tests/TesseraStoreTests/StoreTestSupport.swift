@@ -3,6 +3,7 @@ import Testing
 import TesseraLayout
 @testable import TesseraSQLite
 @testable import TesseraStore
+import TesseraInMemory
 import TesseraPostgres
 import TesseraTestSupport
 
@@ -12,8 +13,14 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     /// A schema of its own on the server of ``PostgresTestServer``.
     case postgres
+    /// Rows in memory (TesseraInMemory): the store's rules without a database.
+    case memory
 
     static let all = allCases
+    /// The backends that keep their rows in SQL tables, for the tests that
+    /// change rows in SQL (``execute(_:on:)``); each such test says what
+    /// covers the same rule on ``memory``.
+    static let sqlBackends: [TestBackend] = [.sqlite, .postgres]
 
     var testDescription: String { rawValue }
 
@@ -24,6 +31,8 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             try LayoutStore(path: directory.appendingPathComponent("layouts.sqlite").path, registry: registry, cacheBudget: cacheBudget)
         case .postgres:
             try LayoutStore(url: try PostgresTestServer.freshStoreURL(), registry: registry, cacheBudget: cacheBudget)
+        case .memory:
+            LayoutStore(inMemory: InMemoryDatabase(), registry: registry, cacheBudget: cacheBudget)
         }
     }
 
@@ -33,6 +42,7 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .sqlite: try LayoutStore(path: store.location, registry: store.registry)
         case .postgres: try LayoutStore(url: store.location, registry: store.registry)
+        case .memory: LayoutStore(inMemory: try #require(store.inMemoryDatabase), registry: store.registry)
         }
     }
 
@@ -46,6 +56,27 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             try pool.write { connection in try connection.execute(sql) }
         case .postgres:
             try store.executePostgres(sql)
+        case .memory:
+            throw StoreError(.internal, "an in-memory store has no SQL to run \(sql.quotedForMessage) on: change its rows with `change(sql:memory:)`")
+        }
+    }
+
+    /// Changes the store's rows behind its back, as another program would
+    /// (or damage would): `sql` on a backend of SQL tables (`postgres`
+    /// instead on PostgreSQL when its schema differs), `memory` on the
+    /// in-memory tables (a commit of its own, as another process's).
+    func change(
+        sql: String, postgres: String? = nil, memory: (inout InMemoryTables) -> Void, on store: LayoutStore
+    ) throws {
+        switch self {
+        case .sqlite: try execute(sql, on: store)
+        case .postgres: try execute(postgres ?? sql, on: store)
+        case .memory:
+            try #require(store.inMemoryDatabase).write { committed in
+                var tables = committed.tables
+                memory(&tables)
+                return tables
+            }
         }
     }
 
@@ -55,6 +86,8 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         return switch self {
         case .sqlite: "CAST(\(quoted) AS BLOB)"
         case .postgres: "convert_to(\(quoted), 'UTF8')"
+        // Never run: `execute` refuses SQL on memory (`change` takes a closure there).
+        case .memory: quoted
         }
     }
 
@@ -96,5 +129,10 @@ final class TemporaryStore {
     /// Runs SQL on the store's rows (see ``TestBackend/execute(_:on:)``).
     func execute(_ sql: String) throws {
         try backend.execute(sql, on: store)
+    }
+
+    /// Changes the store's rows (see ``TestBackend/change(sql:postgres:memory:on:)``).
+    func change(sql: String, postgres: String? = nil, memory: (inout InMemoryTables) -> Void) throws {
+        try backend.change(sql: sql, postgres: postgres, memory: memory, on: store)
     }
 }

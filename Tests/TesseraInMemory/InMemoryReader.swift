@@ -1,0 +1,89 @@
+import TesseraLayout
+import TesseraStore
+
+/// One read of an in-memory store: a snapshot of the committed tables (see
+/// `StorageReader`), which nothing changes while it reads. Each method is
+/// what one statement of the SQLite backend does, on the tables' values.
+package class InMemoryReader: StorageReader {
+    /// The rows this read sees (a writer changes its own).
+    package var tables: InMemoryTables
+    /// The commit the snapshot was taken at.
+    let version: Int64
+    let location: String
+    package var attachment: AnyObject?
+
+    init(_ committed: InMemoryDatabase.Committed, location: String) {
+        tables = committed.tables
+        version = committed.version
+        self.location = location
+    }
+
+    /// The number of the commit read: it changes with every commit.
+    package func changeCounter() throws -> Int64 { version }
+
+    /// The commit read names the rows exactly: readers of one commit share
+    /// the layouts they resolve.
+    package var snapshotTag: SnapshotTag? { SnapshotTag(words: [UInt64(bitPattern: version)]) }
+
+    /// Throws `damaged` naming `what` unless the row is `intact`.
+    func verify(_ intact: Bool, _ what: @autoclosure () -> String) throws {
+        guard intact else { throw StoreError.damaged(store: location, "\(what()) does not match its checksum") }
+    }
+
+    // MARK: Specs
+
+    package func specID(name: String) throws -> Int64? {
+        tables.specIDs[name]
+    }
+
+    /// The verified row of the spec named `name`.
+    private func spec(name: String) throws -> SpecRowData? {
+        guard let id = tables.specIDs[name], let spec = tables.specs[id] else { return nil }
+        try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
+        return spec
+    }
+
+    package func specRecord(name: String) throws -> SpecRecord? {
+        try spec(name: name).map { SpecRecord(id: $0.id, header: $0.body, contentHash: $0.contentHash, sectionCount: $0.sectionCount) }
+    }
+
+    private static func summary(of spec: SpecRowData) -> StoredSpec {
+        StoredSpec(
+            name: spec.name, axis: Axis(rawValue: spec.axis) ?? .vertical, sectionCount: spec.sectionCount,
+            contentHash: spec.contentHash, updatedAt: spec.updatedAt
+        )
+    }
+
+    package func specSummaries() throws -> [StoredSpec] {
+        try tables.specs.values.sorted { $0.name < $1.name }.map { spec in
+            try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
+            return Self.summary(of: spec)
+        }
+    }
+
+    package func specSummary(name: String) throws -> StoredSpec? {
+        try spec(name: name).map(Self.summary(of:))
+    }
+
+    /// A spec's stored sections in order, each verified.
+    private func specSections(specID: Int64, _ what: String) throws -> [SpecSectionRow] {
+        try (tables.specSections[specID]?.rows ?? []).map { row in
+            try verify(row.isIntact, "the stored \(what) of section \(row.section) of spec \(specID)")
+            return row
+        }
+    }
+
+    package func sectionBodies(specID: Int64) throws -> [String] {
+        try specSections(specID: specID, "body").map(\.body)
+    }
+
+    package func sectionBody(specID: Int64, index: Int) throws -> String? {
+        guard let row = tables.specSections[specID]?[index] else { return nil }
+        try verify(row.isIntact, "the stored body of section \(index) of spec \(specID)")
+        return row.body
+    }
+
+    package func sectionIdentities(specID: Int64) throws -> [SectionIdentity] {
+        try specSections(specID: specID, "identity").map { SectionIdentity(identity: $0.identity, hash: $0.contentHash) }
+    }
+}

@@ -1,0 +1,152 @@
+import Synchronization
+import TesseraLayout
+import TesseraStore
+
+/// The in-memory backend: one handle on an ``InMemoryDatabase``, as a
+/// SQLite store's pool of connections is one handle on its file. Several
+/// handles on one database see each other's commits as processes do.
+///
+/// It keeps the port's guarantees (see `StorageBackend`) with values: a
+/// read runs on a snapshot of the committed tables, a write on a private
+/// copy committed whole (`InMemoryDatabase`). Rows carry the checksums the
+/// other backends store, and every read verifies them.
+///
+/// A template for a new backend: this file is the port's top level and
+/// the committed state (`InMemoryDatabase`); `InMemoryTables` holds the
+/// rows (`InMemoryRows`, with their checksums; `+Checks` finds damage);
+/// `InMemoryReader` answers reads (specs; `+Layouts` with their sections;
+/// `+CellGroups`), and `InMemoryWriter` changes rows.
+package final class InMemoryStorage: StorageBackend {
+    /// The rows this handle reads and writes.
+    package let database: InMemoryDatabase
+    private let closed = Atomic<Bool>(false)
+
+    /// A handle on `database`.
+    package init(database: InMemoryDatabase) {
+        self.database = database
+    }
+
+    package var location: String { database.location }
+
+    /// Throws `closed` once ``close()`` ran.
+    private func refuseIfClosed() throws {
+        if closed.load(ordering: .acquiring) { throw StoreError.closed(store: location) }
+    }
+
+    /// Each read gets a reader of its own: there are no connections to keep
+    /// (and so nothing attached between reads; the store's shared caches
+    /// still work, keyed by the exact state the reader names).
+    package func read(_ body: (any StorageReader) throws -> Void) throws {
+        try refuseIfClosed()
+        try body(InMemoryReader(database.snapshot(), location: location))
+    }
+
+    /// Never waits: a snapshot is always at hand.
+    package func readIfAvailable(_ body: (any StorageReader) throws -> Void) throws -> Bool {
+        try read(body)
+        return true
+    }
+
+    package func write(_ body: (any StorageWriter) throws -> Void) throws {
+        try refuseIfClosed()
+        try database.write { committed in
+            let writer = InMemoryWriter(committed, location: location)
+            try body(writer)
+            return writer.tables
+        }
+    }
+
+    /// Deleted rows are gone at once: nothing to give back.
+    package func compact() throws {
+        try refuseIfClosed()
+    }
+
+    /// Nothing runs in the background.
+    package func finishBackgroundWork() {}
+
+    /// Later reads and writes of this handle fail with `closed`; other
+    /// handles on the database go on. Reads and writes under way finish
+    /// on their own values.
+    package func close() {
+        closed.store(true, ordering: .releasing)
+    }
+
+    /// What the rows take in memory, roughly.
+    package var storageBytes: Int { database.snapshot().tables.byteCount }
+
+    /// The indexes against the rows they index, and each group's reach
+    /// against the bounds of its slot's groups (see `GroupReach`).
+    package func integrityProblems() throws -> [String] {
+        try refuseIfClosed()
+        return database.snapshot().tables.integrityProblems()
+    }
+}
+
+extension LayoutStore {
+    /// A store whose rows live in memory: in `database`, a new empty one
+    /// unless given. Open another store on the same database for a second
+    /// handle on the same rows (as another process opens the same file).
+    package convenience init(
+        inMemory database: InMemoryDatabase = InMemoryDatabase(), registry: LayoutRegistry = .standard,
+        cacheBudget: Int = LayoutStore.defaultCacheBudget, loadsDirectoriesInline: Bool = false
+    ) {
+        self.init(
+            backend: InMemoryStorage(database: database), registry: registry, cacheBudget: cacheBudget,
+            loadsDirectoriesInline: loadsDirectoriesInline
+        )
+    }
+
+    /// The database of a store opened with `init(inMemory:)`; nil for another backend's.
+    package var inMemoryDatabase: InMemoryDatabase? {
+        (backend as? InMemoryStorage)?.database
+    }
+}
+
+/// The committed state of an in-memory store, shared by every handle on it
+/// (``InMemoryStorage``) as a file is shared by the processes that open it.
+///
+/// - A read takes the committed tables (a value) under a short lock: it
+///   sees them whole, and no later commit changes its copy.
+/// - A write holds the writer lock for its whole transaction, so writes run
+///   one at a time; it changes a private copy of the tables and publishes
+///   it as the new committed state when its body returns, or drops it when
+///   the body throws.
+/// - Every commit bumps ``Committed/version``: the change counter, and the
+///   exact name of the state a read sees.
+package final class InMemoryDatabase: Sendable {
+    /// A committed state and its number.
+    package struct Committed: Sendable {
+        package var tables: InMemoryTables
+        /// Bumped by every commit, never reused.
+        package var version: Int64
+    }
+
+    /// The name in messages and `LayoutStore.location`: `memory:` and a number.
+    package let location: String
+    private let committed = Mutex(Committed(tables: InMemoryTables(), version: 0))
+    /// Held by the write in progress.
+    private let writer = Mutex(())
+
+    private static let count = Atomic<Int>(0)
+
+    /// A new, empty database.
+    package init() {
+        location = "memory:\(Self.count.add(1, ordering: .relaxed).newValue)"
+    }
+
+    /// The committed state now.
+    package func snapshot() -> Committed {
+        committed.withLock { $0 }
+    }
+
+    /// Runs `body` on the committed state while holding the writer lock,
+    /// and commits the tables it returns.
+    package func write(_ body: (Committed) throws -> InMemoryTables) throws {
+        try writer.withLock { _ in
+            let tables = try body(snapshot())
+            committed.withLock { state in
+                state = Committed(tables: tables, version: state.version + 1)
+            }
+        }
+    }
+}
