@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TesseraStore
 import Testing
 import TesseraHummingbird
 import TesseraSQLite

@@ -3,7 +3,7 @@ import Testing
 import TesseraLayout
 @testable import TesseraSQLite
 @testable import TesseraStore
-import TesseraPostgres
+@_spi(Testing) import TesseraPostgres
 import TesseraTestSupport
 
 /// The backends every store test runs against: the store's semantics are

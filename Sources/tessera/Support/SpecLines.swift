@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCommandSupport
 import TesseraLayout
 
 /// The specs of an NDJSON file, one per line, read line by line as the store
