@@ -13,6 +13,10 @@ let package = Package(
         // products, so that `swift run tessera` never builds Hummingbird.
         .library(name: "TesseraHummingbird", targets: ["TesseraHummingbird"]),
         .executable(name: "tessera-server", targets: ["tessera-server"]),
+        // The benchmarks (the README's tables, the server's encoding and
+        // routes in process): their own program, not part of `tessera` or
+        // `tessera-server`.
+        .executable(name: "tessera-bench", targets: ["tessera-bench"]),
         // The PostgreSQL backend. `tessera` and `tessera-server` open it from a
         // `postgres://` URL when built with the trait PostgreSQL
         // (`swift build --traits PostgreSQL`); without it they never build postgres-nio.
@@ -64,6 +68,12 @@ let package = Package(
                 .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),
             ]
         ),
+        // What `tessera` and `tessera-bench` share: one-line errors, tables,
+        // standard output. Not a product.
+        .target(
+            name: "TesseraCommandSupport",
+            dependencies: ["TesseraLayout", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "tessera",
             dependencies: [
@@ -71,6 +81,7 @@ let package = Package(
                 "TesseraStore",
                 "TesseraSQLite",
                 "TesseraBackends",
+                "TesseraCommandSupport",
                 .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -87,22 +98,57 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // What `tessera-server` and `tessera-bench` share: the server's
+        // router, its log lines, opening its store. Not a product.
+        .target(
+            name: "TesseraServerSupport",
+            dependencies: [
+                "TesseraHummingbird",
+                "TesseraStore",
+                "TesseraBackends",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
         .executableTarget(
             name: "tessera-server",
             dependencies: [
                 "TesseraHummingbird",
-                "TesseraSQLite",
+                "TesseraServerSupport",
+                "TesseraStore",
                 "TesseraBackends",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "tessera-bench",
+            dependencies: [
+                "TesseraLayout",
+                "TesseraStore",
+                "TesseraSQLite",
+                "TesseraBackends",
+                "TesseraCommandSupport",
+                "TesseraHummingbird",
+                "TesseraServerSupport",
+                .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .target(name: "TesseraTestSupport", dependencies: ["TesseraLayout"], path: "Tests/TesseraTestSupport"),
@@ -115,12 +161,16 @@ let package = Package(
             dependencies: ["TesseraStore", "TesseraSQLite", "TesseraPostgres", "TesseraInMemory", "TesseraLayout", "TesseraTestSupport"]
         ),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
-        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout", "TesseraStore", "TesseraSQLite", "TesseraTestSupport"]),
+        .testTarget(
+            name: "TesseraCLITests",
+            dependencies: ["tessera", "TesseraCommandSupport", "TesseraLayout", "TesseraStore", "TesseraSQLite", "TesseraTestSupport"]
+        ),
         .testTarget(
             name: "TesseraServerTests",
             dependencies: [
-                // `tessera` for its binary: answers are compared with the CLI's.
-                "tessera", "tessera-server", "TesseraHummingbird", "TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport",
+                // `tessera` for its binary: answers are compared with the CLI's;
+                // `tessera-bench` for its binary: the server's benchmarks run.
+                "tessera", "tessera-server", "tessera-bench", "TesseraHummingbird", "TesseraServerSupport", "TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -5,7 +5,7 @@
 #     by Scripts/pg-baseline.sh: insert + index build inside the server, the
 #     same rows sent from a client (COPY), viewport queries through pgbench
 #     from 1 and 16 clients;
-#   - Tessera on PostgreSQL: `tessera bench --suite postgres` (precompute and
+#   - Tessera on PostgreSQL: `tessera-bench --suite postgres` (precompute and
 #     persist from the client, bytes on the server, warm viewport queries from
 #     1 client and 16 threads);
 #   - Tessera on SQLite, the same precompute and queries.
@@ -20,9 +20,9 @@ size="${SIZE:-1m}"
 runs="${RUNS:-3}"
 export DURATION="${DURATION:-10}"
 
-echo "bench-postgres: building tessera (release, trait PostgreSQL)" >&2
-swift build -c release --traits PostgreSQL --product tessera --scratch-path .build-release-pg >&2
-tessera="$root/.build-release-pg/release/tessera"
+echo "bench-postgres: building tessera-bench (release, trait PostgreSQL)" >&2
+swift build -c release --traits PostgreSQL --product tessera-bench --scratch-path .build-release-pg >&2
+bench="$root/.build-release-pg/release/tessera-bench"
 
 url="${TESSERA_POSTGRES_URL:-}"
 if [ -z "$url" ]; then
@@ -35,7 +35,7 @@ fi
 echo "bench-postgres: per-element baseline (1M boxes, GiST)" >&2
 baseline="$(CLIENT_INSERT=1 bash Scripts/pg-baseline.sh "$url")"
 echo "bench-postgres: Tessera on PostgreSQL and SQLite ($size, $runs runs)" >&2
-ours="$("$tessera" bench --suite postgres --postgres "$url" --size "$size" --runs "$runs" --json)"
+ours="$("$bench" --suite postgres --postgres "$url" --size "$size" --runs "$runs" --json)"
 
 python3 - "$baseline" "$ours" <<'PY'
 import json, sys

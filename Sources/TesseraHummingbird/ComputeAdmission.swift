@@ -23,14 +23,14 @@ package final class ComputeAdmission: Sendable {
     package func admit(name: String, extent: Double, stored: [StoredLayout]) throws(Problem) -> Ticket {
         let layout = "\(name.quotedForMessage) at \(JSONWriter.format(extent))"
         guard configuration.computesMissingLayouts else {
-            throw Problem(.notFound, "the layout of \(layout) is missing or stale, and this server does not compute layouts (--no-compute)")
+            throw Problem(.notFound, "the layout of \(layout) is missing or stale, and this server does not compute layouts")
         }
         // A stale layout at an extent already stored is always recomputed.
         if stored.contains(where: { $0.crossExtent == extent }) { return Ticket(admission: nil, name: name, extent: extent) }
         let range = configuration.computeExtents
         guard extent == extent.rounded(), range.contains(extent) else {
             throw Problem(.notFound, "the layout of \(layout) is not stored, and this server computes new layouts only at whole-point extents "
-                + "from \(JSONWriter.format(range.lowerBound)) to \(JSONWriter.format(range.upperBound)) (--compute-extents)")
+                + "from \(JSONWriter.format(range.lowerBound)) to \(JSONWriter.format(range.upperBound))")
         }
         let limit = configuration.maximumExtents
         let admitted = pending.withLock { pending -> Bool in
@@ -43,7 +43,7 @@ package final class ComputeAdmission: Sendable {
         }
         guard admitted else {
             throw Problem(.notFound, "the layout of \(layout) is not stored, and \(name.quotedForMessage) already has \(stored.count) stored "
-                + "extents, the most this server keeps per spec (--max-extents \(limit))")
+                + "extents, the server's limit of \(limit) extents per spec")
         }
         return Ticket(admission: self, name: name, extent: extent)
     }

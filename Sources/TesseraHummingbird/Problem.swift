@@ -86,7 +86,7 @@ extension Problem {
         case let error as HTTPParserError:
             return Problem(.badRequest, "the request is not valid HTTP: \(error)")
         case is NIOTooManyBytesError:
-            return Problem(.contentTooLarge, "the request body is larger than the server takes (--max-body-size)")
+            return Problem(.contentTooLarge, "the request body is larger than the server takes")
         case let error as HTTPError:
             return Problem(error.status, error.status == .notFound ? "no such route" : error.body ?? error.status.reasonPhrase, headers: error.headers)
         case let error as any HTTPResponseError:

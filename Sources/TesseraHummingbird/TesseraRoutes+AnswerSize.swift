@@ -55,8 +55,8 @@ extension TesseraRoutes {
     private func oversized(_ layout: StoredLayout, counted: Int, exact: Bool) -> Problem {
         let limit = configuration.maximumAnswerElements
         let part = JSONWriter.format(Self.length(holding: limit, of: layout).rounded(.down))
-        return Problem(.badRequest, "the rect holds \(exact ? "" : "at least ")\(counted) elements, more than the \(limit) one answer "
-            + "may hold (--max-answer-elements); ask for smaller rects: split this one along the scroll axis "
+        return Problem(.badRequest, "the rect holds \(exact ? "" : "at least ")\(counted) elements, more than the server's limit of "
+            + "\(limit) elements per answer; ask for smaller rects: split this one along the scroll axis "
             + "(parts of \(part) points hold about \(limit) elements of this layout on average)")
     }
 

@@ -59,7 +59,7 @@ extension TesseraRoutes {
     func authorize(_ request: Request) throws(Problem) {
         switch configuration.writeAccess {
         case .forbidden:
-            throw Problem(.forbidden, "this server takes no writes (start it with --token-file to allow them)")
+            throw Problem(.forbidden, "this server takes no writes (it was started without a write token)")
         case .bearerToken(let token):
             let challenge: HTTPFields = [.wwwAuthenticate: "Bearer realm=\"tessera\""]
             guard let header = request.headers[.authorization] else {
@@ -88,12 +88,12 @@ extension TesseraRoutes {
     private func body(of request: Request, context: Context) async throws -> ByteBuffer {
         let limit = configuration.maximumBodySize
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            throw Problem(.contentTooLarge, "the body has \(declared) bytes, more than the \(limit) this server takes (--max-body-size)")
+            throw Problem(.contentTooLarge, "the body has \(declared) bytes, more than the server's limit of \(limit) bytes per request body")
         }
         do {
             return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
-            throw Problem(.contentTooLarge, "the body is larger than the \(limit) bytes this server takes (--max-body-size)")
+            throw Problem(.contentTooLarge, "the body is larger than the server's limit of \(limit) bytes per request body")
         }
     }
 }

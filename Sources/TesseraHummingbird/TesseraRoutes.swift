@@ -127,7 +127,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
         guard answer.elements.count > JSONResponses.elementsPerPiece else { return JSONResponses.answer(answer, request: request) }
         guard let lease = budget.lease(answer.elements.count) else {
             throw Problem(.serviceUnavailable, "large answers being sent hold \(budget.inFlight) elements, and this one's \(answer.elements.count) "
-                + "would pass the \(budget.limit) they may hold together (--max-elements-in-flight); try again shortly", headers: [.retryAfter: "1"])
+                + "would pass the server's limit of \(budget.limit) elements in large answers being sent at once; try again shortly", headers: [.retryAfter: "1"])
         }
         return JSONResponses.answer(answer, request: request, holding: lease)
     }

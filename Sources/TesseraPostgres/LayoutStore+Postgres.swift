@@ -1,4 +1,4 @@
-@_exported import TesseraStore
+import TesseraStore
 import TesseraLayout
 
 extension LayoutStore {
@@ -99,8 +99,9 @@ extension LayoutStore {
 
     /// Runs SQL statements on the store's rows in one transaction, on the
     /// writer's connection: for this package's tests, which damage rows or
-    /// stand in for another program.
-    package func executePostgres(_ script: String) throws {
+    /// stand in for another program, and for the PostgreSQL benchmark
+    /// (`@_spi(Testing) import TesseraPostgres`).
+    @_spi(Testing) public func executePostgres(_ script: String) throws {
         guard let storage = backend as? PostgresStorage else {
             throw StoreError(.unsupported, "\(location.quotedForMessage) is not a PostgreSQL store", store: location)
         }
@@ -111,9 +112,9 @@ extension LayoutStore {
 extension LayoutStore {
     /// Statements the store's PostgreSQL sessions sent so far; nil for
     /// another backend (for tests of how many statements a read takes).
-    package var postgresStatementsSent: Int? { (backend as? PostgresStorage)?.statementsSent }
+    @_spi(Testing) public var postgresStatementsSent: Int? { (backend as? PostgresStorage)?.statementsSent }
 
     /// What a PostgreSQL store's cache of frames holds (its `layouts` count
-    /// cell groups); nil for another backend.
-    package var postgresFrameCacheStatistics: CacheStatistics? { (backend as? PostgresStorage)?.frameCacheStatistics }
+    /// cell groups); nil for another backend (for tests).
+    @_spi(Testing) public var postgresFrameCacheStatistics: CacheStatistics? { (backend as? PostgresStorage)?.frameCacheStatistics }
 }

@@ -1,4 +1,4 @@
-@_exported import TesseraStore
+import TesseraStore
 import TesseraLayout
 
 #if canImport(Glibc)
@@ -84,6 +84,7 @@ extension LayoutStore {
         _ = try Migrator.existingStoreHeader(at: path)
     }
 
-    /// The SQLite pool under this store, for this package's tools and tests.
-    package var sqlitePool: DatabasePool? { (backend as? SQLiteStorage)?.pool }
+    /// The SQLite pool under this store, for this package's tests
+    /// (`@testable import TesseraSQLite`).
+    var sqlitePool: DatabasePool? { (backend as? SQLiteStorage)?.pool }
 }

@@ -7,7 +7,7 @@ import NIOPosix
 import Prometheus
 import TesseraBackends
 import TesseraHummingbird
-import TesseraSQLite
+import TesseraServerSupport
 
 /// `tessera-server`: the layout cache over HTTP (`../shared/http-api.md`).
 @main
@@ -16,7 +16,7 @@ struct TesseraServer: AsyncParsableCommand {
         commandName: "tessera-server",
         abstract: "Serve a Tessera store over HTTP.",
         version: TesseraVersion.current,
-        subcommands: [Serve.self, EncodingBenchmark.self, RouteBenchmark.self],
+        subcommands: [Serve.self],
         defaultSubcommand: Serve.self
     )
 
@@ -56,7 +56,7 @@ struct Serve: AsyncParsableCommand {
         """
     )
 
-    @Option(help: "The store file, made by `tessera precompute` (it must exist).")
+    @Option(help: "The store, made by `tessera precompute` (it must exist): \(StoreArgument.kinds).")
     var db: String
 
     @Option(help: "The address to listen on.")

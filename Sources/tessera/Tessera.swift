@@ -1,5 +1,6 @@
 import ArgumentParser
 import TesseraBackends
+import TesseraCommandSupport
 
 /// The `tessera` command: compute, store and query collection-view layouts.
 @main
@@ -11,7 +12,7 @@ struct Tessera: ParsableCommand {
         version: TesseraVersion.current,
         subcommands: [
             LayoutCommand.self, PrecomputeCommand.self, AppendCommand.self, QueryCommand.self, ItemCommand.self, ListCommand.self,
-            InvalidateCommand.self, PruneCommand.self, CheckCommand.self, ExportCommand.self, RenderCommand.self, DemoCommand.self, BenchCommand.self,
+            InvalidateCommand.self, PruneCommand.self, CheckCommand.self, ExportCommand.self, RenderCommand.self, DemoCommand.self,
         ]
     )
 

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraLayout
+import TesseraStore
 
 /// The CLI's JSON read back with Foundation's decoder, independently of the
 /// library's own JSON writer and parser, so that numbers are compared with

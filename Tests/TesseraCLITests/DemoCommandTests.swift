@@ -1,5 +1,6 @@
 import Foundation
 import FoundationXML
+import TesseraStore
 import Testing
 import TesseraLayout
 import TesseraSQLite

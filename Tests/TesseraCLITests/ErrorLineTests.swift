@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+@testable import TesseraCommandSupport
 import Testing
 import TesseraLayout
 @testable import tessera

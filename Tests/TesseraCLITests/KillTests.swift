@@ -1,4 +1,5 @@
 import Foundation
+import TesseraStore
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite

@@ -1,5 +1,6 @@
 import Foundation
-import TesseraLayout
+@testable import TesseraCommandSupport
+@testable import TesseraLayout
 import TesseraTestSupport
 @testable import tessera
 

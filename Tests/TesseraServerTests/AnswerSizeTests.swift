@@ -23,7 +23,7 @@ struct AnswerSizeTests {
             let whole = try await client.execute(uri: "/v1/feeds/column/layouts/390/rect?rect=0,0,1e308,1e308", method: .get)
             #expect(whole.status == .badRequest)
             let detail = try #require(whole.problem["detail"] as? String)
-            #expect(detail.hasPrefix("the rect holds at least 4500 elements, ") && detail.contains("more than the 3000 one answer may hold (--max-answer-elements)"), "\(detail)")
+            #expect(detail.hasPrefix("the rect holds at least 4500 elements, ") && detail.contains("more than the server's limit of 3000 elements per answer"), "\(detail)")
             #expect(detail.contains("parts of 90000 points hold about 3000 elements"), "\(detail)")
             // Short, read whole and counted after.
             let short = try await client.execute(uri: "/v1/feeds/column/layouts/390/visible?rect=0,0,390,19000", method: .get)
@@ -36,7 +36,7 @@ struct AnswerSizeTests {
             #expect(within.text == cli.stdout)
             let over = try await client.execute(uri: "/v1/feeds/column/layouts/390/rect?rect=0,0,390,90030", method: .get)
             #expect(over.status == .badRequest)
-            #expect(over.problem["detail"] as? String == "the rect holds at least 3001 elements, more than the 3000 one answer may hold (--max-answer-elements); "
+            #expect(over.problem["detail"] as? String == "the rect holds at least 3001 elements, more than the server's limit of 3000 elements per answer; "
                 + "ask for smaller rects: split this one along the scroll axis (parts of 90000 points hold about 3000 elements of this layout on average)")
         }
     }
@@ -48,7 +48,7 @@ struct AnswerSizeTests {
         defer { _ = server.stop() }
         let refused = try ServerProcessTests.get(port: server.port, "/v1/feeds/feed/layouts/390/rect?rect=0,0,390,1e9")
         #expect(refused.hasPrefix("HTTP/1.1 400 "), "\(refused)")
-        #expect(refused.contains("more than the 100 one answer may hold (--max-answer-elements)"), "\(refused)")
+        #expect(refused.contains("more than the server's limit of 100 elements per answer"), "\(refused)")
         let visible = try ServerProcessTests.get(port: server.port, "/v1/feeds/feed/layouts/390/visible?rect=0,0,390,844")
         #expect(visible.hasPrefix("HTTP/1.1 200 "))
     }
@@ -69,7 +69,7 @@ struct AnswerSizeTests {
             refused = try ServerProcessTests.get(port: server.port, second)
         }
         #expect(refused.hasPrefix("HTTP/1.1 503 ") && refused.contains("Retry-After: 1\r\n"), "\(refused.prefix(300))")
-        #expect(refused.contains("would pass the 45000 they may hold together (--max-elements-in-flight)"), "\(refused.prefix(300))")
+        #expect(refused.contains("would pass the server's limit of 45000 elements in large answers being sent at once"), "\(refused.prefix(300))")
         // Small answers are not held back.
         #expect(try ServerProcessTests.get(port: server.port, "/v1/feeds/column/layouts/390/visible?rect=0,0,390,844").hasPrefix("HTTP/1.1 200 "))
         // The slow client gone, its elements are given back.

@@ -5,7 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TesseraHummingbird
-import TesseraLayout
+@testable import TesseraLayout
 import TesseraTestSupport
 
 @Suite("server: computation off the request path, and readers during writes", .timeLimit(.minutes(2)))

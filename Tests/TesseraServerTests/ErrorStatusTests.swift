@@ -38,9 +38,9 @@ struct ErrorStatusTests {
         Case(uri: "/v1/feeds/feed/layouts/390/items/3/0", status: .notFound, detail: "spec \"feed\" has no section 3 (it has 3)"),
         Case(uri: "/v1/feeds/feed/layouts/390/items/2/50", status: .notFound, detail: "spec \"feed\" has no item 50 in section 2"),
         Case(uri: "/v1/feeds/feed/layouts/390.5/rect?rect=0,0,1,1", status: .notFound,
-             detail: "the layout of \"feed\" at 390.5 is not stored, and this server computes new layouts only at whole-point extents from 200 to 3000 (--compute-extents)"),
+             detail: "the layout of \"feed\" at 390.5 is not stored, and this server computes new layouts only at whole-point extents from 200 to 3000"),
         Case(uri: "/v1/feeds/feed/layouts/100000000/rect?rect=0,0,1,1", status: .notFound,
-             detail: "the layout of \"feed\" at 100000000 is not stored, and this server computes new layouts only at whole-point extents from 200 to 3000 (--compute-extents)"),
+             detail: "the layout of \"feed\" at 100000000 is not stored, and this server computes new layouts only at whole-point extents from 200 to 3000"),
         Case(uri: "/v1/nothing", status: .notFound, detail: "no such route"),
         Case(method: .patch, uri: "/v1/feeds/feed", status: .methodNotAllowed, detail: "PATCH is not a method of this route; it takes GET, HEAD, PUT, DELETE, OPTIONS"),
         Case(method: .post, uri: "/v1/feeds/feed/layouts/390/visible?rect=0,0,1,1", status: .methodNotAllowed,
@@ -72,7 +72,7 @@ struct ErrorStatusTests {
         try await fixture.application(noCompute).test(.router) { client in
             let missing = try await client.execute(uri: "/v1/feeds/feed/layouts/500/rect?rect=0,0,1,1", method: .get)
             #expect(missing.status == .notFound)
-            #expect(missing.problem["detail"] as? String == "the layout of \"feed\" at 500 is missing or stale, and this server does not compute layouts (--no-compute)")
+            #expect(missing.problem["detail"] as? String == "the layout of \"feed\" at 500 is missing or stale, and this server does not compute layouts")
             try await fixture.store.invalidate(name: "feed", crossExtent: 390)
             let stale = try await client.execute(uri: "/v1/feeds/feed/layouts/390/rect?rect=0,0,1,1", method: .get)
             #expect(stale.status == .notFound)
@@ -84,7 +84,7 @@ struct ErrorStatusTests {
             let third = try await client.execute(uri: "/v1/feeds/feed/layouts/500/rect?rect=0,0,1,1", method: .get)
             #expect(third.status == .notFound)
             #expect(third.problem["detail"] as? String
-                == "the layout of \"feed\" at 500 is not stored, and \"feed\" already has 2 stored extents, the most this server keeps per spec (--max-extents 2)")
+                == "the layout of \"feed\" at 500 is not stored, and \"feed\" already has 2 stored extents, the server's limit of 2 extents per spec")
         }
         #expect(try await fixture.store.layouts(name: "feed").map(\.crossExtent) == [390, 430])
         #expect(try await fixture.store.layouts(name: "feed").allSatisfy { $0.state == .fresh })

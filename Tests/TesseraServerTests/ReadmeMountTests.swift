@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TesseraStore
 import Testing
 import TesseraHummingbird
 import TesseraSQLite
@@ -27,7 +28,7 @@ struct ReadmeMountTests {
         let article = try String(
             contentsOfFile: "\(ServerFixture.repository)/Sources/TesseraHummingbird/TesseraHummingbird.docc/MountingTheRoutes.md", encoding: .utf8
         )
-        #expect(article.contains("```swift\nimport Hummingbird\nimport TesseraHummingbird\nimport TesseraSQLite\n\n" + example + "```\n"))
+        #expect(article.contains("```swift\nimport Hummingbird\nimport TesseraHummingbird\nimport TesseraSQLite\nimport TesseraStore\n\n" + example + "```\n"))
 
         let fixture = try ServerFixture()
         try await makeApp(storePath: fixture.path).test(.router) { client in

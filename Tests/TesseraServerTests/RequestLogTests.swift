@@ -1,9 +1,9 @@
 import Foundation
 import Hummingbird
 import Logging
+@testable import TesseraServerSupport
 import Testing
 import TesseraHummingbird
-@testable import tessera_server
 
 #if canImport(Glibc)
 import Glibc

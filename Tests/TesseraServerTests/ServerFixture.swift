@@ -6,6 +6,8 @@ import Prometheus
 import TesseraHummingbird
 import TesseraLayout
 import TesseraSQLite
+import TesseraServerSupport
+import TesseraStore
 @testable import tessera_server
 
 /// A store with one feed in a temporary folder, and the server's

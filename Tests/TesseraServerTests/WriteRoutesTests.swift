@@ -19,7 +19,7 @@ struct WriteRoutesTests {
             for (method, uri) in writes {
                 let response = try await client.execute(uri: uri, method: method, headers: ServerFixture.authorized, body: ByteBuffer(string: Self.grid))
                 #expect(response.status == .forbidden, "\(method) \(uri)")
-                #expect(response.problem["detail"] as? String == "this server takes no writes (start it with --token-file to allow them)")
+                #expect(response.problem["detail"] as? String == "this server takes no writes (it was started without a write token)")
             }
         }
         try await fixture.application(ServerFixture.writable).test(.router) { client in
@@ -92,7 +92,7 @@ struct WriteRoutesTests {
         try await fixture.application(small).test(.router) { client in
             let declared = try await client.execute(uri: "/v1/feeds/feed/sections/2/items", method: .post, headers: ServerFixture.authorized, body: ByteBuffer(string: big))
             #expect(declared.status == .contentTooLarge)
-            #expect(declared.problem["detail"] as? String == "the body has 300 bytes, more than the 64 this server takes (--max-body-size)")
+            #expect(declared.problem["detail"] as? String == "the body has 300 bytes, more than the server's limit of 64 bytes per request body")
             let fits = try await client.execute(uri: "/v1/feeds/feed/sections/2/items", method: .post, headers: ServerFixture.authorized, body: ByteBuffer(string: "{}\n{}\n"))
             #expect(fits.status == .ok)
         }

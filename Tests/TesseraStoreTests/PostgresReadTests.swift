@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TesseraLayout
-import TesseraPostgres
+@_spi(Testing) import TesseraPostgres
 import TesseraTestSupport
 @testable import TesseraStore
 

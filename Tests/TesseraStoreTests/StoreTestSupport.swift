@@ -4,7 +4,7 @@ import TesseraLayout
 @testable import TesseraSQLite
 @testable import TesseraStore
 import TesseraInMemory
-import TesseraPostgres
+@_spi(Testing) import TesseraPostgres
 import TesseraTestSupport
 
 /// The backends every store test runs against: the store's semantics are

@@ -63,7 +63,7 @@ package enum LayoutJSON {
     /// A whole answer, as `tessera … --format json` prints it (without the
     /// final newline):
     /// `{"axis": "vertical", "extent": 390, "contentSize": [390, 1234.5],\n "elements": [\n  {…},\n  {…}\n ]}`.
-    package static func appendAnswer(
+    static func appendAnswer(
         summary: LayoutSummary,
         elements: some Sequence<LayoutElement>,
         to bytes: inout [UInt8]

@@ -57,7 +57,7 @@ public indirect enum ItemSource: Sendable, Hashable {
     /// This source with every list and cycle cut to its first `limit` items
     /// (items files as they are): a spec of bounded size with the same
     /// kinds of items, for fuzzing in a debug build.
-    package func capped(at limit: Int) -> ItemSource {
+    func capped(at limit: Int) -> ItemSource {
         switch self {
         case .list(let items): .list(Array(items.prefix(limit)))
         case .cycle(let count, let cycle): .cycle(count: min(count, limit), cycle)

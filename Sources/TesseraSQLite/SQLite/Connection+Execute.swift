@@ -63,9 +63,6 @@ extension Connection {
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
     package var changes: Int { Int(sqlite3_changes64(liveHandle)) }
 
-    /// Rows changed since the connection was opened.
-    package var totalChanges: Int { Int(sqlite3_total_changes64(liveHandle)) }
-
     /// Whether a transaction is open (SQLite is not in autocommit mode).
     package var isInTransaction: Bool { sqlite3_get_autocommit(liveHandle) == 0 }
 

@@ -40,9 +40,9 @@ package struct SQLiteError: Error, Sendable, CustomStringConvertible, Equatable 
     }
 
     /// `SQLITE_BUSY`: another connection holds the lock longer than the busy timeout.
-    package var isBusy: Bool { code == SQLITE_BUSY }
+    var isBusy: Bool { code == SQLITE_BUSY }
     /// `SQLITE_CONSTRAINT`: a UNIQUE, NOT NULL, CHECK or FOREIGN KEY constraint failed.
-    package var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+    var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
 
     package var description: String {
         var text = "SQLite error \(codeName)"

@@ -110,7 +110,7 @@ package final class Statement {
     }
 
     /// Number of `?` parameters.
-    package var parameterCount: Int { Int(sqlite3_bind_parameter_count(liveHandle)) }
+    var parameterCount: Int { Int(sqlite3_bind_parameter_count(liveHandle)) }
 
     /// Number of result columns (0 for statements that return no rows).
     package var columnCount: Int { Int(sqlite3_column_count(liveHandle)) }

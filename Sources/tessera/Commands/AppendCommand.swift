@@ -1,6 +1,7 @@
 import ArgumentParser
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 /// `tessera append --db FILE --name N --section S ITEMS.ndjson`.
 struct AppendCommand: ParsableCommand {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 /// `tessera demo [--out-dir DIR]`: a guided tour on a feed of a million items.
 struct DemoCommand: ParsableCommand {

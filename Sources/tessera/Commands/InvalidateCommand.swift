@@ -1,6 +1,8 @@
 import ArgumentParser
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 /// `tessera invalidate --db FILE --name N [--width W]`.
 struct InvalidateCommand: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 /// `tessera item --db FILE --name N --width W --section S --item I`.
 struct ItemCommand: ParsableCommand {

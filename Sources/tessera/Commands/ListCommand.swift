@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 /// `tessera list --db FILE`: specs and their layouts.
 struct ListCommand: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 /// `tessera precompute --specs FEEDS.ndjson --db FILE --width W ...`: many
 /// specs, many per transaction (`LayoutStore.precompute(batch:...)`).

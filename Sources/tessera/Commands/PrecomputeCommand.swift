@@ -1,4 +1,6 @@
 import ArgumentParser
+import TesseraBackends
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
 
@@ -27,7 +29,7 @@ struct PrecomputeCommand: ParsableCommand {
     @Flag(help: "With --specs: leave out lines that fail and go on (default: stop at the first, keeping the specs before it).")
     var keepGoing = false
 
-    @Option(help: "The store file (SQLite); created when missing.")
+    @Option(help: "The store, created when missing: \(StoreArgument.kinds).")
     var db: String
 
     @Option(parsing: .unconditionalSingleValue, help: "A container width to lay out (vertical specs); repeat for several.")

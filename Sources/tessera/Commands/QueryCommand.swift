@@ -1,4 +1,5 @@
 import ArgumentParser
+import TesseraBackends
 import TesseraLayout
 import TesseraSQLite
 
@@ -10,7 +11,7 @@ struct QueryCommand: ParsableCommand {
         discussion: "From a store (--db FILE --name N), computing and storing the layout first when it is missing or stale, or from a spec file (--spec SPEC) in memory."
     )
 
-    @Option(help: "The store file.")
+    @Option(help: "The store: \(StoreArgument.kinds).")
     var db: String?
 
     @Option(help: "The stored spec's name (with --db).")

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import TesseraBackends
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
 
@@ -17,7 +19,7 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: "The spec file (JSON, format 1; - reads standard input); or give --db and --name instead.")
     var spec: String?
 
-    @Option(help: "The store file to read the layout from, instead of a spec file.")
+    @Option(help: "The store to read the layout from, instead of a spec file: \(StoreArgument.kinds).")
     var db: String?
 
     @Option(help: "The stored spec's name (with --db).")

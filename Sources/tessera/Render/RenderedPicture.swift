@@ -1,3 +1,4 @@
+import TesseraCommandSupport
 import TesseraLayout
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TesseraCommandSupport
 import TesseraLayout
 
 /// Range checks for numbers given on the command line. Numeric options are

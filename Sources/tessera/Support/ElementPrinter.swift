@@ -1,4 +1,5 @@
 import ArgumentParser
+import TesseraCommandSupport
 import TesseraLayout
 
 #if canImport(Glibc)

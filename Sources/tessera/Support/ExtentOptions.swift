@@ -1,4 +1,5 @@
 import ArgumentParser
+import TesseraCommandSupport
 import TesseraLayout
 
 /// `--width` for vertical specs, `--height` for horizontal ones.

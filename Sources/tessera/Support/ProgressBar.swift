@@ -1,6 +1,8 @@
 import Foundation
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 #if canImport(Glibc)
 import Glibc

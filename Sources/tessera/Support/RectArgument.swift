@@ -1,3 +1,4 @@
+import TesseraCommandSupport
 import TesseraLayout
 
 /// `x,y,w,h` on the command line (the syntax the HTTP service's `rect=`

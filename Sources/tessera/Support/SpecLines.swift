@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TesseraCommandSupport
 import TesseraLayout
 
 /// The specs of an NDJSON file, one per line, read line by line as the store

@@ -1,12 +1,14 @@
 import ArgumentParser
 import Foundation
 import TesseraBackends
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 /// `--db FILE`: an existing store, for commands that read or change one.
 struct DatabaseOption: ParsableArguments {
-    @Option(help: "The store: a SQLite file made by precompute, or a postgres://user@host[:port]/dbname URL.")
+    @Option(help: "The store, made by precompute: \(StoreArgument.kinds).")
     var db: String
 
     /// Opens the store; a missing file is an error, never a new empty store.

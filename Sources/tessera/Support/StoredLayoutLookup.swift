@@ -1,5 +1,7 @@
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 extension LayoutStore {
     /// The fresh layout of the spec stored as `name`, at the cross extent

@@ -2,12 +2,13 @@ import Hummingbird
 import Metrics
 import Prometheus
 import TesseraHummingbird
-import TesseraSQLite
+import TesseraStore
 
 /// The server's router: the contract's routes, `/metrics` in Prometheus'
 /// text format, and problem answers for paths that match no route.
-enum ServerRouter {
-    static func make(
+package enum ServerRouter {
+    /// The router of `tessera-server` over `store`, its metrics in `registry`.
+    package static func make(
         store: LayoutStore, configuration: TesseraServiceConfiguration, registry: PrometheusCollectorRegistry
     ) -> Router<BasicRequestContext> {
         let factory = PrometheusMetricsFactory(registry: registry)

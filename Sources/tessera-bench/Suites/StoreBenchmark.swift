@@ -1,6 +1,7 @@
 import Foundation
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 /// Measures the store in this process: precompute + persist, file size,
 /// warm viewport queries, invalidation and replacement, each beside a

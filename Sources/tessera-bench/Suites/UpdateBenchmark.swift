@@ -1,6 +1,7 @@
 import Foundation
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 /// Measures incremental updates on the store benchmark's feed (sections of
 /// 1,000 grid items), beside a full recompute of the same feed in the same run.

@@ -1,8 +1,9 @@
 #if PostgreSQL
 import Foundation
 import TesseraLayout
-import TesseraPostgres
+@_spi(Testing) import TesseraPostgres
 import TesseraSQLite
+import TesseraStore
 
 /// Measures the PostgreSQL backend against a server (`--postgres URL`):
 /// precompute + persist, bytes on the server, warm viewport queries from one

@@ -1,3 +1,6 @@
+import Foundation
+import TesseraCommandSupport
+
 /// Plain-text tables of benchmark reports.
 enum BenchTable {
     static func render(_ output: BenchOutput, count: Int, runs: Int) -> String {
@@ -110,5 +113,3 @@ enum BenchTable {
         TextTable.format(rows)
     }
 }
-
-import Foundation

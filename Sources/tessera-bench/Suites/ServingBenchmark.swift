@@ -1,6 +1,7 @@
 import Foundation
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 /// Serving many layouts at once: 8 feeds × 8 widths in rotation beside one
 /// layout alone, the first query of layouts a process has never read, and
@@ -148,7 +149,7 @@ struct ServingBenchmark {
 
         init(path: String) throws {
             process.executableURL = BenchCommand.executable
-            process.arguments = ["bench", "--child", "serving-load:" + path]
+            process.arguments = [BenchCommand.configuration.commandName ?? "suites", "--child", "serving-load:" + path]
             process.standardInput = input
             process.standardOutput = output
             try process.run()

@@ -6,36 +6,40 @@ import Darwin
 
 /// Buffered writes to standard output; layouts of millions of elements are
 /// printed line by line without building one huge string.
-struct StandardOutput {
+package struct StandardOutput {
     private var buffer: [UInt8] = []
 
-    init() {
+    /// An empty buffer.
+    package init() {
         buffer.reserveCapacity(1 << 16)
     }
 
-    mutating func write(_ text: String) {
+    /// Appends `text`, writing the buffer out once it holds 64 KiB.
+    package mutating func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    mutating func writeLine(_ text: String) {
+    /// Appends `text` and a newline.
+    package mutating func writeLine(_ text: String) {
         write(text)
         write("\n")
     }
 
-    mutating func flush() {
+    /// Writes out what the buffer holds.
+    package mutating func flush() {
         writeAll(buffer, to: 1)
         buffer.removeAll(keepingCapacity: true)
     }
 }
 
 /// Writes text to standard error without a newline (progress bars).
-func printErrorInline(_ text: String) {
+package func printErrorInline(_ text: String) {
     writeAll(Array(text.utf8), to: 2)
 }
 
 /// Writes one line to standard error.
-func printError(_ text: String) {
+package func printError(_ text: String) {
     writeAll(Array((text + "\n").utf8), to: 2)
 }
 

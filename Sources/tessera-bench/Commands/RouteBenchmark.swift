@@ -6,16 +6,17 @@ import NIOEmbedded
 import Prometheus
 import TesseraHummingbird
 import TesseraLayout
-import TesseraSQLite
+import TesseraServerSupport
+import TesseraStore
 
-/// `tessera-server bench-routes`: what the server's own code costs per
+/// `tessera-bench routes`: what the server's own code costs per
 /// request, route by route, with no sockets: each request goes through
 /// the router the server builds (its observer, metrics and log line
 /// included) and is timed from the request to its response. What the load
 /// test measures beyond this is NIO, HTTP parsing and the kernel.
 struct RouteBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench-routes",
+        commandName: "routes",
         abstract: "Time requests through the server's router in process, without sockets (median and p99 per route).",
         discussion: "Log lines go to standard error at --log-level, as the server writes them; redirect it as a server's would be."
     )

@@ -1,6 +1,8 @@
 import Foundation
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 /// Precomputes a feed read from an NDJSON file of `count` lines, to measure
 /// peak memory while streaming: the items are never all in memory.

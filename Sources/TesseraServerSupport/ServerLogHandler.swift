@@ -15,25 +15,32 @@ import TesseraLayout
 /// without the C library's time-zone code (`strftime` reads the zone file
 /// on every call). Each line is one `write(2)`: lines of concurrent
 /// requests never interleave, and no lock is taken.
-struct ServerLogHandler: LogHandler {
-    let label: String
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
-    var metadataProvider: Logger.MetadataProvider?
+package struct ServerLogHandler: LogHandler {
+    /// The logger's label, written after the level.
+    package let label: String
+    /// The least level written.
+    package var logLevel: Logger.Level = .info
+    /// Metadata written on every line of this logger.
+    package var metadata: Logger.Metadata = [:]
+    /// Metadata asked for at each line (a request's id).
+    package var metadataProvider: Logger.MetadataProvider?
     private let fileDescriptor: Int32
 
-    init(label: String, fileDescriptor: Int32 = 2, metadataProvider: Logger.MetadataProvider? = nil) {
+    /// Writes to `fileDescriptor`, standard error unless told.
+    package init(label: String, fileDescriptor: Int32 = 2, metadataProvider: Logger.MetadataProvider? = nil) {
         self.label = label
         self.fileDescriptor = fileDescriptor
         self.metadataProvider = metadataProvider
     }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    /// One metadata value of this logger.
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    /// Writes the event as one line.
+    package func log(event: LogEvent) {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         var fields = Array(metadata)

@@ -2,14 +2,15 @@ import ArgumentParser
 import Foundation
 import TesseraHummingbird
 import TesseraLayout
-import TesseraSQLite
+import TesseraServerSupport
+import TesseraStore
 
-/// `tessera-server bench-encoding`: how long writing a visible answer into
+/// `tessera-bench encoding`: how long writing a visible answer into
 /// a response buffer takes, in process, beside building the same text from
 /// each element's `jsonText`.
 struct EncodingBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench-encoding",
+        commandName: "encoding",
         abstract: "Time encoding visible answers of a stored layout into response buffers (median and p99)."
     )
 

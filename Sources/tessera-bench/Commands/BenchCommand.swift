@@ -1,12 +1,14 @@
 import ArgumentParser
 import Foundation
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
-/// `tessera bench`: the reproducible benchmark behind the README's tables.
+/// `tessera-bench [suites]`: the reproducible benchmark behind the README's tables.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: "suites",
         abstract: "Measure compute speed, memory, store and query latency, each beside a baseline from the same run.",
         discussion: "Every measurement runs in a child process of its own, so that its peak memory is its own. Medians of --runs runs."
     )
@@ -167,7 +169,7 @@ struct BenchCommand: ParsableCommand {
     private func spawn<Report: Decodable>(_ arguments: [String], count: Int, as type: Report.Type) throws -> Report {
         let process = Process()
         process.executableURL = Self.executable
-        var childArguments = ["bench", "--size", String(count), "--runs", String(runs), "--directory", directory] + arguments
+        var childArguments = [Self.configuration.commandName ?? "suites", "--size", String(count), "--runs", String(runs), "--directory", directory] + arguments
         if noBaseline { childArguments.append("--no-baseline") }
         process.arguments = childArguments
         let pipe = Pipe()
@@ -182,7 +184,7 @@ struct BenchCommand: ParsableCommand {
     }
 }
 
-/// Everything one `tessera bench` run measured.
+/// Everything one `tessera-bench` run of the suites measured.
 struct BenchOutput: Codable {
     var engine: [EngineBenchmark.Report] = []
     var store: StoreBenchmark.Report?

@@ -1,6 +1,7 @@
 /// Aligned plain-text tables.
-enum TextTable {
-    static func format(_ rows: [[String]]) -> String {
+package enum TextTable {
+    /// The rows as a table: the first row is the header, each column as wide as its widest cell.
+    package static func format(_ rows: [[String]]) -> String {
         guard let header = rows.first else { return "" }
         var widths = header.map(\.count)
         for row in rows {

@@ -1,12 +1,13 @@
 import Foundation
 import ArgumentParser
 
-extension Tessera {
-    /// Exits for `error`: help and version requests print in full on
-    /// standard output (exit 0); a failure prints ``errorLine(for:arguments:)``
-    /// on standard error and exits with ArgumentParser's code (64 for a
-    /// usage error, 1 otherwise).
-    static func exitReporting(_ error: Error, arguments: [String]) -> Never {
+extension ParsableCommand {
+    /// Exits for `error`, a failure of this root command (`tessera`,
+    /// `tessera-bench`): help and version requests print in full on standard
+    /// output (exit 0); a failure prints ``errorLine(for:arguments:)`` on
+    /// standard error and exits with ArgumentParser's code (64 for a usage
+    /// error, 1 otherwise).
+    package static func exitReporting(_ error: Error, arguments: [String]) -> Never {
         let code = exitCode(for: error)
         guard code != .success, let line = errorLine(for: error, arguments: arguments) else { exit(withError: error) }
         printError(line)
@@ -35,18 +36,20 @@ extension Tessera {
     /// and JSON paths in messages are shortened where they are quoted; what
     /// is still longer (a message of ArgumentParser's quoting a long
     /// argument) keeps its first 200 and last 91 characters around `…`.
-    static let lineLimit = 292
+    static var lineLimit: Int { 292 }
 
+    /// `line`, cut to ``lineLimit`` characters around `…` when longer.
     static func shortened(_ line: String) -> String {
         guard line.count > lineLimit else { return line }
         return line.prefix(200) + "…" + line.suffix(lineLimit - 201)
     }
 
-    /// `tessera SUBCOMMAND --help` for the subcommand the arguments name,
-    /// else `tessera --help`.
+    /// `ROOT SUBCOMMAND --help` for the subcommand the arguments name,
+    /// else `ROOT --help` (`tessera`, `tessera-bench`).
     static func helpCommand(for arguments: [String]) -> String {
+        let root = configuration.commandName ?? "tessera"
         let names = configuration.subcommands.compactMap { $0.configuration.commandName }
-        guard let first = arguments.first, names.contains(first) else { return "tessera --help" }
-        return "tessera \(first) --help"
+        guard let first = arguments.first, names.contains(first) else { return "\(root) --help" }
+        return "\(root) \(first) --help"
     }
 }

@@ -1,7 +1,9 @@
 #if PostgreSQL
 import Foundation
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraPostgres
+import TesseraStore
 
 extension PostgresBenchmark {
     /// How long a reader with `freshness=notified` keeps answering from

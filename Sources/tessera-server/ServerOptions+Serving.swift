@@ -1,37 +1,12 @@
 import ArgumentParser
 import Foundation
-import Logging
 import NIOCore
-import TesseraBackends
 import TesseraHummingbird
-import TesseraLayout
-import TesseraSQLite
+import TesseraServerSupport
 import TesseraStore
 
-/// Reading the server's options: the store, the token file, the extent range, the timeouts, the disk reserve, the log level.
-enum ServerOptions {
-    /// The level `--log-level` names (trace … critical).
-    static func logLevel(_ text: String) throws -> Logger.Level {
-        guard let level = Logger.Level(rawValue: text) else { throw ValidationError("--log-level: unknown level '\(text)'") }
-        return level
-    }
-
-    /// The store at `path`, which must exist and be a store: the server
-    /// never creates or converts one.
-    static func openStore(_ path: String) throws -> LayoutStore {
-        do {
-            // A layout's directory is loaded, verified, before a query answers
-            // from it: damage anywhere in the store ends in a 500, never in
-            // frames read through an index whose pages were damaged (the cost:
-            // the first query of each large layout the process reads).
-            return try LayoutStore.open(db: path, requireExisting: true, loadsDirectoriesInline: true)
-        } catch let error as StoreError where error.code == .notFound {
-            throw ValidationError("--db: \(error.message) (tessera precompute creates one; the server never does)")
-        } catch let error as StoreError {
-            throw ValidationError("--db: \(error.message)")
-        }
-    }
-
+/// Reading the options only serving takes: the token file, the extent range, the timeouts, the disk reserve.
+extension ServerOptions {
     /// The bearer token in `path`, surrounding whitespace ignored.
     static func token(fromFile path: String) throws -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -74,16 +49,4 @@ enum ServerOptions {
         }
         return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
-}
-
-/// The stored layout a benchmark subcommand reads: `--db`, `--name`, `--extent`.
-struct StoredLayoutOptions: ParsableArguments {
-    @Option(help: "The store file.")
-    var db: String
-
-    @Option(help: "The stored spec's name.")
-    var name: String
-
-    @Option(help: "The layout's extent (width of a vertical spec).")
-    var extent: Double
 }

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Logging
+import TesseraBackends
+import TesseraStore
+
+/// Reading the options that `tessera-server` and its benchmarks
+/// (`tessera-bench encoding`, `tessera-bench routes`) share: the store and
+/// the log level.
+package enum ServerOptions {
+    /// The level `--log-level` names (trace … critical).
+    package static func logLevel(_ text: String) throws -> Logger.Level {
+        guard let level = Logger.Level(rawValue: text) else { throw ValidationError("--log-level: unknown level '\(text)'") }
+        return level
+    }
+
+    /// The store at `path`, which must exist and be a store: the server
+    /// never creates or converts one.
+    package static func openStore(_ path: String) throws -> LayoutStore {
+        do {
+            // A layout's directory is loaded, verified, before a query answers
+            // from it: damage anywhere in the store ends in a 500, never in
+            // frames read through an index whose pages were damaged (the cost:
+            // the first query of each large layout the process reads).
+            return try LayoutStore.open(db: path, requireExisting: true, loadsDirectoriesInline: true)
+        } catch let error as StoreError where error.code == .notFound {
+            throw ValidationError("--db: \(error.message) (tessera precompute creates one; the server never does)")
+        } catch let error as StoreError {
+            throw ValidationError("--db: \(error.message)")
+        }
+    }
+}
