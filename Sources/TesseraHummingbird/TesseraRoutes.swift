@@ -109,20 +109,21 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     private func answer(_ query: LayoutQuery, request: Request, context: Context) async throws -> Response {
         let name = try RequestValues.name(context.parameters.get("name"))
         let extent = try RequestValues.extent(context.parameters.get("extent"))
-        let answer: LayoutAnswer
-        do {
-            switch query {
-            case .rect(let rect), .viewport(let rect): try await refuseOversized(rect, name: name, extent: extent)
-            case .item: break
-            }
-            answer = try await store.answer(query, name: name, crossExtent: extent, computeIfMissing: false)
-        } catch let error as StoreError where error.code == .notFound && error.crossExtent != nil && error.section == nil {
-            // Missing or stale: computed when the limits allow.
-            let ticket = try admission.admit(name: name, extent: extent, stored: try await store.layouts(name: name))
-            defer { ticket.release() }
-            if try await store.layout(name: name, crossExtent: extent).computed { metrics.layoutComputed() }
-            answer = try await store.answer(query, name: name, crossExtent: extent)
+        switch query {
+        case .rect(let rect), .viewport(let rect): try await refuseOversized(rect, name: name, extent: extent)
+        case .item: break
         }
+        // One store call: a missing or stale layout is computed when the
+        // admission allows, in the same call, or its refusal is the answer.
+        let admission = admission
+        let result = try await store.query(query, name: name, crossExtent: extent, compute: .admittedBy { missing in
+            let ticket = try admission.admit(name: name, extent: extent, stored: missing.storedLayouts)
+            return { ticket.release() }
+        })
+        guard case .found(let answer, let computed) = result else {
+            throw Problem(.internalServerError, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(extent)) was neither answered nor refused")
+        }
+        if computed { metrics.layoutComputed() }
         try refuseOversized(answer)
         guard answer.elements.count > JSONResponses.elementsPerPiece else { return JSONResponses.answer(answer, request: request) }
         guard let lease = budget.lease(answer.elements.count) else {
