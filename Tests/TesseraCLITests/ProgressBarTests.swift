@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TesseraStore
 @testable import tessera
@@ -6,8 +7,12 @@ import TesseraStore
 @Suite("precompute's progress bar")
 struct ProgressBarTests {
     /// A clock the test moves by hand.
-    final class ManualClock: @unchecked Sendable {
-        var seconds = 0.0
+    final class ManualClock: Sendable {
+        private let value = Mutex(0.0)
+        var seconds: Double {
+            get { value.withLock { $0 } }
+            set { value.withLock { $0 = newValue } }
+        }
     }
 
     private func progress(_ width: Double, _ written: Int, of expected: Int?) -> ProgressBar.Report {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
@@ -16,25 +17,30 @@ import Darwin
 ///
 /// The store counts cells from 0 again for each width, so each width is
 /// timed on its own, from the end of the one before it.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     private let enabled: Bool
-    private let clock: () -> Double
-    /// The width being computed and when it started.
-    private var current: (specName: String, crossExtent: Double, started: Double)?
-    /// When the last report came: the previous width ends there.
-    private var lastReport: Double
+    private let clock: @Sendable () -> Double
+    /// The store reports from its threads, one report at a time.
+    private let timing: Mutex<Timing>
+
+    private struct Timing {
+        /// The width being computed and when it started.
+        var current: (specName: String, crossExtent: Double, started: Double)?
+        /// When the last report came: the previous width ends there.
+        var lastReport: Double
+    }
 
     /// - Parameter clock: seconds on a monotonic clock; tests pass their own.
-    init(enabled: Bool, clock: @escaping () -> Double = ProgressBar.now) {
+    init(enabled: Bool, clock: @escaping @Sendable () -> Double = ProgressBar.now) {
         self.enabled = enabled && isatty(2) != 0
         self.clock = clock
-        lastReport = clock()
+        timing = Mutex(Timing(lastReport: clock()))
     }
 
     /// Starts timing again, just before the computing starts.
     func start() {
-        current = nil
-        lastReport = clock()
+        let now = clock()
+        timing.withLock { $0 = Timing(lastReport: now) }
     }
 
     /// What the store reported.
@@ -59,7 +65,8 @@ final class ProgressBar: @unchecked Sendable {
     func update(_ progress: BatchProgress, fraction: Double?) {
         guard enabled else { return }
         // Batches never move lastReport: it stays where start() set it.
-        printErrorInline("\r" + Self.text(for: progress, fraction: fraction, seconds: clock() - lastReport) + "\u{1B}[K")
+        let since = timing.withLock { $0.lastReport }
+        printErrorInline("\r" + Self.text(for: progress, fraction: fraction, seconds: clock() - since) + "\u{1B}[K")
     }
 
     /// The bar's text for a batch: specs done, specs per second, and with
@@ -85,11 +92,14 @@ final class ProgressBar: @unchecked Sendable {
     /// The bar's text for a report, timed from the start of its width.
     func line(for progress: Report) -> String {
         let now = clock()
-        if current?.specName != progress.specName || current?.crossExtent != progress.crossExtent {
-            current = (progress.specName, progress.crossExtent, lastReport)
+        let started = timing.withLock { timing in
+            if timing.current?.specName != progress.specName || timing.current?.crossExtent != progress.crossExtent {
+                timing.current = (progress.specName, progress.crossExtent, timing.lastReport)
+            }
+            timing.lastReport = now
+            return timing.current?.started ?? now
         }
-        lastReport = now
-        return Self.text(for: progress, seconds: now - (current?.started ?? now))
+        return Self.text(for: progress, seconds: now - started)
     }
 
     /// The bar's text for `progress` after `seconds` spent on its width.
