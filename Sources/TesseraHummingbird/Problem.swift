@@ -8,8 +8,13 @@ import TesseraStore
 /// (RFC 9457) with `type`, `title`, `status`, `detail` and, when a JSON path
 /// of the spec or item is known, `path`.
 ///
-/// Handlers throw it; ``TesseraRequestObserver`` also turns Hummingbird's
-/// own errors (an unknown route, a body over the limit) into one.
+/// Handlers throw it; the middleware that ``TesseraRoutes`` puts around
+/// every route also turns Hummingbird's own errors (an unknown route, a body
+/// over the limit) into one, and counts and logs the answer.
+///
+/// ```swift
+/// throw Problem(.notFound, "no feed \"home\"")
+/// ```
 public struct Problem: HTTPResponseError, Sendable, Equatable {
     public var status: HTTPResponse.Status
     /// The sentence for people.
