@@ -44,7 +44,10 @@ let package = Package(
         ),
         .target(name: "TesseraLayout"),
         .target(name: "TesseraStore", dependencies: ["TesseraLayout"]),
-        .target(name: "TesseraSQLite", dependencies: ["TesseraStore", "TesseraLayout", "CSQLite"]),
+        // The SQLite toolkit (connections, statements, the pool of readers and
+        // its writer): an internal layer that knows nothing of the store.
+        .target(name: "SQLiteToolkit", dependencies: ["CSQLite"]),
+        .target(name: "TesseraSQLite", dependencies: ["SQLiteToolkit", "TesseraStore", "TesseraLayout", "CSQLite"]),
         .target(
             name: "TesseraPostgres",
             dependencies: [
@@ -70,6 +73,7 @@ let package = Package(
                 "TesseraLayout",
                 "TesseraStore",
                 "TesseraSQLite",
+                "SQLiteToolkit",
                 "TesseraBackends",
                 .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -109,15 +113,21 @@ let package = Package(
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
         .testTarget(
             name: "TesseraStoreTests",
-            dependencies: ["TesseraStore", "TesseraSQLite", "TesseraPostgres", "TesseraLayout", "TesseraTestSupport"]
+            dependencies: ["TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraLayout", "TesseraTestSupport"]
         ),
-        .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
-        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout", "TesseraStore", "TesseraSQLite", "TesseraTestSupport"]),
+        .testTarget(
+            name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "SQLiteToolkit", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]
+        ),
+        .testTarget(
+            name: "TesseraCLITests", dependencies: ["tessera", "TesseraLayout", "TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraTestSupport"]
+        ),
+        .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "TesseraStore"]),
+        .testTarget(name: "TesseraBackendsTests", dependencies: ["TesseraBackends", "TesseraStore", "TesseraLayout"]),
         .testTarget(
             name: "TesseraServerTests",
             dependencies: [
                 // `tessera` for its binary: answers are compared with the CLI's.
-                "tessera", "tessera-server", "TesseraHummingbird", "TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport",
+                "tessera", "tessera-server", "TesseraHummingbird", "TesseraSQLite", "SQLiteToolkit", "TesseraStore", "TesseraLayout", "TesseraTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 @_exported import TesseraStore
+import SQLiteToolkit
 import TesseraLayout
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+import SQLiteToolkit
 
 @Suite("SQLite backend: checkpoints never make a write wait")
 struct CheckpointTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+import SQLiteToolkit
 
 @Suite("SQLite backend: calls that would wait for themselves trap with a message")
 struct ReentrancyTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TesseraSQLite
+import SQLiteToolkit
 import TesseraStore
 
 @Suite("SQLite statements")

@@ -3,6 +3,7 @@ import Testing
 import TesseraLayout
 @testable import TesseraStore
 import TesseraSQLite
+import SQLiteToolkit
 
 @Suite("store: invalidation, prune and refusals")
 struct LayoutStoreInvalidationTests {

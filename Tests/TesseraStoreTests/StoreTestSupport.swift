@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+import SQLiteToolkit
 @testable import TesseraStore
 import TesseraPostgres
 import TesseraTestSupport
@@ -60,7 +61,7 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// Drops what the store left on its server (a PostgreSQL schema).
     func dropStore(_ store: LayoutStore) {
-        guard self == .postgres, case .postgres(let url)? = try? StoreLocation(parsing: store.location) else { return }
+        guard self == .postgres, let url = try? PostgresURL(parsing: store.location) else { return }
         try? store.executePostgres("DROP SCHEMA IF EXISTS \(url.schema) CASCADE")
     }
 }

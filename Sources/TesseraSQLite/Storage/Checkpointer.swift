@@ -1,3 +1,4 @@
+import SQLiteToolkit
 import Dispatch
 import Synchronization
 import TesseraStore

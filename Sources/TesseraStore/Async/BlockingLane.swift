@@ -6,7 +6,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// Threads of the store's own for work that blocks (SQLite calls that may
+/// Threads of the store's own for work that blocks (backend calls that may
 /// wait for a lock or a reader, layout computations that take seconds), so
 /// that async callers never block Swift concurrency's cooperative threads.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraLayout
+import SQLiteToolkit
 import TesseraSQLite
 
 /// Measures the store in this process: precompute + persist, file size,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TesseraBackends
 import TesseraLayout
+import SQLiteToolkit
 import TesseraSQLite
 
 /// `--db FILE`: an existing store, for commands that read or change one.
