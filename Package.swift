@@ -43,15 +43,17 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "TesseraLayout"),
-        .target(name: "TesseraStore", dependencies: ["TesseraLayout"]),
+        // The package's lock, one that ThreadSanitizer understands.
+        .target(name: "Locking"),
+        .target(name: "TesseraStore", dependencies: ["TesseraLayout", "Locking"]),
         // The SQLite toolkit (connections, statements, the pool of readers and
         // its writer): an internal layer that knows nothing of the store.
-        .target(name: "SQLiteToolkit", dependencies: ["CSQLite"]),
-        .target(name: "TesseraSQLite", dependencies: ["SQLiteToolkit", "TesseraStore", "TesseraLayout", "CSQLite"]),
+        .target(name: "SQLiteToolkit", dependencies: ["CSQLite", "Locking"]),
+        .target(name: "TesseraSQLite", dependencies: ["SQLiteToolkit", "Locking", "TesseraStore", "TesseraLayout", "CSQLite"]),
         .target(
             name: "TesseraPostgres",
             dependencies: [
-                "TesseraStore", "TesseraLayout",
+                "TesseraStore", "TesseraLayout", "Locking",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import Locking
 import Dispatch
 import Foundation
 import Synchronization
@@ -20,7 +21,7 @@ final class BlockingLane: Sendable {
     private let threadCount: Int
     /// The nice value the lane's threads run at (0: as the process).
     private let niceness: Int32
-    private let jobs = Mutex(Jobs())
+    private let jobs = Locked(Jobs())
     private let ready = DispatchSemaphore(value: 0)
 
     private struct Jobs {

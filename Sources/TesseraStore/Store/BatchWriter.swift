@@ -1,3 +1,4 @@
+import Locking
 import Foundation
 import Synchronization
 import TesseraLayout
@@ -46,7 +47,7 @@ struct BatchWriter: Sendable {
     /// The running writer: `wait()` returns its report or throws its error.
     final class Running: Sendable {
         fileprivate let done = DispatchSemaphore(value: 0)
-        fileprivate let result = Mutex<Result<BatchReport, any Error>?>(nil)
+        fileprivate let result = Locked<Result<BatchReport, any Error>?>(nil)
 
         func wait() throws -> BatchReport {
             done.wait()

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 import TesseraLayout
 
@@ -41,7 +42,7 @@ public final class LayoutStore: Sendable {
     /// Layouts resolved by name in one committed state, shared by readers.
     let resolvedNames: ResolvedNames
     /// Directories being loaded in the background.
-    let directoryLoads = Mutex<Set<LayoutCacheKey>>([])
+    let directoryLoads = Locked<Set<LayoutCacheKey>>([])
     /// Threads for async reads that find no reader free at once, and for
     /// loading directories in the background (started on demand, ended
     /// when idle).
@@ -55,7 +56,7 @@ public final class LayoutStore: Sendable {
     /// computation takes longer when the cores are busy).
     let computeLane = BlockingLane(name: "tessera computations", threads: 2, niceness: 10)
     /// Computations of missing layouts under way, for async callers to share.
-    let flights = Mutex<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
+    let flights = Locked<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
 
     /// A store over `backend`; backends' modules offer the public ways to open one.
     package init(
