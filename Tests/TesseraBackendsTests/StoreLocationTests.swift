@@ -30,7 +30,7 @@ struct StoreLocationTests {
         for open in [{ _ = try LayoutStore.open(db: url) }, { try LayoutStore.requireExisting(db: url) }] {
             let error = #expect(throws: StoreError.self) { try open() }
             #expect(error?.code == .unsupported)
-            #expect(error?.message == "'postgres://app:***@db.internal:6432/feeds' is a PostgreSQL store, and this build has no "
+            #expect(error?.message == #""postgres://app:***@db.internal:6432/feeds" is a PostgreSQL store, and this build has no "#
                 + "PostgreSQL backend: build with `swift build --traits PostgreSQL`")
             #expect(error?.store == "postgres://app:***@db.internal:6432/feeds")
         }
