@@ -47,12 +47,17 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "TesseraLayout"),
-        .target(name: "TesseraStore", dependencies: ["TesseraLayout"]),
-        .target(name: "TesseraSQLite", dependencies: ["TesseraStore", "TesseraLayout", "CSQLite"]),
+        // The package's lock, one that ThreadSanitizer understands.
+        .target(name: "Locking"),
+        .target(name: "TesseraStore", dependencies: ["TesseraLayout", "Locking"]),
+        // The SQLite toolkit (connections, statements, the pool of readers and
+        // its writer): an internal layer that knows nothing of the store.
+        .target(name: "SQLiteToolkit", dependencies: ["CSQLite", "Locking"]),
+        .target(name: "TesseraSQLite", dependencies: ["SQLiteToolkit", "Locking", "TesseraStore", "TesseraLayout", "CSQLite"]),
         .target(
             name: "TesseraPostgres",
             dependencies: [
-                "TesseraStore", "TesseraLayout",
+                "TesseraStore", "TesseraLayout", "Locking",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -80,6 +85,7 @@ let package = Package(
                 "TesseraLayout",
                 "TesseraStore",
                 "TesseraSQLite",
+                "SQLiteToolkit",
                 "TesseraBackends",
                 "TesseraCommandSupport",
                 .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),
@@ -137,6 +143,7 @@ let package = Package(
                 "TesseraLayout",
                 "TesseraStore",
                 "TesseraSQLite",
+                "SQLiteToolkit",
                 "TesseraBackends",
                 "TesseraCommandSupport",
                 "TesseraHummingbird",
@@ -158,19 +165,24 @@ let package = Package(
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
         .testTarget(
             name: "TesseraStoreTests",
-            dependencies: ["TesseraStore", "TesseraSQLite", "TesseraPostgres", "TesseraInMemory", "TesseraLayout", "TesseraTestSupport"]
+            dependencies: ["TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraInMemory", "TesseraLayout", "TesseraTestSupport"]
         ),
-        .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
+        .testTarget(
+            name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "SQLiteToolkit", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]
+        ),
         .testTarget(
             name: "TesseraCLITests",
-            dependencies: ["tessera", "TesseraCommandSupport", "TesseraLayout", "TesseraStore", "TesseraSQLite", "TesseraTestSupport"]
+            dependencies: ["tessera", "TesseraCommandSupport", "TesseraLayout", "TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraTestSupport"]
         ),
+        .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "TesseraStore"]),
+        .testTarget(name: "TesseraBackendsTests", dependencies: ["TesseraBackends", "TesseraStore", "TesseraLayout"]),
         .testTarget(
             name: "TesseraServerTests",
             dependencies: [
                 // `tessera` for its binary: answers are compared with the CLI's;
                 // `tessera-bench` for its binary: the server's benchmarks run.
-                "tessera", "tessera-server", "tessera-bench", "TesseraHummingbird", "TesseraServerSupport", "TesseraSQLite", "TesseraStore", "TesseraLayout", "TesseraTestSupport",
+                "tessera", "tessera-server", "tessera-bench", "TesseraHummingbird", "TesseraServerSupport", "TesseraSQLite", "SQLiteToolkit",
+                "TesseraStore", "TesseraLayout", "TesseraTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

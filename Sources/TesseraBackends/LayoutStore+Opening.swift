@@ -25,11 +25,13 @@ extension LayoutStore {
     }
 
     #if !PostgreSQL
-    private static func noPostgres(_ url: PostgresURL) -> StoreError {
-        StoreError(
+    /// The refusal of a PostgreSQL URL by a build without the PostgreSQL backend.
+    private static func noPostgres(_ url: String) -> StoreError {
+        let shown = url.withPasswordRedacted
+        return StoreError(
             .unsupported,
-            "\(url.description.quotedForMessage) is a PostgreSQL store, and this build has no PostgreSQL backend: build with `swift build --traits PostgreSQL`",
-            store: url.description
+            "\(shown.quotedForMessage) is a PostgreSQL store, and this build has no PostgreSQL backend: build with `swift build --traits PostgreSQL`",
+            store: shown
         )
     }
     #endif

@@ -28,19 +28,6 @@ extension StoreError {
         StoreError(.invalidSpec, error.description, spec: name, path: error.path.isEmpty ? nil : error.path, cause: error)
     }
 
-    /// The file exists but is not a SQLite database; it was not changed.
-    package static func notSQLite(path: String) -> StoreError {
-        StoreError(.notAStore, "\(path.quotedPathForMessage) is not a Tessera store (not a SQLite database). Tessera did not open or change it. "
-            + "Check the path, or give a new file name to create a Tessera store there.", store: path)
-    }
-
-    /// The file is another application's SQLite database; it was not changed.
-    package static func notATesseraDatabase(path: String, applicationID: Int32) -> StoreError {
-        StoreError(.notAStore, "\(path.quotedPathForMessage) is not a Tessera store: it is a SQLite database of another application "
-            + "(application_id 0x\(String(UInt32(bitPattern: applicationID), radix: 16, uppercase: true)), not Tessera's). "
-            + "Tessera did not change it. Use a separate file for the Tessera store.", store: path)
-    }
-
     /// A file a read-only open refuses: `what` it is instead; it was not changed.
     package static func notATesseraStore(path: String, _ what: String) -> StoreError {
         StoreError(.notAStore, "\(path.quotedPathForMessage) is not a Tessera store (\(what)). Tessera did not change it.", store: path)
@@ -51,25 +38,6 @@ extension StoreError {
         StoreError(.schemaTooNew, "\(path.quotedPathForMessage) has Tessera schema version \(found), but this build knows versions "
             + "up to \(supported): it was written by a newer Tessera. Tessera did not change it. "
             + "Upgrade Tessera to open it.", store: path)
-    }
-
-    /// The SQLite library in use lacks the R*Tree module.
-    package static func missingRTree(sqliteVersion: String) -> StoreError {
-        StoreError(.unsupported, "The SQLite library in use (\(sqliteVersion)) was built without the R*Tree module, "
-            + "which the Tessera store needs for its spatial index. Install a SQLite built with "
-            + "SQLITE_ENABLE_RTREE (Debian and Ubuntu's libsqlite3-0 and Apple's system SQLite have it).")
-    }
-
-    /// SQLite would not put the file in WAL mode.
-    package static func walUnavailable(path: String, journalMode: String) -> StoreError {
-        StoreError(.unsupported, "SQLite could not put \(path.quotedPathForMessage) in WAL mode (journal mode stayed '\(journalMode)'). "
-            + "Keep Tessera stores on a local file system.", store: path)
-    }
-
-    /// A schema migration failed and was rolled back.
-    package static func migrationFailed(path: String, version: Int, name: String, cause: any Error & Sendable) -> StoreError {
-        StoreError(.io, "Migrating \(path.quotedPathForMessage) to schema version \(version) (\(name)) failed and was rolled "
-            + "back; the file is still at version \(version - 1). Cause: \(cause)", store: path, cause: cause)
     }
 
     /// Stored data that cannot be read back.

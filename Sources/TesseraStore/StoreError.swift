@@ -70,7 +70,7 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var item: Int?
     /// The JSON path of a spec error (`sections[2].items[17].columns`).
     public var path: String?
-    /// The error of the backend (SQLite's code and message) or of the engine
+    /// The error of the backend (the database's code and message) or of the engine
     /// (`SpecError`) that this one reports.
     public var cause: (any Error & Sendable)?
 

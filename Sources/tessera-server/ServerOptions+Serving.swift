@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NIOCore
+import TesseraBackends
 import TesseraHummingbird
 import TesseraServerSupport
 import TesseraStore

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 
 @Suite("tessera check")
 struct CheckCommandTests {
@@ -16,7 +17,7 @@ struct CheckCommandTests {
             #expect(clean.status == 0, "\(clean.stderr)")
             #expect(clean.stdout == "checked 1 spec, 2 layouts, 8 cell groups, every row's checksum (0 mismatches): no problems\n")
 
-            let connection = try Connection(path: database)
+            let connection = try Connection(path: database, options: .store)
             try connection.execute("UPDATE cell_group_directory SET max_scroll = max_scroll + 1 WHERE first_item = 500 AND layout_id = (SELECT min(id) FROM layouts)")
             connection.close()
             let damaged = try CLIRunner.run(["check", "--db", database])

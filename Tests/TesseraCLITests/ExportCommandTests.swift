@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 
 @Suite("tessera export")
 struct ExportCommandTests {
@@ -20,7 +21,7 @@ struct ExportCommandTests {
             // The header's read and write versions are 1: rollback journal, not WAL.
             let header = try [UInt8](Data(contentsOf: URL(fileURLWithPath: artifact)).prefix(20))
             #expect(header[18] == 1 && header[19] == 1)
-            let copy = try Connection(path: artifact, mode: .readOnly)
+            let copy = try Connection(path: artifact, mode: .readOnly, options: .store)
             for (sql, expected) in [("PRAGMA user_version", EmbeddedMigrations.all.count),
                                     ("SELECT count(*) FROM cell_group_directory WHERE checksum IS NULL", 0)] {
                 let statement = try copy.prepare(sql)

@@ -3,6 +3,7 @@ import TesseraStore
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 
 @Suite("a precompute killed with SIGKILL")
 struct KillTests {
@@ -71,7 +72,7 @@ struct KillTests {
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
 
-        let connection = try Connection(path: database, mode: .readOnly)
+        let connection = try Connection(path: database, mode: .readOnly, options: .store)
         let integrity = try connection.prepare("PRAGMA integrity_check")
         #expect(try integrity.step())
         #expect(integrity.text(at: 0) == "ok")

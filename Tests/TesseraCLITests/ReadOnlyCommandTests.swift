@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 
 /// Read commands (list, query, item, render, check) never write: they create,
 /// convert, migrate and leave behind nothing, and refuse files that are not
@@ -117,7 +118,7 @@ struct ReadOnlyCommandTests {
             let database = try CLIRunner.precomputed(Self.spec, in: directory)
             let query = Self.readCommands(database, out: "")[1]
             let expected = try CLIRunner.run(query)
-            let connection = try Connection(path: database)
+            let connection = try Connection(path: database, options: .store)
             try connection.execute("UPDATE cell_groups SET frames = zeroblob(length(frames)) WHERE id = (SELECT min(id) FROM cell_groups)")
             connection.close()
             let damagedQuery = try CLIRunner.run(query)

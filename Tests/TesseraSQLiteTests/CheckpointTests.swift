@@ -3,6 +3,7 @@ import TesseraStore
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 
 @Suite("SQLite backend: checkpoints never make a write wait")
 struct CheckpointTests {

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 import TesseraStore
 
 @Suite("database pool and concurrency")

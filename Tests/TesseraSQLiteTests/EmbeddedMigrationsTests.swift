@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 import TesseraStore
 
 @Suite("embedded migrations")
@@ -44,7 +45,7 @@ struct EmbeddedMigrationsTests {
     func versionsAndSQL() throws {
         #expect(EmbeddedMigrations.all.map(\.version) == Array(1...EmbeddedMigrations.all.count))
         let migrator = Migrator()
-        let db = try Connection(path: ":memory:")
+        let db = try Connection(path: ":memory:", options: .store)
         #expect(try migrator.migrate(db) == EmbeddedMigrations.all)
         #expect(try db.int("PRAGMA foreign_key_check") == -1)  // no violations: no rows
         let integrity = try db.prepare("PRAGMA integrity_check")

@@ -3,6 +3,7 @@ import TesseraStore
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 
 @Suite("SQLite backend: full and smaller cell groups keep ids of ranges of their own")
 struct GroupIDTests {
@@ -17,7 +18,7 @@ struct GroupIDTests {
         let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "staggered", "columns": 2}, "items": [\#(items)]}]}"#)
         try store.save(spec, as: "a", crossExtents: [400])
         try store.save(spec, as: "b", crossExtents: [400])
-        let connection = try Connection(path: path, mode: .readOnly)
+        let connection = try Connection(path: path, mode: .readOnly, options: .store)
         let query = try connection.prepare("SELECT d.first_item, d.group_id, length(g.frames) FROM cell_group_directory AS d JOIN cell_groups AS g ON g.id = d.group_id ORDER BY d.layout_id, d.first_item")
         var rows: [(first: Int, id: Int64, bytes: Int)] = []
         while try query.step() { rows.append((query.int(at: 0), query.int64(at: 1), query.int(at: 2))) }

@@ -4,6 +4,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 
 /// Damage aimed at the pages no checksum covers (the R*Tree's nodes, the
 /// directory's and the section rows' b-trees and indexes), read through the
@@ -41,7 +42,7 @@ struct IndexDamageTests {
 
     /// The pages of the tables and indexes that no checksum covers, by name.
     static func indexPages(_ path: String) throws -> (pageSize: Int, pages: [String: [Int]]) {
-        let connection = try Connection(path: path, mode: .readOnly)
+        let connection = try Connection(path: path, mode: .readOnly, options: .store)
         let pageSize = try connection.int("PRAGMA page_size")
         let statement = try connection.prepare("SELECT name, pageno FROM dbstat WHERE name IN (?, ?, ?, ?, ?, ?) ORDER BY pageno")
         let names = [

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 import TesseraStore
 
 @Suite("schema version 3: checksums on every row an answer depends on")
@@ -33,7 +34,7 @@ struct MigrationV3Tests {
         #expect(try store.check().isHealthy)
 
         // The migrated checksums are the ones a fresh store writes.
-        let fresh = try Connection(path: current)
+        let fresh = try Connection(path: current, options: .store)
         for table in ["specs", "spec_sections", "layouts", "layout_sections", "cell_group_directory"] {
             let migrated = try pool.read { db in try db.int("SELECT sum(checksum % 1000003) FROM \(table)") }
             #expect(try fresh.int("SELECT sum(checksum % 1000003) FROM \(table)") == migrated, "\(table)")

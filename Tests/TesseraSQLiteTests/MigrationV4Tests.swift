@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 @testable import TesseraStore
 
 @Suite("schema version 4: compact frame blobs, plain ones still read")

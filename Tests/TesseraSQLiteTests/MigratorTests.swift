@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 import TesseraStore
 
 @Suite("schema migrations and refusals")
@@ -54,7 +55,7 @@ struct MigratorTests {
         _ = try Migrator().openDatabase(at: path)
         let next = Migration(version: latest + 1, name: "extra", sql: "CREATE TABLE extra (x INTEGER);")
         let migrator = Migrator(migrations: EmbeddedMigrations.all + [next])
-        let db = try Connection(path: path)
+        let db = try Connection(path: path, options: .store)
         #expect(try migrator.migrate(db) == [next])
         #expect(try db.int("PRAGMA user_version") == latest + 1)
         #expect(try db.int("SELECT count(*) FROM extra") == 0)
@@ -74,7 +75,7 @@ struct MigratorTests {
         #expect(error.description.contains("to schema version \(latest + 1) (broken)"))
         #expect(underlying.message == "no such table: nowhere")
         #expect(error.description.contains("still at version \(latest)"))
-        let db = try Connection(path: path)
+        let db = try Connection(path: path, options: .store)
         #expect(try db.int("PRAGMA user_version") == latest)
         #expect(try db.int("SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") == 0)
     }
@@ -85,7 +86,7 @@ struct MigratorTests {
         let path = directory.file("store.sqlite")
         do {
             _ = try DatabasePool(path: path)
-            let db = try Connection(path: path)
+            let db = try Connection(path: path, options: .store)
             try db.execute("PRAGMA user_version = 99")
         }
         let before = try fileBytes(path)
@@ -137,8 +138,11 @@ struct MigratorTests {
         #expect(try fileBytes(path) == random)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["random.bin"])
 
-        // A plain Connection says the same.
-        #expect(throws: StoreError.notSQLite(path: path)) { _ = try Connection(path: path) }
+        // A plain Connection refuses it too, with SQLite's own code, as an
+        // error of the open naming the file.
+        let refusal = try #require(throws: SQLiteError.self) { _ = try Connection(path: path) }
+        #expect(refusal.codeName == "SQLITE_NOTADB" && refusal.operation == .open && refusal.path == path)
+        #expect(StoreError(sqlite: refusal, path: path) == .notSQLite(path: path))
         #expect(try fileBytes(path) == random)
     }
 

@@ -1,6 +1,7 @@
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 @testable import TesseraStore
 
 @Suite("SQLite backend: the R*Tree path")
@@ -9,7 +10,7 @@ struct RTreePathTests {
     func neighbouringIDsPastFloatPrecision() throws {
         let temporary = try TemporaryDirectory("rtree")
         let store = try LayoutStore(path: temporary.file("layouts.sqlite"), cacheBudget: 0)
-        let connection = try Connection(path: temporary.file("layouts.sqlite"))
+        let connection = try Connection(path: temporary.file("layouts.sqlite"), options: .store)
         try connection.execute("DELETE FROM sqlite_sequence WHERE name = 'layouts'; INSERT INTO sqlite_sequence (name, seq) VALUES ('layouts', 16777216)")
         let narrow = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": [{"size": [10, 10]}]}]}"#)
         let wide = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": [{"size": [20, 20]}, {"size": [20, 20]}]}]}"#)

@@ -3,6 +3,7 @@ import TesseraStore
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 
 @Suite("SQLite backend: calls that would wait for themselves trap with a message")
 struct ReentrancyTests {

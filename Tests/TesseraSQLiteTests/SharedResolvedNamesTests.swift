@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 import TesseraStore
 
 @Suite("SQLite backend: readers of one committed state share resolved layouts")

@@ -1,5 +1,6 @@
 import Foundation
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 import TesseraStore
 
 /// A fresh directory under /tmp, removed when the value is released.
@@ -24,7 +25,7 @@ func fileBytes(_ path: String) throws -> Data {
     try Data(contentsOf: URL(fileURLWithPath: path))
 }
 
-/// Opens an in-memory connection (with the usual Tessera settings).
+/// Opens an in-memory connection (with the toolkit's usual settings).
 func memoryConnection() throws -> Connection {
     try Connection(path: ":memory:")
 }

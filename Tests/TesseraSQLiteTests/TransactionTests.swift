@@ -1,5 +1,6 @@
 import Testing
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 import TesseraStore
 
 @Suite("SQLite transactions")

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 import TesseraHummingbird
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 
 @Suite("server: every error status of the contract, as problem+json")
 struct ErrorStatusTests {

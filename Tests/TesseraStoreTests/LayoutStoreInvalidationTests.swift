@@ -4,6 +4,7 @@ import TesseraInMemory
 import TesseraLayout
 @testable import TesseraStore
 import TesseraSQLite
+@testable import SQLiteToolkit
 
 @Suite("store: invalidation, prune and refusals")
 struct LayoutStoreInvalidationTests {

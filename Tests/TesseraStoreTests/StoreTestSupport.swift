@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+@testable import SQLiteToolkit
 @testable import TesseraStore
 import TesseraInMemory
 @_spi(Testing) import TesseraPostgres
@@ -93,7 +94,7 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// Drops what the store left on its server (a PostgreSQL schema).
     func dropStore(_ store: LayoutStore) {
-        guard self == .postgres, case .postgres(let url)? = try? StoreLocation(parsing: store.location) else { return }
+        guard self == .postgres, let url = try? PostgresURL(parsing: store.location) else { return }
         try? store.executePostgres("DROP SCHEMA IF EXISTS \(url.schema) CASCADE")
     }
 }

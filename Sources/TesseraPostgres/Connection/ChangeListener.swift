@@ -1,3 +1,4 @@
+import Locking
 import Dispatch
 import NIOCore
 import PostgresNIO
@@ -17,7 +18,7 @@ final class ChangeListener: Sendable {
     private let url: PostgresURL
     private let eventLoop: any EventLoop
     private let channel: String
-    private let session: Mutex<PostgresSession?>
+    private let session: Locked<PostgresSession?>
     /// Bumped by every notification, every commit of this process's
     /// writer, and every loss and return of the connection.
     private let count = Atomic<Int64>(0)
@@ -42,7 +43,7 @@ final class ChangeListener: Sendable {
             first.close()
             throw error
         }
-        session = Mutex(first)
+        session = Locked(first)
         do {
             try listen(on: first)
         } catch let error as StoreError {

@@ -1,3 +1,4 @@
+import SQLiteToolkit
 import TesseraLayout
 import CSQLite
 import TesseraStore
@@ -89,9 +90,9 @@ extension Migrator {
     ///   (a read-only open cannot upgrade it: open it once for writing).
     package func openReadOnly(at path: String, options: Connection.Options) throws -> Connection {
         let (header, hasWAL) = try Self.existingStoreHeader(at: path)
-        var readOptions = options
+        var readOptions = options.forStore
         readOptions.immutable = header.isWAL && !hasWAL && access(path + "-shm", F_OK) != 0
-        let connection = try Connection(path: path, mode: .readOnly, options: readOptions)
+        let connection = try Self.opening(path) { try Connection(path: path, mode: .readOnly, options: readOptions) }
         switch try inspect(connection) {
         case .empty:
             connection.close()

@@ -1,3 +1,4 @@
+import SQLiteToolkit
 import TesseraStore
 import CSQLite
 
@@ -52,18 +53,33 @@ package struct Migrator: Sendable {
     ///
     /// - Throws: `StoreError.notAStore` for a directory, FIFO or device,
     ///   `.notSQLite`, `.notATesseraDatabase`, `.schemaTooNew`,
-    ///   `.missingRTree`, `.migrationFailed`, or `SQLiteError`.
+    ///   `.missingRTree`, `.migrationFailed`, or another `StoreError` for
+    ///   what SQLite reports (see `StoreError(sqlite:path:)`).
     package func openDatabase(at path: String, options: Connection.Options = Connection.Options()) throws -> Connection {
         try Self.refuseIfNotRegularFile(path)
-        if let probe = try openExistingReadOnly(path, options: options) {
-            _ = try inspect(probe)
-            probe.close()
+        return try Self.opening(path) {
+            if let probe = try openExistingReadOnly(path, options: options) {
+                _ = try inspect(probe)
+                probe.close()
+            }
+            var writerOptions = options.forStore
+            writerOptions.walMode = true
+            let connection = try Connection(path: path, mode: .readWriteCreate, options: writerOptions)
+            try migrate(connection)
+            return connection
         }
-        var writerOptions = options
-        writerOptions.walMode = true
-        let connection = try Connection(path: path, mode: .readWriteCreate, options: writerOptions)
-        try migrate(connection)
-        return connection
+    }
+
+    /// Runs a step of opening the store at `path`, SQLite's failures
+    /// reported as failures of the open (a file that is not a database is
+    /// then `notSQLite`).
+    static func opening<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var error as SQLiteError {
+            if error.operation == .statement { error.operation = .open }
+            throw StoreError(sqlite: error, path: path)
+        }
     }
 
     /// Reads what kind of file `connection` is on, without writing.
@@ -86,8 +102,9 @@ package struct Migrator: Sendable {
                 return .empty
             }
             throw StoreError.notATesseraDatabase(path: connection.path, applicationID: applicationID)
-        } catch let error as SQLiteError where error.code == SQLITE_NOTADB {
-            throw StoreError.notSQLite(path: connection.path)
+        } catch var error as SQLiteError where error.code == SQLITE_NOTADB {
+            error.operation = .open
+            throw StoreError(sqlite: error, path: connection.path)
         }
     }
 
@@ -128,7 +145,7 @@ package struct Migrator: Sendable {
     private func openExistingReadOnly(_ path: String, options: Connection.Options) throws -> Connection? {
         if path.isEmpty || path == ":memory:" { return nil }
         do {
-            return try Connection(path: path, mode: .readOnly, options: options)
+            return try Connection(path: path, mode: .readOnly, options: options.forStore)
         } catch let error as SQLiteError where error.code == SQLITE_CANTOPEN {
             // Missing file (or unreadable: the read-write open reports that).
             return nil

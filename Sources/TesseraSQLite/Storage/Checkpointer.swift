@@ -1,3 +1,5 @@
+import Locking
+import SQLiteToolkit
 import Dispatch
 import Synchronization
 import TesseraStore
@@ -38,11 +40,11 @@ final class Checkpointer: Sendable {
     private let queue = DispatchQueue(label: "tessera checkpoint")
     private let scheduled = Atomic<Bool>(false)
     /// The connection checkpoints run on, opened on first use, used only on `queue`.
-    private let connection = Mutex<Connection?>(nil)
+    private let connection = Locked<Connection?>(nil)
     /// Set by `close()`: no checkpoint runs after it.
     private let closed = Atomic<Bool>(false)
     /// Checkpoints run, and those that reset the WAL file (for tests).
-    private let counts = Mutex((passive: 0, truncated: 0))
+    private let counts = Locked((passive: 0, truncated: 0))
 
     init(path: String, pool: DatabasePool) {
         self.path = path

@@ -1,3 +1,4 @@
+import SQLiteToolkit
 import TesseraLayout
 import TesseraStore
 
@@ -17,15 +18,22 @@ extension Connection {
     /// The next id in the range of full or of smaller groups: read once per
     /// write transaction (which holds the write lock, so nobody else adds
     /// groups meanwhile), then counted here.
+    /// The next ids of full and of smaller groups, kept in the
+    /// connection's `transactionState` (cleared when a transaction begins).
+    private struct GroupIDCounters {
+        var full: Int64
+        var partial: Int64
+    }
+
     private func nextGroupID(full: Bool) throws -> Int64 {
-        var next = try groupIDCounters ?? {
+        var next = try transactionState as? GroupIDCounters ?? {
             let full = try scalarInt64("SELECT coalesce(max(id), 0) + 1 FROM cell_groups WHERE id < \(Self.partialGroupIDs)") ?? 1
             let partial = try scalarInt64(
                 "SELECT coalesce(max(id), \(Self.partialGroupIDs)) + 1 FROM cell_groups WHERE id >= \(Self.partialGroupIDs)"
             ) ?? Self.partialGroupIDs + 1
-            return (full, partial)
+            return GroupIDCounters(full: full, partial: partial)
         }()
-        defer { groupIDCounters = next }
+        defer { transactionState = next }
         if full {
             defer { next.full += 1 }
             return next.full

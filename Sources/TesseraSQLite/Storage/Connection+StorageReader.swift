@@ -1,3 +1,4 @@
+import SQLiteToolkit
 import TesseraLayout
 import TesseraStore
 
@@ -9,6 +10,12 @@ extension Connection: StorageReader {
     /// `PRAGMA data_version`: SQLite changes it for this connection whenever
     /// another connection commits. A pooled reader that kept its snapshot
     /// knows nothing was committed since it last asked, and answers without SQL.
+    /// The state the read's snapshot sees, when the pool knows it exactly
+    /// (see `Connection.exactSnapshot`).
+    package var snapshotTag: SnapshotTag? {
+        exactSnapshot.map { SnapshotTag(words: $0.wordArray) }
+    }
+
     package func changeCounter() throws -> Int64 {
         if let known = knownChangeCounter { return known }
         let pragma = try cachedStatement(Self.dataVersionSQL)

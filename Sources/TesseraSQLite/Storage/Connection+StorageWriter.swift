@@ -1,3 +1,4 @@
+import SQLiteToolkit
 import TesseraLayout
 import TesseraStore
 

@@ -1,3 +1,4 @@
+import SQLiteToolkit
 import TesseraLayout
 import CSQLite
 import TesseraStore
@@ -143,33 +144,5 @@ final class SQLiteStorage: StorageBackend {
         } catch let error as SQLiteError {
             throw StoreError(sqlite: error, path: path)
         }
-    }
-}
-
-extension StoreError {
-    /// A SQLite failure on the store at `path`, in a sentence; SQLite's code,
-    /// message and statement stay in ``cause``.
-    init(sqlite error: SQLiteError, path: String) {
-        let (code, sentence): (Code, String) = switch error.code {
-        case SQLITE_BUSY, SQLITE_LOCKED:
-            (.busy, "another writer kept the store \(path.quotedPathForMessage) busy for longer than the busy timeout; try again")
-        case SQLITE_FULL:
-            (.diskFull, "the disk holding the store \(path.quotedPathForMessage) is full; nothing was written")
-        case SQLITE_READONLY:
-            (.readOnly, "the store \(path.quotedPathForMessage) cannot be written (a read-only file, folder or file system)")
-        case SQLITE_CORRUPT:
-            (.damaged, "the store \(path.quotedPathForMessage) is damaged (SQLite found a malformed page)")
-        case SQLITE_NOTADB:
-            (.notAStore, "\(path.quotedPathForMessage) is not a SQLite database")
-        case SQLITE_CANTOPEN:
-            (.io, "the store \(path.quotedPathForMessage) cannot be opened (a missing folder, or no permission)")
-        case SQLITE_IOERR, SQLITE_PERM, SQLITE_NOLFS, SQLITE_AUTH:
-            (.io, "reading or writing the store \(path.quotedPathForMessage) failed: \(error.message)")
-        case SQLITE_INTERRUPT, SQLITE_ABORT:
-            (.cancelled, "the request on the store \(path.quotedPathForMessage) was cancelled; nothing was written")
-        default:
-            (.internal, "the store \(path.quotedPathForMessage) failed unexpectedly: \(error)")
-        }
-        self.init(code, sentence, store: path, cause: error)
     }
 }

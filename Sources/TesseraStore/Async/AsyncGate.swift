@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Lets at most `width` tasks through at a time; the others wait, in the
 /// order they came, without holding a thread. The store's writes pass one:
@@ -12,7 +12,7 @@ final class AsyncGate: Sendable {
     }
 
     private let width: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(width: Int) {
         self.width = max(1, width)

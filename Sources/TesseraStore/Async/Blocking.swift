@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Runs `operation`, async, for a synchronous caller, and blocks the
 /// calling thread until it is done: the one bridge from the store's async
@@ -23,7 +23,7 @@ package func blocking<T: Sendable>(_ operation: sending @escaping () async throw
 
 /// The result of a ``blocking(_:)`` operation, waited for.
 private final class Outcome<T: Sendable>: Sendable {
-    private let result = Mutex<Result<T, any Error>?>(nil)
+    private let result = Locked<Result<T, any Error>?>(nil)
     private let done = NSCondition()
 
     func finish(_ result: Result<T, any Error>) {

@@ -1,6 +1,6 @@
+import Locking
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -44,7 +44,7 @@ final class ThreadLane: Sendable {
     private let threadCount: Int
     /// The nice value the lane's threads run at (0: as the process).
     private let niceness: Int32
-    private let jobs = Mutex(Jobs())
+    private let jobs = Locked(Jobs())
     private let ready = DispatchSemaphore(value: 0)
 
     private struct Jobs {

@@ -12,7 +12,7 @@ package enum Checksum {
     private static let prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
     private static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
 
-    /// The checksum of `bytes`, as SQLite stores it (a signed 64-bit integer).
+    /// The checksum of `bytes`, as a backend stores it (a signed 64-bit integer).
     package static func of(_ bytes: UnsafeRawBufferPointer) -> Int64 {
         Int64(bitPattern: xxh64(bytes))
     }

@@ -1,6 +1,6 @@
 import TesseraLayout
 
-/// The persistence port: what a backend (SQLite, PostgreSQL) implements so
+/// The persistence port: what a backend (a file, a database server) implements so
 /// that ``LayoutStore`` can keep layouts in it. The store owns every rule
 /// (incremental planning, cell grouping, fingerprints, freshness, what
 /// readers may see); a backend only keeps rows and answers for them.
@@ -40,7 +40,7 @@ package protocol StorageBackend: Sendable {
     func finishBackgroundWork()
 
     /// Finishes what is in flight, leaves everything committed where a copy
-    /// of the store finds it (SQLite: the WAL folded into the database
+    /// of the store finds it (a file-backed store: the WAL folded into the database
     /// file, and the `-wal` and `-shm` files removed when no other
     /// connection has the store open), and releases the connections.
     /// Idempotent; reads and writes after it fail with code `closed`.
@@ -153,7 +153,7 @@ package protocol StorageReader: AnyObject {
 
 /// Names the committed state a read sees, exactly: two reads with equal
 /// tags see the same rows, whichever connection or process runs them. A
-/// backend gives one when it can tell for sure (SQLite in WAL mode: the
+/// backend gives one when it can tell for sure (a file-backed store in WAL mode: the
 /// WAL index's header, unchanged from before the read began until after its
 /// snapshot was taken); what one read resolved is then right for the others.
 package struct SnapshotTag: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import TesseraLayout
 
 /// The reading stage of a batch: takes the specs from their sequence in
@@ -73,10 +73,10 @@ package final class SpecSource: Sendable {
         var pending: BatchItem?
     }
 
-    let state: Mutex<State>
+    let state: Locked<State>
 
     package init(_ specs: sending some Sequence<Spec>) {
         var iterator = specs.makeIterator()
-        state = Mutex(State(next: { iterator.next() }))
+        state = Locked(State(next: { iterator.next() }))
     }
 }

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 import TesseraLayout
 
@@ -5,9 +6,8 @@ import TesseraLayout
 /// and rect queries answered from storage.
 ///
 /// ```swift
-/// import TesseraSQLite
-///
-/// let store = try LayoutStore(path: "feed.sqlite")
+/// // LayoutStore(path:) comes with the module of the file-backed backend.
+/// let store = try LayoutStore(path: "feed.db")
 /// try store.save(spec, as: "home", crossExtents: [390, 430, 820])
 /// let visible = try store.visibleElements(name: "home", crossExtent: 390,
 ///                                         viewport: Rect(x: 0, y: 12_000, width: 390, height: 844))
@@ -17,7 +17,7 @@ import TesseraLayout
 /// served while it is fresh (computed from the spec's current content by
 /// this engine version), an update lays out only the sections that changed,
 /// and a reader sees a layout entirely as it was or entirely as it is. A
-/// backend (SQLite: `TesseraSQLite`) keeps the rows.
+/// backend, in a module of its own, keeps the rows.
 ///
 /// A store is `Sendable`: share one between threads and tasks. Writes run one
 /// at a time; reads run concurrently, each in one committed snapshot. Other
@@ -42,14 +42,14 @@ public final class LayoutStore: Sendable {
     /// Layouts resolved by name in one committed state, shared by readers.
     let resolvedNames: ResolvedNames
     /// Directories being loaded in the background.
-    let directoryLoads = Mutex<Set<LayoutCacheKey>>([])
+    let directoryLoads = Locked<Set<LayoutCacheKey>>([])
     /// Runs the work of async calls that blocks (see ``BlockingExecutor``).
     let executor: any BlockingExecutor
     /// Async writes and computations in flight at most: two, as many as
     /// can overlap usefully (one writes while the other computes).
     let writeGate = AsyncGate(width: 2)
     /// Computations of missing layouts under way, for async callers to share.
-    let flights = Mutex<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
+    let flights = Locked<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
 
     /// A store over `backend`; backends' modules offer the public ways to open one.
     package init(
@@ -75,7 +75,7 @@ public final class LayoutStore: Sendable {
     public var fileBytes: Int { backend.storageBytes }
 
     /// Does the maintenance that writes leave to the background now and
-    /// waits for it (SQLite: a checkpoint that folds the WAL into the file):
+    /// waits for it (a file-backed store folds its write-ahead log into the file):
     /// before measuring ``fileBytes``, or copying the store's file.
     public func finishBackgroundWork() {
         backend.finishBackgroundWork()
@@ -83,10 +83,10 @@ public final class LayoutStore: Sendable {
 
     /// Closes the store: waits for the reads and writes in flight, then
     /// leaves everything committed in the store itself and releases its
-    /// connections. With SQLite, the write-ahead log is folded into the
+    /// connections. A file-backed store folds its write-ahead log into the
     /// database file and, when no other connection (of any process) has
-    /// the store open, its `-wal` and `-shm` files are removed, as SQLite
-    /// does when its last connection closes: the one file is then the
+    /// the store open, its `-wal` and `-shm` files are removed, as the
+    /// database does when its last connection closes: the one file is then the
     /// whole store, to copy, upload or ship. While another process still
     /// has it open, copy it with `tessera export` instead.
     ///

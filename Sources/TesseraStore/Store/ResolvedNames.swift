@@ -34,7 +34,7 @@ extension LayoutStore {
     /// What the shared cache of resolved names holds (`layouts`: names
     /// cached), and its hits and misses. Shared only between readers that
     /// see the same committed state, and only where the backend can tell
-    /// that (SQLite in WAL mode): elsewhere each reader connection keeps
+    /// that (a file-backed store in WAL mode): elsewhere each reader connection keeps
     /// the few it resolved last.
     public var resolvedNameStatistics: CacheStatistics { resolvedNames.statistics }
 }

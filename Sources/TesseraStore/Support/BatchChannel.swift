@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The hand-off between a batch's two stages: the reading stage makes specs
 /// ready (fingerprint, layouts computed into memory), the writing stage
@@ -59,7 +59,7 @@ final class BatchChannel<Item: Sendable>: Sendable {
     }
 
     private let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Wakes the writer's wait with a deadline (see ``take(deadline:)``).
     private let condition = NSCondition()
 

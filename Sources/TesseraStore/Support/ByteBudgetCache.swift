@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// A cache shared by threads and bounded by bytes: values keyed by
@@ -52,7 +53,7 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
     }
 
     private final class Shard: Sendable {
-        let state = Mutex(State())
+        let state = Locked(State())
     }
 
     package let budget: Int

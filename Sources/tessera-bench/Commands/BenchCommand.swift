@@ -77,7 +77,7 @@ struct BenchCommand: ParsableCommand {
         if suite == .postgres {
             guard let postgres else { throw CommandError("the postgres suite needs --postgres postgres://user@host:port/dbname") }
             #if PostgreSQL
-            note("postgres: \(count) elements, \(runs) runs, on \(PostgresURL.redacted(postgres))")
+            note("postgres: \(count) elements, \(runs) runs, on \(postgres.withPasswordRedacted)")
             let report = try spawn(["--child", "postgres", "--postgres", postgres], count: count, as: PostgresBenchmark.Report.self)
             print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
             return

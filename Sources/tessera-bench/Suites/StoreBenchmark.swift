@@ -1,5 +1,6 @@
 import Foundation
 import TesseraLayout
+import SQLiteToolkit
 import TesseraSQLite
 import TesseraStore
 

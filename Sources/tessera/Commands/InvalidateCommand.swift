@@ -1,4 +1,5 @@
 import ArgumentParser
+import TesseraBackends
 import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite

@@ -3,6 +3,7 @@ import Foundation
 import TesseraBackends
 import TesseraCommandSupport
 import TesseraLayout
+import SQLiteToolkit
 import TesseraSQLite
 import TesseraStore
 

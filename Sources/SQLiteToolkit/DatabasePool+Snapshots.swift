@@ -1,6 +1,6 @@
+import Locking
 import Dispatch
 import Synchronization
-import TesseraStore
 
 /// Read snapshots kept between reads.
 ///
@@ -37,7 +37,7 @@ extension DatabasePool {
         // committed in between, and the snapshot is exactly the state the
         // stamp names: readers with equal tags share what they resolve.
         try connection.cachedStatement(SQL.schemaVersion).execute()
-        if walIndex.stamp() == stamp { connection.snapshotTag = stamp.tag }
+        if walIndex.stamp() == stamp { connection.exactSnapshot = stamp }
     }
 
     /// Ends a read: statements reset, and the transaction ended unless it
@@ -55,7 +55,7 @@ extension DatabasePool {
         let connection = slot.connection
         slot.snapshotStamp = nil
         connection.knownChangeCounter = nil
-        connection.snapshotTag = nil
+        connection.exactSnapshot = nil
         guard connection.isInTransaction else { return }
         // A read-only transaction cannot fail to commit once its statements
         // are reset; ROLLBACK is the fallback that always ends it.
@@ -68,9 +68,10 @@ extension DatabasePool {
     /// Puts a reader back on the idle list, and schedules the release of its
     /// snapshot if it kept one.
     func returnToIdle(_ slot: Slot) {
-        slot.idleSince = Clock.monotonic()
-        slot.holder = 0
+        let now = ContinuousClock.now
         let schedule = idle.withLock { state in
+            slot.idleSince = now
+            slot.holder = 0
             state.readers.append(slot)
             guard slot.snapshotStamp != nil, !state.releaseScheduled else { return false }
             state.releaseScheduled = true
@@ -82,7 +83,8 @@ extension DatabasePool {
     /// Ends the snapshots of idle readers that have been idle for at least
     /// `age` seconds; schedules another release while younger ones remain.
     func releaseIdleSnapshots(olderThan age: Double) {
-        let now = Clock.monotonic()
+        let now = ContinuousClock.now
+        let age = Duration.seconds(age)
         let remaining = idle.withLock { state in
             // Idle readers are used by no thread: the lock is their owner here.
             var remaining = false
@@ -106,7 +108,7 @@ extension DatabasePool {
     }
 
     /// How many idle readers hold a snapshot (for tests).
-    var idleSnapshotCount: Int {
+    package var idleSnapshotCount: Int {
         idle.withLock { state in state.readers.filter { $0.snapshotStamp != nil }.count }
     }
 

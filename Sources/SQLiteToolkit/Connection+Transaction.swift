@@ -39,7 +39,7 @@ extension Connection {
     ///   (`SQLITE_BUSY` when another connection kept the lock past the busy timeout).
     package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         try cachedStatement(kind.begin).execute()
-        groupIDCounters = nil
+        transactionState = nil
         let result: T
         do {
             result = try body()

@@ -1,13 +1,13 @@
-import TesseraStore
 import CSQLite
 
 /// One SQLite connection, used by one thread at a time (it is opened with
 /// `SQLITE_OPEN_NOMUTEX`, so SQLite does no locking of its own). Not `Sendable`:
 /// share a database between threads through `DatabasePool`.
 ///
-/// Opening applies the settings every Tessera connection wants (see `Options`) and
-/// checks that SQLite has the R*Tree module, so a missing module is reported at
-/// open rather than at the first spatial query.
+/// Opening applies the settings every connection of a pool wants (see
+/// `Options`), after the set-up a layer above asks for (its SQL functions,
+/// its checks of SQLite's features), so a missing feature is reported at
+/// open rather than at the first statement that needs it.
 package final class Connection {
     /// How the file is opened.
     package enum OpenMode: Sendable {
@@ -37,8 +37,13 @@ package final class Connection {
         package var pageSize: Int
         /// Whether a `.readOnly` connection opens the file with SQLite's
         /// `immutable=1`: no locks, no `-shm` or `-wal` files, for a file
-        /// nothing else has open (see `Migrator.openReadOnly(at:options:)`).
+        /// nothing else has open.
         package var immutable = false
+        /// Runs on every connection opened with these options, right after
+        /// SQLite opened it and before the settings above are applied: a
+        /// layer above registers its SQL functions and checks the features
+        /// it needs there. What it throws, the open throws.
+        package var setUp: (@Sendable (Connection) throws -> Void)?
 
         package init(busyTimeout: Double = 5, mmapSize: Int = 2_147_418_112, walMode: Bool = true, pageSize: Int = 8192) {
             self.busyTimeout = busyTimeout
@@ -56,36 +61,38 @@ package final class Connection {
     package let isImmutable: Bool
 
     /// The `sqlite3*`. Valid until `close()`.
-    let handle: OpaquePointer
+    package let handle: OpaquePointer
     /// Prepared statements by SQL text (see `cachedStatement(_:)`).
-    var statementCache: [String: Statement] = [:]
+    package internal(set) var statementCache: [String: Statement] = [:]
     /// The same statements, keyed by `SQL` identity (see `SQL`).
     var identityCache: [ObjectIdentifier: Statement] = [:]
-    /// State that a layer above keeps per connection (a store's cache of
-    /// layout geometry); it lives and dies with the connection.
+    /// State that a layer above keeps per connection (a cache of what it
+    /// read); it lives and dies with the connection.
     package var attachment: AnyObject?
-    /// Whether `changeCounter()` may remember its answer until
-    /// `knownChangeCounter` is cleared: set by the pool on readers, which
-    /// clear it whenever they begin or end a snapshot.
-    var remembersChangeCounter = false
+    /// State that a layer above keeps for the current write transaction
+    /// only: cleared when `transaction(_:_:)` begins.
+    package var transactionState: Any?
+    /// Whether a layer above may remember the database's change counter
+    /// in `knownChangeCounter` until it is cleared: set by the pool on
+    /// readers, which clear it whenever they begin or end a snapshot.
+    package internal(set) var remembersChangeCounter = false
     /// The change counter of the current snapshot, once asked.
-    var knownChangeCounter: Int64?
-    /// The committed state the current read snapshot sees, exactly (set by
-    /// the pool on readers, see `DatabasePool.renewSnapshot(of:)`); nil when
-    /// unknown, and always on the writer.
-    package var snapshotTag: SnapshotTag?
-    /// The next cell-group ids of the current write transaction (see
-    /// `nextGroupID(full:)`); cleared when a transaction begins.
-    var groupIDCounters: (full: Int64, partial: Int64)?
+    package var knownChangeCounter: Int64?
+    /// The WAL-index header that names the committed state the current
+    /// read snapshot sees, exactly (set by the pool on readers, see
+    /// `DatabasePool.renewSnapshot(of:)`); nil when unknown, and always on
+    /// the writer.
+    package internal(set) var exactSnapshot: WALIndexHeader.Stamp?
     /// Nesting depth of `savepoint(_:)`, to name savepoints uniquely.
     var savepointDepth = 0
     private(set) var isClosed = false
 
     /// Opens (or, for `.readWriteCreate`, creates) the database at `path`.
     ///
-    /// - Throws: `SQLiteError` if SQLite cannot open the file, `StoreError.notSQLite`
-    ///   if the file is not a SQLite database (nothing is written to it), or
-    ///   `StoreError.missingRTree` if SQLite lacks the R*Tree module.
+    /// - Throws: `SQLiteError` with operation `.open` if SQLite cannot open
+    ///   the file or set up the connection (code `SQLITE_NOTADB` when the file
+    ///   is not a SQLite database: nothing is written to it), `.switchToWAL`
+    ///   when the file cannot be put in WAL mode, or what `Options.setUp` throws.
     package init(path: String, mode: OpenMode = .readWriteCreate, options: Options = Options()) throws {
         self.path = path
         self.mode = mode
@@ -104,7 +111,9 @@ package final class Connection {
         let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             // sqlite3_open_v2 may hand back a handle even on failure; it must be closed.
-            let error = SQLiteError(code: rc, db: db, sql: nil)
+            var error = SQLiteError(code: rc, db: db, sql: nil)
+            error.operation = .open
+            error.path = path
             sqlite3_close_v2(db)
             throw error
         }
@@ -112,12 +121,13 @@ package final class Connection {
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, Int32(clamping: Int((options.busyTimeout * 1000).rounded())))
         do {
-            try checkRTree()
-            try registerChecksumFunctions()
+            try options.setUp?(self)
             try configure(options)
-        } catch let error as SQLiteError where error.code == SQLITE_NOTADB {
+        } catch var error as SQLiteError {
             close()
-            throw StoreError.notSQLite(path: path)
+            if error.operation == .statement { error.operation = .open }
+            error.path = path
+            throw error
         } catch {
             close()
             throw error
@@ -171,24 +181,7 @@ package final class Connection {
     package static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
     /// The size the WAL file is cut back to when it starts over: 64 MiB.
-    static let walSizeLimit = 64 << 20
-
-    // Checked once per process: the compile option is the common case and costs no SQL.
-    private static let rtreeCompiledIn = sqlite3_compileoption_used("ENABLE_RTREE") != 0
-
-    private func checkRTree() throws {
-        if Self.rtreeCompiledIn { return }
-        // Not compiled in, but it could come from a loaded extension: try it on a
-        // temporary table, which never touches the database file.
-        do {
-            try execute("""
-                CREATE VIRTUAL TABLE temp.tessera_rtree_probe USING rtree(id, lo, hi);
-                DROP TABLE temp.tessera_rtree_probe;
-                """)
-        } catch {
-            throw StoreError.missingRTree(sqliteVersion: Self.sqliteVersion)
-        }
-    }
+    package static let walSizeLimit = 64 << 20
 
     private func configure(_ options: Options) throws {
         // NORMAL is durable in WAL mode except for the last commits at a power loss,
@@ -210,7 +203,7 @@ package final class Connection {
             // When the WAL starts over (every frame copied, nobody reading
             // from it), its file is cut back to this size. SQLite's own
             // checkpoints at commit would copy pages on the write path: the
-            // store checkpoints in the background instead (`Checkpointer`).
+            // layer above checkpoints in the background instead.
             try execute("PRAGMA journal_size_limit = \(Self.walSizeLimit); PRAGMA wal_autocheckpoint = 0")
         }
     }
@@ -221,7 +214,9 @@ package final class Connection {
         let journalMode = try statement.step() ? statement.text(at: 0) : ""
         // In-memory and temporary databases answer "memory": nothing to share there.
         if journalMode != "wal" && journalMode != "memory" && !path.isEmpty && path != ":memory:" {
-            throw StoreError.walUnavailable(path: path, journalMode: journalMode)
+            throw SQLiteError(
+                extendedCode: SQLITE_ERROR, message: "SQLite kept the journal mode '\(journalMode)' instead of WAL",
+                sql: "PRAGMA journal_mode = WAL", operation: .switchToWAL(journalMode: journalMode), path: path)
         }
     }
 }

@@ -1,29 +1,5 @@
-/// Where a store is, as a user writes it for `--db`: a SQLite file's path,
-/// or a PostgreSQL URL
-/// `postgres://user[:password]@host[:port]/dbname[?schema=name&host=/socket/dir&freshness=notified]`
-/// (`postgresql://` alike). Parsing needs no backend, so every tool reads
-/// `--db` the same way and says what was wrong with a URL before anything
-/// connects.
-package enum StoreLocation: Sendable, Equatable {
-    case file(path: String)
-    case postgres(PostgresURL)
-
-    /// Reads `text`: a URL when it starts with `postgres://` or
-    /// `postgresql://` (in any case), a file path otherwise.
-    package init(parsing text: String) throws {
-        if Self.isPostgresURL(text) {
-            self = .postgres(try PostgresURL(parsing: text))
-        } else {
-            self = .file(path: text)
-        }
-    }
-
-    /// Whether `text` names a PostgreSQL store rather than a file.
-    package static func isPostgresURL(_ text: String) -> Bool {
-        let lowered = text.lowercased()
-        return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
-    }
-}
+import TesseraLayout
+import TesseraStore
 
 /// A parsed `postgres://` URL. Its ``description`` leaves the password out,
 /// so that it can appear in messages and logs.
@@ -72,7 +48,7 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
 
     package init(parsing text: String) throws {
         func invalid(_ reason: String) -> StoreError {
-            StoreError(.invalidArgument, "the PostgreSQL URL \(Self.redacted(text).quotedForMessage) \(reason)")
+            StoreError(.invalidArgument, "the PostgreSQL URL \(text.withPasswordRedacted.quotedForMessage) \(reason)")
         }
         guard let schemeEnd = text.range(of: "://") else { throw invalid("has no scheme") }
         var rest = Substring(text[schemeEnd.upperBound...])
@@ -155,17 +131,6 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
         }
-    }
-
-    /// `text` with the password of a URL in it replaced by `***`.
-    package static func redacted(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://") else { return text }
-        let rest = text[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        guard let at = rest[..<authorityEnd].lastIndex(of: "@"),
-              let colon = rest[..<at].firstIndex(of: ":")
-        else { return text }
-        return String(text[..<rest.index(after: colon)]) + "***" + String(text[at...])
     }
 
     private static func decoded(_ text: Substring, _ invalid: (String) -> StoreError) throws -> String {

@@ -1,5 +1,9 @@
 import CSQLite
-import TesseraStore
+
+// Unchecked: `base` points at memory that every connection to the file
+// rewrites at each commit, which is the point; it is only read, through
+// `tessera_copy_wal_index_header` (volatile loads between acquire fences),
+// and `owner` is kept only to keep the mapping alive, never used.
 
 /// The header of a WAL database's shared-memory index, as SQLite maps it, so
 /// a reader can tell without a lock or a system call whether anything was
@@ -14,19 +18,19 @@ import TesseraStore
 /// Beginning a read transaction costs more than a whole warm query (two
 /// `fcntl` locks and the pager's checks: about 5 µs here), so `DatabasePool`
 /// keeps a reader's snapshot open while this header is unchanged.
-final class WALIndexHeader: @unchecked Sendable {
+package final class WALIndexHeader: @unchecked Sendable {
     /// The header's bytes at one moment.
-    struct Stamp: Equatable, Sendable {
+    package struct Stamp: Equatable, Sendable {
         // A tuple: laid out contiguously, so C can fill it without an allocation.
         fileprivate var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
 
-        static func == (lhs: Stamp, rhs: Stamp) -> Bool {
+        package static func == (lhs: Stamp, rhs: Stamp) -> Bool {
             lhs.words == rhs.words
         }
 
-        /// The stamp as the store's caches key states by.
-        var tag: SnapshotTag {
-            SnapshotTag(words: [words.0, words.1, words.2, words.3, words.4, words.5])
+        /// The header's six 64-bit words, in order.
+        package var wordArray: [UInt64] {
+            [words.0, words.1, words.2, words.3, words.4, words.5]
         }
     }
 
@@ -51,7 +55,7 @@ final class WALIndexHeader: @unchecked Sendable {
     /// frame (`mxFrame`, offset 16) minus the checkpoint's progress
     /// (`nBackfill`, the first word after the header's two copies, offset
     /// 96). Read without a lock: a hint for when to checkpoint, no more.
-    var framesNotCheckpointed: Int {
+    package var framesNotCheckpointed: Int {
         let last = base.load(fromByteOffset: 16, as: UInt32.self)
         let copied = base.load(fromByteOffset: 96, as: UInt32.self)
         return last > copied ? Int(last - copied) : 0
@@ -59,7 +63,7 @@ final class WALIndexHeader: @unchecked Sendable {
 
     /// The header now. Two equal stamps taken at different times mean that
     /// nothing was committed in between.
-    func stamp() -> Stamp {
+    package func stamp() -> Stamp {
         var stamp = Stamp()
         withUnsafeMutableBytes(of: &stamp.words) { raw in
             tessera_copy_wal_index_header(base, raw.baseAddress?.assumingMemoryBound(to: UInt64.self))

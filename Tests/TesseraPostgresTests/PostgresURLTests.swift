@@ -1,9 +1,10 @@
 import Testing
-@testable import TesseraStore
+import TesseraPostgres
+import TesseraStore
 
 /// `--db` as a PostgreSQL URL: what each part becomes, what is refused and
 /// how, and the description that leaves the password out.
-@Suite("store: PostgreSQL URLs for --db")
+@Suite("PostgreSQL URLs for --db")
 struct PostgresURLTests {
     @Test("every part of a URL, and the defaults")
     func parts() throws {
@@ -37,8 +38,6 @@ struct PostgresURLTests {
             withoutPassword.password = nil
             #expect(try PostgresURL(parsing: url.description) == withoutPassword)
         }
-        #expect(try StoreLocation(parsing: "POSTGRES://app@h/d") == .postgres(PostgresURL(parsing: "postgres://app@h/d")))
-        #expect(try StoreLocation(parsing: "feeds.sqlite") == .file(path: "feeds.sqlite"))
     }
 
     @Test("each malformed URL is refused naming what is wrong, never showing the password", arguments: [

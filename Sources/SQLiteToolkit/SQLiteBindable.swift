@@ -2,7 +2,7 @@
 /// `Double`, `Bool` (as 0/1), `String` (UTF-8 text), `[UInt8]` and
 /// `UnsafeRawBufferPointer` (blobs), and `Optional` of any of them (nil is NULL).
 ///
-/// The Tessera store binds only these; the protocol exists so that
+/// Only these are bound; the protocol exists so that
 /// `Statement.bind(_:at:)` and `Statement.bind(_:...)` can take any of them,
 /// mixed, without boxing.
 package protocol SQLiteBindable {

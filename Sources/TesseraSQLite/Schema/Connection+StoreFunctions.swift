@@ -1,5 +1,44 @@
 import CSQLite
+import SQLiteToolkit
 import TesseraStore
+
+extension Connection.Options {
+    /// These options, with the store's set-up run on every connection they
+    /// open: the SQL functions of the checksums, and the check that SQLite
+    /// has the R*Tree module (so that a missing module is reported at open,
+    /// not at the first spatial query).
+    package var forStore: Connection.Options {
+        var options = self
+        options.setUp = { connection in
+            try connection.checkRTree()
+            try connection.registerChecksumFunctions()
+        }
+        return options
+    }
+
+    /// The default options with the store's set-up (see ``forStore``).
+    package static var store: Connection.Options { Connection.Options().forStore }
+}
+
+extension Connection {
+    // Checked once per process: the compile option is the common case and costs no SQL.
+    private static let rtreeCompiledIn = sqlite3_compileoption_used("ENABLE_RTREE") != 0
+
+    /// Fails with `unsupported` when SQLite lacks the R*Tree module.
+    func checkRTree() throws {
+        if Self.rtreeCompiledIn { return }
+        // Not compiled in, but it could come from a loaded extension: try it on a
+        // temporary table, which never touches the database file.
+        do {
+            try execute("""
+                CREATE VIRTUAL TABLE temp.tessera_rtree_probe USING rtree(id, lo, hi);
+                DROP TABLE temp.tessera_rtree_probe;
+                """)
+        } catch {
+            throw StoreError.missingRTree(sqliteVersion: Self.sqliteVersion)
+        }
+    }
+}
 
 /// The SQL functions behind the store's checksums, registered on every
 /// connection: the triggers of schema version 3 write a row's checksum with
@@ -41,34 +80,5 @@ extension Connection {
             sqlite3_result_int64(context, record.checksum)
         }, nil, nil, nil)
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, db: handle, sql: "tessera_checksum") }
-    }
-}
-
-/// The columns each table's checksum covers, in the order the triggers of
-/// Migrations/0003_checksums.sql hash them (a test proves every fresh row
-/// verifies). Times (created_at, updated_at, compute_seconds) are not
-/// covered: nothing an answer depends on.
-enum ChecksummedColumns {
-    static let specs = "id, name, body, content_hash, axis, section_count"
-    static let specSections = "spec_id, section, identity, content_hash, body"
-    static let layouts = """
-        id, spec_id, cross_extent, engine_version, spec_hash, content_length, section_count, cell_count, element_count,
-        overhang, status, revision
-        """
-    static let layoutSections = """
-        layout_id, section, slot, start, end, item_count, items_extent, cell_span_low, cell_span_high, header_size,
-        header_pinned, footer_size, footer_pinned, background, scroll_start_inset, scroll_end_inset, cross_start_inset,
-        placer_state
-        """
-    static let directory = "layout_id, slot, first_item, group_id, min_cross, max_cross, min_scroll, max_scroll"
-    /// A directory row's reach, under `reach_checksum` (Migrations/0006_group_reach.sql).
-    static let reach = "layout_id, slot, first_item, reach_start, reach_end, reach_slack"
-
-    /// `1` when the row's stored checksum (column `checksum`) matches its
-    /// columns (`prefix` is the table's alias with its dot, or empty).
-    static func intact(_ columns: String, prefix: String = "", checksum: String = "checksum") -> String {
-        let qualified = prefix.isEmpty ? columns : columns.split(separator: ",")
-            .map { prefix + $0.filter { !$0.isWhitespace } }.joined(separator: ", ")
-        return "\(prefix)\(checksum) IS tessera_checksum(\(qualified))"
     }
 }

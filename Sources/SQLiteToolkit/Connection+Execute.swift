@@ -68,7 +68,7 @@ extension Connection {
 
     /// The first column of the first row of `sql` as an integer, or nil when there is
     /// no row. For PRAGMAs and counts; uses the statement cache.
-    func scalarInt64(_ sql: String) throws -> Int64? {
+    package func scalarInt64(_ sql: String) throws -> Int64? {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         return try statement.step() ? statement.int64(at: 0) : nil

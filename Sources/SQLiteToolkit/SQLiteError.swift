@@ -1,7 +1,9 @@
 import CSQLite
 
-/// A failure reported by SQLite: the result code, SQLite's own message, and the SQL
-/// that was being prepared or run (if any), so a log line alone says what failed.
+/// A failure of the SQLite toolkit: SQLite's result code and message, what
+/// the toolkit was doing (the SQL being prepared or run, or the operation),
+/// and the database file, so a log line alone says what failed. Layers above
+/// map it to their own errors and keep it as the cause.
 ///
 /// Connections enable extended result codes, so `extendedCode` is the precise code
 /// (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_BUSY_SNAPSHOT`, ...) and `code` its primary
@@ -15,23 +17,45 @@ package struct SQLiteError: Error, Sendable, CustomStringConvertible, Equatable 
     package let message: String
     /// The SQL being prepared or run when the error occurred, if any.
     package let sql: String?
+    /// What the toolkit was doing.
+    package var operation: Operation
+    /// The database file, when known (`""` for an in-memory database).
+    package var path: String?
+
+    /// What the toolkit was doing when it failed.
+    package enum Operation: Sendable, Equatable {
+        /// Preparing, binding or running a statement (``SQLiteError/sql``).
+        case statement
+        /// Opening the file, or setting up the connection just opened.
+        case open
+        /// Switching the file to WAL: SQLite kept `journalMode` instead
+        /// (a file system without shared memory, for one).
+        case switchToWAL(journalMode: String)
+        /// A read or write on a ``DatabasePool`` after its `close()`.
+        case useAfterClose
+    }
 
     /// Creates an error from an extended (or primary) result code.
-    package init(extendedCode: Int32, message: String? = nil, sql: String? = nil) {
+    package init(
+        extendedCode: Int32, message: String? = nil, sql: String? = nil, operation: Operation = .statement, path: String? = nil
+    ) {
         self.extendedCode = extendedCode
         self.code = extendedCode & 0xFF
         self.message = message ?? String(cString: sqlite3_errstr(extendedCode))
         self.sql = sql
+        self.operation = operation
+        self.path = path
     }
 
     /// Reads the message of the last failure on `db`. It must be called right after
     /// the failing call: any later call on the connection may overwrite the message.
-    init(code: Int32, db: OpaquePointer?, sql: String?) {
+    package init(code: Int32, db: OpaquePointer?, sql: String?) {
         let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
         // The call's own return code wins over sqlite3_extended_errcode: with the
         // "v2" interfaces it already is the precise code, and the connection's
         // last-error slot can be stale (e.g. after sqlite3_reset).
-        self.init(extendedCode: code, message: message, sql: sql)
+        let path = db.flatMap { sqlite3_db_filename($0, "main") }.map { String(cString: $0) }
+        self.init(extendedCode: code, message: message, sql: sql, path: path)
     }
 
     /// The symbolic name of the primary code, e.g. `"SQLITE_BUSY"`.
@@ -44,6 +68,8 @@ package struct SQLiteError: Error, Sendable, CustomStringConvertible, Equatable 
     /// `SQLITE_CONSTRAINT`: a UNIQUE, NOT NULL, CHECK or FOREIGN KEY constraint failed.
     var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
 
+    /// SQLite's code, message and statement (the path is left to the layer
+    /// above, which names the file in its own words).
     package var description: String {
         var text = "SQLite error \(codeName)"
         if extendedCode != code { text += " (extended code \(extendedCode))" }

@@ -1,4 +1,5 @@
-import TesseraStore
+import Locking
+import CSQLite
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
@@ -7,20 +8,20 @@ import Glibc
 import Darwin
 #endif
 
-/// A Tessera database shared between threads: one writer connection, whose writes
+/// A database shared between threads: one writer connection, whose writes
 /// are serialized, and up to `maximumReaderCount` read-only connections, opened on
 /// demand and reused. The file is in WAL mode, so reads never wait for the writer
 /// and the writer never waits for reads.
 ///
-/// Opening migrates the file to the current schema (see `Migrator`), refusing
-/// files that are not Tessera stores without changing them.
+/// The writer is opened by the caller's `openWriter`, where a layer above
+/// checks and migrates the file before the pool uses it.
 ///
 /// Readers keep their WAL snapshot between reads while nothing is committed
 /// (see `DatabasePool+Snapshots.swift`).
 ///
 /// Both `read` and `write` run their closure synchronously on the calling thread.
-/// Do not call `write` from inside `write`: the lock is not recursive and the
-/// process traps ("Recursive call to lock Mutex") instead of deadlocking. A `read`
+/// Do not call `write` from inside `write`: the lock is not recursive, and the
+/// process traps (a precondition names the mistake) instead of deadlocking. A `read`
 /// inside a `write` works but does not see the uncommitted changes; a `read` inside
 /// a `read` takes a second reader (and waits forever if none can be opened).
 package final class DatabasePool: Sendable {
@@ -36,9 +37,9 @@ package final class DatabasePool: Sendable {
         /// meanwhile; 0 ends every read's transaction. A kept snapshot stops
         /// other connections' checkpoints from resetting the WAL, hence short.
         package var snapshotIdleLifetime: Double
-        /// Whether the pool only reads: opening creates, converts and
-        /// migrates nothing (see `Migrator.openReadOnly(at:options:)`), and
-        /// writes fail with `readOnly`.
+        /// Whether the pool only reads: its `openWriter` opens the file
+        /// read-only (readers then open it the same way, immutable or not),
+        /// and nothing checkpoints it at close.
         package var readOnly = false
 
         package init(
@@ -58,57 +59,61 @@ package final class DatabasePool: Sendable {
     /// The settings given at open.
     package let configuration: Configuration
 
-    // Connections are not Sendable; the pool hands each to one thread at a time
-    // (the writer under `writer`'s lock, a reader after taking it from `idle`),
-    // which is the guarantee `Sendable` asks for.
-    final class Slot: @unchecked Sendable {
+    /// A connection and what the pool knows of it. The pool hands each to
+    /// one thread at a time: the writer under `writer`'s lock, a reader
+    /// after taking it from `idle` (under `idle`'s lock) until it puts it
+    /// back there.
+    final class Slot {
         let connection: Connection
         /// The WAL-index header read just before this reader's open read
         /// transaction began; nil when it has none.
         var snapshotStamp: WALIndexHeader.Stamp?
-        /// When the reader last went back to the idle list (monotonic seconds).
-        var idleSince = 0.0
-        /// The thread using this reader, or 0 while it is idle.
+        /// When the reader last went back to the idle list.
+        var idleSince = ContinuousClock.now
+        /// The thread using this reader, or 0 while it is idle: read and
+        /// written under `idle`'s lock only.
         var holder: UInt = 0
         init(_ connection: Connection) { self.connection = connection }
     }
 
-    private let writer: Mutex<Slot>
+    private let writer: Locked<Slot>
     /// Set once by `close()`: reads and writes then fail with `closed`.
     private let isClosed = Atomic<Bool>(false)
     /// The thread inside `write`, or 0: a write inside a write traps.
     private let writerThread = Atomic<UInt>(0)
-    let idle = Mutex(IdleReaders())
+    let idle = Locked(IdleReaders())
     /// The shared-memory header that tells readers whether their snapshot is
     /// still the newest; nil when it cannot be mapped (every read then begins
     /// a new snapshot).
-    let walIndex: WALIndexHeader?
+    package let walIndex: WALIndexHeader?
     /// Above zero while snapshots must not outlive a read (see
     /// `withoutHeldSnapshots(_:)`).
     let snapshotHoldsSuspended = Atomic<Int>(0)
     // Counts readers in use or openable: `read` waits here when all are busy.
     private let readerPermits: DispatchSemaphore
 
-    /// Opens (creating if needed) and migrates the Tessera database at `path`.
+    /// Opens the database at `path`: `openWriter` opens the writer
+    /// connection (read-only when `configuration.readOnly`) with the
+    /// options it is given, and may check or migrate the file first.
     ///
-    /// - Throws: `StoreError` when the file is refused (it is then left untouched),
-    ///   `SQLiteError` when SQLite fails.
-    package init(path: String, configuration: Configuration = Configuration(), migrator: Migrator = Migrator()) throws {
+    /// - Throws: what `openWriter` throws.
+    package init(
+        path: String, configuration: Configuration = Configuration(),
+        openWriter: (_ path: String, _ options: Connection.Options) throws -> Connection
+    ) throws {
         self.path = path
         var configuration = configuration
-        let connection: Connection
+        let connection = try openWriter(path, configuration.connection)
         if configuration.readOnly {
-            connection = try migrator.openReadOnly(at: path, options: configuration.connection)
-            // Readers open the file the way the probe did (immutable or not).
+            // Readers open the file the way the writer did (immutable or not).
             configuration.connection.immutable = connection.isImmutable
             walIndex = nil
         } else {
-            connection = try migrator.openDatabase(at: path, options: configuration.connection)
-            // After the writer's open and migration, SQLite has mapped the index.
+            // After the writer's open (and a migration), SQLite has mapped the index.
             walIndex = configuration.snapshotIdleLifetime > 0 ? WALIndexHeader(mappedBy: connection) : nil
         }
         self.configuration = configuration
-        writer = Mutex(Slot(connection))
+        writer = Locked(Slot(connection))
         readerPermits = DispatchSemaphore(value: configuration.maximumReaderCount)
     }
 
@@ -174,10 +179,13 @@ package final class DatabasePool: Sendable {
             readerPermits.wait()
         }
         defer { readerPermits.signal() }
-        guard !isClosed.load(ordering: .acquiring) else { throw StoreError.closed(store: path) }
-        let slot = try idle.withLock { $0.readers.popLast() } ?? openReader()
+        guard !isClosed.load(ordering: .acquiring) else { throw closedError() }
+        let slot = try idle.withLock { state in
+            let slot = state.readers.popLast()
+            slot?.holder = thread
+            return slot
+        } ?? openReader(for: thread)
         // Only this thread touches the slot until it is back on the idle list.
-        slot.holder = thread
         defer { returnToIdle(slot) }
         return try body(slot)
     }
@@ -187,16 +195,12 @@ package final class DatabasePool: Sendable {
         precondition(writerThread.load(ordering: .relaxed) != thread,
                      "Tessera: a write was started inside another write of the same store on the same thread; it would "
                      + "wait for itself. A progress callback or the body of a write must not write to the store.")
-        // The result travels through a local: Mutex.withLock wants a `sending`
-        // result, which a caller's arbitrary T cannot promise.
-        var result: T?
-        try writer.withLock { slot in
-            guard !isClosed.load(ordering: .acquiring) else { throw StoreError.closed(store: path) }
+        return try writer.withLock { slot in
+            guard !isClosed.load(ordering: .acquiring) else { throw closedError() }
             writerThread.store(thread, ordering: .relaxed)
             defer { writerThread.store(0, ordering: .relaxed) }
-            result = try body(slot.connection)
+            return try body(slot.connection)
         }
-        return result!
     }
 
     /// Waits for the reads and writes in flight, closes every reader, then
@@ -204,7 +208,7 @@ package final class DatabasePool: Sendable {
     /// waits at most `closingBusyTimeout` for other processes' readers)
     /// and closes the writer last: when no other connection has the file
     /// open, SQLite then removes the `-wal` and `-shm` files, and the
-    /// database file alone is the whole store. Idempotent.
+    /// database file alone is the whole database. Idempotent.
     package func close() {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // Every permit taken: no read is in flight, and none starts.
@@ -234,10 +238,19 @@ package final class DatabasePool: Sendable {
         UInt(bitPattern: Int(bitPattern: pthread_self()))
     }
 
-    private func openReader() throws -> Slot {
+    /// The error of a read or write after `close()`.
+    private func closedError() -> SQLiteError {
+        SQLiteError(extendedCode: SQLITE_MISUSE, message: "the database was closed", operation: .useAfterClose, path: path)
+    }
+
+    /// A new reader, held by `thread`.
+    private func openReader(for thread: UInt) throws -> Slot {
         let slot = Slot(try Connection(path: path, mode: .readOnly, options: configuration.connection))
         slot.connection.remembersChangeCounter = true
-        idle.withLock { $0.opened.append(slot) }
+        idle.withLock { state in
+            slot.holder = thread
+            state.opened.append(slot)
+        }
         return slot
     }
 
