@@ -46,15 +46,20 @@ extension LayoutStore {
         registry: LayoutRegistry = .standard,
         readOnly: Bool = false,
         requireExisting: Bool = false,
-        loadsDirectoriesInline: Bool = false
+        loadsDirectoriesInline: Bool = false,
+        executor: (any BlockingExecutor)? = nil
     ) throws -> LayoutStore {
         if requireExisting { try self.requireExisting(db: db) }
         switch try StoreLocation(parsing: db) {
         case .file(let path):
-            return try LayoutStore(path: path, registry: registry, readOnly: readOnly, loadsDirectoriesInline: loadsDirectoriesInline)
+            return try LayoutStore(
+                path: path, registry: registry, readOnly: readOnly, loadsDirectoriesInline: loadsDirectoriesInline, executor: executor
+            )
         #if PostgreSQL
         case .postgres:
-            return try LayoutStore(url: db, registry: registry, readOnly: readOnly, loadsDirectoriesInline: loadsDirectoriesInline)
+            return try LayoutStore(
+                url: db, registry: registry, readOnly: readOnly, loadsDirectoriesInline: loadsDirectoriesInline, executor: executor
+            )
         #else
         case .postgres(let url):
             throw noPostgres(url)

@@ -43,6 +43,8 @@ extension LayoutStore {
     ///     of the same spec before failing with code `busy`.
     ///   - readOnly: connects without creating or migrating anything; every
     ///     write fails with code `readOnly` (for hot-standby replicas).
+    ///   - executor: where the store's async calls run what blocks (see
+    ///     ``BlockingExecutor``); nil: threads of the store's own.
     public convenience init(
         url: String,
         registry: LayoutRegistry = .standard,
@@ -50,11 +52,12 @@ extension LayoutStore {
         cacheBudget: Int = LayoutStore.defaultCacheBudget,
         frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget,
         busyTimeout: Double = 120,
-        readOnly: Bool = false
+        readOnly: Bool = false,
+        executor: (any BlockingExecutor)? = nil
     ) throws {
         try self.init(
             url: url, registry: registry, maximumReaders: maximumReaders, cacheBudget: cacheBudget,
-            frameCacheBudget: frameCacheBudget, busyTimeout: busyTimeout, readOnly: readOnly, loadsDirectoriesInline: false
+            frameCacheBudget: frameCacheBudget, busyTimeout: busyTimeout, readOnly: readOnly, loadsDirectoriesInline: false, executor: executor
         )
     }
 
@@ -72,13 +75,16 @@ extension LayoutStore {
         frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget,
         busyTimeout: Double = 120,
         readOnly: Bool = false,
-        loadsDirectoriesInline: Bool
+        loadsDirectoriesInline: Bool,
+        executor: (any BlockingExecutor)? = nil
     ) throws {
         let storage = try PostgresStorage(
             url: try PostgresURL(parsing: url), maximumReaders: maximumReaders, busyTimeout: busyTimeout, readOnly: readOnly,
             frameCacheBudget: frameCacheBudget
         )
-        self.init(backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline)
+        self.init(
+            backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline, executor: executor
+        )
     }
 }
 

@@ -35,17 +35,20 @@ extension LayoutStore {
     ///     or stale layout) fails with code `readOnly`; a file that is not a
     ///     Tessera store fails with `notAStore`, and a store of an older
     ///     schema version with `readOnly` (open it once for writing).
+    ///   - executor: where the store's async calls run what blocks (see
+    ///     ``BlockingExecutor``); nil: threads of the store's own.
     public convenience init(
         path: String,
         registry: LayoutRegistry = .standard,
         maximumReaders: Int = 4,
         cacheBudget: Int = LayoutStore.defaultCacheBudget,
         busyTimeout: Double = 120,
-        readOnly: Bool = false
+        readOnly: Bool = false,
+        executor: (any BlockingExecutor)? = nil
     ) throws {
         try self.init(
             path: path, registry: registry, maximumReaders: maximumReaders, cacheBudget: cacheBudget, busyTimeout: busyTimeout,
-            readOnly: readOnly, loadsDirectoriesInline: false
+            readOnly: readOnly, loadsDirectoriesInline: false, executor: executor
         )
     }
 
@@ -59,7 +62,8 @@ extension LayoutStore {
         cacheBudget: Int = LayoutStore.defaultCacheBudget,
         busyTimeout: Double = 120,
         readOnly: Bool = false,
-        loadsDirectoriesInline: Bool
+        loadsDirectoriesInline: Bool,
+        executor: (any BlockingExecutor)? = nil
     ) throws {
         var configuration = DatabasePool.Configuration(
             maximumReaderCount: max(1, maximumReaders),
@@ -67,7 +71,9 @@ extension LayoutStore {
         )
         configuration.readOnly = readOnly
         let storage = try SQLiteStorage(path: path, configuration: configuration)
-        self.init(backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline)
+        self.init(
+            backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline, executor: executor
+        )
     }
 
     /// Fails unless `path` is an existing file that may be a Tessera store,

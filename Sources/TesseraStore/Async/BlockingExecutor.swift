@@ -4,18 +4,10 @@
 /// hold one of them up.
 ///
 /// A store runs every such job through one executor. By default it is the
-/// store's own ``StoreThreads``; a server hands it the thread pool it
-/// already runs for blocking work (SwiftNIO's `NIOThreadPool` fits in one
-/// line: see the TesseraHummingbird module), so that a process keeps one
+/// store's own ``StoreThreads``; an app that already runs a pool of threads
+/// for blocking work hands that to the stores it opens (the `executor`
+/// parameter of the backends' initializers), so that the process keeps one
 /// pool of threads that may block, however many stores it opens.
-///
-/// ```swift
-/// extension NIOThreadPool: BlockingExecutor {
-///     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-///         try await runIfActive(body)
-///     }
-/// }
-/// ```
 public protocol BlockingExecutor: Sendable {
     /// Runs `body` on a thread where it may block, and returns its result
     /// or throws its error.
