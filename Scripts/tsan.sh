@@ -4,7 +4,8 @@
 # CheckpointTests, CloseTests, SharedResolvedNames), and the store's suites
 # whose readers, writers and tasks run on several threads at once
 # (LayoutStoreConcurrencyTests, AsyncStoreTests, LayoutCacheTests,
-# BatchPrecomputeTests; these run on every backend, PostgreSQL included,
+# BatchPrecomputeTests, QueryResultTests, ExecutorTests, StoreConformanceTests;
+# these run on every backend, PostgreSQL included,
 # whose tests start their own throwaway server, see Scripts/postgres.sh).
 #
 #   bash Scripts/tsan.sh                 # the suites above
@@ -22,7 +23,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-filter=${TSAN_FILTER:-'DatabasePoolTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests'}
+filter=${TSAN_FILTER:-'DatabasePoolTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests'}
 mkdir -p .build-tsan
 log=.build-tsan/tsan.log
 start=$(date +%s)
