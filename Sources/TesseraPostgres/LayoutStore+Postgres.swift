@@ -44,7 +44,7 @@ extension LayoutStore {
     ///   - readOnly: connects without creating or migrating anything; every
     ///     write fails with code `readOnly` (for hot-standby replicas).
     ///   - executor: where the store's async calls run what blocks (see
-    ///     ``BlockingExecutor``); nil: threads of the store's own.
+    ///     `BlockingExecutor`); nil: threads of the store's own.
     public convenience init(
         url: String,
         registry: LayoutRegistry = .standard,

@@ -36,7 +36,7 @@ extension LayoutStore {
     ///     Tessera store fails with `notAStore`, and a store of an older
     ///     schema version with `readOnly` (open it once for writing).
     ///   - executor: where the store's async calls run what blocks (see
-    ///     ``BlockingExecutor``); nil: threads of the store's own.
+    ///     `BlockingExecutor`); nil: threads of the store's own.
     public convenience init(
         path: String,
         registry: LayoutRegistry = .standard,
