@@ -78,11 +78,12 @@ package final class Connection {
     package internal(set) var remembersChangeCounter = false
     /// The change counter of the current snapshot, once asked.
     package var knownChangeCounter: Int64?
-    /// The WAL-index header that names the committed state the current
-    /// read snapshot sees, exactly (set by the pool on readers, see
-    /// `DatabasePool.renewSnapshot(of:)`); nil when unknown, and always on
+    /// The six words of the WAL-index header that names the committed state
+    /// the current read snapshot sees, exactly (set by the pool on readers,
+    /// see `DatabasePool.renewSnapshot(of:)`, once per snapshot: a read
+    /// that keeps it allocates nothing); nil when unknown, and always on
     /// the writer.
-    package internal(set) var exactSnapshot: WALIndexHeader.Stamp?
+    package internal(set) var exactSnapshot: [UInt64]?
     /// Nesting depth of `savepoint(_:)`, to name savepoints uniquely.
     var savepointDepth = 0
     private(set) var isClosed = false

@@ -37,7 +37,7 @@ extension DatabasePool {
         // committed in between, and the snapshot is exactly the state the
         // stamp names: readers with equal tags share what they resolve.
         try connection.cachedStatement(SQL.schemaVersion).execute()
-        if walIndex.stamp() == stamp { connection.exactSnapshot = stamp }
+        if walIndex.stamp() == stamp { connection.exactSnapshot = stamp.wordArray }
     }
 
     /// Ends a read: statements reset, and the transaction ended unless it

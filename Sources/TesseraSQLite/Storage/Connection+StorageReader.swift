@@ -13,7 +13,7 @@ extension Connection: StorageReader {
     /// The state the read's snapshot sees, when the pool knows it exactly
     /// (see `Connection.exactSnapshot`).
     package var snapshotTag: SnapshotTag? {
-        exactSnapshot.map { SnapshotTag(words: $0.wordArray) }
+        exactSnapshot.map(SnapshotTag.init(words:))
     }
 
     package func changeCounter() throws -> Int64 {
