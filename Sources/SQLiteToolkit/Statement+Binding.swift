@@ -6,12 +6,16 @@ extension Statement {
     ///
     /// - Throws: `SQLiteError` (`SQLITE_RANGE` for an index outside 1...parameterCount,
     ///   `SQLITE_MISUSE` while the statement is stepping: reset it first).
+    // Inlinable: generic, and called on every query from another module,
+    // where an unspecialized call would go through witness tables.
+    @inlinable
     package func bind<Value: SQLiteBindable>(_ value: Value, at index: Int) throws {
         try value.bind(to: self, at: index)
     }
 
     /// Binds `values` to parameters 1, 2, 3, ... in order: `try insert.bind(id, name, 2.5)`.
     /// Parameters past the last value keep their previous bindings.
+    @inlinable
     package func bind<each Value: SQLiteBindable>(_ values: repeat each Value) throws {
         var index = 1
         for value in repeat each values {
@@ -31,6 +35,7 @@ extension Statement {
     ///
     /// Use for large blobs written in a loop (e.g. `frames.withUnsafeBytes { ... }`);
     /// `bind(_:at:)` with `[UInt8]` or `UnsafeRawBufferPointer` makes one copy instead.
+    @inlinable
     package func withBlobBoundWithoutCopy<Result>(
         _ buffer: UnsafeRawBufferPointer, at index: Int, _ body: () throws -> Result
     ) throws -> Result {
@@ -90,7 +95,8 @@ extension Statement {
     /// before the bind call returns.
     static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    private func check(_ rc: Int32) throws {
+    @usableFromInline
+    func check(_ rc: Int32) throws {
         guard rc == SQLITE_OK else {
             throw SQLiteError(code: rc, db: sqlite3_db_handle(liveHandle), sql: sql)
         }

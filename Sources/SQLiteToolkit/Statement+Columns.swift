@@ -46,6 +46,7 @@ extension Statement {
     /// Calls `body` with the bytes of column `index` in place, without copying them,
     /// for decoding straight from SQLite's page cache or memory map (e.g. frames via
     /// `loadUnaligned(fromByteOffset:as:)`). The buffer is valid only inside `body`.
+    @inlinable
     package func withBlob<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         let statement = liveHandle
         // Blob first, then its length (SQLite's documented order). A zero-length blob

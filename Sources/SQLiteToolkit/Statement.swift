@@ -66,6 +66,7 @@ package final class Statement {
 
     /// The statement handle, trapping with a clear message on use after its
     /// connection was closed rather than passing a dangling pointer to SQLite.
+    @usableFromInline
     var liveHandle: OpaquePointer {
         guard let handle else {
             preconditionFailure("Statement used after its connection was closed: \(sql)")
