@@ -137,12 +137,37 @@ extension LayoutStore {
     func withFreshLayout<T: Sendable>(
         name: String, crossExtent: Double, computeIfMissing: Bool, _ body: @escaping @Sendable (LayoutReader) throws -> T
     ) async throws -> T {
+        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: computeIfMissing ? .always : .never, body) {
+        case .found(let value, _): return value
+        case .missing: throw Self.notComputed(name: name, crossExtent: crossExtent)
+        }
+    }
+
+    /// `body` on the fresh layout, all of it read from one snapshot; a
+    /// missing or stale layout computed first as `policy` says (and read
+    /// again: tried again when a writer replaced it meanwhile), or told
+    /// missing, with the spec's layouts from the read that found it so.
+    func freshLayout<T: Sendable>(
+        name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (LayoutReader) throws -> T
+    ) async throws -> Fresh<T> {
+        var computed = false
         for _ in 0..<3 {
-            let read = try await readAsync { storage in try self.readFresh(name: name, crossExtent: crossExtent, storage: storage, body) }
-            if let hit = read.directoryHit { layoutCache.count(hit: hit) }
-            if let result = read.value { return result }
-            guard computeIfMissing else { throw Self.notComputed(name: name, crossExtent: crossExtent) }
-            _ = try await computeShared(name: name, crossExtent: crossExtent, progress: nil)
+            let read = try await readAsync { storage in
+                let fresh = try self.readFresh(name: name, crossExtent: crossExtent, storage: storage, body)
+                // What an admission or the caller is told; `.always` asks nothing.
+                guard fresh.value == nil, !policy.computesUnasked else { return (fresh: fresh, missing: nil as MissingLayout?) }
+                return (fresh: fresh, missing: try Self.missing(name: name, crossExtent: crossExtent, storage: storage))
+            }
+            if let hit = read.fresh.directoryHit { layoutCache.count(hit: hit) }
+            if let value = read.fresh.value { return .found(value, computed: computed) }
+            var release: (@Sendable () -> Void)?
+            if !policy.computesUnasked {
+                guard let missing = read.missing else { throw StoreError(.internal, "a layout read neither fresh nor missing") }
+                guard case .admittedBy(let admit) = policy else { return .missing(missing) }
+                release = try admit(missing)
+            }
+            defer { release?() }
+            computed = try await computeShared(name: name, crossExtent: crossExtent, progress: nil).computed || computed
         }
         throw Self.keepsBeingReplaced(name: name, crossExtent: crossExtent)
     }
@@ -153,21 +178,24 @@ extension LayoutStore {
         return try await executor.run { try self.read(body) }
     }
 
-    /// Blocking work of a write (or a computation) on the executor, through
-    /// the write gate, cancelled between chunks of cells when the calling
-    /// task is: `body` checks the flag.
-    func writeAsync<T: Sendable>(
-        inBackground: Bool = false, _ body: @escaping @Sendable (CancellationFlag) throws -> T
-    ) async throws -> T {
+    /// The blocking work of a write on the executor, through the write
+    /// gate, cancelled between chunks of cells when the calling task is:
+    /// `body` checks the flag.
+    func writeAsync<T: Sendable>(_ body: @escaping @Sendable (CancellationFlag) throws -> T) async throws -> T {
+        try await gatedWrite { flag in
+            try await executor.run {
+                try flag.check()
+                return try body(flag)
+            }
+        }
+    }
+
+    /// `body`, an async write, once the write gate lets it through, with a
+    /// flag set when the calling task is cancelled.
+    func gatedWrite<T: Sendable>(_ body: (CancellationFlag) async throws -> T) async throws -> T {
         let flag = CancellationFlag()
         return try await withTaskCancellationHandler {
-            try await writeGate.pass {
-                let job: @Sendable () throws -> T = {
-                    try flag.check()
-                    return try body(flag)
-                }
-                return try await inBackground ? executor.runInBackground(job) : executor.run(job)
-            }
+            try await writeGate.pass { try await body(flag) }
         } onCancel: {
             flag.cancel()
         }

@@ -14,14 +14,16 @@ extension LayoutStore {
             let task = Task<ComputedLayout, any Error> {
                 defer { _ = self.flights.withLock { $0.removeValue(forKey: key) } }
                 // Not cancelled with a caller: the others may still wait for it.
-                return try await self.writeAsync(inBackground: true) { _ in
-                    // A spec that changed while it was laid out is laid out again,
-                    // as it now is: a query asked for the layout, not for that version.
-                    for _ in 0..<Self.computeAttempts {
-                        if let computed = try self.computeDetached(name: name, crossExtent: crossExtent, progress: progress) { return computed }
+                return try await self.computeGate.pass {
+                    try await self.executor.runInBackground {
+                        // A spec that changed while it was laid out is laid out again,
+                        // as it now is: a query asked for the layout, not for that version.
+                        for _ in 0..<Self.computeAttempts {
+                            if let computed = try self.computeDetached(name: name, crossExtent: crossExtent, progress: progress) { return computed }
+                        }
+                        throw StoreError(.conflict, "spec \(name.quotedForMessage) changed while its layout at \(JSONWriter.format(crossExtent)) was "
+                            + "computed, \(Self.computeAttempts) times in a row; try again", spec: name, crossExtent: crossExtent)
                     }
-                    throw StoreError(.conflict, "spec \(name.quotedForMessage) changed while its layout at \(JSONWriter.format(crossExtent)) was "
-                        + "computed, \(Self.computeAttempts) times in a row; try again", spec: name, crossExtent: crossExtent)
                 }
             }
             table[key] = task

@@ -227,13 +227,8 @@ extension LayoutStore {
         progress: (@Sendable (BatchProgress) -> Void)? = nil
     ) async throws -> BatchReport {
         let source = SpecSource(specs)
-        let flag = CancellationFlag()
-        return try await withTaskCancellationHandler {
-            try await writeGate.pass {
-                try await precompute(batch: source, crossExtents: crossExtents, onFailure: policy, progress: progress, cancellation: flag)
-            }
-        } onCancel: {
-            flag.cancel()
+        return try await gatedWrite { flag in
+            try await precompute(batch: source, crossExtents: crossExtents, onFailure: policy, progress: progress, cancellation: flag)
         }
     }
 }

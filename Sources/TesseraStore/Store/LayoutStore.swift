@@ -45,9 +45,13 @@ public final class LayoutStore: Sendable {
     let directoryLoads = Locked<Set<LayoutCacheKey>>([])
     /// Runs the work of async calls that blocks (see ``BlockingExecutor``).
     let executor: any BlockingExecutor
-    /// Async writes and computations in flight at most: two, as many as
-    /// can overlap usefully (one writes while the other computes).
+    /// Async writes in flight at most: two, as many as can overlap usefully
+    /// (one writes while the other computes its cells); the others wait
+    /// without a thread.
     let writeGate = AsyncGate(width: 2)
+    /// Layouts computed for queries at once, at most: two, apart from the
+    /// writes, so that computations never hold up a save, nor saves a query.
+    let computeGate = AsyncGate(width: 2)
     /// Computations of missing layouts under way, for async callers to share.
     let flights = Locked<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
 

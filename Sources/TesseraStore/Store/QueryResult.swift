@@ -62,37 +62,32 @@ extension LayoutStore {
     ///   ``StoreError/section`` and ``StoreError/item``); `invalidArgument`
     ///   for an extent the spec cannot take; what an admission throws.
     public func query(_ query: LayoutQuery, name: String, crossExtent: Double, compute policy: ComputePolicy = .always) async throws -> QueryResult {
-        var computed = false
-        for _ in 0..<3 {
-            let read = try await readAsync { storage in
-                let fresh = try self.readFresh(name: name, crossExtent: crossExtent, storage: storage) { reader in
-                    try Self.answer(query, reader: reader)
-                }
-                return (fresh, fresh.value == nil ? try Self.missing(name: name, crossExtent: crossExtent, storage: storage) : nil)
-            }
-            if let hit = read.0.directoryHit { layoutCache.count(hit: hit) }
-            if let answer = read.0.value { return .found(answer, computed: computed) }
-            guard let missing = read.1 else { break }
-            switch policy {
-            case .never:
-                return .missing(missing)
-            case .always:
-                computed = try await computeShared(name: name, crossExtent: crossExtent, progress: nil).computed || computed
-            case .admittedBy(let admit):
-                let release = try admit(missing)
-                defer { release() }
-                computed = try await computeShared(name: name, crossExtent: crossExtent, progress: nil).computed || computed
-            }
+        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: policy, { reader in try Self.answer(query, reader: reader) }) {
+        case .found(let answer, let computed): .found(answer, computed: computed)
+        case .missing(let missing): .missing(missing)
         }
-        throw Self.keepsBeingReplaced(name: name, crossExtent: crossExtent)
     }
 
     /// What the store holds of a spec whose layout at `crossExtent` is not fresh.
-    private static func missing(name: String, crossExtent: Double, storage: any StorageReader) throws -> MissingLayout {
+    static func missing(name: String, crossExtent: Double, storage: any StorageReader) throws -> MissingLayout {
         let stored = try layouts(name: name, storage: storage)
         return MissingLayout(
             specName: name, crossExtent: crossExtent,
             reason: stored.contains { $0.crossExtent == crossExtent } ? .stale : .notComputed, storedLayouts: stored
         )
+    }
+}
+
+/// What ``LayoutStore/freshLayout(name:crossExtent:compute:_:)`` read: a
+/// query's value, or why the layout was left missing.
+enum Fresh<T: Sendable>: Sendable {
+    case found(T, computed: Bool)
+    case missing(MissingLayout)
+}
+
+extension ComputePolicy {
+    /// Computes a missing layout without asking anyone (nothing to tell).
+    var computesUnasked: Bool {
+        if case .always = self { true } else { false }
     }
 }
