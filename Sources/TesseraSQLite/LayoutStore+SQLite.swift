@@ -70,9 +70,11 @@ extension LayoutStore {
             connection: Connection.Options(busyTimeout: busyTimeout)
         )
         configuration.readOnly = readOnly
-        let storage = try SQLiteStorage(path: path, configuration: configuration)
+        let names = ResolvedNames(cacheBudget: cacheBudget)
+        let storage = try SQLiteStorage(path: path, configuration: configuration, resolvedNames: names)
         self.init(
-            backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline, executor: executor
+            backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline, executor: executor,
+            resolvedNames: names
         )
     }
 

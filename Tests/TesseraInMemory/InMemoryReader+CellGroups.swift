@@ -31,8 +31,14 @@ extension InMemoryReader {
         slotGroups(layoutID: layoutID, slot: slot)[firstItem]?.id
     }
 
-    /// The bytes as stored: the store verifies them against `checksum`.
-    package func visitFrames(groupID: Int64, cachedAs _: Int64?, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+    /// The bytes as stored: the store verifies them against their checksums.
+    package func visitFrames(_ groups: [FramesKey], _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
+        for (index, key) in groups.enumerated() {
+            tables.group(id: key.id)?.frames.withUnsafeBytes { body(index, $0) }
+        }
+    }
+
+    package func visitStoredFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
         tables.group(id: groupID)?.frames.withUnsafeBytes(body)
     }
 

@@ -2,28 +2,33 @@ import TesseraLayout
 import TesseraStore
 
 /// One read of an in-memory store: a snapshot of the committed tables (see
-/// `StorageReader`), which nothing changes while it reads. Each method is
-/// what one statement of the SQLite backend does, on the tables' values.
-package class InMemoryReader: StorageReader {
+/// `ReadSnapshot`), which nothing changes while it reads, in every role.
+/// Each method is what one statement of the SQLite backend does, on the
+/// tables' values.
+package class InMemoryReader: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGroupReads {
     /// The rows this read sees (a writer changes its own).
     package var tables: InMemoryTables
     /// The commit the snapshot was taken at.
     let version: Int64
     let location: String
-    package var attachment: AnyObject?
+    /// Names resolved by readers of the same commit; nil in a write, whose
+    /// tables change under it.
+    let resolvedNames: ResolvedNames?
 
-    init(_ committed: InMemoryDatabase.Committed, location: String) {
+    init(_ committed: InMemoryDatabase.Committed, location: String, resolvedNames: ResolvedNames?) {
         tables = committed.tables
         version = committed.version
         self.location = location
+        self.resolvedNames = resolvedNames
     }
-
-    /// The number of the commit read: it changes with every commit.
-    package func changeCounter() throws -> Int64 { version }
 
     /// The commit read names the rows exactly: readers of one commit share
     /// the layouts they resolve.
-    package var snapshotTag: SnapshotTag? { SnapshotTag(words: [UInt64(bitPattern: version)]) }
+    package func freshLayout(name: String, crossExtent: Double) throws -> LayoutRecord? {
+        guard let resolvedNames else { return try freshLayoutRecord(name: name, crossExtent: crossExtent) }
+        let tag = SnapshotTag(words: [UInt64(bitPattern: version)])
+        return try resolvedNames.freshLayout(name: name, crossExtent: crossExtent, tag: tag, reads: self)
+    }
 
     /// Throws `damaged` naming `what` unless the row is `intact`.
     func verify(_ intact: Bool, _ what: @autoclosure () -> String) throws {

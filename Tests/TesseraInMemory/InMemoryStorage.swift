@@ -20,10 +20,13 @@ package final class InMemoryStorage: StorageBackend {
     /// The rows this handle reads and writes.
     package let database: InMemoryDatabase
     private let closed = Atomic<Bool>(false)
+    /// Layouts resolved by name, shared by readers of one commit.
+    let resolvedNames: ResolvedNames
 
     /// A handle on `database`.
-    package init(database: InMemoryDatabase) {
+    package init(database: InMemoryDatabase, resolvedNames: ResolvedNames = ResolvedNames(cacheBudget: LayoutStore.defaultCacheBudget)) {
         self.database = database
+        self.resolvedNames = resolvedNames
     }
 
     package var location: String { database.location }
@@ -34,23 +37,22 @@ package final class InMemoryStorage: StorageBackend {
     }
 
     /// Each read gets a reader of its own: there are no connections to keep
-    /// (and so nothing attached between reads; the store's shared caches
-    /// still work, keyed by the exact state the reader names).
-    package func read(_ body: (any StorageReader) throws -> Void) throws {
+    /// (the resolved names are shared, keyed by the commit a reader sees).
+    package func read(_ body: (any ReadSnapshot) throws -> Void) throws {
         try refuseIfClosed()
-        try body(InMemoryReader(database.snapshot(), location: location))
+        try body(InMemoryReader(database.snapshot(), location: location, resolvedNames: resolvedNames))
     }
 
     /// Never waits: a snapshot is always at hand.
-    package func readIfAvailable(_ body: (any StorageReader) throws -> Void) throws -> Bool {
+    package func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool {
         try read(body)
         return true
     }
 
-    package func write(_ body: (any StorageWriter) throws -> Void) throws {
+    package func write(_ body: (any WriteTransaction) throws -> Void) throws {
         try refuseIfClosed()
         try database.write { committed in
-            let writer = InMemoryWriter(committed, location: location)
+            let writer = InMemoryWriter(committed, location: location, resolvedNames: nil)
             try body(writer)
             return writer.tables
         }
@@ -90,9 +92,10 @@ extension LayoutStore {
         inMemory database: InMemoryDatabase = InMemoryDatabase(), registry: LayoutRegistry = .standard,
         cacheBudget: Int = LayoutStore.defaultCacheBudget, loadsDirectoriesInline: Bool = false
     ) {
+        let names = ResolvedNames(cacheBudget: cacheBudget)
         self.init(
-            backend: InMemoryStorage(database: database), registry: registry, cacheBudget: cacheBudget,
-            loadsDirectoriesInline: loadsDirectoriesInline
+            backend: InMemoryStorage(database: database, resolvedNames: names), registry: registry, cacheBudget: cacheBudget,
+            loadsDirectoriesInline: loadsDirectoriesInline, resolvedNames: names
         )
     }
 

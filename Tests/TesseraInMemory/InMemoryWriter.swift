@@ -2,12 +2,9 @@ import TesseraLayout
 import TesseraStore
 
 /// One write of an in-memory store: it changes its own copy of the tables
-/// (see `StorageWriter`), which `InMemoryStorage.write` commits whole when
+/// (see `WriteTransaction`), which `InMemoryStorage.write` commits whole when
 /// the write's body returns. It reads what it wrote, as a transaction does.
-package final class InMemoryWriter: InMemoryReader, StorageWriter {
-    /// A write's tables change under it: no state to name.
-    override package var snapshotTag: SnapshotTag? { nil }
-
+package final class InMemoryWriter: InMemoryReader, WriteTransaction, SpecWrites, LayoutWrites, CellWrites {
     /// Runs `body` on the tables as they are, and puts them back as they
     /// were when it throws.
     package func savepoint<T>(_ body: () throws -> T) throws -> T {

@@ -13,21 +13,21 @@ struct SharedResolvedNamesTests {
         let directory = try TemporaryDirectory("tags")
         let pool = try DatabasePool(path: directory.file("store.sqlite"))
         try pool.write { db in try db.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1)") }
-        let first = try pool.read { db in db.snapshotTag }
+        let first = try pool.read { db in db.exactSnapshot }
         #expect(first != nil)
-        #expect(try pool.read { db in db.snapshotTag } == first, "nothing was committed")
+        #expect(try pool.read { db in db.exactSnapshot } == first, "nothing was committed")
         try pool.read { db throws in
-            #expect(db.snapshotTag == first)
+            #expect(db.exactSnapshot == first)
             try pool.write { db in try db.execute("INSERT INTO t VALUES (40)") }
             // The snapshot was taken as the read began, before the commit:
             // what the tag names is what the read sees.
             #expect(try db.int("SELECT count(*) FROM t") == 1)
         }
-        let second = try pool.read { db in db.snapshotTag }
+        let second = try pool.read { db in db.exactSnapshot }
         #expect(second != nil && second != first)
         #expect(try pool.read { db in try db.int("SELECT count(*) FROM t") } == 2)
         // The writer's reads have no tag: what it resolves is its own.
-        #expect(try pool.write { db in db.snapshotTag } == nil)
+        #expect(try pool.write { db in db.exactSnapshot } == nil)
     }
 
     static let spec = #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 90, "cycle": [{}]}}]}"#

@@ -15,8 +15,8 @@ final class PostgresSession: @unchecked Sendable {
     let location: String
     private let logger: Logger
 
-    /// Per-snapshot-source state of the store (its reader cache), kept between reads.
-    var attachment: AnyObject?
+    /// Layouts this session resolved by name (see `freshLayout`).
+    let resolvedLayouts = ResolvedLayouts()
     /// The store's schema while the session runs a write; nil in reads.
     var writingSchema: String?
     /// For writes: the specs whose advisory lock this transaction holds.

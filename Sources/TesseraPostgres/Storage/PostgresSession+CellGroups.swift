@@ -34,40 +34,33 @@ extension PostgresSession {
         try scalarInt64("SELECT id FROM cell_groups WHERE layout_id = $1 AND slot = $2 AND first_item = $3", .of(layoutID, slot, firstItem))
     }
 
-    var prefetchesFrames: Bool { true }
-
-    /// Takes the frames of `groups` from the storage's frame cache, and
-    /// fetches those it lacks in one statement (caching the intact ones);
-    /// `visitFrames` takes them from there until the read ends.
-    func prefetchFrames(_ groups: [FramesKey]) throws {
+    /// Takes the frames of `groups` from what this read fetched and the
+    /// storage's frame cache, and fetches those it lacks in one statement
+    /// (caching the intact ones), then visits them in order.
+    func visitFrames(_ groups: [FramesKey], _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
         var missing: [FramesKey] = []
         for key in groups where prefetched[key.id] == nil {
             if let frames = frameCache?.value(key) { prefetched[key.id] = frames } else { missing.append(key) }
         }
-        guard !missing.isEmpty else { return }
-        let fetched = try fetchFrames(missing.map(\.id))
-        for key in missing {
-            guard let frames = fetched[key.id] else { continue }
-            prefetched[key.id] = try keep(frames, as: key)
+        if !missing.isEmpty {
+            let fetched = try fetchFrames(missing.map(\.id))
+            for key in missing {
+                guard let frames = fetched[key.id] else {
+                    // Deleted since the snapshot of the read's first statement, or never there.
+                    if singleStatementRead { throw refuseOutsideTransaction() }
+                    continue
+                }
+                prefetched[key.id] = try keep(frames, as: key)
+            }
+        }
+        for (index, key) in groups.enumerated() {
+            prefetched[key.id]?.withUnsafeBytes { body(index, $0) }
         }
     }
 
-    func visitFrames(groupID: Int64, cachedAs checksum: Int64?, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        guard let checksum else {
-            // What is stored, for a check.
-            guard let frames = try rows("SELECT frames FROM cell_groups WHERE id = $1", .of(groupID)).first?.bytes(0) else { return }
-            frames.withUnsafeReadableBytes(body)
-            return
-        }
-        let key = FramesKey(id: groupID, checksum: checksum)
-        if let frames = prefetched[groupID] ?? frameCache?.value(key) {
-            frames.withUnsafeBytes(body)
-        } else if let frames = try fetchFrames([groupID])[groupID] {
-            try keep(frames, as: key).withUnsafeBytes(body)
-        } else if singleStatementRead {
-            // Deleted since the snapshot of the read's first statement, or never there.
-            throw refuseOutsideTransaction()
-        }
+    func visitStoredFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        guard let frames = try rows("SELECT frames FROM cell_groups WHERE id = $1", .of(groupID)).first?.bytes(0) else { return }
+        frames.withUnsafeReadableBytes(body)
     }
 
     /// The stored frames of `ids`, in one statement: one that a read outside

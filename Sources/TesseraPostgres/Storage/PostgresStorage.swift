@@ -10,7 +10,7 @@ import TesseraStore
 /// and, with `freshness=notified`, a listener for commits, shared by the
 /// readers; one writer session per process, each write one READ COMMITTED
 /// transaction that takes an advisory lock per spec it touches (see
-/// `PostgresSession+StorageWriter`).
+/// `PostgresSession+Writes`).
 /// The sessions' connections live on an event loop of the storage's own, so
 /// a caller on any other thread may wait for them.
 final class PostgresStorage: StorageBackend, @unchecked Sendable {
@@ -81,7 +81,7 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
     /// statement, it runs again from the start in one REPEATABLE READ,
     /// READ ONLY transaction. Whatever the first attempt did or cached came
     /// from a snapshot that includes every commit before the read began.
-    func read(_ body: (any StorageReader) throws -> Void) throws {
+    func read(_ body: (any ReadSnapshot) throws -> Void) throws {
         try refuseIfClosed()
         try readers.withSession { session in
             session.frameCache = frameCache
@@ -121,7 +121,7 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
 
     /// Always false: a read waits for the server, so an async caller's
     /// thread must not run it in place (the store runs it on its own threads).
-    func readIfAvailable(_ body: (any StorageReader) throws -> Void) throws -> Bool {
+    func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool {
         false
     }
 
@@ -131,7 +131,7 @@ final class PostgresStorage: StorageBackend, @unchecked Sendable {
         throw StoreError(.readOnly, "the store \(location.quotedForMessage) was opened read-only; nothing was written", store: location)
     }
 
-    func write(_ body: (any StorageWriter) throws -> Void) throws {
+    func write(_ body: (any WriteTransaction) throws -> Void) throws {
         try refuseIfClosed()
         try refuseIfReadOnly()
         try writers.withSession { session in

@@ -85,12 +85,18 @@ extension Connection {
 
     /// Always what is stored: SQLite's page cache is the cache, and a blob
     /// is read in place.
-    package func visitFrames(groupID: Int64, cachedAs _: Int64?, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+    package func visitFrames(_ groups: [FramesKey], _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
         let query = try cachedStatement(Self.framesSQL)
-        try query.bind(groupID)
-        guard try query.step() else { return }
-        defer { query.reset() }
-        query.withBlob(at: 0, body)
+        for (index, group) in groups.enumerated() {
+            try query.bind(group.id)
+            guard try query.step() else { continue }
+            query.withBlob(at: 0) { body(index, $0) }
+            query.reset()
+        }
+    }
+
+    package func visitStoredFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        try visitFrames([FramesKey(id: groupID, checksum: 0)]) { _, raw in body(raw) }
     }
 
     package func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {

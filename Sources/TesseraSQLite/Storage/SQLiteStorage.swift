@@ -9,28 +9,51 @@ import Glibc
 import Darwin
 #endif
 
+/// What a reader connection keeps of the layouts it resolved by name: the
+/// pool's cache shared by readers of one committed state, and its own for
+/// snapshots the pool cannot name.
+final class ConnectionNames {
+    let shared: ResolvedNames
+    let own = ResolvedLayouts()
+
+    init(shared: ResolvedNames) {
+        self.shared = shared
+    }
+}
+
 /// The SQLite backend: one file in WAL mode, one writer connection and a
 /// pool of read-only connections (see `DatabasePool`).
 final class SQLiteStorage: StorageBackend {
     let pool: DatabasePool
     let checkpointer: Checkpointer
+    /// Layouts resolved by name, shared by readers of one committed state.
+    let resolvedNames: ResolvedNames
 
-    init(path: String, configuration: DatabasePool.Configuration) throws {
+    init(path: String, configuration: DatabasePool.Configuration, resolvedNames: ResolvedNames) throws {
         pool = try Self.reporting(path: path) { try DatabasePool(path: path, configuration: configuration) }
         checkpointer = Checkpointer(path: path, pool: pool)
+        self.resolvedNames = resolvedNames
     }
 
     var location: String { pool.path }
 
-    func read(_ body: (any StorageReader) throws -> Void) throws {
-        try Self.reporting(path: pool.path) { try pool.read { connection in try body(connection) } }
+    func read(_ body: (any ReadSnapshot) throws -> Void) throws {
+        try Self.reporting(path: pool.path) { try pool.read { connection in try body(reader(connection)) } }
     }
 
-    func readIfAvailable(_ body: (any StorageReader) throws -> Void) throws -> Bool {
-        try Self.reporting(path: pool.path) { try pool.readIfAvailable { connection in try body(connection) } != nil }
+    func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool {
+        try Self.reporting(path: pool.path) { try pool.readIfAvailable { connection in try body(reader(connection)) } != nil }
     }
 
-    func write(_ body: (any StorageWriter) throws -> Void) throws {
+    /// A reader connection, with the resolved names it keeps (see
+    /// `Connection.freshLayout`). The writer keeps none: its own commits
+    /// do not change its `PRAGMA data_version`.
+    private func reader(_ connection: Connection) -> Connection {
+        if connection.attachment == nil { connection.attachment = ConnectionNames(shared: resolvedNames) }
+        return connection
+    }
+
+    func write(_ body: (any WriteTransaction) throws -> Void) throws {
         try refuseIfReadOnly()
         try Self.reporting(path: pool.path) { try pool.write { connection in try body(connection) } }
         checkpointer.didCommit()

@@ -53,7 +53,7 @@ extension LayoutStore {
 
     /// Every stored layout with its state, by spec name and extent.
     public func layouts() async throws -> [StoredLayout] {
-        try await readAsync { storage in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version).map(\.layout) }
+        try await readAsync { storage in try storage.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version).map(\.layout) }
     }
 
     /// The stored layouts of one spec, by extent.
@@ -63,12 +63,12 @@ extension LayoutStore {
 
     /// Every stored spec, by name.
     public func specs() async throws -> [StoredSpec] {
-        try await readAsync { storage in try storage.specSummaries() }
+        try await readAsync { storage in try storage.specs.specSummaries() }
     }
 
     /// What the store holds of the spec stored under `name`, or nil.
     public func storedSpec(named name: String) async throws -> StoredSpec? {
-        try await readAsync { storage in try storage.specSummary(name: name) }
+        try await readAsync { storage in try storage.specs.specSummary(name: name) }
     }
 
     /// The spec stored under `name`, or nil.
@@ -173,7 +173,7 @@ extension LayoutStore {
     }
 
     /// A read in place when a reader is free at once, else on the executor.
-    func readAsync<T: Sendable>(_ body: @escaping @Sendable (any StorageReader) throws -> T) async throws -> T {
+    func readAsync<T: Sendable>(_ body: @escaping @Sendable (any ReadSnapshot) throws -> T) async throws -> T {
         if let result = try readIfAvailable(body) { return result }
         return try await executor.run { try self.read(body) }
     }

@@ -55,10 +55,10 @@ extension LayoutStore {
         }
         let computed = try computeBuffered(loaded.spec, name: name, crossExtent: crossExtent, progress: progress, cancellation: nil)
         let result: ComputedLayout? = try write { storage in
-            if let fresh = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) {
+            if let fresh = try storage.layouts.freshLayoutRecord(name: name, crossExtent: crossExtent) {
                 return ComputedLayout(layout: fresh.layout, computed: false)
             }
-            guard let record = try storage.specRecord(name: name), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
+            guard let record = try storage.specs.specRecord(name: name), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
                 return nil
             }
             let id = try storeBuffered(computed, specID: loaded.id, fingerprint: fingerprint, storage: storage)

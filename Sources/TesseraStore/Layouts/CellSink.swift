@@ -34,7 +34,7 @@ final class BufferedLayout: CellSink {
         fileprivate var sections: [(record: SectionRecord, placerState: [UInt8]?)] = []
 
         /// Writes every row, as `layoutID`'s.
-        func replay(into storage: any StorageWriter, layoutID: Int64) throws {
+        func replay(into storage: any CellSink, layoutID: Int64) throws {
             for group in groups {
                 try group.frames.withUnsafeBytes { raw in
                     try storage.writeGroup(

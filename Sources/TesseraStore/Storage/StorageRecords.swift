@@ -153,14 +153,3 @@ package struct DamagedRow: Sendable, Hashable {
         self.crossExtent = crossExtent
     }
 }
-
-extension StorageReader {
-    /// The layout of a spec at an extent when it may be served: computed
-    /// from the spec's current content by this engine version; else nil.
-    package func freshLayoutRecord(name: String, crossExtent: Double) throws -> LayoutRecord? {
-        guard let record = try layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
-              record.layout.state == .fresh
-        else { return nil }
-        return record
-    }
-}

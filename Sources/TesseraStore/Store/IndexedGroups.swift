@@ -14,7 +14,7 @@ struct UnverifiedIndex: Error {}
 struct IndexedGroups {
     let layout: StoredLayout
     let section: SectionRecord
-    let storage: any StorageReader
+    let storage: any ReadSnapshot
 
     /// The first item of the section's last group, -1 without items.
     private var lastFirstItem: Int {
@@ -29,14 +29,14 @@ struct IndexedGroups {
         let last = lastFirstItem
         guard last >= 0 else { return [] }
         // The index's groups: where to read. None found proves nothing.
-        guard let hint = try storage.indexedGroupRange(layoutID: layout.id, slot: section.slot, bounds: bounds),
+        guard let hint = try storage.groups.indexedGroupRange(layoutID: layout.id, slot: section.slot, bounds: bounds),
               hint.lowerBound >= 0, hint.upperBound <= last, hint.lowerBound % size == 0, hint.upperBound % size == 0
         else { throw UnverifiedIndex() }
         // The rows from the group before the first to the one after the
         // last, and the section's last row, which holds its slack.
         let low = max(0, hint.lowerBound - size)
         let high = min(last, hint.upperBound + size)
-        var rows = try storage.groups(layoutID: layout.id, slot: section.slot, firstItems: low...high, alsoFirstItem: last, framesOf: hint)
+        var rows = try storage.groups.groups(layoutID: layout.id, slot: section.slot, firstItems: low...high, alsoFirstItem: last, framesOf: hint)
         guard rows.last?.firstItem == last, let slack = rows.last?.reach?.slack else { throw UnverifiedIndex() }
         if high < last { rows.removeLast() }
         guard rows.count == (high - low) / size + 1,
@@ -62,9 +62,9 @@ struct IndexedGroups {
     /// section or one that starts after `high`. Section starts and ends
     /// never decrease along a layout (sections are stacked, with spacing of
     /// at least 0), so no section outside them can meet the band.
-    static func sections(of layout: StoredLayout, from low: Double, through high: Double, storage: any StorageReader) throws -> [SectionRecord] {
+    static func sections(of layout: StoredLayout, from low: Double, through high: Double, storage: any ReadSnapshot) throws -> [SectionRecord] {
         var rows: [SectionRecord] = []
-        try storage.forEachSection(layoutID: layout.id, fromTheOneBeforeEndingAtOrAfter: low) { section in
+        try storage.sections.forEachSection(layoutID: layout.id, fromTheOneBeforeEndingAtOrAfter: low) { section in
             rows.append(section)
             return section.geometry.start <= high
         }

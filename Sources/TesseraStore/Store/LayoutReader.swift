@@ -3,7 +3,7 @@ import TesseraLayout
 /// Queries on one stored layout, inside a read snapshot.
 struct LayoutReader {
     let record: LayoutRecord
-    let storage: any StorageReader
+    let storage: any ReadSnapshot
     /// What the reader connection of `storage` remembers (the groups it verified).
     let verified: ReaderCache
     /// The layout's directory from the shared cache, or nil: queried
@@ -12,7 +12,7 @@ struct LayoutReader {
     /// The store's location, for errors.
     let location: String
 
-    init(record: LayoutRecord, storage: any StorageReader, readerCache: ReaderCache, cached: CachedLayout?, location: String) {
+    init(record: LayoutRecord, storage: any ReadSnapshot, readerCache: ReaderCache, cached: CachedLayout?, location: String) {
         self.record = record
         self.storage = storage
         self.verified = readerCache
@@ -29,7 +29,6 @@ struct LayoutReader {
         let low = query.scroll - record.overhang
         let high = query.scrollEnd + record.overhang
         let sections = try sections(from: low, through: high, cache: cache)
-        if let cache, storage.prefetchesFrames { try prefetchGroups(of: sections, in: rect, cache: cache) }
         for section in sections {
             let geometry = section.geometry
             let sectionQuery = SectionQuery(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent)
@@ -53,25 +52,6 @@ struct LayoutReader {
         return result
     }
 
-    /// Tells the backend every group the query will read, before it reads
-    /// the first (one request instead of one per group, behind a network).
-    private func prefetchGroups(of sections: [SectionRecord], in rect: Rect, cache: CachedLayout) throws {
-        var groups: [FramesKey] = []
-        var scratch: [LayoutElement] = []
-        for section in sections {
-            let geometry = section.geometry
-            let sectionQuery = SectionQuery(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent)
-            sectionQuery.appendElements(
-                in: rect, header: sectionQuery.supplementary(.header), footer: sectionQuery.supplementary(.footer), to: &scratch
-            ) { bounds, _ in
-                cache.groups[geometry.index].forEachCandidate(in: bounds) { group in
-                    groups.append(FramesKey(id: group.id, checksum: group.checksum))
-                }
-            }
-        }
-        if !groups.isEmpty { try storage.prefetchFrames(groups) }
-    }
-
     /// Visits the cells of one section that may meet `bounds`, in item order:
     /// the groups the cached directory names, else those the spatial index
     /// proves complete (``IndexedGroups``); each group's frames verified.
@@ -85,18 +65,42 @@ struct LayoutReader {
             }
             return
         }
-        var failure: Error?
-        cache.groups[section.geometry.index].forEachCandidate(in: bounds) { group in
-            guard failure == nil else { return }
-            do {
-                try visitChecked(group, section: section, bounds: bounds, visit) { check in
-                    try storage.visitFrames(groupID: group.id, cachedAs: group.checksum) { raw in check(raw) }
-                }
-            } catch {
-                failure = error
-            }
+        // The candidates first, then their frames in one call: a backend
+        // behind a network fetches those it lacks in one request. The
+        // arrays are the reader cache's, lent for the call (no allocation).
+        var (keys, firstItems) = verified.takeScratch()
+        defer {
+            keys.removeAll(keepingCapacity: true)
+            firstItems.removeAll(keepingCapacity: true)
+            verified.giveBack(keys, firstItems)
         }
-        if let failure { throw failure }
+        cache.groups[section.geometry.index].forEachCandidate(in: bounds) { group in
+            keys.append(FramesKey(id: group.id, checksum: group.checksum))
+            firstItems.append(group.firstItem)
+        }
+        guard !keys.isEmpty else { return }
+        // The first group that failed, and whether it failed as unreadable
+        // (else missing or not matching its checksum).
+        var failure: (index: Int, unreadable: Bool)?
+        var next = 0
+        try storage.groups.visitFrames(keys) { index, raw in
+            guard failure == nil else { return }
+            // Blobs come in order; one skipped is missing.
+            guard index == next else { failure = (next, false); return }
+            next += 1
+            let key = keys[index]
+            // Each group's bytes are hashed once per reader cache.
+            guard verified.isVerified(group: key.id, checksum: key.checksum) || verified.verify(raw, group: key.id, checksum: key.checksum) else {
+                failure = (index, false)
+                return
+            }
+            if !FrameBlob.visit(raw, firstItem: firstItems[index], bounds: bounds, visit) { failure = (index, true) }
+        }
+        if failure == nil, next < keys.count { failure = (next, false) }
+        if let failure {
+            let first = firstItems[failure.index]
+            throw failure.unreadable ? unreadableGroup(firstItem: first, section: section) : damagedGroup(firstItem: first, section: section)
+        }
     }
 
     /// Visits the cells of one group that may meet `bounds`, after checking
@@ -111,18 +115,22 @@ struct LayoutReader {
         // `read` runs its argument before it returns.
         try withoutActuallyEscaping(visit) { visit in
             try read { raw in
-                // Each group's bytes are hashed once per reader connection.
+                // Each group's bytes are hashed once per reader cache.
                 intact = verified.isVerified(group: group.id, checksum: group.checksum)
                     || verified.verify(raw, group: group.id, checksum: group.checksum)
                 if intact { readable = FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
             }
         }
         if !readable { throw unreadableGroup(firstItem: group.firstItem, section: section) }
-        if !intact {
-            throw StoreError.damaged(
-                store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the cell group of items \(group.firstItem)… of section \(section.geometry.index) "
-                    + "does not match its checksum, or is missing")
-        }
+        if !intact { throw damagedGroup(firstItem: group.firstItem, section: section) }
+    }
+
+    /// A group whose bytes are missing or do not match their checksum.
+    private func damagedGroup(firstItem: Int, section: SectionRecord) -> StoreError {
+        StoreError.damaged(
+            store: location, spec: layout.specName, crossExtent: layout.crossExtent,
+            "the cell group of items \(firstItem)… of section \(section.geometry.index) does not match its checksum, or is missing"
+        )
     }
 
     /// A group whose bytes match their checksum but are no frame blob this
@@ -145,12 +153,12 @@ struct LayoutReader {
     func cell(section: Int, item: Int) throws -> LayoutElement? {
         guard section >= 0, section < layout.sectionCount, item >= 0 else { return nil }
         // The layout's row (verified) says the section exists: a missing row is damage, not "no such item".
-        guard let row = try storage.section(layoutID: layout.id, index: section) else {
+        guard let row = try storage.sections.section(layoutID: layout.id, index: section) else {
             throw StoreError.damaged(store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the row of section \(section) is missing")
         }
         guard item < row.geometry.itemCount else { return nil }
         let first = CellGroupWriter.firstItem(ofGroupHolding: item)
-        let frame = try storage.withFrames(layoutID: layout.id, slot: row.slot, firstItem: first) { raw -> LocalFrame? in
+        let frame = try storage.groups.withFrames(layoutID: layout.id, slot: row.slot, firstItem: first) { raw -> LocalFrame? in
             guard let view = FrameBlob.View(raw) else { throw unreadableGroup(firstItem: first, section: row) }
             return item - first < view.count ? view.frame(at: item - first) : nil
         }

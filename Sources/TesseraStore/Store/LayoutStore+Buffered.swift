@@ -32,13 +32,13 @@ extension LayoutStore {
     /// extent (replacing one stored, unless `replacing` is false), inside the
     /// caller's write: its row goes in whole, then its cells. Returns its id.
     func storeBuffered(
-        _ computed: BufferedComputation, specID: Int64, fingerprint: SpecFingerprint, storage: any StorageWriter, replacing: Bool = true
+        _ computed: BufferedComputation, specID: Int64, fingerprint: SpecFingerprint, storage: any WriteTransaction, replacing: Bool = true
     ) throws -> Int64 {
         let id = try insertLayout(
             specID: specID, crossExtent: computed.crossExtent, fingerprint: fingerprint, storage: storage,
             replacing: replacing, finished: (computed.totals, computed.seconds)
         )
-        try computed.rows.replay(into: storage, layoutID: id)
+        try computed.rows.replay(into: storage.cellChanges, layoutID: id)
         return id
     }
 
@@ -46,7 +46,7 @@ extension LayoutStore {
     /// write), with its layouts computed before the write (at each extent of
     /// `prepared`, in order), inside the caller's write. For a batch, which
     /// reports counts only: the result's `layouts` are not read back.
-    func saveNew(_ prepared: PreparedSave, computed: [BufferedComputation], storage: any StorageWriter) throws -> SaveOutcome {
+    func saveNew(_ prepared: PreparedSave, computed: [BufferedComputation], storage: any WriteTransaction) throws -> SaveOutcome {
         let specID = try upsertSpec(
             prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage, isNew: true
         )

@@ -68,11 +68,11 @@ extension LayoutStore {
                 report.problems.append(.init(spec: row.spec, crossExtent: row.crossExtent, message: message))
             }
             do {
-                for spec in try storage.specSummaries() {
+                for spec in try storage.specs.specSummaries() {
                     report.specsChecked += 1
                     try checkSpec(spec, storage: storage) { report.problems.append($0) }
                 }
-                for record in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) {
+                for record in try storage.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) {
                     report.layoutsChecked += 1
                     let layout = record.layout
                     let place = CheckReport.Problem(spec: layout.specName, crossExtent: layout.crossExtent, message: "")
@@ -94,7 +94,7 @@ extension LayoutStore {
         }
         if repair, !damaged.isEmpty {
             try write { storage in
-                for id in damaged.keys.sorted() { try storage.markStale(layoutID: id, updatedAt: Clock.wall()) }
+                for id in damaged.keys.sorted() { try storage.layoutChanges.markStale(layoutID: id, updatedAt: Clock.wall()) }
             }
             report.markedStale = damaged.keys.sorted().compactMap { damaged[$0] }.map {
                 CheckReport.Problem(spec: $0.spec, crossExtent: $0.crossExtent, message: "marked stale: computed again from its spec when next used")
@@ -104,7 +104,7 @@ extension LayoutStore {
     }
 
     /// Checks that a stored spec reads back whole.
-    private func checkSpec(_ spec: StoredSpec, storage: any StorageReader, problem: (CheckReport.Problem) -> Void) throws {
+    private func checkSpec(_ spec: StoredSpec, storage: any ReadSnapshot, problem: (CheckReport.Problem) -> Void) throws {
         do {
             guard let loaded = try loadSpec(name: spec.name, storage: storage) else { return }
             if loaded.spec.sections.count != spec.sectionCount {
@@ -116,8 +116,8 @@ extension LayoutStore {
     }
 
     /// Checks one layout's sections and groups; returns the groups checked.
-    private static func checkLayout(_ layout: StoredLayout, storage: any StorageReader, problem: (String) -> Void) throws -> Int {
-        let sections = try storage.sections(layoutID: layout.id)
+    private static func checkLayout(_ layout: StoredLayout, storage: any ReadSnapshot, problem: (String) -> Void) throws -> Int {
+        let sections = try storage.sections.sections(layoutID: layout.id)
         if sections.count != layout.sectionCount {
             problem("has \(sections.count) section rows, its row says \(layout.sectionCount)")
         }
@@ -125,7 +125,7 @@ extension LayoutStore {
             problem("section row \(position) is numbered \(section.geometry.index)")
         }
         var groupsBySlot: [Int: [GroupRecord]] = [:]
-        try storage.forEachGroup(layoutID: layout.id) { groupsBySlot[$0.slot, default: []].append($0) }
+        try storage.groups.forEachGroup(layoutID: layout.id) { groupsBySlot[$0.slot, default: []].append($0) }
         var checked = 0
         var cells = 0
         for section in sections {
@@ -142,7 +142,7 @@ extension LayoutStore {
                 checked += 1
                 let expected = min(CellGroupWriter.groupSize, itemCount - group.firstItem)
                 var found: (count: Int, bounds: QueryBounds, finite: Bool)??
-                try storage.visitFrames(groupID: group.id, cachedAs: nil) { raw in
+                try storage.groups.visitStoredFrames(groupID: group.id) { raw in
                     guard let view = FrameBlob.View(raw) else { return found = .some(nil) }
                     var bounds = QueryBounds.empty
                     var finite = true

@@ -21,7 +21,7 @@ extension LayoutStore {
         }
         let result: ComputedLayout = try write { storage in
             // Another thread or process may have computed it meanwhile.
-            if let fresh = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) {
+            if let fresh = try storage.layouts.freshLayoutRecord(name: name, crossExtent: crossExtent) {
                 return ComputedLayout(layout: fresh.layout, computed: false)
             }
             guard let loaded = try loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
@@ -46,13 +46,9 @@ extension LayoutStore {
     /// In one read: the fresh layout's record, or nil when it is missing or
     /// stale and may be computed; a spec that does not exist, or an extent
     /// it cannot take, is an error (`notFound`, `invalidArgument`).
-    /// `readerCache` is the connection's (``ReaderCache/of(_:)``) when the
-    /// caller has it already.
-    func freshRecord(name: String, crossExtent: Double, storage: any StorageReader, readerCache: ReaderCache? = nil) throws -> LayoutRecord? {
-        if let record = try (readerCache ?? .of(storage)).freshLayout(name: name, crossExtent: crossExtent, storage: storage, shared: resolvedNames) {
-            return record
-        }
-        guard let spec = try storage.specSummary(name: name) else { throw StoreError.noSuchSpec(name: name) }
+    func freshRecord(name: String, crossExtent: Double, storage: any ReadSnapshot) throws -> LayoutRecord? {
+        if let record = try storage.layouts.freshLayout(name: name, crossExtent: crossExtent) { return record }
+        guard let spec = try storage.specs.specSummary(name: name) else { throw StoreError.noSuchSpec(name: name) }
         try Self.checkCrossExtent(crossExtent, axis: spec.axis)
         return nil
     }
@@ -86,17 +82,17 @@ extension LayoutStore {
         specID: Int64,
         fingerprint: SpecFingerprint,
         crossExtent: Double,
-        storage: any StorageWriter,
+        storage: any WriteTransaction,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag? = nil
     ) throws -> Int64 {
         let started = Clock.monotonic()
         let layoutID = try insertLayout(specID: specID, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
-        var writer = CellGroupWriter(storage: storage, layoutID: layoutID)
+        var writer = CellGroupWriter(storage: storage.cellChanges, layoutID: layoutID)
         writer.cancellation = cancellation
         writer.progress = Self.cellProgress(progress, spec: spec, name: name, crossExtent: crossExtent)
         let summary = try engine.run(spec, crossExtent: crossExtent, into: &writer)
-        try storage.finishLayout(id: layoutID, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: Clock.monotonic() - started)
+        try storage.layoutChanges.finishLayout(id: layoutID, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: Clock.monotonic() - started)
         progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
         return layoutID
     }
@@ -105,18 +101,18 @@ extension LayoutStore {
     /// or with the totals of a layout computed before (`finished`).
     /// `replacing` false: the caller knows there is no row to replace.
     func insertLayout(
-        specID: Int64, crossExtent: Double, fingerprint: SpecFingerprint, storage: any StorageWriter,
+        specID: Int64, crossExtent: Double, fingerprint: SpecFingerprint, storage: any WriteTransaction,
         replacing: Bool = true, finished: (totals: LayoutTotals, seconds: Double)? = nil
     ) throws -> Int64 {
-        if replacing, let old = try storage.layoutID(specID: specID, crossExtent: crossExtent) {
-            try storage.deleteLayout(id: old)
+        if replacing, let old = try storage.layouts.layoutID(specID: specID, crossExtent: crossExtent) {
+            try storage.layoutChanges.deleteLayout(id: old)
         }
         let row = NewLayoutRow(
             specID: specID, crossExtent: crossExtent, engineVersion: LayoutEngine.version,
             specHash: fingerprint.specHash, createdAt: Clock.wall()
         )
-        guard let finished else { return try storage.insertLayout(row) }
-        return try storage.insertFinishedLayout(row, finished.totals, computeSeconds: finished.seconds)
+        guard let finished else { return try storage.layoutChanges.insertLayout(row) }
+        return try storage.layoutChanges.insertFinishedLayout(row, finished.totals, computeSeconds: finished.seconds)
     }
 
     /// A `CellGroupWriter` progress callback that reports every 64k cells:
@@ -138,8 +134,8 @@ extension LayoutStore {
     }
 
     /// The layout a write just stored under `id`, read back in that write.
-    static func written(id: Int64, name: String, crossExtent: Double, storage: any StorageReader) throws -> StoredLayout {
-        guard let record = try storage.layoutRecord(id: id, engineVersion: LayoutEngine.version) else {
+    static func written(id: Int64, name: String, crossExtent: Double, storage: any ReadSnapshot) throws -> StoredLayout {
+        guard let record = try storage.layouts.layoutRecord(id: id, engineVersion: LayoutEngine.version) else {
             throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
                              spec: name, crossExtent: crossExtent)
         }

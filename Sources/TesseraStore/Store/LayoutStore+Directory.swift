@@ -14,7 +14,7 @@ extension LayoutStore {
     /// whether it was cached (nil: the cache is off), for the caller to
     /// count once its read is done. `readerCache` is the connection's.
     func cachedDirectory(
-        of record: LayoutRecord, storage: any StorageReader, readerCache: ReaderCache
+        of record: LayoutRecord, storage: any ReadSnapshot, readerCache: ReaderCache
     ) throws -> (layout: CachedLayout?, hit: Bool?) {
         guard layoutCache.budget > 0 else { return (nil, nil) }
         let key = LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)
@@ -42,7 +42,7 @@ extension LayoutStore {
                 // The revision may be gone by now: then the rows read are another
                 // revision's, and are cached under that revision's key instead.
                 _ = try? read { storage in
-                    guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
+                    guard let current = try storage.layouts.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
                     let loaded = try loadDirectory(of: current, storage: storage)
                     layoutCache.insert(loaded, for: LayoutCacheKey(layoutID: current.layout.id, revision: current.revision))
                 }
@@ -55,9 +55,9 @@ extension LayoutStore {
     /// that none is missing (every section numbered in order, as many as
     /// the layout's row says, each with the groups of its item count), so
     /// that a query answered from the directory misses nothing.
-    func loadDirectory(of record: LayoutRecord, storage: any StorageReader) throws -> CachedLayout {
+    func loadDirectory(of record: LayoutRecord, storage: any ReadSnapshot) throws -> CachedLayout {
         let layout = record.layout
-        let sections = try storage.sections(layoutID: layout.id)
+        let sections = try storage.sections.sections(layoutID: layout.id)
         func damaged(_ what: String) -> StoreError {
             StoreError.damaged(store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the layout's \(what)")
         }
@@ -67,7 +67,7 @@ extension LayoutStore {
         var sectionOfSlot: [Int: Int] = [:]
         for section in sections { sectionOfSlot[section.slot] = section.geometry.index }
         var groups = [SectionGroups](repeating: SectionGroups(), count: sections.count)
-        try storage.forEachGroup(layoutID: layout.id) { group in
+        try storage.groups.forEachGroup(layoutID: layout.id) { group in
             guard let section = sectionOfSlot[group.slot] else { throw damaged("cell groups name a section slot no section has") }
             groups[section].append(group)
         }

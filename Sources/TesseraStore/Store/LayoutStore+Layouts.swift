@@ -4,7 +4,7 @@ import TesseraLayout
 extension LayoutStore {
     /// Every stored layout with its state, by spec name and extent.
     public func layouts() throws -> [StoredLayout] {
-        try read { storage in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version).map(\.layout) }
+        try read { storage in try storage.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version).map(\.layout) }
     }
 
     /// The stored layouts of one spec, by extent; `notFound` for an unknown spec.
@@ -12,9 +12,9 @@ extension LayoutStore {
         try read { storage in try Self.layouts(name: name, storage: storage) }
     }
 
-    static func layouts(name: String, storage: any StorageReader) throws -> [StoredLayout] {
-        guard let specID = try storage.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
-        return try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
+    static func layouts(name: String, storage: any ReadSnapshot) throws -> [StoredLayout] {
+        guard let specID = try storage.specs.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
+        return try storage.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
     }
 
     /// Marks layouts stale: the spec's layout at `crossExtent`, or all of its
@@ -24,8 +24,8 @@ extension LayoutStore {
     @discardableResult
     public func invalidate(name: String, crossExtent: Double? = nil) throws -> Int {
         try write { storage in
-            guard let specID = try storage.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
-            return try storage.invalidate(specID: specID, crossExtent: crossExtent, updatedAt: Clock.wall())
+            guard let specID = try storage.specs.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
+            return try storage.layoutChanges.invalidate(specID: specID, crossExtent: crossExtent, updatedAt: Clock.wall())
         }
     }
 
@@ -34,9 +34,9 @@ extension LayoutStore {
     @discardableResult
     public func deleteLayout(name: String, crossExtent: Double) throws -> Bool {
         try write { storage in
-            guard let specID = try storage.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
-            guard let id = try storage.layoutID(specID: specID, crossExtent: crossExtent) else { return false }
-            try storage.deleteLayout(id: id)
+            guard let specID = try storage.specs.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
+            guard let id = try storage.layouts.layoutID(specID: specID, crossExtent: crossExtent) else { return false }
+            try storage.layoutChanges.deleteLayout(id: id)
             return true
         }
     }
@@ -55,8 +55,8 @@ extension LayoutStore {
         let before = fileBytes
         let deleted = try write { storage in
             var count = 0
-            for record in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) where record.layout.state == .stale {
-                try storage.deleteLayout(id: record.layout.id)
+            for record in try storage.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) where record.layout.state == .stale {
+                try storage.layoutChanges.deleteLayout(id: record.layout.id)
                 count += 1
             }
             return count

@@ -33,16 +33,16 @@ extension LayoutStore {
         try await readAsync { storage in try Self.listing(name: name, storage: storage) }
     }
 
-    static func listing(storage: any StorageReader) throws -> [SpecListing] {
+    static func listing(storage: any ReadSnapshot) throws -> [SpecListing] {
         var layoutsByName: [String: [StoredLayout]] = [:]
-        for record in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) {
+        for record in try storage.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) {
             layoutsByName[record.layout.specName, default: []].append(record.layout)
         }
-        return try storage.specSummaries().map { SpecListing(spec: $0, layouts: layoutsByName[$0.name] ?? []) }
+        return try storage.specs.specSummaries().map { SpecListing(spec: $0, layouts: layoutsByName[$0.name] ?? []) }
     }
 
-    static func listing(name: String, storage: any StorageReader) throws -> SpecListing? {
-        guard let spec = try storage.specSummary(name: name), let specID = try storage.specID(name: name) else { return nil }
-        return SpecListing(spec: spec, layouts: try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout))
+    static func listing(name: String, storage: any ReadSnapshot) throws -> SpecListing? {
+        guard let spec = try storage.specs.specSummary(name: name), let specID = try storage.specs.specID(name: name) else { return nil }
+        return SpecListing(spec: spec, layouts: try storage.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout))
     }
 }

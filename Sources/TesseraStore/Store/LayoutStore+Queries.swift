@@ -51,26 +51,25 @@ extension LayoutStore {
     /// layout is missing or stale, and whether its directory was cached
     /// (for the caller to count once the read is done).
     func readFresh<T>(
-        name: String, crossExtent: Double, storage: any StorageReader, _ body: (LayoutReader) throws -> T
+        name: String, crossExtent: Double, storage: any ReadSnapshot, _ body: (LayoutReader) throws -> T
     ) throws -> (value: T?, directoryHit: Bool?) {
         do {
-            // Looked up once: every step below uses the connection's cache.
-            let readerCache = ReaderCache.of(storage)
-            guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage, readerCache: readerCache)
-            else { return (nil, nil) }
-            let directory = try cachedDirectory(of: record, storage: storage, readerCache: readerCache)
-            do {
-                let value = try body(LayoutReader(
-                    record: record, storage: storage, readerCache: readerCache, cached: directory.layout, location: location
-                ))
-                return (value, directory.hit)
-            } catch is UnverifiedIndex {
-                // The indexes' answer could not be proven complete: answer
-                // from the whole directory, every row verified, none missing.
-                let loaded = try loadDirectory(of: record, storage: storage)
-                if layoutCache.budget > 0 { layoutCache.insert(loaded, for: LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)) }
-                let value = try body(LayoutReader(record: record, storage: storage, readerCache: readerCache, cached: loaded, location: location))
-                return (value, directory.hit)
+            guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) else { return (nil, nil) }
+            return try readerCaches.withCache { readerCache in
+                let directory = try cachedDirectory(of: record, storage: storage, readerCache: readerCache)
+                do {
+                    let value = try body(LayoutReader(
+                        record: record, storage: storage, readerCache: readerCache, cached: directory.layout, location: location
+                    ))
+                    return (value, directory.hit)
+                } catch is UnverifiedIndex {
+                    // The indexes' answer could not be proven complete: answer
+                    // from the whole directory, every row verified, none missing.
+                    let loaded = try loadDirectory(of: record, storage: storage)
+                    if layoutCache.budget > 0 { layoutCache.insert(loaded, for: LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)) }
+                    let value = try body(LayoutReader(record: record, storage: storage, readerCache: readerCache, cached: loaded, location: location))
+                    return (value, directory.hit)
+                }
             }
         } catch let error as StoreError {
             throw error.inLayout(name: name, crossExtent: crossExtent)

@@ -93,7 +93,7 @@ extension LayoutStore {
     /// (and without parsing the stored spec).
     func saveInWrite(
         _ prepared: PreparedSave,
-        storage: any StorageWriter,
+        storage: any WriteTransaction,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
     ) throws -> SaveOutcome {
@@ -110,7 +110,7 @@ extension LayoutStore {
         var report = UpdateReport()
         let specID: Int64
         let created: Bool
-        if let existing = try storage.specID(name: name) {
+        if let existing = try storage.specs.specID(name: name) {
             report = try applyUpdate(
                 name: name, spec: stored, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage,
                 progress: progress, cancellation: cancellation
@@ -121,7 +121,7 @@ extension LayoutStore {
             specID = try upsertSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
             created = true
         }
-        let existing = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout.crossExtent)
+        let existing = try storage.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout.crossExtent)
         for extent in prepared.crossExtents.sorted() where !existing.contains(extent) && !report.layouts.contains(where: { $0.crossExtent == extent }) {
             _ = try computeLayout(
                 spec: stored, name: name, specID: specID, fingerprint: fingerprint,
@@ -130,7 +130,7 @@ extension LayoutStore {
             report.layouts.append(.fullRecompute(crossExtent: extent, sections: stored.sections.count))
         }
         report.layouts.sort { $0.crossExtent < $1.crossExtent }
-        let layouts = try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
+        let layouts = try storage.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
         return SaveOutcome(result: SaveResult(layouts: layouts, report: report, created: created), unchanged: false)
     }
 
@@ -139,13 +139,13 @@ extension LayoutStore {
     /// every layout of it is fresh, at every extent asked for. Two indexed
     /// lookups by name and spec id, plus the section identities when the
     /// hash matches; nil as soon as one differs.
-    func unchangedLayouts(_ prepared: PreparedSave, storage: any StorageReader) throws -> [StoredLayout]? {
-        guard let record = try storage.specRecord(name: prepared.name),
+    func unchangedLayouts(_ prepared: PreparedSave, storage: any ReadSnapshot) throws -> [StoredLayout]? {
+        guard let record = try storage.specs.specRecord(name: prepared.name),
               record.contentHash == prepared.fingerprint.specHash else { return nil }
-        let layouts = try storage.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
+        let layouts = try storage.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
         guard layouts.allSatisfy({ $0.state == .fresh }),
               prepared.crossExtents.allSatisfy({ extent in layouts.contains { $0.crossExtent == extent } }) else { return nil }
-        let identities = try storage.sectionIdentities(specID: record.id)
+        let identities = try storage.specs.sectionIdentities(specID: record.id)
         guard identities.map(\.identity) == prepared.fingerprint.sectionIdentities,
               identities.map(\.hash) == prepared.fingerprint.sectionHashes else { return nil }
         return layouts
@@ -158,23 +158,23 @@ extension LayoutStore {
 
     /// What the store holds of the spec stored under `name`, or nil.
     public func storedSpec(named name: String) throws -> StoredSpec? {
-        try read { storage in try storage.specSummary(name: name) }
+        try read { storage in try storage.specs.specSummary(name: name) }
     }
 
     /// Every stored spec, by name.
     public func specs() throws -> [StoredSpec] {
-        try read { storage in try storage.specSummaries() }
+        try read { storage in try storage.specs.specSummaries() }
     }
 
     /// Deletes a spec and all its layouts. Returns whether it existed.
     @discardableResult
     public func deleteSpec(named name: String) throws -> Bool {
         try write { storage in
-            guard let specID = try storage.specID(name: name) else { return false }
-            for record in try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) {
-                try storage.deleteLayout(id: record.layout.id)
+            guard let specID = try storage.specs.specID(name: name) else { return false }
+            for record in try storage.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) {
+                try storage.layoutChanges.deleteLayout(id: record.layout.id)
             }
-            try storage.deleteSpec(id: specID)
+            try storage.specChanges.deleteSpec(id: specID)
             return true
         }
     }
@@ -202,7 +202,7 @@ extension LayoutStore {
         name: String,
         fingerprint: SpecFingerprint,
         bodies: [String]? = nil,
-        storage: any StorageWriter,
+        storage: any WriteTransaction,
         previous: [SectionIdentity]? = nil,
         isNew: Bool = false
     ) throws -> Int64 {
@@ -219,13 +219,13 @@ extension LayoutStore {
             axis: spec.axis, sectionCount: spec.sections.count, updatedAt: Clock.wall()
         )
         let specID: Int64
-        if !isNew, let existing = try storage.specID(name: name) {
-            try storage.updateSpec(id: existing, row)
+        if !isNew, let existing = try storage.specs.specID(name: name) {
+            try storage.specChanges.updateSpec(id: existing, row)
             specID = existing
         } else {
-            specID = try storage.insertSpec(row)
+            specID = try storage.specChanges.insertSpec(row)
         }
-        if !isNew, previous?.count != spec.sections.count { try storage.deleteSectionBodies(specID: specID) }
+        if !isNew, previous?.count != spec.sections.count { try storage.specChanges.deleteSectionBodies(specID: specID) }
         for (index, section) in spec.sections.enumerated() {
             let identity = fingerprint.sectionIdentities[index]
             let hash = fingerprint.sectionHashes[index]
@@ -233,7 +233,7 @@ extension LayoutStore {
                 continue
             }
             let body = bodies?[index] ?? JSONWriter.canonical(section.jsonValue)
-            try storage.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: body)
+            try storage.specChanges.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: body)
         }
         return specID
     }
@@ -261,10 +261,10 @@ extension LayoutStore {
         return header
     }
 
-    func loadSpec(name: String, storage: any StorageReader) throws -> LoadedSpec? {
-        guard let record = try storage.specRecord(name: name) else { return nil }
+    func loadSpec(name: String, storage: any ReadSnapshot) throws -> LoadedSpec? {
+        guard let record = try storage.specs.specRecord(name: name) else { return nil }
         var header = try storedHeader(record, name: name)
-        let bodies = try storage.sectionBodies(specID: record.id)
+        let bodies = try storage.specs.sectionBodies(specID: record.id)
         guard bodies.count == record.sectionCount else {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has \(bodies.count) section rows, not \(record.sectionCount)")
         }
@@ -282,8 +282,8 @@ extension LayoutStore {
     }
 
     /// Section `index` of a stored spec, read on its own.
-    func storedSection(specID: Int64, index: Int, name: String, storage: any StorageReader) throws -> Section {
-        guard let body = try storage.sectionBody(specID: specID, index: index) else {
+    func storedSection(specID: Int64, index: Int, name: String, storage: any ReadSnapshot) throws -> Section {
+        guard let body = try storage.specs.sectionBody(specID: specID, index: index) else {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has no section \(index)")
         }
         do {

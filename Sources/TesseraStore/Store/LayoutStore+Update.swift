@@ -92,7 +92,7 @@ extension LayoutStore {
 
     func append(name: String, section: Int, items: [Item], cancellation: CancellationFlag?) throws -> UpdateReport {
         try reportingSpecErrors(name: name) { try write { storage in
-            guard let record = try storage.specRecord(name: name) else { throw StoreError.noSuchSpec(name: name) }
+            guard let record = try storage.specs.specRecord(name: name) else { throw StoreError.noSuchSpec(name: name) }
             var headerObject = try storedHeader(record, name: name)
             headerObject["sections"] = .array([])
             let header: Spec
@@ -101,12 +101,12 @@ extension LayoutStore {
             } catch let error as SpecError {
                 throw StoreError.unreadableSpec(name: name, store: location, error)
             }
-            let previous = try storage.sectionIdentities(specID: record.id)
+            let previous = try storage.specs.sectionIdentities(specID: record.id)
             guard previous.indices.contains(section) else {
                 throw StoreError.noSuchSection(name: name, section: section, count: previous.count)
             }
             // States are judged against the old content, before the spec rows change.
-            let layouts = try storage.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
+            let layouts = try storage.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
             let old = try storedSection(specID: record.id, index: section, name: name, storage: storage)
             var changed = old
             changed.items = old.items.appending(items)
@@ -116,11 +116,11 @@ extension LayoutStore {
                 axis: header.axis, sectionSpacing: header.sectionSpacing,
                 sectionHashes: hashes, sectionIdentities: previous.map(\.identity)
             )
-            try storage.writeSection(
+            try storage.specChanges.writeSection(
                 specID: record.id, index: section, identity: previous[section].identity,
                 contentHash: hashes[section], body: JSONWriter.canonical(changed.jsonValue)
             )
-            try storage.touchSpec(id: record.id, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
+            try storage.specChanges.touchSpec(id: record.id, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
 
             var report = UpdateReport()
             for layout in layouts {
@@ -156,14 +156,14 @@ extension LayoutStore {
         spec: Spec,
         fingerprint: SpecFingerprint,
         bodies: [String]?,
-        storage: any StorageWriter,
+        storage: any WriteTransaction,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
     ) throws -> UpdateReport {
         guard let old = try loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
         // States are judged against the old content, before the spec row changes.
-        let layouts = try storage.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version).map(\.layout)
-        let oldIdentities = try storage.sectionIdentities(specID: old.id)
+        let layouts = try storage.layouts.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version).map(\.layout)
+        let oldIdentities = try storage.specs.sectionIdentities(specID: old.id)
         _ = try upsertSpec(spec, name: name, fingerprint: fingerprint, bodies: bodies, storage: storage, previous: oldIdentities)
         var report = UpdateReport()
         for layout in layouts {

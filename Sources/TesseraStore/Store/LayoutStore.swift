@@ -39,8 +39,11 @@ public final class LayoutStore: Sendable {
     /// background: the command line's one-shot queries do, so that damage
     /// to an index can only end in an error, never in missing elements.
     let loadsDirectoriesInline: Bool
-    /// Layouts resolved by name in one committed state, shared by readers.
-    let resolvedNames: ResolvedNames
+    /// Layouts resolved by name in one committed state, shared by readers,
+    /// when the backend keeps such a cache (for ``resolvedNameStatistics``).
+    let resolvedNames: ResolvedNames?
+    /// What readers remember between queries, lent to one read at a time.
+    let readerCaches = ReaderCaches()
     /// Directories being loaded in the background.
     let directoryLoads = Locked<Set<LayoutCacheKey>>([])
     /// Runs the work of async calls that blocks (see ``BlockingExecutor``).
@@ -58,13 +61,13 @@ public final class LayoutStore: Sendable {
     /// A store over `backend`; backends' modules offer the public ways to open one.
     package init(
         backend: any StorageBackend, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget,
-        loadsDirectoriesInline: Bool = false, executor: (any BlockingExecutor)? = nil
+        loadsDirectoriesInline: Bool = false, executor: (any BlockingExecutor)? = nil, resolvedNames: ResolvedNames? = nil
     ) {
         self.backend = backend
         self.executor = executor ?? StoreThreads()
         self.registry = registry
         self.layoutCache = LayoutCache(budget: cacheBudget)
-        self.resolvedNames = ResolvedNames(budget: Self.resolvedNamesBudget(cacheBudget: cacheBudget), shards: 8)
+        self.resolvedNames = resolvedNames
         self.loadsDirectoriesInline = loadsDirectoriesInline
     }
 
@@ -106,7 +109,7 @@ public final class LayoutStore: Sendable {
     }
 
     /// Runs a read, turning the engine's spec errors into store errors.
-    func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
+    func read<T>(_ body: (any ReadSnapshot) throws -> T) throws -> T {
         var result: T?
         try reportingSpecErrors(name: nil) { try backend.read { storage in result = try body(storage) } }
         guard let result else { preconditionFailure("a read that returned ran its body") }
@@ -114,14 +117,14 @@ public final class LayoutStore: Sendable {
     }
 
     /// A read in place if a connection is free at once, else nil without running `body`.
-    func readIfAvailable<T>(_ body: (any StorageReader) throws -> T) throws -> T? {
+    func readIfAvailable<T>(_ body: (any ReadSnapshot) throws -> T) throws -> T? {
         var result: T?
         _ = try reportingSpecErrors(name: nil) { try backend.readIfAvailable { storage in result = try body(storage) } }
         return result
     }
 
     /// Runs a write, turning the engine's spec errors into store errors.
-    func write<T>(_ body: (any StorageWriter) throws -> T) throws -> T {
+    func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
         var result: T?
         try reportingSpecErrors(name: nil) { try backend.write { storage in result = try body(storage) } }
         guard let result else { preconditionFailure("a write that returned ran its body") }

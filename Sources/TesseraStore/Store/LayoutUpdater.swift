@@ -4,7 +4,7 @@ import TesseraLayout
 /// items origin, so an unchanged section moves by rewriting its row only.
 struct LayoutUpdater {
     let engine: LayoutEngine
-    let storage: any StorageWriter
+    let storage: any WriteTransaction
     let layout: StoredLayout
     /// The store's location, for errors.
     let location: String
@@ -43,7 +43,7 @@ struct LayoutUpdater {
 
     mutating func run() throws -> UpdateReport.Layout {
         var entry = UpdateReport.Layout(crossExtent: layout.crossExtent)
-        let oldSections = try storage.sections(layoutID: layout.id)
+        let oldSections = try storage.sections.sections(layoutID: layout.id)
         var oldByIdentity: [String: Int] = [:]
         for (index, info) in oldIdentities.enumerated() where oldByIdentity[info.identity] == nil {
             oldByIdentity[info.identity] = index
@@ -66,12 +66,12 @@ struct LayoutUpdater {
             }
         }
         for (index, old) in oldSections.enumerated() where !used.contains(index) {
-            try storage.deleteGroups(layoutID: layout.id, slot: old.slot)
+            try storage.cellChanges.deleteGroups(layoutID: layout.id, slot: old.slot)
             entry.removed += 1
         }
 
         var nextSlot = (oldSections.map(\.slot).max() ?? -1) + 1
-        var writer = CellGroupWriter(storage: storage, layoutID: layout.id)
+        var writer = CellGroupWriter(storage: storage.cellChanges, layoutID: layout.id)
         writer.cancellation = cancellation
         writer.location = location
         writer.writesSectionRows = false
@@ -85,7 +85,7 @@ struct LayoutUpdater {
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .none, moved: moved))
             case .resume(let old):
                 let section = try newSection(index)
-                let restored = try storage.placerState(layoutID: layout.id, slot: old.slot).map { try resumablePlacer(for: section, index: index, state: $0) }
+                let restored = try storage.sections.placerState(layoutID: layout.id, slot: old.slot).map { try resumablePlacer(for: section, index: index, state: $0) }
                 guard case .placer(let placer) = restored else {
                     placed.append(try recompute(section, index: index, replacing: old, slot: &nextSlot, writer: &writer))
                     entry.recomputed += 1
@@ -103,7 +103,7 @@ struct LayoutUpdater {
                 let state = try writer.closeSection(geometry, placer: finalPlacer)
                 // This call wrote only the new and open cells: the span comes
                 // from all the section's groups, exactly.
-                geometry.cellSpan = try storage.scrollSpan(layoutID: layout.id, slot: old.slot)
+                geometry.cellSpan = try storage.groups.scrollSpan(layoutID: layout.id, slot: old.slot)
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .some(state), moved: true))
                 entry.resumed += 1
             case .recompute(let old):
@@ -114,8 +114,8 @@ struct LayoutUpdater {
 
         // Place the sections as the engine does; then write the rows that changed.
         let renumbered = placed.count != oldSections.count || placed.contains { $0.moved && $0.state == nil }
-        let keptStates = renumbered ? try storage.placerStates(layoutID: layout.id) : [:]
-        if renumbered { try storage.deleteSections(layoutID: layout.id) }
+        let keptStates = renumbered ? try storage.sections.placerStates(layoutID: layout.id) : [:]
+        if renumbered { try storage.cellChanges.deleteSections(layoutID: layout.id) }
         var chain = SectionChain(sectionSpacing: sectionSpacing)
         var overhang = 0.0
         var cellCount = 0
@@ -131,14 +131,14 @@ struct LayoutUpdater {
             elementCount += geometry.elementCount
             let record = SectionRecord(geometry: geometry, slot: section.slot)
             if let state = section.state {
-                try storage.writeSection(layoutID: layout.id, record, placerState: state)
+                try storage.cellChanges.writeSection(layoutID: layout.id, record, placerState: state)
             } else if renumbered {
-                try storage.writeSection(layoutID: layout.id, record, placerState: keptStates[section.slot])
+                try storage.cellChanges.writeSection(layoutID: layout.id, record, placerState: keptStates[section.slot])
             } else if geometry.start != oldStart {
-                try storage.moveSection(layoutID: layout.id, index: index, start: geometry.start, end: geometry.end)
+                try storage.cellChanges.moveSection(layoutID: layout.id, index: index, start: geometry.start, end: geometry.end)
             }
         }
-        try storage.updateLayout(
+        try storage.layoutChanges.updateLayout(
             id: layout.id,
             LayoutTotals(contentLength: chain.end, sectionCount: placed.count, cellCount: cellCount, elementCount: elementCount, overhang: overhang),
             specHash: fingerprint.specHash,
@@ -154,7 +154,7 @@ struct LayoutUpdater {
         slot nextSlot: inout Int,
         writer: inout CellGroupWriter
     ) throws -> Placed {
-        if let old { try storage.deleteGroups(layoutID: layout.id, slot: old.slot) }
+        if let old { try storage.cellChanges.deleteGroups(layoutID: layout.id, slot: old.slot) }
         let slot = nextSlot
         nextSlot += 1
         writer.slots[index] = slot

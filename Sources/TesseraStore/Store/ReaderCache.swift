@@ -1,32 +1,35 @@
+import Locking
 import TesseraLayout
 
-/// What one reader connection remembers between queries: resolved layouts
-/// (name and extent to layout id, revision, freshness), valid while the
-/// backend's change counter is unchanged (it changes whenever another
-/// connection commits). Layout directories are shared by all readers
-/// (``LayoutCache``).
+/// What a reader remembers between queries, used by one read at a time
+/// (the store lends one to each read, see ``ReaderCaches``): the frame
+/// blobs it verified and the directories it used lately. Both are keyed by
+/// what names immutable bytes, so they are right in any snapshot and a
+/// reader cache is tied to no connection.
 final class ReaderCache {
-    private static let maximumResolved = 4096
-
-    private struct ResolvedKey: Hashable {
-        var name: String
-        var crossExtent: Double
-    }
-
-    private var resolved: [ResolvedKey: LayoutRecord] = [:]
-    private var resolvedVersion: Int64?
-    /// The keys of `resolved` in the order they were added: when full, the
-    /// oldest goes (a dictionary has no cheap "some key": taking its first
-    /// scans from the start of its table, longer after every removal).
-    private var resolvedOrder: [ResolvedKey] = []
-    private var oldestResolved = 0
-
     private struct VerifiedGroup: Hashable {
         var id: Int64
         var checksum: Int64
     }
 
-    /// Frame blobs this connection hashed and found intact, by id and the
+    /// Arrays a query lends itself for its candidate groups (see `takeScratch`).
+    private var scratchKeys: [FramesKey] = []
+    private var scratchFirstItems: [Int] = []
+
+    /// Empty arrays with the capacity of earlier queries, for one query's
+    /// candidates: hand them back with `giveBack`.
+    func takeScratch() -> (keys: [FramesKey], firstItems: [Int]) {
+        defer { scratchKeys = []; scratchFirstItems = [] }
+        return (scratchKeys, scratchFirstItems)
+    }
+
+    /// Takes back what `takeScratch` lent, emptied by the caller.
+    func giveBack(_ keys: [FramesKey], _ firstItems: [Int]) {
+        scratchKeys = keys
+        scratchFirstItems = firstItems
+    }
+
+    /// Frame blobs this reader cache hashed and found intact, by id and the
     /// checksum their directory row gave (an id reused for other frames
     /// comes with another checksum). A blob's bytes do not change while its
     /// directory row stays: only a rewrite changes them, and it writes both.
@@ -46,7 +49,7 @@ final class ReaderCache {
         return true
     }
 
-    /// Directories this connection took from the shared cache lately: a
+    /// Directories this reader took from the shared cache lately: a
     /// query finds its own here without taking the shared cache's lock,
     /// which every reader of the store contends for.
     private var directories: [LayoutCacheKey: RecentDirectory] = [:]
@@ -62,7 +65,7 @@ final class ReaderCache {
         var uses: Int
     }
 
-    /// The directory of `key`, from this connection's recent ones or from
+    /// The directory of `key`, from this reader's recent ones or from
     /// the shared cache; nil when the shared cache does not hold it. The
     /// use is not counted (see ``LayoutCache``).
     func directory(_ key: LayoutCacheKey, in shared: LayoutCache) -> CachedLayout? {
@@ -84,51 +87,18 @@ final class ReaderCache {
         directories[key] = RecentDirectory(layout: layout, uses: 0)
         return layout
     }
+}
 
-    static func of(_ storage: any StorageReader) -> ReaderCache {
-        if let cache = storage.attachment as? ReaderCache { return cache }
-        let cache = ReaderCache()
-        storage.attachment = cache
-        return cache
-    }
+/// The reader caches of a store, lent to one read at a time: as many as
+/// reads ran at once, up to ``maximumKept`` kept between reads (a reader
+/// cache holds up to a million verified blobs: a few MiB each).
+final class ReaderCaches: Sendable {
+    private let idle = Locked<[ReaderCache]>([])
+    private static let maximumKept = 8
 
-    /// The fresh layout of a spec at an extent, or nil when it is missing or
-    /// stale. Call it inside the read of the query. When the backend names
-    /// the read's state exactly, layouts resolved by any reader of that
-    /// state are shared through `shared`.
-    func freshLayout(name: String, crossExtent: Double, storage: any StorageReader, shared: ResolvedNames) throws -> LayoutRecord? {
-        if let tag = storage.snapshotTag {
-            let key = ResolvedName(tag: tag, name: name, crossExtent: crossExtent)
-            if let layout = shared.value(key) { return layout }
-            guard let layout = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
-            shared.insert(layout, bytes: key.bytes(of: layout), for: key)
-            return layout
-        }
-        return try connectionFreshLayout(name: name, crossExtent: crossExtent, storage: storage)
-    }
-
-    /// `freshLayout`, remembered by this connection only, while its change counter stays.
-    private func connectionFreshLayout(name: String, crossExtent: Double, storage: any StorageReader) throws -> LayoutRecord? {
-        // Changes whenever another connection committed before the snapshot began.
-        let version = try storage.changeCounter()
-        if version != resolvedVersion {
-            resolved.removeAll(keepingCapacity: true)
-            resolvedOrder.removeAll(keepingCapacity: true)
-            oldestResolved = 0
-            resolvedVersion = version
-        }
-        let key = ResolvedKey(name: name, crossExtent: crossExtent)
-        if storage.reusesResolvedLayouts, let layout = resolved[key] { return layout }
-        guard let layout = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
-        if resolved.updateValue(layout, forKey: key) != nil { return layout }
-        // Full: the oldest entry goes, not all.
-        if resolvedOrder.count < Self.maximumResolved {
-            resolvedOrder.append(key)
-        } else {
-            resolved[resolvedOrder[oldestResolved]] = nil
-            resolvedOrder[oldestResolved] = key
-            oldestResolved = (oldestResolved + 1) % Self.maximumResolved
-        }
-        return layout
+    func withCache<T>(_ body: (ReaderCache) throws -> T) rethrows -> T {
+        let cache = idle.withLock { $0.popLast() } ?? ReaderCache()
+        defer { idle.withLock { if $0.count < Self.maximumKept { $0.append(cache) } } }
+        return try body(cache)
     }
 }

@@ -3,16 +3,30 @@ import TesseraLayout
 /// Layouts resolved by name and extent, shared by every reader of a store
 /// that sees the same committed state (one ``SnapshotTag``), and bounded by
 /// bytes: a query of a layout another reader resolved in the same state
-/// skips the lookup of its row.
+/// skips the lookup of its row. A backend that can name a read's state
+/// exactly uses it in its ``LayoutReads/freshLayout(name:crossExtent:)``.
 ///
 /// Keyed by the tag, so an entry is never right for another state: after a
 /// commit, readers take new snapshots with new tags, and the entries of the
 /// old state are no longer found; they go first when the budget is reached
 /// (least recently used).
-typealias ResolvedNames = ByteBudgetCache<ResolvedName, LayoutRecord>
+package typealias ResolvedNames = ByteBudgetCache<ResolvedName, LayoutRecord>
+
+/// Names the committed state a read sees, exactly: two reads with equal
+/// tags see the same rows, whichever connection or process runs them. A
+/// backend gives one when it can tell for sure (a file-backed store in WAL mode: the
+/// WAL index's header, unchanged from before the read began until after its
+/// snapshot was taken); what one read resolved is then right for the others.
+package struct SnapshotTag: Hashable, Sendable {
+    package var words: [UInt64]
+
+    package init(words: [UInt64]) {
+        self.words = words
+    }
+}
 
 /// A spec name and extent as seen in one committed state.
-struct ResolvedName: Hashable, Sendable {
+package struct ResolvedName: Hashable, Sendable {
     var tag: SnapshotTag
     var name: String
     var crossExtent: Double
@@ -25,16 +39,87 @@ struct ResolvedName: Hashable, Sendable {
     }
 }
 
-extension LayoutStore {
+extension ByteBudgetCache where Key == ResolvedName, Value == LayoutRecord {
+    /// A cache of resolved names for a store whose directory cache has `cacheBudget` bytes.
+    package convenience init(cacheBudget: Int) {
+        self.init(budget: Self.budget(cacheBudget: cacheBudget), shards: 8)
+    }
+
     /// The share of the cache budget that resolved names may take, on top
     /// of the directories' budget: an eighth (8 MiB of the default, about
     /// 25,000 names).
-    static func resolvedNamesBudget(cacheBudget: Int) -> Int { cacheBudget / 8 }
+    static func budget(cacheBudget: Int) -> Int { cacheBudget / 8 }
 
+    /// The fresh layout of `name` at `crossExtent` in the state `tag`
+    /// names: from the cache, else resolved by `reads` (and cached).
+    package func freshLayout(name: String, crossExtent: Double, tag: SnapshotTag, reads: any LayoutReads) throws -> LayoutRecord? {
+        let key = ResolvedName(tag: tag, name: name, crossExtent: crossExtent)
+        if let layout = value(key) { return layout }
+        guard let layout = try reads.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
+        insert(layout, bytes: key.bytes(of: layout), for: key)
+        return layout
+    }
+}
+
+/// What one connection of a backend remembers of the layouts it resolved
+/// by name, valid while the connection's change counter stays (a number
+/// that changes whenever another connection committed since it last
+/// asked): for a backend that cannot name a state exactly. Used by one
+/// connection at a time.
+package final class ResolvedLayouts {
+    private static let maximum = 4096
+
+    private struct Key: Hashable {
+        var name: String
+        var crossExtent: Double
+    }
+
+    private var resolved: [Key: LayoutRecord] = [:]
+    private var version: Int64?
+    /// The keys of `resolved` in the order they were added: when full, the
+    /// oldest goes (a dictionary has no cheap "some key": taking its first
+    /// scans from the start of its table, longer after every removal).
+    private var order: [Key] = []
+    private var oldest = 0
+
+    package init() {}
+
+    /// The fresh layout of `name` at `crossExtent`: remembered under
+    /// `counter` when `reuse` allows, else resolved by `reads` (and
+    /// remembered). `reuse` false: a read whose counter may lag commits
+    /// resolves in its own snapshot what its other rows must match.
+    package func freshLayout(
+        name: String, crossExtent: Double, counter: Int64, reuse: Bool, reads: any LayoutReads
+    ) throws -> LayoutRecord? {
+        if counter != version {
+            resolved.removeAll(keepingCapacity: true)
+            order.removeAll(keepingCapacity: true)
+            oldest = 0
+            version = counter
+        }
+        let key = Key(name: name, crossExtent: crossExtent)
+        if reuse, let layout = resolved[key] { return layout }
+        guard let layout = try reads.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
+        if resolved.updateValue(layout, forKey: key) != nil { return layout }
+        // Full: the oldest entry goes, not all.
+        if order.count < Self.maximum {
+            order.append(key)
+        } else {
+            resolved[order[oldest]] = nil
+            order[oldest] = key
+            oldest = (oldest + 1) % Self.maximum
+        }
+        return layout
+    }
+}
+
+extension LayoutStore {
     /// What the shared cache of resolved names holds (`layouts`: names
     /// cached), and its hits and misses. Shared only between readers that
     /// see the same committed state, and only where the backend can tell
-    /// that (a file-backed store in WAL mode): elsewhere each reader connection keeps
-    /// the few it resolved last.
-    public var resolvedNameStatistics: CacheStatistics { resolvedNames.statistics }
+    /// that (a file-backed store in WAL mode): elsewhere each reader
+    /// connection keeps the few it resolved last (all zero here).
+    public var resolvedNameStatistics: CacheStatistics {
+        resolvedNames?.statistics ?? CacheStatistics(bytes: 0, budget: 0, layouts: 0, hits: 0, misses: 0, evictions: 0)
+    }
 }

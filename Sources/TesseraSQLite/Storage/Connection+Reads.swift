@@ -2,21 +2,27 @@ import SQLiteToolkit
 import TesseraLayout
 import TesseraStore
 
-/// A connection reads the store's rows for ``LayoutStore`` (see
-/// `StorageReader`): each method is one cached statement.
-extension Connection: StorageReader {
+/// A connection reads the store's rows for ``LayoutStore`` in every role
+/// (see `ReadSnapshot`): each method is one cached statement.
+extension Connection: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGroupReads {
     private static let dataVersionSQL = SQL("PRAGMA data_version")
 
-    /// `PRAGMA data_version`: SQLite changes it for this connection whenever
-    /// another connection commits. A pooled reader that kept its snapshot
-    /// knows nothing was committed since it last asked, and answers without SQL.
-    /// The state the read's snapshot sees, when the pool knows it exactly
-    /// (see `Connection.exactSnapshot`).
-    package var snapshotTag: SnapshotTag? {
-        exactSnapshot.map(SnapshotTag.init(words:))
+    /// A reader whose snapshot the pool names exactly (see
+    /// `Connection.exactSnapshot`) shares resolved names with every reader
+    /// of that state; otherwise the connection keeps its own, valid while
+    /// `PRAGMA data_version` stays (SQLite changes it for this connection
+    /// whenever another connection commits).
+    package func freshLayout(name: String, crossExtent: Double) throws -> LayoutRecord? {
+        guard let names = attachment as? ConnectionNames else { return try freshLayoutRecord(name: name, crossExtent: crossExtent) }
+        if let words = exactSnapshot {
+            return try names.shared.freshLayout(name: name, crossExtent: crossExtent, tag: SnapshotTag(words: words), reads: self)
+        }
+        return try names.own.freshLayout(name: name, crossExtent: crossExtent, counter: try dataVersion(), reuse: true, reads: self)
     }
 
-    package func changeCounter() throws -> Int64 {
+    /// `PRAGMA data_version`; a pooled reader that kept its snapshot knows
+    /// nothing was committed since it last asked, and answers without SQL.
+    private func dataVersion() throws -> Int64 {
         if let known = knownChangeCounter { return known }
         let pragma = try cachedStatement(Self.dataVersionSQL)
         guard try pragma.step() else { throw StoreError.damaged(store: path, "PRAGMA data_version returned no row") }

@@ -2,9 +2,9 @@ import SQLiteToolkit
 import TesseraLayout
 import TesseraStore
 
-/// The writer connection changes the store's rows for ``LayoutStore`` (see
-/// `StorageWriter`), inside the pool's write transaction.
-extension Connection: StorageWriter {
+/// The writer connection changes the store's rows for ``LayoutStore`` in
+/// every role (see `WriteTransaction`), inside the pool's write transaction.
+extension Connection: WriteTransaction, SpecWrites, LayoutWrites, CellWrites {
     // MARK: Specs
 
     package func insertSpec(_ spec: SpecRow) throws -> Int64 {

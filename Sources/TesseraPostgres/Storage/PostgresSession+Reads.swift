@@ -2,22 +2,31 @@ import PostgresNIO
 import TesseraLayout
 import TesseraStore
 
-/// A session reads the store's rows for ``LayoutStore`` (see
-/// `StorageReader`), inside the snapshot of the storage's read or write.
-extension PostgresSession: StorageReader {
+/// A session reads the store's rows for ``LayoutStore`` in every role (see
+/// `ReadSnapshot`), inside the snapshot of the storage's read or write.
+extension PostgresSession: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGroupReads {
     /// The test of a row's checksum, for the table aliased `alias`.
     static func intact(_ alias: String) -> String { "(\(alias).checksum = tessera_checksum(\(alias)))" }
 
-    /// With a change listener (`freshness=notified`): the commits it heard
-    /// of. A read's first attempt then answers only from what was resolved
-    /// under that count (and frames checked against their checksums): any
-    /// other statement makes it run again in one snapshot, which resolves
-    /// its layouts anew (``reusesResolvedLayouts``).
+    /// Resolved names are kept by the session, under its change counter.
+    /// With a change listener (`freshness=notified`), the counter is the
+    /// commits it heard of: a read's first attempt then answers only from
+    /// what was resolved under that count (and frames checked against their
+    /// checksums); any other statement makes it run again in one snapshot,
+    /// which resolves its layouts anew (within a transaction a layout
+    /// resolved under the same count may be older than the snapshot, whose
+    /// other rows must match it).
     ///
     /// Without one, nothing tells a session cheaply that another machine
-    /// committed: the counter changes on every call, so every read resolves
+    /// committed: the counter changes on every read, so every read resolves
     /// its layouts in its own snapshot.
-    func changeCounter() throws -> Int64 {
+    func freshLayout(name: String, crossExtent: Double) throws -> LayoutRecord? {
+        try resolvedLayouts.freshLayout(
+            name: name, crossExtent: crossExtent, counter: changeCounter(), reuse: singleStatementRead, reads: self
+        )
+    }
+
+    private func changeCounter() -> Int64 {
         if let epoch = changeListener?.epoch {
             if singleStatementRead { statementsInRead = max(statementsInRead, 1) }
             return epoch
@@ -25,10 +34,6 @@ extension PostgresSession: StorageReader {
         readCount += 1
         return -readCount
     }
-
-    /// Within a transaction a layout resolved under the same count may be
-    /// older than the snapshot, whose other rows must match it.
-    var reusesResolvedLayouts: Bool { singleStatementRead }
 
     // MARK: Specs
 

@@ -3,13 +3,13 @@ import TesseraLayout
 import TesseraStore
 
 /// The writer session changes the store's rows for ``LayoutStore`` (see
-/// `StorageWriter`), inside the storage's write transaction (READ
+/// `WriteTransaction`), inside the storage's write transaction (READ
 /// COMMITTED: each statement sees what other machines committed before it).
 ///
 /// Writers of one spec serialise on an advisory lock of the transaction,
 /// keyed by the store's schema and the spec's name, taken before the
 /// transaction reads anything of that spec; writers of other specs go on.
-extension PostgresSession: StorageWriter {
+extension PostgresSession: WriteTransaction, SpecWrites, LayoutWrites, CellWrites {
     /// Takes the advisory lock of spec `name` when this session writes and
     /// does not hold it yet (waits up to the lock timeout for another writer).
     func lockSpecIfWriting(_ name: String) throws {
