@@ -86,6 +86,7 @@ let package = Package(
                 "TesseraStore",
                 "TesseraSQLite",
                 "SQLiteToolkit",
+                "Locking",
                 "TesseraBackends",
                 "TesseraCommandSupport",
                 .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),

@@ -10,7 +10,7 @@ import TesseraStore
 /// synchronous and runs on the store's own threads (or a caller's), never
 /// on an event loop, so each statement waits for its answer. A session is
 /// used by one thread at a time (the pool hands it out).
-final class PostgresSession: @unchecked Sendable {
+final class PostgresSession {
     let connection: PostgresConnection
     let location: String
     private let logger: Logger

@@ -1,20 +1,24 @@
 import Dispatch
-import NIOConcurrencyHelpers
+import Locking
 import NIOCore
 import TesseraStore
 
 /// Up to `maximum` sessions, opened when first needed and kept open; a
 /// caller beyond that waits for one to be given back. A session whose
 /// connection broke is closed and replaced by the next caller.
-final class SessionPool: @unchecked Sendable {
+final class SessionPool: Sendable {
     private let url: PostgresURL
     private let eventLoop: any EventLoop
     private let slots: DispatchSemaphore
-    private let lock = NIOLock()
-    private var idle: [PostgresSession] = []
-    private var all: [PostgresSession] = []
-    private var nextID = 0
-    private var closedStatements = 0
+    private struct State {
+        var idle: [PostgresSession] = []
+        var all: [PostgresSession] = []
+        var nextID = 0
+        var closedStatements = 0
+    }
+
+    /// The sessions, handed out one caller at a time under the lock.
+    private let state = Locked(State())
 
     init(url: PostgresURL, eventLoop: any EventLoop, maximum: Int) {
         self.url = url
@@ -33,35 +37,35 @@ final class SessionPool: @unchecked Sendable {
 
     private func take() throws -> PostgresSession {
         // An open idle session, or the id of a new one.
-        let (reused, newID): (PostgresSession?, Int) = lock.withLock {
-            while let session = idle.popLast() {
+        let (reused, newID): (PostgresSession?, Int) = state.withLock { state in
+            while let session = state.idle.popLast() {
                 if !session.isClosed { return (session, 0) }
-                closedStatements += session.statementsSent.load(ordering: .relaxed)
-                all.removeAll { $0 === session }
+                state.closedStatements += session.statementsSent.load(ordering: .relaxed)
+                state.all.removeAll { $0 === session }
             }
-            nextID += 1
-            return (nil, nextID)
+            state.nextID += 1
+            return (nil, state.nextID)
         }
         if let reused { return reused }
         let session = try PostgresSession.connect(to: url, on: eventLoop, id: newID)
-        lock.withLock { all.append(session) }
+        state.withLock { $0.all.append(session) }
         return session
     }
 
     private func give(_ session: PostgresSession) {
-        lock.withLock { idle.append(session) }
+        state.withLock { $0.idle.append(session) }
     }
 
     /// Statements the pool's sessions sent, open or closed since.
     var statementsSent: Int {
-        lock.withLock { closedStatements + all.reduce(0) { $0 + $1.statementsSent.load(ordering: .relaxed) } }
+        state.withLock { state in state.closedStatements + state.all.reduce(0) { $0 + $1.statementsSent.load(ordering: .relaxed) } }
     }
 
     /// Closes every session (none may be in use).
     func close() {
-        let sessions = lock.withLock {
-            defer { all = []; idle = [] }
-            return all
+        let sessions = state.withLock { state in
+            defer { state.all = []; state.idle = [] }
+            return state.all
         }
         for session in sessions { session.close() }
     }

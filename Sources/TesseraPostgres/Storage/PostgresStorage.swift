@@ -13,7 +13,7 @@ import TesseraStore
 /// `PostgresSession+Writes`).
 /// The sessions' connections live on an event loop of the storage's own, so
 /// a caller on any other thread may wait for them.
-final class PostgresStorage: StorageBackend, @unchecked Sendable {
+final class PostgresStorage: StorageBackend, Sendable {
     let url: PostgresURL
     let readOnly: Bool
     private let busyTimeout: Double

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 import TesseraCommandSupport
 import TesseraLayout
@@ -9,44 +10,51 @@ import TesseraLayout
 /// `"name"`, or scrolls along the other axis is a ``Failure`` naming its
 /// line; the specs end there unless `keepGoing` is set.
 ///
-/// The store's batch takes it over and reads it, one job at a time, on its
-/// own threads; the command reads ``failures`` and ``line(ofSpec:)`` after
-/// the batch returned. While the batch runs, other threads read only
-/// ``bytesRead`` (the progress callback), an atomic.
-final class SpecLines: Sequence, IteratorProtocol, @unchecked Sendable {
-    // Unchecked: every other property is used by one thread at a time, as
-    // said above, and the batch's return orders the command's reads after
-    // the batch's writes.
+/// The store's batch takes it over and reads it on its own threads, while
+/// the progress callback reads ``bytesRead`` (an atomic); the command reads
+/// ``failures`` and ``line(ofSpec:)`` after the batch returned. What
+/// reading changes is behind a lock.
+final class SpecLines: Sequence, IteratorProtocol, Sendable {
     /// A line that gave no spec.
     struct Failure {
         var line: Int
         var message: String
     }
 
+    /// What reading changes: the reader's place, and what it found.
+    private struct Reading {
+        var lines: LineReader
+        /// The line of each spec handed out, by its index among them.
+        var specLines: [Int] = []
+        var failures: [Failure] = []
+        /// Reading ended at a failure.
+        var stopped = false
+    }
+
     let path: String
-    private let lines: LineReader
+    private let reading: Locked<Reading>
     private let axis: Axis
     private let keepGoing: Bool
     private let baseDirectory: String
     /// The file's size, when it is a regular file: progress is the share read.
-    var totalBytes: Int? { lines.file.size }
+    let totalBytes: Int?
     var bytesRead: Int { bytesReadSoFar.load(ordering: .relaxed) }
     /// ``bytesRead`` as of the last line read, for other threads to read.
     private let bytesReadSoFar = Atomic<Int>(0)
-    /// The line of each spec handed out, by its index among them.
-    private(set) var specLines: [Int] = []
-    private(set) var failures: [Failure] = []
-    /// Reading ended at a failure.
-    private(set) var stopped = false
+    /// The lines that gave no spec, in the order found.
+    var failures: [Failure] { reading.withLock { $0.failures } }
 
     /// Opens `path` (`-`: standard input) under the rules of files of specs
     /// (``FileRules/specLines``); specs must scroll along `axis` (the extents given).
     init(path: String, axis: Axis, keepGoing: Bool) throws {
+        let lines: LineReader
         do {
             lines = try LineReader(path: path, rules: FileRules.specLines.readingStandardInput, errorPath: "")
         } catch let error as SpecError {
             throw CommandError(error.reason)
         }
+        totalBytes = lines.file.size
+        reading = Locked(Reading(lines: lines))
         self.path = path
         self.axis = axis
         self.keepGoing = keepGoing
@@ -55,39 +63,46 @@ final class SpecLines: Sequence, IteratorProtocol, @unchecked Sendable {
     }
 
     func next() -> Spec? {
-        defer { bytesReadSoFar.store(lines.file.bytesRead, ordering: .relaxed) }
-        while !stopped {
-            do {
-                let read = try lines.next { line -> Spec? in
-                    guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return nil }
-                    return try parse(Array(line))
+        reading.withLock { reading in
+            defer { bytesReadSoFar.store(reading.lines.file.bytesRead, ordering: .relaxed) }
+            while !reading.stopped {
+                do {
+                    let read = try reading.lines.next { line -> Spec? in
+                        guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return nil }
+                        return try parse(Array(line))
+                    }
+                    // The end of the file.
+                    guard let read else { return nil }
+                    // A blank line.
+                    guard let spec = read else { continue }
+                    reading.specLines.append(reading.lines.lineNumber)
+                    return spec
+                } catch let error as LineTooLong {
+                    let limit = error.limit
+                    record(&reading, line: error.line, "the line is longer than \(limit) bytes (\(limit >> 20) MiB), the longest spec a file of specs may hold")
+                    // Bounded memory: the rest of an endless line is never read.
+                    reading.stopped = true
+                } catch let error as SpecError {
+                    record(&reading, line: reading.lines.lineNumber + 1, error.reason)
+                    reading.stopped = true
+                } catch let error as CommandError {
+                    record(&reading, line: reading.lines.lineNumber, error.description)
+                } catch {
+                    record(&reading, line: reading.lines.lineNumber, "\(error)")
                 }
-                // The end of the file.
-                guard let read else { return nil }
-                // A blank line.
-                guard let spec = read else { continue }
-                specLines.append(lines.lineNumber)
-                return spec
-            } catch let error as LineTooLong {
-                fail(line: error.line, "the line is longer than \(error.limit) bytes (\(error.limit >> 20) MiB), the longest spec a file of specs may hold")
-                // Bounded memory: the rest of an endless line is never read.
-                stopped = true
-            } catch let error as SpecError {
-                fail(line: lines.lineNumber + 1, error.reason)
-                stopped = true
-            } catch let error as CommandError {
-                fail(line: lines.lineNumber, error.description)
-            } catch {
-                fail(line: lines.lineNumber, "\(error)")
             }
+            return nil
         }
-        return nil
     }
 
     /// Records a failure on `line`; reading stops there unless going on.
     func fail(line: Int, _ message: String) {
-        failures.append(Failure(line: line, message: message))
-        if !keepGoing { stopped = true }
+        reading.withLock { record(&$0, line: line, message) }
+    }
+
+    private func record(_ reading: inout Reading, line: Int, _ message: String) {
+        reading.failures.append(Failure(line: line, message: message))
+        if !keepGoing { reading.stopped = true }
     }
 
     /// `FILE:LINE: message`.
@@ -97,7 +112,7 @@ final class SpecLines: Sequence, IteratorProtocol, @unchecked Sendable {
 
     /// The line of the spec the store numbered `index`.
     func line(ofSpec index: Int) -> Int {
-        specLines.indices.contains(index) ? specLines[index] : 0
+        reading.withLock { $0.specLines.indices.contains(index) ? $0.specLines[index] : 0 }
     }
 
     private func parse(_ bytes: [UInt8]) throws -> Spec {
