@@ -15,6 +15,8 @@ final class SessionPool: Sendable {
         var all: [PostgresSession] = []
         var nextID = 0
         var closedStatements = 0
+        /// Set by `close()`: no session is opened after it.
+        var closed = false
     }
 
     /// The sessions, handed out one caller at a time under the lock.
@@ -37,7 +39,9 @@ final class SessionPool: Sendable {
 
     private func take() throws -> PostgresSession {
         // An open idle session, or the id of a new one.
-        let (reused, newID): (PostgresSession?, Int) = state.withLock { state in
+        let (reused, newID): (PostgresSession?, Int) = try state.withLock { state in
+            // The event loop may be gone: connecting on it would never complete.
+            if state.closed { throw StoreError.closed(store: url.description) }
             while let session = state.idle.popLast() {
                 if !session.isClosed { return (session, 0) }
                 state.closedStatements += session.statementsSent.load(ordering: .relaxed)
@@ -64,7 +68,7 @@ final class SessionPool: Sendable {
     /// Closes every session (none may be in use).
     func close() {
         let sessions = state.withLock { state in
-            defer { state.all = []; state.idle = [] }
+            defer { state.all = []; state.idle = []; state.closed = true }
             return state.all
         }
         for session in sessions { session.close() }
