@@ -18,7 +18,7 @@ import TesseraLayout
 extension LayoutStore {
     // MARK: Queries
 
-    /// Every element that intersects `rect` (see `elements(name:crossExtent:in:computeIfMissing:)`).
+    /// Every element that intersects `rect` (see `elements(name:crossExtent:in:direction:computeIfMissing:)`).
     public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
         try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try reader.elements(in: rect, pinning: false, direction: direction)

@@ -1,7 +1,7 @@
 import TesseraLayout
 
 /// Right-to-left answers from a stored layout: stored frames are left to
-/// right, and ``LayoutDirection`` mirrors an answer at query time, so it
+/// right, and `LayoutDirection` mirrors an answer at query time, so it
 /// costs no stored bytes.
 extension LayoutReader {
     /// The elements that intersect `rect` (visible in it, pinned headers

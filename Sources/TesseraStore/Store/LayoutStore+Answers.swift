@@ -45,6 +45,11 @@ extension LayoutStore {
     ///   may not compute, or an item query of a section or item that does
     ///   not exist (with ``StoreError/section`` and ``StoreError/item``);
     ///   `invalidArgument` for an extent the spec cannot take.
+    ///
+    /// `direction` `.rightToLeft` mirrors the answer at query time (the
+    /// contract's "Right-to-left"): the mirror of the left-to-right answer
+    /// for the mirrored rect, pinned first. The stored frames, and so the
+    /// ``LayoutAnswer/revisionTag``, are those of the left-to-right answer.
     public func answer(_ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) throws -> LayoutAnswer {
         try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try Self.answer(query, reader: reader, direction: direction)

@@ -9,7 +9,7 @@ extension LayoutStore {
     /// With `computeIfMissing` false, a layout that is missing or stale is
     /// `notFound` instead of being computed first. `direction` right to
     /// left answers with the mirror of the left-to-right answer for the
-    /// mirrored rect (``LayoutDirection``), here and in the queries below.
+    /// mirrored rect (`LayoutDirection`), here and in the queries below.
     public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) throws -> [LayoutElement] {
         try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try reader.elements(in: rect, pinning: false, direction: direction)

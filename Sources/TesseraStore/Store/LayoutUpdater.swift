@@ -194,7 +194,7 @@ struct LayoutUpdater {
     }
 
     /// Whether the items of `new` are those of `old` and more, so that a
-    /// section of the same shape (``SpecFingerprint/shape(of:crossExtent:)``)
+    /// section of the same shape (`SpecFingerprint.shape(of:crossExtent:)`)
     /// can go on from the stored state.
     static func onlyAppends(old: Section, new: Section, oldCount: Int) -> Bool {
         guard old.items.knownCount == oldCount else { return false }

@@ -15,7 +15,7 @@ public enum ComputePolicy: Sendable {
     case admittedBy(@Sendable (MissingLayout) throws -> @Sendable () -> Void)
 }
 
-/// The answer of ``LayoutStore/query(_:name:crossExtent:compute:)``.
+/// The answer of ``LayoutStore/query(_:name:crossExtent:direction:compute:)``.
 public enum QueryResult: Sendable {
     /// The query's answer, from the fresh layout; `computed` when this
     /// query computed the layout first.
