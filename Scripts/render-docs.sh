@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates docs/<example>.svg from every Examples/<example>.json: the layout
-# at width 390 (height 390 for a horizontal spec), drawn by `tessera render`.
+# at width 390 (height 390 for a horizontal spec), drawn by `tessera render`;
+# also breakpoints.json at 1100 and rtl-feed.json right to left.
 # The README embeds these pictures; run this after changing an example or the
 # renderer, and commit the SVGs.
 #
@@ -23,3 +24,6 @@ for spec in Examples/*.json; do
     if [ "$axis" = "horizontal" ]; then flag=--height; else flag=--width; fi
     "$TESSERA" render "$spec" "$flag" 390 --out "docs/$name.svg"
 done
+# Breakpoints at a wider width, and right to left.
+"$TESSERA" render Examples/breakpoints.json --width 1100 --out docs/breakpoints-1100.svg
+"$TESSERA" render Examples/rtl-feed.json --width 390 --rtl --out docs/rtl-feed-rtl.svg

@@ -72,6 +72,18 @@ package enum RequestValues {
         }
     }
 
+    /// The `direction=ltr|rtl` query parameter of a layout's read routes
+    /// (`spec-format.md`, "Right-to-left"); left to right when absent.
+    package static func direction(_ request: Request) throws(Problem) -> LayoutDirection {
+        let values = queryValues("direction", of: request)
+        guard let text = values.first else { return .leftToRight }
+        guard values.count == 1 else { throw Problem(.badRequest, "give one direction=ltr or direction=rtl, not \(values.count)") }
+        guard let direction = LayoutDirection(rawValue: String(text)) else {
+            throw Problem(.badRequest, "direction=\(String(text).quotedForMessage): must be ltr or rtl")
+        }
+        return direction
+    }
+
     /// The values of a query parameter, as Hummingbird's `queryParameters`
     /// gives them. A query with no `%` escape (nearly every one) is read
     /// in place, without building the dictionary of all its parameters.

@@ -143,4 +143,24 @@ struct PublicAPITests {
         let reread = try Spec(json: unitsOnly.jsonValue)
         #expect(try LayoutEngine().layout(reread, crossExtent: 300).elements == LayoutEngine().layout(unitsOnly, crossExtent: 300).elements)
     }
+
+    @Test("breakpoints of a kind of our own, built in Swift, and a right-to-left answer")
+    func breakpointsAndDirection() throws {
+        var registry = LayoutRegistry.standard
+        registry.register(StackLayout.kind, factory: StackLayout.init(parameters:))
+        let parameters = { (length: Double) in LayoutParameters(object: JSONObject(["itemLength": .number(length)]), path: .root) }
+        let layout = BreakpointLayout(base: try StackLayout(parameters: parameters(44)), breakpoints: [
+            BreakpointLayout.Breakpoint(minExtent: 500, layout: try StackLayout(parameters: parameters(80))),
+        ])
+        let spec = Spec(sections: [Section(layout: layout, insets: Insets(left: 10), items: .cycle(count: 2, [Item()]))])
+        let narrow = try LayoutEngine().layout(spec, crossExtent: 300)
+        #expect(Self.frames(narrow.elements) == [[10, 0, 290, 44], [10, 44, 290, 44]])
+        #expect(Self.frames(try LayoutEngine().layout(spec, crossExtent: 500).elements) == [[10, 0, 490, 80], [10, 80, 490, 80]])
+        // Read back through the registry that knows the kind.
+        let reread = try Spec(json: spec.jsonValue, registry: registry)
+        #expect(try LayoutEngine().layout(reread, crossExtent: 600).elements == LayoutEngine().layout(spec, crossExtent: 600).elements)
+        // Right to left: [300 − 10 − 290, y, 290, 44].
+        #expect(Self.frames(narrow.elements(in: Rect(x: 0, y: 0, width: 5, height: 50), direction: .rightToLeft)) == [[0, 0, 290, 44], [0, 44, 290, 44]])
+        #expect(Mirror(width: 300)(Rect(x: 10, y: 0, width: 290, height: 44)) == Rect(x: 0, y: 0, width: 290, height: 44))
+    }
 }

@@ -33,7 +33,9 @@ public struct LayoutRegistry: Sendable {
     /// The names of the kinds, sorted.
     public var kinds: [String] { factories.keys.sorted() }
 
-    /// Reads a layout object (`{"kind": "flow", ...}`).
+    /// Reads a layout object (`{"kind": "flow", ...}`). One with
+    /// `breakpoints` is read into a ``BreakpointLayout``, every parameter
+    /// set it can produce validated.
     public func layout(from json: JSONValue, path: JSONPath) throws -> any SectionLayout {
         guard case .object(let object) = json else {
             throw path.error("must be an object with a \"kind\", got \(json.typeName)")
@@ -46,6 +48,9 @@ public struct LayoutRegistry: Sendable {
         }
         guard let factory = factories[kind] else {
             throw path.appending("kind").error("unknown kind \(kind.quotedForMessage) (known: \(kinds.joined(separator: ", ")))")
+        }
+        if let breakpoints = object["breakpoints"], breakpoints != .null {
+            return try BreakpointLayout.read(object: object, path: path, factory)
         }
         return try factory(LayoutParameters(object: object, path: path))
     }

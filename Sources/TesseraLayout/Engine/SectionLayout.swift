@@ -18,6 +18,17 @@ public protocol SectionLayout: Sendable {
     /// - Throws: ``SpecError`` when the parameters cannot work for this
     ///   section (for instance, an available extent too small for them).
     func makePlacer(in context: SectionContext) throws -> any ItemPlacer
+
+    /// The layout with the parameters that apply at `crossExtent`: itself,
+    /// unless its parameters depend on the extent (``BreakpointLayout``).
+    /// Stores compare sections at an extent by it, so that a change that
+    /// does not reach an extent leaves that extent's layout as it is.
+    func resolved(crossExtent: Double) -> any SectionLayout
+}
+
+extension SectionLayout {
+    /// Itself: a kind's parameters do not depend on the extent.
+    public func resolved(crossExtent: Double) -> any SectionLayout { self }
 }
 
 /// Places a section's items one at a time.

@@ -2,8 +2,30 @@
 extension LayoutResult {
     /// Every element that intersects `rect` (open interiors overlap; touching
     /// edges do not count), in the order of ``elements``. Equal to filtering
-    /// every element, for every kind.
-    public func elements(in rect: Rect) -> [LayoutElement] {
+    /// every element, for every kind. Right to left, the mirror of the
+    /// left-to-right answer for the mirrored rect (``LayoutDirection``).
+    public func elements(in rect: Rect, direction: LayoutDirection = .leftToRight) -> [LayoutElement] {
+        direction.answer(for: rect, contentSize: contentSize, leftToRightElements(in:))
+    }
+
+    /// The elements visible in a viewport, with pinned headers and footers
+    /// moved as the contract says and raised to zIndex 2. Right to left,
+    /// pinned in the mirrored viewport, then mirrored.
+    public func visibleElements(viewport: Rect, direction: LayoutDirection = .leftToRight) -> [LayoutElement] {
+        direction.answer(for: viewport, contentSize: contentSize, leftToRightVisibleElements(viewport:))
+    }
+
+    /// The cell of an item in `direction`, or nil when there is no such item.
+    public func element(section: Int, item: Int, direction: LayoutDirection) -> LayoutElement? {
+        element(section: section, item: item).map { direction.apply(to: $0, contentSize: contentSize) }
+    }
+
+    /// Every element (``elements``) in `direction`.
+    public func elements(direction: LayoutDirection) -> [LayoutElement] {
+        direction.apply(to: elements, contentSize: contentSize)
+    }
+
+    private func leftToRightElements(in rect: Rect) -> [LayoutElement] {
         var result: [LayoutElement] = []
         forEachSection(overlapping: rect, margin: overhang) { section in
             appendElements(
@@ -17,9 +39,7 @@ extension LayoutResult {
         return result
     }
 
-    /// The elements visible in a viewport, with pinned headers and footers
-    /// moved as the contract says and raised to zIndex 2.
-    public func visibleElements(viewport: Rect) -> [LayoutElement] {
+    private func leftToRightVisibleElements(viewport: Rect) -> [LayoutElement] {
         var result: [LayoutElement] = []
         // Pinned positions stay inside their section, so the same sections
         // are searched as for a plain rect query.

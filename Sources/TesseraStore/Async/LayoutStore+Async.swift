@@ -18,24 +18,24 @@ import TesseraLayout
 extension LayoutStore {
     // MARK: Queries
 
-    /// Every element that intersects `rect` (see `elements(name:crossExtent:in:computeIfMissing:)`).
-    public func elements(name: String, crossExtent: Double, in rect: Rect, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
+    /// Every element that intersects `rect` (see `elements(name:crossExtent:in:direction:computeIfMissing:)`).
+    public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
         try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.elements(in: rect, pinning: false)
+            try reader.elements(in: rect, pinning: false, direction: direction)
         }
     }
 
     /// The elements visible in `viewport`, pinned headers and footers moved.
-    public func visibleElements(name: String, crossExtent: Double, viewport: Rect, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
+    public func visibleElements(name: String, crossExtent: Double, viewport: Rect, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
         try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.elements(in: viewport, pinning: true)
+            try reader.elements(in: viewport, pinning: true, direction: direction)
         }
     }
 
     /// The cell of one item, or nil when there is no such item.
-    public func element(name: String, crossExtent: Double, section: Int, item: Int, computeIfMissing: Bool = true) async throws -> LayoutElement? {
+    public func element(name: String, crossExtent: Double, section: Int, item: Int, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) async throws -> LayoutElement? {
         try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.cell(section: section, item: item)
+            try reader.cell(section: section, item: item, direction: direction)
         }
     }
 

@@ -81,6 +81,22 @@ package struct SpecFingerprint: Sendable, Hashable {
         return (String(decoding: body, as: UTF8.self), hasher.hex)
     }
 
+    /// What a section's layout at `crossExtent` depends on besides its
+    /// items: its canonical JSON without id and items, its layout resolved
+    /// at that extent (``SectionLayout/resolved(crossExtent:)``: the
+    /// breakpoints that apply there merged in, the others left out). Two
+    /// sections with the same shape at an extent and the same items lay
+    /// out alike there, so a change to a breakpoint leaves the extents it
+    /// does not reach as they are.
+    static func shape(of section: Section, crossExtent: Double) -> String {
+        var resolved = section
+        resolved.layout = section.layout.resolved(crossExtent: crossExtent)
+        guard case .object(var object) = resolved.jsonValue else { return "" }
+        object["id"] = nil
+        object["items"] = nil
+        return JSONWriter.canonical(.object(object))
+    }
+
     private static func hashFile(_ path: String, jsonPath: String, into hasher: inout ContentHasher) throws {
         try FileBytes.forEachChunk(of: path, errorPath: jsonPath, regularFileOnly: true) { hasher.combine($0) }
     }

@@ -45,31 +45,36 @@ extension LayoutStore {
     ///   may not compute, or an item query of a section or item that does
     ///   not exist (with ``StoreError/section`` and ``StoreError/item``);
     ///   `invalidArgument` for an extent the spec cannot take.
-    public func answer(_ query: LayoutQuery, name: String, crossExtent: Double, computeIfMissing: Bool = true) throws -> LayoutAnswer {
+    ///
+    /// `direction` `.rightToLeft` mirrors the answer at query time (the
+    /// contract's "Right-to-left"): the mirror of the left-to-right answer
+    /// for the mirrored rect, pinned first. The stored frames, and so the
+    /// ``LayoutAnswer/revisionTag``, are those of the left-to-right answer.
+    public func answer(_ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) throws -> LayoutAnswer {
         try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try Self.answer(query, reader: reader)
+            try Self.answer(query, reader: reader, direction: direction)
         }
     }
 
     /// Answers `query` from async code (see the sync form): never blocks a
     /// cooperative thread, and a missing layout is computed once for every
     /// task asking.
-    public func answer(_ query: LayoutQuery, name: String, crossExtent: Double, computeIfMissing: Bool = true) async throws -> LayoutAnswer {
-        switch try await self.query(query, name: name, crossExtent: crossExtent, compute: computeIfMissing ? .always : .never) {
+    public func answer(_ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) async throws -> LayoutAnswer {
+        switch try await self.query(query, name: name, crossExtent: crossExtent, direction: direction, compute: computeIfMissing ? .always : .never) {
         case .found(let answer, _): return answer
         case .missing: throw Self.notComputed(name: name, crossExtent: crossExtent)
         }
     }
 
-    static func answer(_ query: LayoutQuery, reader: LayoutReader) throws -> LayoutAnswer {
+    static func answer(_ query: LayoutQuery, reader: LayoutReader, direction: LayoutDirection) throws -> LayoutAnswer {
         let elements: [LayoutElement]
         switch query {
         case .rect(let rect):
-            elements = try reader.elements(in: rect, pinning: false)
+            elements = try reader.elements(in: rect, pinning: false, direction: direction)
         case .viewport(let viewport):
-            elements = try reader.elements(in: viewport, pinning: true)
+            elements = try reader.elements(in: viewport, pinning: true, direction: direction)
         case .item(let section, let item):
-            guard let cell = try reader.cell(section: section, item: item) else {
+            guard let cell = try reader.cell(section: section, item: item, direction: direction) else {
                 throw noSuchItem(layout: reader.layout, section: section, item: item)
             }
             elements = [cell]

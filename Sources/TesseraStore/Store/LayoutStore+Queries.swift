@@ -7,24 +7,26 @@ extension LayoutStore {
     /// Every element that intersects `rect`.
     ///
     /// With `computeIfMissing` false, a layout that is missing or stale is
-    /// `notFound` instead of being computed first.
-    public func elements(name: String, crossExtent: Double, in rect: Rect, computeIfMissing: Bool = true) throws -> [LayoutElement] {
+    /// `notFound` instead of being computed first. `direction` right to
+    /// left answers with the mirror of the left-to-right answer for the
+    /// mirrored rect (`LayoutDirection`), here and in the queries below.
+    public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) throws -> [LayoutElement] {
         try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.elements(in: rect, pinning: false)
+            try reader.elements(in: rect, pinning: false, direction: direction)
         }
     }
 
     /// The elements visible in `viewport`, pinned headers and footers moved.
-    public func visibleElements(name: String, crossExtent: Double, viewport: Rect, computeIfMissing: Bool = true) throws -> [LayoutElement] {
+    public func visibleElements(name: String, crossExtent: Double, viewport: Rect, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) throws -> [LayoutElement] {
         try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.elements(in: viewport, pinning: true)
+            try reader.elements(in: viewport, pinning: true, direction: direction)
         }
     }
 
     /// The cell of one item, or nil when there is no such item.
-    public func element(name: String, crossExtent: Double, section: Int, item: Int, computeIfMissing: Bool = true) throws -> LayoutElement? {
+    public func element(name: String, crossExtent: Double, section: Int, item: Int, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) throws -> LayoutElement? {
         try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.cell(section: section, item: item)
+            try reader.cell(section: section, item: item, direction: direction)
         }
     }
 

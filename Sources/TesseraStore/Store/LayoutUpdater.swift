@@ -59,7 +59,15 @@ struct LayoutUpdater {
             let old = oldSections[oldIndex]
             if oldIdentities[oldIndex].hash == fingerprint.sectionHashes[index] {
                 plans.append(.reuse(old))
-            } else if Self.onlyAppends(old: try oldSection(oldIndex), new: try newSection(index), oldCount: old.geometry.itemCount) {
+                continue
+            }
+            let (before, after) = (try oldSection(oldIndex), try newSection(index))
+            let sameShape = SpecFingerprint.shape(of: before, crossExtent: layout.crossExtent)
+                == SpecFingerprint.shape(of: after, crossExtent: layout.crossExtent)
+            if sameShape, try sameItems(before, after, oldIndex: oldIndex) {
+                // Changed only where this extent does not look (a breakpoint of another extent).
+                plans.append(.reuse(old))
+            } else if sameShape, Self.onlyAppends(old: before, new: after, oldCount: old.geometry.itemCount) {
                 plans.append(.resume(old))
             } else {
                 plans.append(.recompute(replacing: old))
@@ -176,15 +184,20 @@ struct LayoutUpdater {
         return PlacerState.decode(state, like: try section.layout.makePlacer(in: context))
     }
 
-    /// Whether `new` is `old` with items added at the end and nothing else
-    /// changed, so that its layout can go on from the stored state.
+    /// Whether the items of `new` are those of `old`, section `oldIndex`
+    /// of the old spec, item files holding what they held when it was
+    /// stored (its content hashes as stored).
+    private func sameItems(_ old: Section, _ new: Section, oldIndex: Int) throws -> Bool {
+        guard old.items == new.items else { return false }
+        guard !new.items.itemFiles.isEmpty else { return true }
+        return try SpecFingerprint.hash(old, index: oldIndex, axis: axis) == oldIdentities[oldIndex].hash
+    }
+
+    /// Whether the items of `new` are those of `old` and more, so that a
+    /// section of the same shape (`SpecFingerprint.shape(of:crossExtent:)`)
+    /// can go on from the stored state.
     static func onlyAppends(old: Section, new: Section, oldCount: Int) -> Bool {
-        func withoutItems(_ section: Section) -> String {
-            guard case .object(var object) = section.jsonValue else { return "" }
-            object["items"] = nil
-            return JSONWriter.canonical(.object(object))
-        }
-        guard withoutItems(old) == withoutItems(new), old.items.knownCount == oldCount else { return false }
+        guard old.items.knownCount == oldCount else { return false }
         return new.items.extends(old.items)
     }
 }

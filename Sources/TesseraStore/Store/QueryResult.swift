@@ -15,7 +15,7 @@ public enum ComputePolicy: Sendable {
     case admittedBy(@Sendable (MissingLayout) throws -> @Sendable () -> Void)
 }
 
-/// The answer of ``LayoutStore/query(_:name:crossExtent:compute:)``.
+/// The answer of ``LayoutStore/query(_:name:crossExtent:direction:compute:)``.
 public enum QueryResult: Sendable {
     /// The query's answer, from the fresh layout; `computed` when this
     /// query computed the layout first.
@@ -55,14 +55,16 @@ extension LayoutStore {
     /// Answers `query` on the layout of `name` at `crossExtent` in one call,
     /// whatever the layout's state: from the fresh layout when it is
     /// stored; else as `compute` says (compute it first, or tell why it is
-    /// missing). All of an answer comes from one snapshot.
+    /// missing). All of an answer comes from one snapshot, in `direction`.
     ///
     /// - Throws: ``StoreError`` `notFound` for an unknown spec, or an item
     ///   query of a section or item that does not exist (with
     ///   ``StoreError/section`` and ``StoreError/item``); `invalidArgument`
     ///   for an extent the spec cannot take; what an admission throws.
-    public func query(_ query: LayoutQuery, name: String, crossExtent: Double, compute policy: ComputePolicy = .always) async throws -> QueryResult {
-        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: policy, { reader in try Self.answer(query, reader: reader) }) {
+    public func query(
+        _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight, compute policy: ComputePolicy = .always
+    ) async throws -> QueryResult {
+        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: policy, { reader in try Self.answer(query, reader: reader, direction: direction) }) {
         case .found(let answer, let computed): .found(answer, computed: computed)
         case .missing(let missing): .missing(missing)
         }

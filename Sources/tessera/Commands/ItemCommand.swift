@@ -18,6 +18,8 @@ struct ItemCommand: ParsableCommand {
 
     @OptionGroup var extent: ExtentOptions
 
+    @OptionGroup var direction: DirectionOption
+
     @Option(parsing: .unconditional, help: "The section index.")
     var section: Int
 
@@ -36,7 +38,7 @@ struct ItemCommand: ParsableCommand {
     func run() throws {
         let (store, layout) = try StoreFile.freshLayout(database.db, name: name, extent: extent, command: "item")
         defer { store.close() }
-        let element = try reportingErrors { try store.element(name: name, crossExtent: layout.crossExtent, section: section, item: item) }
+        let element = try reportingErrors { try store.element(name: name, crossExtent: layout.crossExtent, section: section, item: item, direction: direction.direction) }
         guard let element else { throw try missingItem(store: store, layout: layout) }
         ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: layout.summary, elements: [element])
     }

@@ -13,6 +13,8 @@ struct LayoutCommand: ParsableCommand {
 
     @OptionGroup var extent: ExtentOptions
 
+    @OptionGroup var direction: DirectionOption
+
     @Option(help: """
     Output format: table (default on a terminal), json (one object; default when piped) \
     or ndjson (a first line with the layout's fields, then one element per line).
@@ -21,6 +23,6 @@ struct LayoutCommand: ParsableCommand {
 
     func run() throws {
         let result = try extent.layout(specFile: spec, command: "layout")
-        ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: result.summary, elements: result.elements)
+        ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: result.summary, elements: result.elements(direction: direction.direction))
     }
 }

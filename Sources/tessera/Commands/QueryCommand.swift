@@ -22,6 +22,8 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var extent: ExtentOptions
 
+    @OptionGroup var direction: DirectionOption
+
     @Option(parsing: .unconditional, help: "The rect x,y,w,h: elements whose frames intersect it.", transform: RectArgument.init(parsing:))
     var rect: RectArgument?
 
@@ -42,10 +44,11 @@ struct QueryCommand: ParsableCommand {
     func run() throws {
         guard let query = (rect ?? viewport)?.rect else { return }
         let pinning = viewport != nil
+        let direction = direction.direction
         let printer = ElementPrinter(format: DisplayFormat.resolve(format))
         if let spec {
             let result = try extent.layout(specFile: spec, command: "query --spec")
-            printer.print(summary: result.summary, elements: pinning ? result.visibleElements(viewport: query) : result.elements(in: query))
+            printer.print(summary: result.summary, elements: pinning ? result.visibleElements(viewport: query, direction: direction) : result.elements(in: query, direction: direction))
             return
         }
         guard let db, let name else { return }
@@ -53,8 +56,8 @@ struct QueryCommand: ParsableCommand {
         defer { store.close() }
         let elements = try reportingErrors {
             pinning
-                ? try store.visibleElements(name: name, crossExtent: layout.crossExtent, viewport: query)
-                : try store.elements(name: name, crossExtent: layout.crossExtent, in: query)
+                ? try store.visibleElements(name: name, crossExtent: layout.crossExtent, viewport: query, direction: direction)
+                : try store.elements(name: name, crossExtent: layout.crossExtent, in: query, direction: direction)
         }
         printer.print(summary: layout.summary, elements: elements)
     }

@@ -27,6 +27,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var extent: ExtentOptions
 
+    @OptionGroup var direction: DirectionOption
+
     @Option(help: "The SVG file to write.")
     var out: String
 
@@ -62,7 +64,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func renderSpec(_ spec: String) throws -> RenderedPicture {
-        RenderedPicture(result: try extent.layout(specFile: spec, command: "render"), rect: rect?.rect, range: range)
+        RenderedPicture(result: try extent.layout(specFile: spec, command: "render"), rect: rect?.rect, range: range, direction: direction.direction)
     }
 
     private func renderStored(db: String, name: String) throws -> RenderedPicture {
@@ -70,7 +72,7 @@ struct RenderCommand: ParsableCommand {
         defer { store.close() }
         return try reportingErrors {
             try RenderedPicture(summary: layout.summary, rect: rect?.rect, range: range) { area in
-                try store.elements(name: name, crossExtent: layout.crossExtent, in: area)
+                try store.elements(name: name, crossExtent: layout.crossExtent, in: area, direction: direction.direction)
             }
         }
     }

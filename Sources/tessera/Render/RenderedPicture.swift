@@ -24,7 +24,9 @@ struct RenderedPicture {
     ///   - rect: a query rect to draw, its hits highlighted.
     ///   - range: the stretch of the scroll axis to draw.
     ///   - maximumPixels: the picture's longest side in pixels.
-    ///   - elements: the elements that intersect a rect, in layout order.
+    ///   - elements: the elements that intersect a rect, in layout order
+    ///     (right to left when they come mirrored: the picture draws what
+    ///     it is given).
     init(
         summary: LayoutSummary,
         rect: Rect?,
@@ -44,9 +46,9 @@ struct RenderedPicture {
         elementCount = drawn.count
     }
 
-    /// A layout computed in memory.
-    init(result: LayoutResult, rect: Rect?, range: RangeArgument?) {
-        self.init(summary: result.summary, rect: rect, range: range) { result.elements(in: $0) }
+    /// A layout computed in memory, drawn in `direction`.
+    init(result: LayoutResult, rect: Rect?, range: RangeArgument?, direction: LayoutDirection = .leftToRight) {
+        self.init(summary: result.summary, rect: rect, range: range) { result.elements(in: $0, direction: direction) }
     }
 
     func write(to path: String) throws {

@@ -1,0 +1,111 @@
+import Testing
+import TesseraTestSupport
+@testable import TesseraLayout
+
+/// The contract's "Right-to-left": the answer for a rect R is mirror applied
+/// to every element of the left-to-right answer for mirror(R), pinning
+/// applied before mirroring; M is the cross extent of a vertical spec and
+/// the content width of a horizontal one.
+@Suite("right to left")
+struct RightToLeftTests {
+    static let seeds: [UInt64] = Array(1...120)
+
+    /// [M − x − w, y, w, h], written here apart from the engine's.
+    static func mirrored(_ rect: Rect, width: Double) -> Rect {
+        Rect(x: width - rect.x - rect.width, y: rect.y, width: rect.width, height: rect.height)
+    }
+
+    static func mirrored(_ element: LayoutElement, width: Double) -> LayoutElement {
+        LayoutElement(kind: element.kind, section: element.section, item: element.item, frame: mirrored(element.frame, width: width), zIndex: element.zIndex)
+    }
+
+    @Test("a worked example: a vertical staggered layout read right to left")
+    func workedExample() throws {
+        let result = try layout(BreakpointTests.staggered, extent: 400)
+        // Left to right item 0 is [0, 0, 200, 100]; mirrored across 400.
+        #expect(result.element(section: 0, item: 0, direction: .rightToLeft)?.frame == Rect(x: 200, y: 0, width: 200, height: 100))
+        // R = [0, 0, 100, 60] mirrors to [300, 0, 100, 60], which meets items 1 and 2 (x 200…400).
+        let answer = result.elements(in: Rect(x: 0, y: 0, width: 100, height: 60), direction: .rightToLeft)
+        #expect(answer.map(\.item) == [1, 2])
+        #expect(answer.map(\.frame) == [Rect(x: 0, y: 0, width: 200, height: 50), Rect(x: 0, y: 50, width: 200, height: 80)])
+        #expect(result.elements(direction: .rightToLeft).map(\.frame) == result.elements.map { Self.mirrored($0.frame, width: 400) })
+    }
+
+    @Test("a horizontal spec mirrors across its content width, pinned headers included")
+    func horizontalPinned() throws {
+        let json = """
+        {"format": 1, "axis": "horizontal", "sections": [
+          {"header": {"size": 20, "pinned": true}, "layout": {"kind": "flow"}, "items": [{"size": [100, 60]}, {"size": [100, 60]}]},
+          {"layout": {"kind": "flow"}, "items": [{"size": [30, 50]}]}]}
+        """
+        let result = try layout(json, extent: 100)
+        // Content width: 20 + 100 + 100 + 30 = 250. Left to right the header pins at x = 60 for a viewport from 60;
+        // right to left the viewport [140, 0, 50, 100] mirrors to [60, 0, 50, 100].
+        #expect(result.contentSize.width == 250)
+        let answer = result.visibleElements(viewport: Rect(x: 140, y: 0, width: 50, height: 100), direction: .rightToLeft)
+        let header = try #require(answer.first { $0.kind == .header })
+        #expect(header.frame == Rect(x: 250 - 60 - 20, y: 0, width: 20, height: 100))
+        #expect(header.zIndex == 2)
+        #expect(answer.filter { $0.kind == .cell }.map(\.item) == [0])
+    }
+
+    @Test("rect and viewport answers equal the mirror of a brute-force left-to-right answer for the mirrored rect",
+          arguments: seeds)
+    func randomSpecs(seed: UInt64) throws {
+        var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
+        let (json, extent) = generator.spec(sections: 1...4, items: 1...40, axis: seed % 2 == 0 ? .vertical : .horizontal)
+        let spec = try Spec(jsonText: json)
+        let result = try LayoutEngine().layout(spec, crossExtent: extent)
+        let all = result.elements
+        let width = spec.axis == .vertical ? extent : result.contentSize.width
+        var random = SeededRandom(seed: seed ^ 0x5EED)
+        let size = result.contentSize
+        for _ in 0..<30 {
+            let rect = Rect(
+                x: random.quarter(-50...(size.width + 50)), y: random.quarter(-50...(size.height + 50)),
+                width: random.quarter(0...400), height: random.quarter(0...900)
+            )
+            let mirror = Self.mirrored(rect, width: width)
+            let plain = all.filter { $0.frame.intersects(mirror) }.map { Self.mirrored($0, width: width) }
+            #expect(result.elements(in: rect, direction: .rightToLeft) == plain, "seed \(seed) rect \(rect)\n\(json)")
+            let pinned = Self.bruteForceVisible(all, spec: spec, viewport: mirror).map { Self.mirrored($0, width: width) }
+            let visible = result.visibleElements(viewport: rect, direction: .rightToLeft)
+            #expect(Set(visible) == Set(pinned) && visible.count == pinned.count, "seed \(seed) viewport \(rect)\n\(json)")
+        }
+        for element in all where element.kind == .cell {
+            let item = try #require(element.item)
+            #expect(result.element(section: element.section, item: item, direction: .rightToLeft) == Self.mirrored(element, width: width))
+        }
+    }
+
+    /// The contract's pinning applied by hand to every element: a pinned
+    /// header at max(original, min(viewport start, b − size)), a pinned
+    /// footer at max(a − scroll-start inset, min(original, viewport end −
+    /// size)), [a, b] the union of the section's cells; then the filter.
+    static func bruteForceVisible(_ all: [LayoutElement], spec: Spec, viewport: Rect) -> [LayoutElement] {
+        let axis = spec.axis
+        let view = axis.localFrame(viewport)
+        var result: [LayoutElement] = []
+        for element in all {
+            var element = element
+            let section = spec.sections[element.section]
+            let cells = all.filter { $0.section == element.section && $0.kind == .cell }.map { axis.localFrame($0.frame) }
+            if !cells.isEmpty, element.kind == .header || element.kind == .footer {
+                let a = cells.map(\.scroll).min() ?? 0
+                let b = cells.map(\.scrollEnd).max() ?? 0
+                var frame = axis.localFrame(element.frame)
+                if element.kind == .header, let header = section.header, header.pinned {
+                    frame.scroll = max(frame.scroll, min(view.scroll, b - header.size))
+                    element.frame = axis.screenRect(frame)
+                    element.zIndex = 2
+                } else if element.kind == .footer, let footer = section.footer, footer.pinned {
+                    frame.scroll = max(a - section.insets.along(axis).scrollStart, min(frame.scroll, view.scrollEnd - footer.size))
+                    element.frame = axis.screenRect(frame)
+                    element.zIndex = 2
+                }
+            }
+            if element.frame.intersects(viewport) { result.append(element) }
+        }
+        return result
+    }
+}
