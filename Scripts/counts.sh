@@ -13,10 +13,12 @@ count() { grep -rhE "$1" "${@:2}" --include=*.swift 2>/dev/null | grep -vE '^\s*
 store=Sources/TesseraStore
 echo "LayoutStore public methods:        $(grep -rlE '^(public |package )?(final )?class LayoutStore|^extension LayoutStore' Sources --include=*.swift \
     | xargs grep -hE '^    public (static )?func ' | wc -l | tr -d ' ')"
-# An operation with a sync and an async public form: the same name with and without `async`.
-twins=$(grep -rlE '^extension LayoutStore|class LayoutStore' Sources --include=*.swift | xargs grep -hE '^    public func ' \
-    | sed -E 's/^    public func ([A-Za-z]+)\(([a-zA-Z_]+).*\) (async )?(throws )?.*/\1(\2) \3/' | sort | uniq \
-    | awk '{ name=$1; if ($2=="async") a[name]=1; else s[name]=1 } END { n=0; for (k in a) if (k in s) n++; print n }')
+# An operation with a sync and an async public form: the same name and first
+# argument label with and without `async`, declarations read whole (they may
+# span several lines, and may take no argument).
+twins=$(grep -rlE '^extension LayoutStore|class LayoutStore' Sources --include=*.swift | xargs perl -0777 -ne '
+    while (/^    public func (\w+)\(\s*(\w*)([^{]*)\{/mg) { my ($k, $rest) = ("$1($2)", $3); print "$k ", ($rest =~ /\)\s*async\b/ ? "async" : "sync"), "\n" } ' \
+    | sort -u | awk '{ if ($2=="async") a[$1]=1; else s[$1]=1 } END { n=0; for (k in a) if (k in s) n++; print n }')
 echo "sync/async twins:                  $twins"
 port_files=$(grep -rlE 'protocol (StorageBackend|StorageReader|StorageWriter|CellSink|ReadSnapshot|WriteTransaction|SpecReads|LayoutReads|SectionReads|CellGroupReads|SpecWrites|LayoutWrites|CellWrites)\b' $store --include=*.swift || true)
 echo "port requirements (func/var/init): $( [ -n "$port_files" ] && awk '/^package protocol (StorageBackend|StorageReader|StorageWriter|CellSink|ReadSnapshot|WriteTransaction|SpecReads|LayoutReads|SectionReads|CellGroupReads|SpecWrites|LayoutWrites|CellWrites)[^A-Za-z]/{p=1} p && /^}/{p=0} p && /^    (func|var|init|associatedtype)/' $port_files | wc -l | tr -d ' ' || echo 0)"

@@ -179,7 +179,7 @@ write_settings() {
         echo "listen_addresses = '127.0.0.1'"
         echo "port = $port"
         echo "unix_socket_directories = '$dir'"
-        echo "max_connections = 200"
+        echo "max_connections = 1000"
         echo "shared_buffers = 256MB"
         echo "wal_level = replica"
         echo "max_wal_senders = 4"

@@ -13,7 +13,7 @@ extension TesseraRoutes {
         let name = try RequestValues.name(context.parameters.get("name"))
         let extents = try RequestValues.extents(request)
         let spec = try RequestBodies.spec(try await body(of: request, context: context), name: name, registry: store.registry)
-        let result = try await store.precompute(spec, as: name, crossExtents: extents)
+        let result = try await store.save(spec, as: name, crossExtents: extents)
         return JSONResponses.text(StoreJSON.report(name: name, result.report), status: result.created ? .created : .ok)
     }
 

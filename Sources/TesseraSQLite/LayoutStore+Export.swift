@@ -27,8 +27,15 @@ extension LayoutStore {
     ///   and `replacing` is false, `damaged` when the copy does not check
     ///   healthy (nothing is written to `path` then), or another code when
     ///   SQLite or the file system fails.
+    ///
+    /// The copy and its check run on the store's executor.
     @discardableResult
-    public func export(to path: String, replacing: Bool = false) throws -> CheckReport {
+    public func export(to path: String, replacing: Bool = false) async throws -> CheckReport {
+        try await runBlocking { try self.exportCopy(to: path, replacing: replacing) }
+    }
+
+    /// The body of `export(to:replacing:)`, on the calling thread.
+    private func exportCopy(to path: String, replacing: Bool) throws -> CheckReport {
         guard let storage = backend as? SQLiteStorage else {
             throw StoreError(.unsupported, "export writes a SQLite file; this store is kept elsewhere (\(location))")
         }

@@ -4,7 +4,7 @@ import TesseraCommandSupport
 
 /// The `tessera` command: compute, store and query collection-view layouts.
 @main
-struct Tessera: ParsableCommand {
+struct Tessera: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
         abstract: "Compute collection-view layouts and answer rect queries.",
@@ -19,11 +19,16 @@ struct Tessera: ParsableCommand {
     /// Runs the command named on the command line. ArgumentParser's own
     /// `main()` prints usage errors as three or four lines; here every
     /// failure is one line on standard error, while `--help` still prints
-    /// the whole help on standard output and exits 0.
-    static func main() {
+    /// the whole help on standard output and exits 0. The commands that
+    /// use a store are async (``AsyncParsableCommand``); the others run as they are.
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch {
             exitReporting(error, arguments: Array(CommandLine.arguments.dropFirst()))
         }

@@ -121,10 +121,10 @@ struct CLIRunner {
     }
 
     /// Runs `body` in a fresh temporary folder, removed afterwards.
-    static func inTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+    static func inTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        return try body(directory)
+        return try await body(directory)
     }
 
     /// Runs a command that must fail as the README promises: a non-zero

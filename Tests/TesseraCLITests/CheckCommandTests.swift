@@ -7,8 +7,8 @@ import TesseraLayout
 @Suite("tessera check")
 struct CheckCommandTests {
     @Test("a healthy store checks clean (exit 0); a damaged one names the damage and exits 1")
-    func check() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func check() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let specPath = try CLIRunner.file("feed.json", in: directory,
                 #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 4}, "items": {"count": 1000, "cycle": [{}]}}]}"#)
             let database = directory.appendingPathComponent("feed.sqlite").path

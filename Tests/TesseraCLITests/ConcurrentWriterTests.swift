@@ -7,7 +7,7 @@ import TesseraSQLite
 @Suite("two processes writing one store")
 struct ConcurrentWriterTests {
     @Test("a precompute started while another process writes waits for it, then succeeds; both are stored")
-    func secondWriterWaits() throws {
+    func secondWriterWaits() async throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("feed.sqlite").path
@@ -31,7 +31,7 @@ struct ConcurrentWriterTests {
         #expect(first.terminationStatus == 0, "\(String(decoding: firstErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
 
         let store = try LayoutStore(path: database)
-        let layouts = try store.layouts()
+        let layouts = try await store.layouts()
         #expect(Set(layouts.map { "\($0.specName)@\(Int($0.crossExtent))" }) == ["small@100", "small@390", "large@390"])
         #expect(layouts.allSatisfy { $0.state == .fresh })
         #expect(layouts.first { $0.specName == "large" }?.cellCount == 2_000_000)

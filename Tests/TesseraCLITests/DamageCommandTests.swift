@@ -15,8 +15,8 @@ struct DamageCommandTests {
         """#
 
     @Test("24 trials of 64 random bytes or a 4 KiB block at a random offset of a 20k-item store: the same output with exit 0, or an error")
-    func randomDamage() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func randomDamage() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let pristine = try CLIRunner.precomputed(Self.spec, in: directory)
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: pristine)))
             let query = { (database: String) in

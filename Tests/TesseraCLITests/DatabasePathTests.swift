@@ -26,8 +26,8 @@ struct DatabasePathTests {
     }
 
     @Test("a FIFO, /dev/null and a folder as --db: one line naming it, for every command, without waiting on it")
-    func refusedByKind() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func refusedByKind() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let fifo = directory.appendingPathComponent("store.fifo").path
             try #require(mkfifo(fifo, 0o644) == 0)
             let folder = directory.appendingPathComponent("folder").path
@@ -45,8 +45,8 @@ struct DatabasePathTests {
     }
 
     @Test("a --db that does not exist yet is still created by precompute")
-    func missingStillCreated() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func missingStillCreated() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = directory.appendingPathComponent("new.sqlite").path
             let spec = CLIRunner.repository.appendingPathComponent("Examples/grid.json").path
             let output = try CLIRunner.runBounded(["precompute", spec, "--db", database, "--width", "390", "--quiet"], seconds: 60)

@@ -8,37 +8,37 @@ import TesseraSQLite
 @Suite("tessera demo, end to end (a smaller feed)")
 struct DemoCommandTests {
     @Test("writes the store and the picture in the current folder, replacing an old demo store, and lists its queries")
-    func runsInCurrentDirectory() throws {
+    func runsInCurrentDirectory() async throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // A previous demo file, even a broken one, is replaced.
         try "not a database".write(to: directory.appendingPathComponent("tessera-demo.sqlite"), atomically: true, encoding: .utf8)
         let output = try CLIRunner.run(["demo", "--items", "5000"], in: directory)
         #expect(output.status == 0, "\(output.stderr)")
-        try check(directory: directory, stdout: output.stdout, dbArgument: "tessera-demo.sqlite")
+        try await check(directory: directory, stdout: output.stdout, dbArgument: "tessera-demo.sqlite")
     }
 
     @Test("--out-dir puts the files there and the suggested commands name them")
-    func outDir() throws {
+    func outDir() async throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = try CLIRunner.run(["demo", "--items", "3000", "--out-dir", directory.path])
         #expect(output.status == 0, "\(output.stderr)")
-        try check(directory: directory, stdout: output.stdout, dbArgument: directory.path + "/tessera-demo.sqlite")
+        try await check(directory: directory, stdout: output.stdout, dbArgument: directory.path + "/tessera-demo.sqlite")
 
         let notAFolder = try CLIRunner.run(["demo", "--items", "3000", "--out-dir", directory.appendingPathComponent("none").path])
         #expect(notAFolder.status != 0)
         #expect(notAFolder.stderr.contains("is not a directory"), "\(notAFolder.stderr)")
     }
 
-    private func check(directory: URL, stdout: String, dbArgument: String) throws {
+    private func check(directory: URL, stdout: String, dbArgument: String) async throws {
         let database = directory.appendingPathComponent("tessera-demo.sqlite").path
         let store = try LayoutStore(path: database)
-        let layouts = try store.layouts()
+        let layouts = try await store.layouts()
         #expect(layouts.map(\.crossExtent).sorted() == [390, 430, 820])
         #expect(layouts.allSatisfy { $0.state == .fresh && $0.specName == DemoSpecName.name })
         // Every layout kind is used.
-        let spec = try #require(try store.spec(named: DemoSpecName.name))
+        let spec = try #require(try await store.spec(named: DemoSpecName.name))
         #expect(Set(spec.sections.map(\.layout.kind)) == ["flow", "grid", "scaledGrid", "mozaik", "pattern", "staggered", "mosaic"])
         #expect(spec.sections.count == 50)
 

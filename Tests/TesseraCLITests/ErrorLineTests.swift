@@ -20,7 +20,7 @@ struct ErrorLineTests {
     }
 
     @Test("ArgumentParser's usage errors become one line that points to the command's help")
-    func usageErrors() {
+    func usageErrors() async {
         #expect(line(parsing: ["layout"]) == "error: missing expected argument '<spec>' (see 'tessera layout --help')")
         #expect(line(parsing: ["layout", "f.json", "--widht", "5"]) == "error: unknown option '--widht'. Did you mean '--width'? (see 'tessera layout --help')")
         #expect(line(parsing: ["nosuch"]) == "error: unexpected argument 'nosuch' (see 'tessera --help')")
@@ -31,7 +31,7 @@ struct ErrorLineTests {
     }
 
     @Test("end to end: a usage error prints one line and exits 64; --help prints the help and exits 0")
-    func endToEnd() throws {
+    func endToEnd() async throws {
         let unknown = try CLIRunner.run(["layout", Self.flow, "--widht", "390"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr == "error: unknown option '--widht'. Did you mean '--width'? (see 'tessera layout --help')\n")
@@ -48,8 +48,8 @@ struct ErrorLineTests {
     }
 
     @Test("negative numbers reach the commands' range checks, which name the flag")
-    func negativeNumbers() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func negativeNumbers() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = directory.appendingPathComponent("new.sqlite").path
             let items = try CLIRunner.file("items.ndjson", in: directory, "{}\n")
             let cases: [([String], String)] = [
@@ -77,8 +77,8 @@ struct ErrorLineTests {
     }
 
     @Test("a rect, viewport or range with negative coordinates is a valid query")
-    func negativeCoordinates() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func negativeCoordinates() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let layout = try LayoutEngine().layout(Spec(contentsOfFile: Self.flow), crossExtent: 390)
             let rect = Rect(x: -10, y: -100, width: 200, height: 150)
             let query = try CLIRunner.run(["query", "--spec", Self.flow, "--width", "390", "--rect", "-10,-100,200,150", "--format", "ndjson"])
@@ -101,7 +101,7 @@ struct ErrorLineTests {
     }
 
     @Test("a whole error line stays under 300 characters: long values, file paths and JSON paths are shortened where they are quoted")
-    func longLines() throws {
+    func longLines() async throws {
         // ArgumentParser quotes the argument whole: the line keeps its start and its end.
         let long = String(repeating: "9x", count: 3000)
         let usage = try #require(line(parsing: ["layout", "f.json", "--width", long]))
@@ -109,7 +109,7 @@ struct ErrorLineTests {
         #expect(usage.hasPrefix("error: the value '9x9x"), "\(usage)")
         #expect(usage.hasSuffix("(see 'tessera layout --help')"), "\(usage)")
         // A store path of 600 characters keeps its start and its file name.
-        try CLIRunner.inTemporaryDirectory { directory in
+        try await CLIRunner.inTemporaryDirectory { directory in
             let path = directory.appendingPathComponent(String(repeating: "d", count: 200)).path + "/" + String(repeating: "s", count: 400) + ".sqlite"
             let failure = try CLIRunner.failure(["list", "--db", path])
             #expect(failure.count < 300, "\(failure)")

@@ -8,8 +8,8 @@ struct ExportCommandTests {
     static let spec = #"{"format": 1, "name": "feed", "sections": [{"header": {"size": 40}, "layout": {"kind": "grid", "fraction": 3}, "items": {"count": 2000, "cycle": [{}]}}]}"#
 
     @Test("writes one checked file in DELETE journal mode that answers read-only as the store does, with no -wal or -shm; refuses an existing --out unless --replace")
-    func export() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func export() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = try CLIRunner.precomputed(Self.spec, in: directory)
             let shipped = directory.appendingPathComponent("shipped")
             try FileManager.default.createDirectory(at: shipped, withIntermediateDirectories: true)

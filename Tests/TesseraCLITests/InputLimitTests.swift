@@ -31,8 +31,8 @@ struct InputLimitTests {
     }
 
     @Test("a device or a FIFO as a spec file is refused at once, naming it, for every command that reads one")
-    func specFileKinds() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func specFileKinds() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = directory.appendingPathComponent("feeds.sqlite").path
             for (path, kind) in try Self.unreadable(in: directory) {
                 let reason = "'\(path)' is \(kind); spec files must be regular files (- reads standard input)"
@@ -51,8 +51,8 @@ struct InputLimitTests {
     }
 
     @Test("a spec file larger than the limit is refused by its size before it is read")
-    func specFileSize() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func specFileSize() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let large = try Self.sparseFile("large.json", in: directory, size: Self.limit + 1)
             let reason = "'\(large)' holds \(Self.limit + 1) bytes; spec files may hold at most \(Self.limit) bytes (64 MiB)"
             let layout = try CLIRunner.boundedFailure(["layout", large, "--width", "390"], memoryMiB: 1024, seconds: 20)
@@ -65,7 +65,7 @@ struct InputLimitTests {
     }
 
     @Test("- reads a spec from standard input, as the file would be read; an endless one stops at the limit")
-    func specFromStandardInput() throws {
+    func specFromStandardInput() async throws {
         let flow = CLIRunner.repository.appendingPathComponent("Examples/flow.json").path
         let fromFile = try CLIRunner.run(["layout", flow, "--width", "390", "--format", "json"])
         let fromInput = try CLIRunner.runBounded(["layout", "-", "--width", "390", "--format", "json"], input: flow)
@@ -76,8 +76,8 @@ struct InputLimitTests {
     }
 
     @Test("--specs from a device, a FIFO or a folder is refused at once, naming it, and leaves no store")
-    func specLinesKinds() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func specLinesKinds() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = directory.appendingPathComponent("feeds.sqlite").path
             for (path, kind) in try Self.unreadable(in: directory) {
                 let line = try CLIRunner.boundedFailure(["precompute", "--specs", path, "--db", database, "--width", "390"], memoryMiB: 1024, seconds: 20)
@@ -88,13 +88,13 @@ struct InputLimitTests {
     }
 
     @Test("--specs - reads standard input line by line; an endless line is refused at the limit, leaving no store")
-    func specLinesFromStandardInput() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func specLinesFromStandardInput() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = directory.appendingPathComponent("feeds.sqlite").path
             let feeds = CLIRunner.repository.appendingPathComponent("Examples/shop-feeds.ndjson").path
             let stored = try CLIRunner.runBounded(["precompute", "--specs", "-", "--db", database, "--width", "390", "--quiet"], input: feeds)
             #expect(stored.status == 0 && stored.stderr.isEmpty, "\(stored.stderr)")
-            #expect(try !LayoutStore(path: database).specs().isEmpty)
+            #expect(try await !LayoutStore(path: database).specs().isEmpty)
 
             let fresh = directory.appendingPathComponent("fresh.sqlite").path
             let endless = try CLIRunner.boundedFailure(

@@ -8,8 +8,8 @@ import TesseraLayout
 @Suite("a precompute killed with SIGKILL")
 struct KillTests {
     @Test("leaves the previous spec and layout intact and the file consistent")
-    func killMidway() throws {
-        try killDuring(
+    func killMidway() async throws {
+        try await killDuring(
             before: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 1000, "cycle": [{}]}}]}"#
         ) { directory, database in
             let large = directory.appendingPathComponent("large.json")
@@ -20,9 +20,9 @@ struct KillTests {
     }
 
     @Test("in an incremental update of two widths leaves both previous layouts intact: an update is one transaction")
-    func killMidwayThroughUpdate() throws {
+    func killMidwayThroughUpdate() async throws {
         // Section "b" changes and grows to 3M items; "a" and "c" would be kept and shifted.
-        try killDuring(
+        try await killDuring(
             before: #"{"format": 1, "name": "feed", "sections": [{"id": "a", "layout": {"kind": "flow"}, "items": {"count": 500, "cycle": [{"size": [60, 40]}]}}, {"id": "b", "layout": {"kind": "grid", "fraction": 3}, "items": {"count": 1000, "cycle": [{}]}}, {"id": "c", "layout": {"kind": "staggered", "columns": 2}, "items": {"count": 700, "cycle": [{"aspectRatio": 0.8}]}}]}"#,
             widths: [390, 820]
         ) { directory, database in
@@ -34,8 +34,8 @@ struct KillTests {
     }
 
     @Test("in an append leaves the previous layout intact")
-    func killMidwayThroughAppend() throws {
-        try killDuring(
+    func killMidwayThroughAppend() async throws {
+        try await killDuring(
             before: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "staggered", "columns": 3}, "items": {"count": 1000, "cycle": [{"aspectRatio": 0.75}, {"aspectRatio": 1.5}]}}]}"#
         ) { directory, database in
             let items = directory.appendingPathComponent("more.ndjson")
@@ -54,7 +54,7 @@ struct KillTests {
         before: String,
         widths: [Double] = [390],
         killed: (_ directory: URL, _ database: String) throws -> [String]
-    ) throws {
+    ) async throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("feed.sqlite").path
@@ -82,13 +82,13 @@ struct KillTests {
         connection.close()
 
         let store = try LayoutStore(path: database)
-        let layouts = try store.layouts()
+        let layouts = try await store.layouts()
         #expect(layouts.map(\.crossExtent) == widths)
         for (width, elements) in zip(widths, expected) {
             let layout = layouts.first { $0.crossExtent == width }
             #expect(layout?.state == .fresh)
             #expect(layout?.cellCount == elements.filter { $0.kind == .cell }.count)
-            #expect(try store.elements(name: "feed", crossExtent: width, in: Rect(x: 0, y: 0, width: width, height: 1e9)) == elements)
+            #expect(try await store.elements(name: "feed", crossExtent: width, in: Rect(x: 0, y: 0, width: width, height: 1e9)) == elements)
         }
     }
 }

@@ -17,7 +17,7 @@ struct LayoutCommandTests {
     }
 
     @Test("json output, read back by Foundation, holds the library's doubles exactly, for every example", arguments: examples)
-    func jsonMatchesLibrary(example: String) throws {
+    func jsonMatchesLibrary(example: String) async throws {
         let (path, spec, flag) = try load(example)
         let output = try CLIRunner.run(["layout", path, flag, "390", "--format", "json"])
         #expect(output.status == 0 && output.stderr.isEmpty, "\(output.stderr)")
@@ -34,7 +34,7 @@ struct LayoutCommandTests {
     }
 
     @Test("ndjson output: a first line with the layout's fields, then one element per line, the same doubles as the library", arguments: examples)
-    func ndjson(example: String) throws {
+    func ndjson(example: String) async throws {
         let (path, spec, flag) = try load(example)
         let output = try CLIRunner.run(["layout", path, flag, "320", "--format", "ndjson"])
         #expect(output.status == 0 && output.stderr.isEmpty, "\(output.stderr)")
@@ -46,8 +46,8 @@ struct LayoutCommandTests {
     }
 
     @Test("bad arguments and bad specs exit non-zero with exactly one line naming the problem")
-    func failures() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func failures() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let bad = try CLIRunner.file("bad.json", in: directory, #"{"format": 1, "sections": [{"layout": {"kind": "grid"}, "items": [{}, {"fraction": 0}]}]}"#)
             let broken = try CLIRunner.file("broken.json", in: directory, "{\"format\": 1,\n")
             let missing = directory.appendingPathComponent("none.json").path
@@ -76,8 +76,8 @@ struct LayoutCommandTests {
 @Suite("commands that lay out in memory refuse huge specs")
 struct InMemoryLimitTests {
     @Test("layout, query --spec and render of a billion items stop at once with one line pointing to precompute")
-    func refuse() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func refuse() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let spec = try CLIRunner.file("huge.json", in: directory,
                 #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"count": 1000000000, "cycle": [{"size": [10, 10]}]}}]}"#)
             for (arguments, command) in [

@@ -30,8 +30,8 @@ struct OneFileStoreTests {
     }
 
     @Test("precompute, precompute --specs, append, invalidate, a query that computes, and prune each leave one file")
-    func everyWritingCommand() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func everyWritingCommand() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let store = directory.appendingPathComponent("feed.sqlite").path
             let copy = directory.appendingPathComponent("copy.sqlite").path
             let examples = CLIRunner.repository.appendingPathComponent("Examples").path

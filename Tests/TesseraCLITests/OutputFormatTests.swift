@@ -20,8 +20,8 @@ struct OutputFormatTests {
     }
 
     @Test("list json: every layout's width, state, element count, content size and bytes, as the library computes them")
-    func listJSON() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func listJSON() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = try makeStore(in: directory)
             let output = try CLIRunner.run(["list", "--db", database, "--format", "json"])
             #expect(output.status == 0, "\(output.stderr)")
@@ -44,8 +44,8 @@ struct OutputFormatTests {
     }
 
     @Test("list ndjson: one line per layout with its spec's fields; a spec without layouts is one line of state none")
-    func listNDJSON() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func listNDJSON() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = try makeStore(in: directory)
             let json = try DecodedOutput.decode(DecodedOutput.Listing.self, from: try CLIRunner.run(["list", "--db", database, "--format", "json"]).stdout)
             let output = try CLIRunner.run(["list", "--db", database, "--format", "ndjson"])
@@ -63,7 +63,7 @@ struct OutputFormatTests {
     }
 
     @Test("layout prints a table on a terminal or with --format table, JSON when piped")
-    func layoutTable() throws {
+    func layoutTable() async throws {
         let expected = try LayoutEngine().layout(Spec(contentsOfFile: Self.flow), crossExtent: 390)
         let onTerminal = try CLIRunner.runOnTerminal(["layout", Self.flow, "--width", "390"], terminal: .stdout)
         #expect(onTerminal.status == 0, "\(onTerminal.stderr)")
@@ -82,8 +82,8 @@ struct OutputFormatTests {
     }
 
     @Test("query and item print tables on a terminal")
-    func storeTablesOnTerminal() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func storeTablesOnTerminal() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = try makeStore(in: directory)
             let layout = try LayoutEngine().layout(Spec(contentsOfFile: Self.homeFeed), crossExtent: 390)
             let rect = Rect(x: 0, y: 0, width: 390, height: 300)

@@ -21,9 +21,9 @@ struct PostgresCLITests {
     }
 
     @Test("precompute, query, item, append, invalidate, check and prune print the same on both backends")
-    func sameAnswers() throws {
+    func sameAnswers() async throws {
         let url = try PostgresTestServer.freshStoreURL()
-        try CLIRunner.inTemporaryDirectory { directory in
+        try await CLIRunner.inTemporaryDirectory { directory in
             let specPath = try CLIRunner.file("feed.json", in: directory, Self.spec)
             let file = directory.appendingPathComponent("feed.sqlite").path
 
@@ -69,7 +69,7 @@ struct PostgresCLITests {
     }
 
     @Test("a read command never creates a PostgreSQL store; a bad URL is named")
-    func refusals() throws {
+    func refusals() async throws {
         let missing = try PostgresTestServer.freshStoreURL()
         let query = try CLIRunner.run(["query", "--db", missing, "--name", "feed", "--width", "390", "--rect", "0,0,10,10"])
         #expect(query.status != 0)

@@ -14,8 +14,8 @@ struct PrecomputeSpecsTests {
         return #"{"format": 1, \#(named)"sections": [{"layout": {"kind": "grid", "fraction": \#(fraction), "itemSpacing": \#(spacing)}, "items": {"count": \#(items), "cycle": [{}]}}]}"#
     }
 
-    static func specs(in database: String) throws -> [String] {
-        try LayoutStore(path: database).specs().map(\.name)
+    static func specs(in database: String) async throws -> [String] {
+        try await LayoutStore(path: database).specs().map(\.name)
     }
 
     /// The stderr lines of a run, without the empty one after the last newline.
@@ -24,8 +24,8 @@ struct PrecomputeSpecsTests {
     }
 
     @Test("stores every line under its name, blank lines skipped; a rerun keeps every spec as it was")
-    func storesAndReruns() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func storesAndReruns() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let file = try CLIRunner.file("feeds.ndjson", in: directory, [Self.line("a"), "", "  ", Self.line("b", items: 40), Self.line("c")].joined(separator: "\n"))
             let database = directory.appendingPathComponent("feeds.sqlite").path
             let arguments = ["precompute", "--specs", file, "--db", database, "--width", "390", "--width", "430"]
@@ -33,30 +33,30 @@ struct PrecomputeSpecsTests {
             #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
             #expect(first.stdout.hasPrefix("\(file): saved 3, unchanged 0, failed 0 specs; 6 layouts computed in "), "\(first.stdout)")
             #expect(first.stdout.hasSuffix(" specs/s); stored in \(database)\n"), "\(first.stdout)")
-            #expect(try Self.specs(in: database) == ["a", "b", "c"])
+            #expect(try await Self.specs(in: database) == ["a", "b", "c"])
             let store = try LayoutStore(path: database)
-            let layouts = try store.layouts()
+            let layouts = try await store.layouts()
             let memory = try LayoutEngine().layout(Spec(jsonText: Self.line("b", items: 40)), crossExtent: 430)
-            #expect(try store.elements(name: "b", crossExtent: 430, in: Rect(x: 0, y: 0, width: 430, height: 1e6)) == memory.elements)
+            #expect(try await store.elements(name: "b", crossExtent: 430, in: Rect(x: 0, y: 0, width: 430, height: 1e6)) == memory.elements)
 
             let again = try CLIRunner.run(arguments)
             #expect(again.status == 0 && again.stderr.isEmpty)
             #expect(again.stdout.hasPrefix("\(file): saved 0, unchanged 3, failed 0 specs; 0 layouts computed in "), "\(again.stdout)")
-            #expect(try LayoutStore(path: database).layouts() == layouts)
+            #expect(try await LayoutStore(path: database).layouts() == layouts)
             #expect(try CLIRunner.run(arguments + ["--quiet"]).stdout.isEmpty)
         }
     }
 
     @Test("a bad line stops the run with one error line naming it; the specs of the lines before it are kept")
-    func stopsAtBadLine() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func stopsAtBadLine() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let file = try CLIRunner.file("feeds.ndjson", in: directory, [Self.line("a"), "", Self.line("b"), Self.line("bad", fraction: 0), Self.line("c")].joined(separator: "\n") + "\n")
             let database = directory.appendingPathComponent("feeds.sqlite").path
             let output = try CLIRunner.run(["precompute", "--specs", file, "--db", database, "--width", "390"])
             #expect(output.status == 1)
             #expect(Self.errorLines(output) == ["error: \(file):4: sections[0].layout.fraction: must be at least 1, got 0"], "\(output.stderr)")
             #expect(output.stdout.hasPrefix("\(file): saved 2, unchanged 0, failed 1 specs; 2 layouts computed in "), "\(output.stdout)")
-            #expect(try Self.specs(in: database) == ["a", "b"])
+            #expect(try await Self.specs(in: database) == ["a", "b"])
 
             // A spec that fails only while it is laid out stops the run the same way.
             let late = try CLIRunner.file("late.ndjson", in: directory, [Self.line("d"), Self.line("wide", fraction: 2, spacing: 400), Self.line("e")].joined(separator: "\n"))
@@ -65,13 +65,13 @@ struct PrecomputeSpecsTests {
             let line = try #require(Self.errorLines(stopped).first)
             #expect(Self.errorLines(stopped).count == 1)
             #expect(line.hasPrefix("error: \(late):2: sections[0].layout.fraction: "), "\(line)")
-            #expect(try Self.specs(in: database) == ["a", "b", "d"])
+            #expect(try await Self.specs(in: database) == ["a", "b", "d"])
         }
     }
 
     @Test("--keep-going leaves out every bad line, one error line each, in order, and stores the rest")
-    func keepsGoing() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func keepsGoing() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("feeds.ndjson").path
             var bytes = Data([Self.line("a"), #"{"format": 1, "name": "broken", "sections": ["#, Self.line(nil), Self.line("b")].joined(separator: "\n").utf8)
             bytes.append(contentsOf: Array("\n{\"format\": 1, \"name\": \"".utf8) + [0xFF, 0xFE] + Array("\", \"sections\": []}\n".utf8))
@@ -89,13 +89,13 @@ struct PrecomputeSpecsTests {
             #expect(lines[3].hasPrefix("error: \(path):6: sections[0].layout.fraction: "), "\(lines[3])")
             #expect(lines[4] == "error: \(path):7: spec \"flat\" scrolls horizontally, and --width was given: a file of specs takes one axis")
             #expect(output.stdout.hasPrefix("\(path): saved 3, unchanged 0, failed 5 specs; 3 layouts computed in "), "\(output.stdout)")
-            #expect(try Self.specs(in: database) == ["a", "b", "c"])
+            #expect(try await Self.specs(in: database) == ["a", "b", "c"])
         }
     }
 
     @Test("usage errors and unreadable files are one line, and leave no store behind")
-    func usageErrors() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func usageErrors() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let file = try CLIRunner.file("feeds.ndjson", in: directory, Self.line("a"))
             let database = directory.appendingPathComponent("feeds.sqlite").path
             let both = try CLIRunner.failure(["precompute", file, "--specs", file, "--db", database, "--width", "390"])

@@ -20,7 +20,7 @@ struct ProgressBarTests {
     }
 
     @Test("rate and ETA are per width: the second width is timed from the end of the first, not from the start")
-    func ratePerWidth() {
+    func ratePerWidth() async {
         let clock = ManualClock()
         let bar = ProgressBar(enabled: false) { clock.seconds }
         bar.start()
@@ -36,13 +36,13 @@ struct ProgressBarTests {
     }
 
     @Test("without an expected count there is no bar, only the count and the rate")
-    func unknownTotal() {
+    func unknownTotal() async {
         #expect(ProgressBar.text(for: progress(820, 500, of: nil), seconds: 2) == "feed @ 820: 500 cells, 250 cells/s")
     }
 
     @Test("on a terminal precompute draws the bar on stderr; --quiet prints nothing at all")
-    func quietOnTerminal() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func quietOnTerminal() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let spec = CLIRunner.repository.appendingPathComponent("Examples/home-feed.json").path
             let database = directory.appendingPathComponent("feed.sqlite").path
             let shown = try CLIRunner.runOnTerminal(["precompute", spec, "--db", database, "--width", "390", "--width", "430"], terminal: .stderr)
@@ -58,7 +58,7 @@ struct ProgressBarTests {
     }
 
     @Test("a batch shows specs done, specs per second and, from the share of the file read, a bar and the ETA")
-    func batchLine() {
+    func batchLine() async {
         let progress = BatchProgress(specsDone: 3_000, saved: 2_990, failed: 10, layoutsComputed: 5_980)
         #expect(ProgressBar.text(for: progress, fraction: 0.25, seconds: 1.5)
             == "3000 specs, 2k specs/s, 10 failed [######..................]  25% ETA 4.5s")

@@ -29,14 +29,14 @@ struct ReadOnlyCommandTests {
     }
 
     @Test("an empty file, a 1-byte file, a SQLite file without tables and another application's WAL database are refused untouched")
-    func foreignFiles() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func foreignFiles() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let empty = directory.appendingPathComponent("empty.db").path
             let oneByte = directory.appendingPathComponent("one.db").path
             let noTables = directory.appendingPathComponent("notables.db").path
             let foreign = directory.appendingPathComponent("foreign.db").path
-            FileManager.default.createFile(atPath: empty, contents: Data())
-            FileManager.default.createFile(atPath: oneByte, contents: Data([0x53]))
+            _ = FileManager.default.createFile(atPath: empty, contents: Data())
+            _ = FileManager.default.createFile(atPath: oneByte, contents: Data([0x53]))
             // A header-only SQLite file: one page, no schema.
             let blank = try Connection(path: noTables, options: Connection.Options(walMode: false))
             try blank.execute("PRAGMA user_version = 0; VACUUM")
@@ -60,8 +60,8 @@ struct ReadOnlyCommandTests {
     }
 
     @Test("reading a store that has no -wal or -shm beside it leaves the file byte for byte and creates none")
-    func storeUntouched() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func storeUntouched() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = try CLIRunner.precomputed(Self.spec, in: directory)
             let before = try Self.contents(of: directory)
             #expect(before == ["feed.json", "feed.sqlite"])
@@ -89,8 +89,8 @@ struct ReadOnlyCommandTests {
     }
 
     @Test("a store that cannot be written (run as nobody) answers what it holds fresh; computing a missing layout is an error")
-    func unwritableStore() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func unwritableStore() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = try CLIRunner.precomputed(Self.spec, in: directory)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
             let before = try Self.contents(of: directory)
@@ -113,8 +113,8 @@ struct ReadOnlyCommandTests {
     }
 
     @Test("check --repair marks a layout with damaged frames stale and says which; the next query computes it again")
-    func repair() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func repair() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = try CLIRunner.precomputed(Self.spec, in: directory)
             let query = Self.readCommands(database, out: "")[1]
             let expected = try CLIRunner.run(query)

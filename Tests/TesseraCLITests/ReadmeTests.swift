@@ -38,7 +38,7 @@ struct ReadmeTests {
     }
 
     @Test("every tessera command line of the tour runs, in order, from a copy of the repository's top folder")
-    func commandLines() throws {
+    func commandLines() async throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createSymbolicLink(
@@ -68,7 +68,7 @@ struct ReadmeTests {
     }
 
     @Test("every layout excerpt of the kinds article is the layout of a section in Examples/")
-    func jsonExcerpts() throws {
+    func jsonExcerpts() async throws {
         var examples: [JSONValue] = []
         let folder = CLIRunner.repository.appendingPathComponent("Examples")
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".json") {
@@ -106,7 +106,7 @@ struct ReadmeTests {
     }
 
     @Test("the Swift excerpts compile and do what the README says")
-    func swiftExcerpts() throws {
+    func swiftExcerpts() async throws {
         let path = CLIRunner.repository.appendingPathComponent("Examples/home-feed.json").path
         // The library: TesseraLayout.
         let spec = try Spec(contentsOfFile: path)
@@ -129,25 +129,25 @@ struct ReadmeTests {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try LayoutStore(path: directory.appendingPathComponent("feed.sqlite").path)
-        try store.save(spec, as: "home", crossExtents: [390, 430, 820])
-        let visible = try store.visibleElements(name: "home", crossExtent: 390, viewport: viewport)
+        try await store.save(spec, as: "home", crossExtents: [390, 430, 820])
+        let visible = try await store.visibleElements(name: "home", crossExtent: 390, viewport: viewport)
         #expect(visible == layout.visibleElements(viewport: viewport))
-        let hits = try store.elements(name: "home", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 300))
+        let hits = try await store.elements(name: "home", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 300))
         #expect(hits == layout.elements(in: Rect(x: 0, y: 0, width: 390, height: 300)))
-        let item = try store.element(name: "home", crossExtent: 430, section: 2, item: 7)
+        let item = try await store.element(name: "home", crossExtent: 430, section: 2, item: 7)
         #expect(item == (try LayoutEngine().layout(spec, crossExtent: 430)).element(section: 2, item: 7))
-        let appendReport = try store.append(name: "home", section: 2, items: [Item(aspectRatio: 0.75)])
+        let appendReport = try await store.append(name: "home", section: 2, items: [Item(aspectRatio: 0.75)])
         #expect(appendReport.layouts.map(\.resumed) == [1, 1, 1])
-        let updateReport = try store.update(name: "home", with: spec)
+        let updateReport = try await store.update(name: "home", with: spec)
         #expect(updateReport.layouts.map(\.recomputed) == [1, 1, 1])
-        #expect(try store.elements(name: "home", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 1e6))
+        #expect(try await store.elements(name: "home", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 1e6))
             == layout.elements(in: Rect(x: 0, y: 0, width: 390, height: 1e6)))
-        #expect(try store.invalidate(name: "home") == 3)
-        #expect(try store.prune().layoutsDeleted == 3)
+        #expect(try await store.invalidate(name: "home") == 3)
+        #expect(try await store.prune().layoutsDeleted == 3)
 
         // Embedding in a server (SharingAStore.md of the TesseraSQLite catalog).
         let service = try FeedService(path: directory.appendingPathComponent("server.sqlite").path)
-        try service.store.save(spec, as: "home", crossExtents: [390])
+        try await service.store.save(spec, as: "home", crossExtents: [390])
         let json = try service.visible(feed: "home", width: 390, y: 12, height: 844)
         guard case .array(let elements) = try JSONParser.parse(json) else {
             Issue.record("not a JSON array: \(json)")

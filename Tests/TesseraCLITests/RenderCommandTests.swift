@@ -6,7 +6,7 @@ import TesseraLayout
 @Suite("tessera render, end to end")
 struct RenderCommandTests {
     @Test("every example renders to well-formed SVG with one shape per element in range", arguments: LayoutCommandTests.examples)
-    func rendersExamples(example: String) throws {
+    func rendersExamples(example: String) async throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = CLIRunner.repository.appendingPathComponent("Examples/\(example)").path
@@ -29,7 +29,7 @@ struct RenderCommandTests {
     }
 
     @Test("--range draws only the elements of that stretch of a long feed")
-    func range() throws {
+    func range() async throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let spec = directory.appendingPathComponent("long.json")
@@ -44,8 +44,8 @@ struct RenderCommandTests {
     }
 
     @Test("cells are labelled with their item numbers, centred, where the number fits")
-    func itemLabels() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func itemLabels() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             // Two columns of 195-point squares: every number fits.
             let big = try CLIRunner.file("big.json", in: directory, #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 2}, "items": {"count": 20, "cycle": [{}]}}]}"#)
             let out = directory.appendingPathComponent("big.svg")

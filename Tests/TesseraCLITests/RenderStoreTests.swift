@@ -25,7 +25,7 @@ struct RenderStoreTests {
     }
 
     @Test("a stored layout draws the same picture as its spec, one shape per element in range", arguments: LayoutCommandTests.examples)
-    func sameAsSpec(example: String) throws {
+    func sameAsSpec(example: String) async throws {
         let rendered = try renderBoth(example, extent: 390, extra: ["--rect", "10,20,200,300"])
         defer { try? FileManager.default.removeItem(at: rendered.directory) }
         #expect(rendered.stored == rendered.spec)
@@ -42,7 +42,7 @@ struct RenderStoreTests {
     }
 
     @Test("--range on a long stored feed draws only that stretch, as the spec path does")
-    func range() throws {
+    func range() async throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let spec = directory.appendingPathComponent("long.json")
@@ -73,7 +73,7 @@ struct RenderStoreTests {
     }
 
     @Test("a stored layout missing at the width asked for is computed first, and said so")
-    func computesMissingWidth() throws {
+    func computesMissingWidth() async throws {
         let rendered = try renderBoth("home-feed.json", extent: 390, extra: [])
         defer { try? FileManager.default.removeItem(at: rendered.directory) }
         let database = rendered.directory.appendingPathComponent("store.sqlite").path
@@ -88,7 +88,7 @@ struct RenderStoreTests {
     }
 
     @Test("both or neither of SPEC and --db, and bad stores, fail with one line and write nothing")
-    func failures() throws {
+    func failures() async throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let example = CLIRunner.repository.appendingPathComponent("Examples/flow.json").path

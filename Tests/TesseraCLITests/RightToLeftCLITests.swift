@@ -27,8 +27,8 @@ struct RightToLeftCLITests {
     }
 
     @Test("query, item and render --rtl from a store answer as the library")
-    func fromStore() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func fromStore() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let database = directory.appendingPathComponent("feed.sqlite").path
             let memory = try LayoutEngine().layout(Spec(contentsOfFile: Self.example), crossExtent: 390)
             let precompute = try CLIRunner.run(["precompute", Self.example, "--db", database, "--width", "390"])
@@ -67,8 +67,8 @@ struct RightToLeftCLITests {
     }
 
     @Test("a bad breakpoint is refused with its JSON path")
-    func badBreakpoint() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func badBreakpoint() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let bad = try CLIRunner.file("bad.json", in: directory, """
             {"format": 1, "sections": [{"layout": {"kind": "staggered", "columns": 2, "breakpoints": [{"minExtent": 600, "columns": 3}, {"minExtent": 900, "columns": 0}]}}]}
             """)

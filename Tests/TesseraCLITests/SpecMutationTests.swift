@@ -35,7 +35,7 @@ struct SpecMutationTests {
     }
 
     @Test("the corpus is every example and seed, and each of them is valid")
-    func corpus() throws {
+    func corpus() async throws {
         #expect(Self.mutator.corpus.count >= 30, "\(Self.mutator.corpus.count)")
         for text in Self.mutator.corpus {
             _ = try LayoutEngine().layout(Spec(jsonText: text), crossExtent: 390)
@@ -49,7 +49,7 @@ struct SpecMutationTests {
     }
 
     @Test("spec and items-file mutants: laid out, or refused with one error line", arguments: 0..<chunks)
-    func mutants(chunk: Int) throws {
+    func mutants(chunk: Int) async throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var tally = [String: Int]()
@@ -81,7 +81,7 @@ struct SpecMutationTests {
     }
 
     @Test("50 refused mutants through the tessera binary: no signal, one error line, the line of the test above, a non-zero exit")
-    func binary() throws {
+    func binary() async throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         do {

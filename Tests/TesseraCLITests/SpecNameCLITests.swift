@@ -12,8 +12,8 @@ struct SpecNameCLITests {
     }
 
     @Test("--name that breaks the rule: one error line naming the rule, no store left behind")
-    func nameFlag() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func nameFlag() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let file = try CLIRunner.file("feed.json", in: directory, Self.spec(nil))
             let database = directory.appendingPathComponent("feeds.sqlite").path
             let long = String(repeating: "x", count: 257)
@@ -29,13 +29,13 @@ struct SpecNameCLITests {
             #expect(!FileManager.default.fileExists(atPath: database))
             let good = try CLIRunner.run(["precompute", file, "--db", database, "--width", "390", "--name", "feed 1", "--quiet"])
             #expect(good.status == 0, "\(good.stderr)")
-            #expect(try PrecomputeSpecsTests.specs(in: database) == ["feed 1"])
+            #expect(try await PrecomputeSpecsTests.specs(in: database) == ["feed 1"])
         }
     }
 
     @Test("a spec file's \"name\" that breaks the rule is an error at name, also for layout")
-    func specFileName() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func specFileName() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let empty = try CLIRunner.file("empty.json", in: directory, Self.spec(""))
             let database = directory.appendingPathComponent("feeds.sqlite").path
             #expect(try CLIRunner.failure(["precompute", empty, "--db", database, "--width", "390"])
@@ -47,8 +47,8 @@ struct SpecNameCLITests {
     }
 
     @Test("a line of --specs whose name breaks the rule fails on its line; the others are stored with --keep-going")
-    func specLines() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func specLines() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let long = String(repeating: "é", count: 129)
             let file = try CLIRunner.file("feeds.ndjson", in: directory, [Self.spec("a"), Self.spec(long), Self.spec(#"tab\tname"#), Self.spec("b")].joined(separator: "\n"))
             let database = directory.appendingPathComponent("feeds.sqlite").path
@@ -58,7 +58,7 @@ struct SpecNameCLITests {
                 "error: \(file):2: name: a spec name must be at most 256 bytes of UTF-8, got 258 bytes",
                 "error: \(file):3: name: a spec name must not contain control characters or line breaks, got U+0009 at character 3",
             ], "\(output.stderr)")
-            #expect(try PrecomputeSpecsTests.specs(in: database) == ["a", "b"])
+            #expect(try await PrecomputeSpecsTests.specs(in: database) == ["a", "b"])
         }
     }
 
@@ -78,8 +78,8 @@ struct SpecNameCLITests {
     }
 
     @Test("--name of bytes that are not UTF-8 is refused by every command, as --name X and --name=X; a typed U+FFFD is a name")
-    func invalidUTF8() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func invalidUTF8() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let expected = "error: --name is not valid UTF-8: \"a\u{FFFD}b\" (U+FFFD marks the bytes that are not)"
             for arguments in try Self.nameCommands(in: directory) {
                 for raw in [#"--name "$(printf 'a\377b')""#, #"--name="$(printf 'a\377b')""#] {
@@ -91,13 +91,13 @@ struct SpecNameCLITests {
             #expect(!FileManager.default.fileExists(atPath: database))
             let typed = try CLIRunner.run(["precompute", directory.appendingPathComponent("feed.json").path, "--db", database, "--width", "390", "--name", "a\u{FFFD}b", "--quiet"])
             #expect(typed.status == 0, "\(typed.stderr)")
-            #expect(try PrecomputeSpecsTests.specs(in: database) == ["a\u{FFFD}b"])
+            #expect(try await PrecomputeSpecsTests.specs(in: database) == ["a\u{FFFD}b"])
         }
     }
 
     @Test("--name that breaks the rule is refused by the commands that read a store too, before the store is opened")
-    func nameRuleForReaders() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func nameRuleForReaders() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             for arguments in try Self.nameCommands(in: directory).dropFirst() {
                 let line = try CLIRunner.failure(arguments + ["--name", "two\nlines"])
                 #expect(line == #"error: a spec name must not contain control characters or line breaks, got U+000A at character 3: "two\nlines""#, "\(arguments[0])")

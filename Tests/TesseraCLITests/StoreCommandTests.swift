@@ -13,16 +13,16 @@ struct StoreCommandTests {
     """#
 
     /// A folder with the spec as feed.json and a store path, not yet created.
-    private func withFeed(_ body: (_ specPath: String, _ database: String, _ directory: URL) throws -> Void) throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    private func withFeed(_ body: (_ specPath: String, _ database: String, _ directory: URL) async throws -> Void) async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let specPath = try CLIRunner.file("feed.json", in: directory, Self.spec)
-            try body(specPath, directory.appendingPathComponent("feed.sqlite").path, directory)
+            try await body(specPath, directory.appendingPathComponent("feed.sqlite").path, directory)
         }
     }
 
     @Test("precompute, query, item, append, invalidate and prune work together and print the library's doubles")
-    func happyPath() throws {
-        try withFeed { specPath, database, directory in
+    func happyPath() async throws {
+        try await withFeed { specPath, database, directory in
             let spec = try Spec(contentsOfFile: specPath)
             let memory = try LayoutEngine().layout(spec, crossExtent: 390)
             let precompute = try CLIRunner.run(["precompute", specPath, "--db", database, "--width", "390", "--width", "430"])
@@ -66,19 +66,19 @@ struct StoreCommandTests {
             var appended = spec
             appended.sections[0].items = appended.sections[0].items.appending([Item(width: 50, height: 60), Item(width: 70, height: 20)])
             let store = try LayoutStore(path: database)
-            #expect(try store.elements(name: "feed", crossExtent: 430, in: Rect(x: 0, y: 0, width: 430, height: 1e6))
+            #expect(try await store.elements(name: "feed", crossExtent: 430, in: Rect(x: 0, y: 0, width: 430, height: 1e6))
                 == LayoutEngine().layout(appended, crossExtent: 430).elements)
 
             #expect(try CLIRunner.run(["invalidate", "--db", database, "--name", "feed", "--width", "430"]).stdout == "1 layout of \"feed\" marked stale\n")
             let prune = try CLIRunner.run(["prune", "--db", database])
             #expect(prune.stdout.hasPrefix("deleted 1 stale layout; file "), "\(prune.stdout)")
-            #expect(try store.layouts().map(\.crossExtent).sorted() == [390, 500])
+            #expect(try await store.layouts().map(\.crossExtent).sorted() == [390, 500])
         }
     }
 
     @Test("prune gives a deleted layout's space back: the file shrinks")
-    func pruneShrinks() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func pruneShrinks() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let specPath = try CLIRunner.file("big.json", in: directory,
                 #"{"format": 1, "name": "big", "sections": [{"layout": {"kind": "staggered", "columns": 3}, "items": {"count": 150000, "cycle": [{"aspectRatio": 0.5}, {"aspectRatio": 2}, {"aspectRatio": 1}]}}]}"#)
             let database = directory.appendingPathComponent("big.sqlite").path
@@ -105,8 +105,8 @@ struct StoreCommandTests {
     }
 
     @Test("bad arguments and refusals exit non-zero with exactly one line on stderr, and change nothing")
-    func failures() throws {
-        try withFeed { specPath, database, directory in
+    func failures() async throws {
+        try await withFeed { specPath, database, directory in
             #expect(try CLIRunner.run(["precompute", specPath, "--db", database, "--width", "390", "--quiet"]).status == 0)
             let items = try CLIRunner.file("items.ndjson", in: directory, "{\"size\": [10, 10]}\n")
             let bad = try CLIRunner.file("bad.json", in: directory,
@@ -137,8 +137,8 @@ struct StoreCommandTests {
             #expect(notNDJSON.hasPrefix("error: \(specPath): sections[0].items[0]: line 1 of '\(specPath)' is not valid JSON"), "\(notNDJSON)")
             // Nothing above changed the store.
             let store = try LayoutStore(path: database)
-            #expect(try store.layouts().map(\.cellCount) == [62])
-            #expect(try store.layouts().map(\.state) == [.fresh])
+            #expect(try await store.layouts().map(\.cellCount) == [62])
+            #expect(try await store.layouts().map(\.state) == [.fresh])
 
             let foreign = try CLIRunner.file("notes.txt", in: directory, "not a database at all, just text that is long enough")
             #expect(try CLIRunner.failure(["list", "--db", foreign]).hasPrefix("error: '\(foreign)' is not a Tessera store (not a SQLite database)."))

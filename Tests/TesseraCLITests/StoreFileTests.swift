@@ -9,8 +9,8 @@ struct StoreFileTests {
     }
 
     @Test("every command that reads or changes a store fails on a mistyped --db and creates no file")
-    func missingStore() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func missingStore() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let items = try CLIRunner.file("items.ndjson", in: directory, "{\"size\": [10, 10]}\n")
             let missing = directory.appendingPathComponent("typo.sqlite").path
             let commands: [[String]] = [
@@ -33,11 +33,11 @@ struct StoreFileTests {
     }
 
     @Test("commands that write refuse an existing file that is not a store, and leave it as it was", arguments: [Data(), Data([0x2A])])
-    func writersRefuseNonStores(content: Data) throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func writersRefuseNonStores(content: Data) async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             let items = try CLIRunner.file("items.ndjson", in: directory, "{}\n")
             let store = directory.appendingPathComponent("empty.sqlite").path
-            FileManager.default.createFile(atPath: store, contents: content)
+            _ = FileManager.default.createFile(atPath: store, contents: content)
             for arguments in [
                 ["append", "--db", store, "--name", "feed", "--section", "0", items], ["invalidate", "--db", store, "--name", "feed"],
                 ["prune", "--db", store], ["precompute", "Examples/grid.json", "--db", store, "--width", "390"],
@@ -51,8 +51,8 @@ struct StoreFileTests {
     }
 
     @Test("precompute of a spec that fails while laying out, or of a bad width, leaves no new store behind")
-    func precomputeLeavesNothing() throws {
-        try CLIRunner.inTemporaryDirectory { directory in
+    func precomputeLeavesNothing() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
             // Valid JSON and parameters: the span wider than the matrix is found while laying out.
             let spec = try CLIRunner.file("wide.json", in: directory,
                 #"{"format": 1, "name": "wide", "sections": [{"layout": {"kind": "mozaik", "columnCount": 2, "rowHeight": 10}, "items": [{}, {"columns": 3}]}]}"#)

@@ -4,7 +4,7 @@ import Testing
 @Suite("--version: both executables print the package version")
 struct VersionTests {
     @Test("tessera --version and tessera-server --version print the same version, MAJOR.MINOR.PATCH, and exit 0")
-    func version() throws {
+    func version() async throws {
         let tessera = try CLIRunner.run(["--version"])
         let server = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("tessera-server").path
         try #require(FileManager.default.isExecutableFile(atPath: server), "no tessera-server beside \(CLIRunner.executable.path)")

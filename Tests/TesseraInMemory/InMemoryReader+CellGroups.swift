@@ -27,10 +27,6 @@ extension InMemoryReader {
         }
     }
 
-    package func groupID(layoutID: Int64, slot: Int, firstItem: Int) throws -> Int64? {
-        slotGroups(layoutID: layoutID, slot: slot)[firstItem]?.id
-    }
-
     /// The bytes as stored: the store verifies them against their checksums.
     package func visitFrames(_ groups: [FramesKey], _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
         for (index, key) in groups.enumerated() {

@@ -23,12 +23,12 @@ struct CheckpointTests {
     }
 
     @Test("a large write returns while another connection holds an old snapshot; the WAL is folded in once nobody reads")
-    func writeDoesNotWaitForReaders() throws {
+    func writeDoesNotWaitForReaders() async throws {
         let directory = try TemporaryDirectory("checkpoint")
         let path = directory.file("layouts.sqlite")
         // A busy timeout long enough that waiting for the reader would show.
         let store = try LayoutStore(path: path, busyTimeout: 60)
-        try store.save(Self.spec(10), as: "small", crossExtents: [400])
+        try await store.save(Self.spec(10), as: "small", crossExtents: [400])
 
         // Another process's reader, holding its snapshot open.
         let reader = try Connection(path: path, mode: .readOnly)
@@ -36,7 +36,7 @@ struct CheckpointTests {
         let count = try reader.prepare("SELECT count(*) FROM layouts")
         #expect(try count.step())
         let started = Date()
-        try store.save(Self.waterfall(500_000), as: "large", crossExtents: [400])
+        try await store.save(Self.waterfall(500_000), as: "large", crossExtents: [400])
         let seconds = Date().timeIntervalSince(started)
         // Waiting for the reader would have taken the whole busy timeout (60 s).
         #expect(seconds < 30, "the write waited \(seconds) s")
@@ -49,26 +49,26 @@ struct CheckpointTests {
         reader.close()
 
         // Nobody reads now: the next large write's checkpoint empties the WAL file.
-        try store.save(Self.waterfall(500_000), as: "large2", crossExtents: [400])
+        try await store.save(Self.waterfall(500_000), as: "large2", crossExtents: [400])
         storage.checkpointer.drain()
         #expect(storage.checkpointer.statistics.truncated == 1)
         #expect(Self.walBytes(path) == 0)
-        #expect(try store.check().isHealthy)
-        #expect(try store.elements(name: "large", crossExtent: 400, in: Rect(x: 0, y: 0, width: 400, height: 1e9)).count == 500_000)
+        #expect(try await store.check().isHealthy)
+        #expect(try await store.elements(name: "large", crossExtent: 400, in: Rect(x: 0, y: 0, width: 400, height: 1e9)).count == 500_000)
     }
 
     @Test("many small writes fold the WAL in once it passes the threshold; SQLite's own checkpoints at commit are off")
-    func smallWrites() throws {
+    func smallWrites() async throws {
         let directory = try TemporaryDirectory("small-writes")
         let path = directory.file("layouts.sqlite")
         let store = try LayoutStore(path: path)
         let storage = try #require(store.backend as? SQLiteStorage)
         let pool = storage.pool
         #expect(try pool.write { try $0.scalarInt64("PRAGMA wal_autocheckpoint") } == 0)
-        try store.save(Self.spec(300), as: "feed0", crossExtents: [400])
+        try await store.save(Self.spec(300), as: "feed0", crossExtents: [400])
         storage.checkpointer.drain()
         #expect(storage.checkpointer.statistics.passive == 0, "a small write asked for a checkpoint")
-        for index in 1..<300 { try store.save(Self.spec(300), as: "feed\(index)", crossExtents: [400]) }
+        for index in 1..<300 { try await store.save(Self.spec(300), as: "feed\(index)", crossExtents: [400]) }
         storage.checkpointer.drain()
         #expect(storage.checkpointer.statistics.passive >= 1)
         // What is not yet copied stays under the threshold plus the writes
@@ -77,7 +77,7 @@ struct CheckpointTests {
         let pending = (pool.walIndex?.framesNotCheckpointed ?? 0) * (pool.configuration.connection.pageSize + 24)
         #expect(pending < 2 * Checkpointer.threshold)
         #expect(Self.walBytes(path) <= Connection.walSizeLimit + Checkpointer.threshold)
-        #expect(try store.check().isHealthy)
+        #expect(try await store.check().isHealthy)
         // Asked for, the maintenance runs now: with nobody reading, the WAL file is emptied.
         store.finishBackgroundWork()
         #expect(Self.walBytes(path) == 0)

@@ -24,10 +24,10 @@ struct CloseTests {
     }
 
     /// Writes a spec and an append through a store at `path`, ended by `finish`.
-    static func write(_ path: String, finish: (LayoutStore) -> Void) throws -> [[LayoutElement]] {
+    static func write(_ path: String, finish: (LayoutStore) -> Void) async throws -> [[LayoutElement]] {
         let store = try LayoutStore(path: path)
-        try store.save(Spec(jsonText: spec), as: "feed", crossExtents: [390, 820])
-        _ = try store.append(name: "feed", section: 0, items: Array(repeating: Item(), count: 500))
+        try await store.save(Spec(jsonText: spec), as: "feed", crossExtents: [390, 820])
+        _ = try await store.append(name: "feed", section: 0, items: Array(repeating: Item(), count: 500))
         let answers = try viewports.map { try store.visibleElements(name: "feed", crossExtent: 390, viewport: $0) }
         #expect(!sideFiles(path).isEmpty, "a store in use has its WAL")
         finish(store)
@@ -35,10 +35,10 @@ struct CloseTests {
     }
 
     @Test("close() removes -wal and -shm; the file copied alone answers exactly as the store did")
-    func closeLeavesOneFile() throws {
+    func closeLeavesOneFile() async throws {
         let directory = try TemporaryDirectory("close")
         let path = directory.file("feed.sqlite")
-        let written = try Self.write(path) { $0.close() }
+        let written = try await Self.write(path) { $0.close() }
         #expect(Self.sideFiles(path).isEmpty)
         try FileManager.default.copyItem(atPath: path, toPath: directory.file("copy.sqlite"))
         #expect(try Self.answers(directory.file("copy.sqlite")) == written)
@@ -46,47 +46,47 @@ struct CloseTests {
     }
 
     @Test("releasing a store closes it as close() does")
-    func deinitCloses() throws {
+    func deinitCloses() async throws {
         let directory = try TemporaryDirectory("deinit")
         let path = directory.file("feed.sqlite")
-        let written = try Self.write(path) { _ in }
+        let written = try await Self.write(path) { _ in }
         #expect(Self.sideFiles(path).isEmpty)
         try FileManager.default.copyItem(atPath: path, toPath: directory.file("copy.sqlite"))
         #expect(try Self.answers(directory.file("copy.sqlite")) == written)
     }
 
     @Test("with another connection still open, close() folds the WAL in (the file alone answers) and keeps the WAL for it")
-    func otherConnectionOpen() throws {
+    func otherConnectionOpen() async throws {
         let directory = try TemporaryDirectory("shared")
         let path = directory.file("feed.sqlite")
         let other = try LayoutStore(path: path)
         defer { other.close() }
-        let written = try Self.write(path) { $0.close() }
+        let written = try await Self.write(path) { $0.close() }
         #expect(Self.sideFiles(path).contains("-wal"), "the other connection's WAL was removed under it")
         try FileManager.default.copyItem(atPath: path, toPath: directory.file("copy.sqlite"))
         #expect(try Self.answers(directory.file("copy.sqlite")) == written)
         // The other connection still reads and writes.
-        #expect(try other.visibleElements(name: "feed", crossExtent: 390, viewport: Self.viewports[0]) == written[0])
-        #expect(try other.invalidate(name: "feed", crossExtent: 820) == 1)
+        #expect(try await other.visibleElements(name: "feed", crossExtent: 390, viewport: Self.viewports[0]) == written[0])
+        #expect(try await other.invalidate(name: "feed", crossExtent: 820) == 1)
     }
 
     @Test("every read and write after close() fails with code closed; closing twice does nothing")
-    func useAfterClose() throws {
+    func useAfterClose() async throws {
         let directory = try TemporaryDirectory("closed")
         let store = try LayoutStore(path: directory.file("feed.sqlite"))
-        try store.save(Spec(jsonText: Self.spec), as: "feed", crossExtents: [390])
+        try await store.save(Spec(jsonText: Self.spec), as: "feed", crossExtents: [390])
         store.close()
         store.close()
-        #expect(throws: StoreError.self) { try store.specs() }
+        await #expect(throws: StoreError.self) { try await store.specs() }
         do {
-            _ = try store.visibleElements(name: "feed", crossExtent: 390, viewport: Self.viewports[0])
+            _ = try await store.visibleElements(name: "feed", crossExtent: 390, viewport: Self.viewports[0])
             Issue.record("a query after close() answered")
         } catch let error as StoreError {
             #expect(error.code == .closed)
             #expect(error.message.contains("was closed"))
         }
         do {
-            try store.save(Spec(jsonText: Self.spec), as: "other", crossExtents: [390])
+            try await store.save(Spec(jsonText: Self.spec), as: "other", crossExtents: [390])
             Issue.record("a save after close() succeeded")
         } catch let error as StoreError {
             #expect(error.code == .closed)

@@ -8,13 +8,13 @@ import TesseraStore
 @Suite("a full disk")
 struct DiskFullTests {
     @Test("a write that runs out of room fails with .diskFull and leaves the store as it was")
-    func fullDisk() throws {
+    func fullDisk() async throws {
         let directory = try TemporaryDirectory("full")
         let store = try LayoutStore(path: directory.file("store.sqlite"))
         let small = try Spec(jsonText: #"{"format": 1, "name": "small", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 300, "cycle": [{}]}}]}"#)
-        try store.save(small, as: "small", crossExtents: [300])
+        try await store.save(small, as: "small", crossExtents: [300])
         let everything = Rect(x: 0, y: 0, width: 300, height: 1e6)
-        let before = try store.elements(name: "small", crossExtent: 300, in: everything, computeIfMissing: false)
+        let before = try await store.elements(name: "small", crossExtent: 300, in: everything, computeIfMissing: false)
         let pool = try #require(store.sqlitePool)
         // SQLite's page limit on the writer: the file cannot grow past it,
         // exactly as when the disk is full (SQLITE_FULL).
@@ -23,11 +23,11 @@ struct DiskFullTests {
             try db.execute("PRAGMA max_page_count = \(pages + 2)")
         }
         let big = try Spec(jsonText: #"{"format": 1, "name": "big", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 200000, "cycle": [{}]}}]}"#)
-        let error = try #require(throws: StoreError.self) { try store.save(big, as: "big", crossExtents: [300]) }
+        let error = try await #require(throws: StoreError.self) { try await store.save(big, as: "big", crossExtents: [300]) }
         #expect(error.code == .diskFull, "\(error)")
         #expect(error.message.contains("is full; nothing was written"), "\(error.message)")
-        #expect(try store.storedSpec(named: "big") == nil)
-        #expect(try store.elements(name: "small", crossExtent: 300, in: everything, computeIfMissing: false) == before)
-        #expect(try store.check().isHealthy)
+        #expect(try await store.storedSpec(named: "big") == nil)
+        #expect(try await store.elements(name: "small", crossExtent: 300, in: everything, computeIfMissing: false) == before)
+        #expect(try await store.check().isHealthy)
     }
 }

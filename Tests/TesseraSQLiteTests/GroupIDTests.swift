@@ -8,7 +8,7 @@ import TesseraLayout
 @Suite("SQLite backend: full and smaller cell groups keep ids of ranges of their own")
 struct GroupIDTests {
     @Test("a section's full groups get ids below 2^62, its last smaller group one above; across transactions the ranges go on")
-    func ranges() throws {
+    func ranges() async throws {
         let directory = try TemporaryDirectory("group-ids")
         let path = directory.file("layouts.sqlite")
         let store = try LayoutStore(path: path)
@@ -16,8 +16,8 @@ struct GroupIDTests {
         // group of 250 frames stays over half a page even in the compact form.
         let items = (0..<600).map { index in #"{"aspectRatio": \#(0.5 + Double(index) / 1000)}"# }.joined(separator: ", ")
         let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "staggered", "columns": 2}, "items": [\#(items)]}]}"#)
-        try store.save(spec, as: "a", crossExtents: [400])
-        try store.save(spec, as: "b", crossExtents: [400])
+        try await store.save(spec, as: "a", crossExtents: [400])
+        try await store.save(spec, as: "b", crossExtents: [400])
         let connection = try Connection(path: path, mode: .readOnly, options: .store)
         let query = try connection.prepare("SELECT d.first_item, d.group_id, length(g.frames) FROM cell_group_directory AS d JOIN cell_groups AS g ON g.id = d.group_id ORDER BY d.layout_id, d.first_item")
         var rows: [(first: Int, id: Int64, bytes: Int)] = []
@@ -27,8 +27,8 @@ struct GroupIDTests {
         // Header 10; cross: 2 values and 1 index byte per cell; scroll and height: doubles; width: 1 value.
         #expect(rows.map(\.bytes) == [4288, 4288, 1738, 4288, 4288, 1738])
         #expect(rows.map(\.id) == [1, 2, partial + 1, 3, 4, partial + 2])
-        #expect(try store.check().isHealthy)
+        #expect(try await store.check().isHealthy)
         let everything = Rect(x: 0, y: 0, width: 400, height: 1e6)
-        #expect(try store.elements(name: "b", crossExtent: 400, in: everything) == LayoutEngine().layout(spec, crossExtent: 400).elements(in: everything))
+        #expect(try await store.elements(name: "b", crossExtent: 400, in: everything) == LayoutEngine().layout(spec, crossExtent: 400).elements(in: everything))
     }
 }

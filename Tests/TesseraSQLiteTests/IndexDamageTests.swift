@@ -56,14 +56,14 @@ struct IndexDamageTests {
     }
 
     @Test("2,000 trials of random bytes in R*Tree, directory and section pages: each ends in the unchanged answer or an error")
-    func aimedDamage() throws {
+    func aimedDamage() async throws {
         let directory = try TemporaryDirectory("index-damage")
         let pristine = directory.file("pristine.sqlite")
         let length: Double
         do {
             let store = try LayoutStore(path: pristine)
-            try store.save(try Spec(jsonText: Self.spec), as: "feed", crossExtents: [390])
-            length = try store.contentSize(name: "feed", crossExtent: 390).height
+            try await store.save(try Spec(jsonText: Self.spec), as: "feed", crossExtents: [390])
+            length = try await store.contentSize(name: "feed", crossExtent: 390).height
         }
         // Released: the store is one file.
         #expect(!FileManager.default.fileExists(atPath: pristine + "-wal"))

@@ -10,11 +10,11 @@ struct MigrationV3Tests {
     static let spec = #"{"format": 1, "name": "feed", "sections": [{"id": "top", "header": {"size": 40}, "layout": {"kind": "grid", "fraction": 3}, "items": {"count": 600, "cycle": [{}]}}, {"layout": {"kind": "staggered", "columns": 2}, "items": [{"aspectRatio": 0.5}, {"aspectRatio": 2}, {"aspectRatio": 1}]}]}"#
 
     @Test("a version-2 store migrates: every existing row gets its checksum, answers are unchanged, and damage is found")
-    func migratesVersionTwo() throws {
+    func migratesVersionTwo() async throws {
         let directory = try TemporaryDirectory("v3")
         let spec = try Spec(jsonText: Self.spec)
         let current = directory.file("current.sqlite")
-        try LayoutStore(path: current).save(spec, as: "feed", crossExtents: [300])
+        try await LayoutStore(path: current).save(spec, as: "feed", crossExtents: [300])
         let old = directory.file("old.sqlite")
         try makeOldStore(at: old, version: 2, copying: current)
 
@@ -30,8 +30,8 @@ struct MigrationV3Tests {
         }
         let memory = try LayoutEngine().layout(spec, crossExtent: 300)
         let everything = Rect(x: 0, y: 0, width: 300, height: 1e6)
-        #expect(try store.elements(name: "feed", crossExtent: 300, in: everything, computeIfMissing: false) == memory.elements(in: everything))
-        #expect(try store.check().isHealthy)
+        #expect(try await store.elements(name: "feed", crossExtent: 300, in: everything, computeIfMissing: false) == memory.elements(in: everything))
+        #expect(try await store.check().isHealthy)
 
         // The migrated checksums are the ones a fresh store writes.
         let fresh = try Connection(path: current, options: .store)
@@ -56,21 +56,21 @@ struct MigrationV3Tests {
     }
 
     @Test("every row a fresh store writes verifies, through each kind of write (save, append, update, invalidate)")
-    func freshRowsVerify() throws {
+    func freshRowsVerify() async throws {
         let directory = try TemporaryDirectory("v3fresh")
         let path = directory.file("store.sqlite")
         let store = try LayoutStore(path: path)
         let spec = try Spec(jsonText: Self.spec)
-        try store.save(spec, as: "feed", crossExtents: [300, 500])
+        try await store.save(spec, as: "feed", crossExtents: [300, 500])
         // A batch stores a new spec's layout rows whole (computed before its write).
         var batched = spec
         batched.name = "batched"
-        #expect(try store.precompute(batch: [batched], crossExtents: [300, 500]).saved == 1)
-        try store.append(name: "feed", section: 1, items: [Item(aspectRatio: 1)])
+        #expect(try await store.saveBatch([batched], crossExtents: [300, 500]).saved == 1)
+        try await store.append(name: "feed", section: 1, items: [Item(aspectRatio: 1)])
         var changed = spec
         changed.sections[0].items = .cycle(count: 599, [Item()])
-        try store.save(changed, as: "feed", crossExtents: [300, 500])
-        _ = try store.invalidate(name: "feed", crossExtent: 500)
+        try await store.save(changed, as: "feed", crossExtents: [300, 500])
+        _ = try await store.invalidate(name: "feed", crossExtent: 500)
         let pool = try #require(store.sqlitePool)
         try pool.read { db throws in
             #expect(try db.int("SELECT count(*) FROM specs WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.specs)))") == 0)
@@ -84,11 +84,11 @@ struct MigrationV3Tests {
                 """) == 0)
             #expect(try db.int("SELECT count(*) FROM layout_sections") > 0)
         }
-        #expect(try store.check().isHealthy)
+        #expect(try await store.check().isHealthy)
     }
 
     @Test("the checksum is XXH64: the published value of the empty input, and a change of one bit changes it")
-    func checksumFunction() {
+    func checksumFunction() async {
         #expect(Checksum.xxh64(UnsafeRawBufferPointer(start: nil, count: 0)) == 0xEF46_DB37_51D8_E999)
         var bytes = [UInt8](repeating: 7, count: 8000)
         let before = Checksum.of(bytes)

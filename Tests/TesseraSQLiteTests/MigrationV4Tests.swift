@@ -34,11 +34,11 @@ struct MigrationV4Tests {
     }
 
     @Test("a version-3 store of plain blobs migrates without rewriting them, answers exactly, and an append rewrites only the last group, compact")
-    func plainStoreMigrates() throws {
+    func plainStoreMigrates() async throws {
         let directory = try TemporaryDirectory("v4")
         let spec = try Spec(jsonText: Self.spec)
         let current = directory.file("current.sqlite")
-        try LayoutStore(path: current).save(spec, as: "feed", crossExtents: [300])
+        try await LayoutStore(path: current).save(spec, as: "feed", crossExtents: [300])
         let old = directory.file("old.sqlite")
         try makeOldStore(at: old, version: 3, copying: current)
         let groups = try Self.makePlain(DatabasePool(path: old, migrator: Migrator(migrations: Array(EmbeddedMigrations.all.prefix(3)))))
@@ -51,23 +51,23 @@ struct MigrationV4Tests {
         #expect(try lengths() == 4, "the migration rewrote a blob")
         let everything = Rect(x: 0, y: 0, width: 300, height: 1e6)
         let memory = try LayoutEngine().layout(spec, crossExtent: 300)
-        #expect(try store.elements(name: "feed", crossExtent: 300, in: everything, computeIfMissing: false) == memory.elements(in: everything))
+        #expect(try await store.elements(name: "feed", crossExtent: 300, in: everything, computeIfMissing: false) == memory.elements(in: everything))
         let cells = memory.elements(in: everything).filter { $0.kind == .cell && $0.section == 0 }
         for item in [0, 249, 250, 599] {
-            let stored = try store.element(name: "feed", crossExtent: 300, section: 0, item: item, computeIfMissing: false)
+            let stored = try await store.element(name: "feed", crossExtent: 300, section: 0, item: item, computeIfMissing: false)
             #expect(stored == cells.first { $0.item == item })
         }
-        #expect(try store.check().isHealthy)
+        #expect(try await store.check().isHealthy)
 
         // The waterfall section's one group (3 items) is read, merged with the new cells and written compact.
         let items = [Item(aspectRatio: 1.5), Item(aspectRatio: 0.75)]
-        let report = try store.append(name: "feed", section: 1, items: items)
+        let report = try await store.append(name: "feed", section: 1, items: items)
         #expect(report.layouts.first?.resumed == 1, "\(report)")
         var appended = spec
         appended.sections[1].items = .list([Item(aspectRatio: 0.5), Item(aspectRatio: 2), Item(aspectRatio: 1)] + items)
         let expected = try LayoutEngine().layout(appended, crossExtent: 300)
-        #expect(try store.elements(name: "feed", crossExtent: 300, in: everything, computeIfMissing: false) == expected.elements(in: everything))
+        #expect(try await store.elements(name: "feed", crossExtent: 300, in: everything, computeIfMissing: false) == expected.elements(in: everything))
         #expect(try lengths() == 3)
-        #expect(try store.check().isHealthy)
+        #expect(try await store.check().isHealthy)
     }
 }

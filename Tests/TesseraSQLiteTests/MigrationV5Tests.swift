@@ -8,11 +8,11 @@ import TesseraStore
 @Suite("schema version 5: the store's inserts carry their checksums")
 struct MigrationV5Tests {
     @Test("rows inserted without a checksum, by another program, still get theirs from the insert triggers")
-    func triggersFillMissingChecksums() throws {
+    func triggersFillMissingChecksums() async throws {
         let directory = try TemporaryDirectory("v5")
         let path = directory.file("store.sqlite")
         let store = try LayoutStore(path: path)
-        try store.save(Spec(jsonText: MigrationV3Tests.spec), as: "feed", crossExtents: [300])
+        try await store.save(Spec(jsonText: MigrationV3Tests.spec), as: "feed", crossExtents: [300])
         let pool = try #require(store.sqlitePool)
         try pool.write { db in
             try db.execute("""
@@ -35,18 +35,18 @@ struct MigrationV5Tests {
     }
 
     @Test("layout ids given by the store's own inserts are never reused, as AUTOINCREMENT promises readers that cache by id")
-    func layoutIDsNeverReused() throws {
+    func layoutIDsNeverReused() async throws {
         let directory = try TemporaryDirectory("v5-ids")
         let store = try LayoutStore(path: directory.file("store.sqlite"))
         let spec = try Spec(jsonText: MigrationV3Tests.spec)
-        try store.save(spec, as: "a", crossExtents: [300, 400])
-        let first = try store.layouts().map(\.id)
+        try await store.save(spec, as: "a", crossExtents: [300, 400])
+        let first = try await store.layouts().map(\.id)
         #expect(first == [1, 2])
         // The highest id goes: the next layout still gets a new one.
-        #expect(try store.deleteSpec(named: "a"))
-        #expect(try store.precompute(batch: [spec].map { var named = $0; named.name = "b"; return named }, crossExtents: [300]).saved == 1)
-        try store.save(spec, as: "c", crossExtents: [300])
-        #expect(try store.layouts().map(\.id).sorted() == [3, 4])
-        #expect(try store.check().isHealthy)
+        #expect(try await store.deleteSpec(named: "a"))
+        #expect(try await store.saveBatch([spec].map { var named = $0; named.name = "b"; return named }, crossExtents: [300]).saved == 1)
+        try await store.save(spec, as: "c", crossExtents: [300])
+        #expect(try await store.layouts().map(\.id).sorted() == [3, 4])
+        #expect(try await store.check().isHealthy)
     }
 }

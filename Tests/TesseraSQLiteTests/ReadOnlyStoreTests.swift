@@ -9,13 +9,13 @@ struct ReadOnlyStoreTests {
     static let spec = #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 900, "cycle": [{}]}}]}"#
 
     @Test("answers what the store holds; every write fails with .readOnly and nothing is created beside the file")
-    func readsButNeverWrites() throws {
+    func readsButNeverWrites() async throws {
         let directory = try TemporaryDirectory("readonly")
         let path = directory.file("store.sqlite")
         let spec = try Spec(jsonText: Self.spec)
         do {
             let writer = try LayoutStore(path: path)
-            try writer.save(spec, as: "feed", crossExtents: [300])
+            try await writer.save(spec, as: "feed", crossExtents: [300])
             writer.finishBackgroundWork()
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["store.sqlite"])
@@ -23,27 +23,28 @@ struct ReadOnlyStoreTests {
 
         let store = try LayoutStore(path: path, readOnly: true)
         let everything = Rect(x: 0, y: 0, width: 300, height: 1e6)
-        #expect(try store.elements(name: "feed", crossExtent: 300, in: everything) == LayoutEngine().layout(spec, crossExtent: 300).elements(in: everything))
-        let writes: [(String, () throws -> Void)] = [
-            ("save", { try store.save(spec, as: "other", crossExtents: [300]) }),
-            ("compute a missing layout", { _ = try store.elements(name: "feed", crossExtent: 400, in: everything) }),
-            ("invalidate", { _ = try store.invalidate(name: "feed") }),
-            ("append", { _ = try store.append(name: "feed", section: 0, items: [Item()]) }),
+        #expect(try await store.elements(name: "feed", crossExtent: 300, in: everything) == LayoutEngine().layout(spec, crossExtent: 300).elements(in: everything))
+        let writes: [(String, () async throws -> Void)] = [
+            ("save", { try await store.save(spec, as: "other", crossExtents: [300]) }),
+            ("compute a missing layout", { _ = try await store.elements(name: "feed", crossExtent: 400, in: everything) }),
+            ("compute a missing layout, synchronously", { _ = try synchronousElements(store, crossExtent: 400, in: everything) }),
+            ("invalidate", { _ = try await store.invalidate(name: "feed") }),
+            ("append", { _ = try await store.append(name: "feed", section: 0, items: [Item()]) }),
         ]
         for (what, write) in writes {
-            let error = try #require(throws: StoreError.self, "\(what)") { try write() }
+            let error = try await #require(throws: StoreError.self, "\(what)") { try await write() }
             #expect(error.code == .readOnly, "\(what): \(error)")
         }
-        #expect(try store.check().isHealthy)
+        #expect(try await store.check().isHealthy)
         #expect(try fileBytes(path) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["store.sqlite"])
     }
 
     @Test("a store of an older schema is refused (a read-only open does not migrate) and left byte for byte")
-    func olderSchema() throws {
+    func olderSchema() async throws {
         let directory = try TemporaryDirectory("readonly-old")
         let current = directory.file("current.sqlite")
-        try LayoutStore(path: current).save(try Spec(jsonText: Self.spec), as: "feed", crossExtents: [300])
+        try await LayoutStore(path: current).save(try Spec(jsonText: Self.spec), as: "feed", crossExtents: [300])
         let old = directory.file("old.sqlite")
         try makeOldStore(at: old, version: 2, copying: current)
         let original = try fileBytes(old)
@@ -53,11 +54,11 @@ struct ReadOnlyStoreTests {
         #expect(try fileBytes(old) == original)
         // A writing open migrates it, and then it opens read-only.
         _ = try LayoutStore(path: old)
-        #expect(try LayoutStore(path: old, readOnly: true).storedSpec(named: "feed") != nil)
+        #expect(try await LayoutStore(path: old, readOnly: true).storedSpec(named: "feed") != nil)
     }
 
     @Test("a missing file is not created, and a file that is not a store is refused with .notAStore, untouched")
-    func refusals() throws {
+    func refusals() async throws {
         let directory = try TemporaryDirectory("readonly-refusals")
         let missing = directory.file("missing.sqlite")
         #expect(throws: StoreError.self) { _ = try LayoutStore(path: missing, readOnly: true) }
@@ -72,4 +73,9 @@ struct ReadOnlyStoreTests {
         #expect(try fileBytes(text) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes.txt"])
     }
+}
+
+/// The synchronous `elements` (a sync context picks it over the async form).
+private func synchronousElements(_ store: LayoutStore, crossExtent: Double, in rect: Rect) throws -> [LayoutElement] {
+    try store.elements(name: "feed", crossExtent: crossExtent, in: rect)
 }

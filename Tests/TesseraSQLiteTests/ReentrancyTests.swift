@@ -1,5 +1,5 @@
 import Foundation
-import TesseraStore
+@testable import TesseraStore
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
@@ -14,8 +14,9 @@ struct ReentrancyTests {
             defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
             let store = try LayoutStore(path: path)
             let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 2}, "items": [{}]}]}"#)
-            // A progress callback runs inside the write: writing from it would wait for itself.
-            try store.save(spec, as: "feed", crossExtents: [100]) { _ in _ = try? store.invalidate(name: "feed") }
+            // A progress callback runs inside the write: writing from it (the
+            // write's synchronous body, internal) would wait for itself.
+            try await store.save(spec, as: "feed", crossExtents: [100]) { _ in _ = try? store.invalidate(name: "feed") }
         }
         let standardError = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
         #expect(standardError.contains("a write was started inside another write of the same store"))

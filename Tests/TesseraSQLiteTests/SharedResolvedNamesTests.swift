@@ -9,7 +9,7 @@ import TesseraStore
 @Suite("SQLite backend: readers of one committed state share resolved layouts")
 struct SharedResolvedNamesTests {
     @Test("a read's tag names its snapshot exactly: taken when the read begins, the same until someone commits")
-    func snapshotTags() throws {
+    func snapshotTags() async throws {
         let directory = try TemporaryDirectory("tags")
         let pool = try DatabasePool(path: directory.file("store.sqlite"))
         try pool.write { db in try db.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1)") }
@@ -33,14 +33,14 @@ struct SharedResolvedNamesTests {
     static let spec = #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 90, "cycle": [{}]}}]}"#
 
     @Test("a layout resolved on one reader connection is found by another in the same state; a commit starts afresh, and an update is never answered from the old state")
-    func sharedAcrossConnections() throws {
+    func sharedAcrossConnections() async throws {
         let directory = try TemporaryDirectory("shared-names")
         let store = try LayoutStore(path: directory.file("store.sqlite"), maximumReaders: 2)
         let spec = try Spec(jsonText: Self.spec)
-        try store.save(spec, as: "feed", crossExtents: [300])
+        try await store.save(spec, as: "feed", crossExtents: [300])
         let viewport = Rect(x: 0, y: 0, width: 300, height: 400)
         let expected = try LayoutEngine().layout(spec, crossExtent: 300).visibleElements(viewport: viewport)
-        #expect(try store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == expected)
+        #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == expected)
         #expect(store.resolvedNameStatistics.misses == 1 && store.resolvedNameStatistics.hits == 0)
 
         // Another thread holds the reader that resolved it: the next query runs on the other one.
@@ -54,7 +54,7 @@ struct SharedResolvedNamesTests {
             done.signal()
         }
         holding.wait()
-        #expect(try store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == expected)
+        #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == expected)
         release.signal()
         done.wait()
         #expect(store.resolvedNameStatistics.hits == 1, "\(store.resolvedNameStatistics)")
@@ -62,23 +62,23 @@ struct SharedResolvedNamesTests {
         // A commit: a new state, resolved again.
         var changed = spec
         changed.sections[0].items = .cycle(count: 120, [Item(aspectRatio: 2)])
-        try store.save(changed, as: "feed")
+        try await store.save(changed, as: "feed")
         let updated = try LayoutEngine().layout(changed, crossExtent: 300).visibleElements(viewport: viewport)
-        #expect(try store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == updated)
+        #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == updated)
         #expect(store.resolvedNameStatistics.misses == 2)
-        #expect(try store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == updated)
+        #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == updated)
         #expect(store.resolvedNameStatistics.hits == 2)
     }
 
     @Test("resolved names stay within their budget, an eighth of the cache budget")
-    func budget() throws {
+    func budget() async throws {
         let directory = try TemporaryDirectory("names-budget")
         let store = try LayoutStore(path: directory.file("store.sqlite"), cacheBudget: 64 << 10)
         let spec = try Spec(jsonText: Self.spec)
         let names = (0..<80).map { "feed-with-a-longer-name-\($0)" }
-        _ = try store.precompute(batch: names.map { name in var named = spec; named.name = name; return named }, crossExtents: [300])
+        _ = try await store.saveBatch(names.map { name in var named = spec; named.name = name; return named }, crossExtents: [300])
         let viewport = Rect(x: 0, y: 0, width: 300, height: 400)
-        for name in names { _ = try store.visibleElements(name: name, crossExtent: 300, viewport: viewport) }
+        for name in names { _ = try await store.visibleElements(name: name, crossExtent: 300, viewport: viewport) }
         let statistics = store.resolvedNameStatistics
         #expect(statistics.budget == (64 << 10) / 8)
         #expect(statistics.bytes <= statistics.budget)

@@ -14,7 +14,7 @@ struct AnswerSizeTests {
 
     @Test("a rect over more elements than the limit answers 400 naming the limit; one within it, the CLI's bytes")
     func limit() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         try await fixture.store.save(try Spec(jsonText: Self.column), as: "column", crossExtents: [390])
         let cli = try Executable.run("tessera", ["query", "--db", fixture.path, "--name", "column", "--width", "390", "--rect", "0,0,390,87000", "--format", "json"])
         #expect(cli.status == 0)
@@ -42,8 +42,8 @@ struct AnswerSizeTests {
     }
 
     @Test("tessera-server takes --max-answer-elements")
-    func flag() throws {
-        let fixture = try ServerFixture()
+    func flag() async throws {
+        let fixture = try await ServerFixture()
         let server = try ServerProcessTests.Running(["--db", fixture.path, "--max-answer-elements", "100", "--log-level", "warning"])
         defer { _ = server.stop() }
         let refused = try ServerProcessTests.get(port: server.port, "/v1/feeds/feed/layouts/390/rect?rect=0,0,390,1e9")
@@ -55,7 +55,7 @@ struct AnswerSizeTests {
 
     @Test("large answers being sent hold at most --max-elements-in-flight together; past it 503 with Retry-After")
     func inFlight() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         try await fixture.store.save(try Spec(jsonText: Self.column), as: "column", crossExtents: [390])
         let server = try ServerProcessTests.Running(["--db", fixture.path, "--max-elements-in-flight", "45000", "--log-level", "warning"])
         defer { _ = server.stop() }

@@ -7,8 +7,8 @@ import Testing
 @Suite("tessera-bench: the benchmarks, out of tessera and tessera-server")
 struct BenchProgramTests {
     @Test("the engine suite measures the kinds it is given, in child processes, as JSON")
-    func engineSuite() throws {
-        let fixture = try ServerFixture()
+    func engineSuite() async throws {
+        let fixture = try await ServerFixture()
         let output = try Executable.run("tessera-bench", [
             "--suite", "engine", "--kinds", "flow,grid", "--size", "2000", "--runs", "1", "--directory", fixture.directory.path, "--json",
         ])
@@ -30,16 +30,16 @@ struct BenchProgramTests {
     }
 
     @Test("encoding times answers of a stored layout encoded into response buffers")
-    func encoding() throws {
-        let fixture = try ServerFixture()
+    func encoding() async throws {
+        let fixture = try await ServerFixture()
         let output = try Executable.run("tessera-bench", ["encoding", "--db", fixture.path, "--name", "feed", "--extent", "390", "--runs", "200"])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("200 runs") && output.stdout.contains("into the response buffer: median"), "\(output.stdout)")
     }
 
     @Test("routes times requests through the server's router, route by route")
-    func routes() throws {
-        let fixture = try ServerFixture()
+    func routes() async throws {
+        let fixture = try await ServerFixture()
         let output = try Executable.run("tessera-bench", [
             "routes", "--db", fixture.path, "--name", "feed", "--extent", "390", "--runs", "50", "--log-level", "warning",
         ])

@@ -19,7 +19,7 @@ struct ComputationTests {
 
     @Test("requests for one missing layout wait for one computation while other requests are served")
     func sharedComputation() async throws {
-        let fixture = try ServerFixture(registry: GateLayout.registry)
+        let fixture = try await ServerFixture(registry: GateLayout.registry)
         let gate = Gate.make()
         try await fixture.store.save(try GateLayout.spec(gate: gate), as: "gated")
         try await fixture.application().test(.router) { client in
@@ -46,7 +46,7 @@ struct ComputationTests {
 
     @Test("a client that goes away does not cancel the computation others wait for")
     func cancelledClient() async throws {
-        let fixture = try ServerFixture(registry: GateLayout.registry)
+        let fixture = try await ServerFixture(registry: GateLayout.registry)
         let gate = Gate.make()
         try await fixture.store.save(try GateLayout.spec(gate: gate), as: "gated")
         try await fixture.application().test(.router) { client in
@@ -65,7 +65,7 @@ struct ComputationTests {
 
     @Test("readers during appends, updates and invalidations see each layout whole: every answer is one of the states written")
     func readersDuringWrites() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let viewport = Rect(x: 0, y: 0, width: 390, height: 100_000)
         // Every state the writer goes through, as the in-memory engine answers it.
         var spec = try Spec(jsonText: ServerFixture.feed)
@@ -131,7 +131,7 @@ struct ComputationTests {
 
     @Test("/metrics counts requests by route, method and status, and shows the store's size")
     func metrics() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         try await fixture.application().test(.router) { client in
             for _ in 0..<2 { _ = try await client.execute(uri: "/v1/feeds/feed/layouts/390/visible?rect=0,0,390,844", method: .get) }
             _ = try await client.execute(uri: "/v1/feeds/feed/layouts/390/visible?rect=x", method: .get)

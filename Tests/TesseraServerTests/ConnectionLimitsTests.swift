@@ -8,8 +8,8 @@ struct ConnectionLimitsTests {
     typealias Running = ServerProcessTests.Running
 
     @Test("a connection that sends nothing is closed after --idle-timeout")
-    func idle() throws {
-        let fixture = try ServerFixture()
+    func idle() async throws {
+        let fixture = try await ServerFixture()
         let server = try Running(["--db", fixture.path, "--idle-timeout", "0.5", "--log-level", "warning"])
         defer { _ = server.stop() }
         let started = Date()
@@ -25,8 +25,8 @@ struct ConnectionLimitsTests {
     }
 
     @Test("half a request head is answered 408 after --header-timeout, and the connection closed")
-    func halfHead() throws {
-        let fixture = try ServerFixture()
+    func halfHead() async throws {
+        let fixture = try await ServerFixture()
         let server = try Running(["--db", fixture.path, "--header-timeout", "0.5", "--log-level", "warning"])
         defer { _ = server.stop() }
         let client = try LoopbackSocket(port: server.port)
@@ -38,8 +38,8 @@ struct ConnectionLimitsTests {
     }
 
     @Test("half a body, or a chunked body that never ends, is answered 408 after --body-timeout", arguments: [false, true])
-    func slowBody(chunked: Bool) throws {
-        let fixture = try ServerFixture()
+    func slowBody(chunked: Bool) async throws {
+        let fixture = try await ServerFixture()
         let token = try fixture.file("token", "s3cret")
         let server = try Running(["--db", fixture.path, "--token-file", token, "--body-timeout", "1", "--log-level", "warning"])
         defer { _ = server.stop() }
@@ -58,12 +58,12 @@ struct ConnectionLimitsTests {
         #expect(answer.text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(answer.text)")
         #expect(answer.text.contains("(--body-timeout)"), "\(answer.text)")
         #expect(Date().timeIntervalSince(started) < 6)
-        #expect(try fixture.store.spec(named: "feed")?.sections[2].items.knownCount == 50)
+        #expect(try await fixture.store.spec(named: "feed")?.sections[2].items.knownCount == 50)
     }
 
     @Test("a body that ends early is 400, not a server error")
-    func truncatedBody() throws {
-        let fixture = try ServerFixture()
+    func truncatedBody() async throws {
+        let fixture = try await ServerFixture()
         let token = try fixture.file("token", "s3cret")
         let server = try Running(["--db", fixture.path, "--token-file", token])
         let client = try LoopbackSocket(port: server.port)
@@ -79,8 +79,8 @@ struct ConnectionLimitsTests {
     }
 
     @Test("HTTP/1.0 without keep-alive, and Connection: Close in any case, is answered and closed")
-    func closingRequests() throws {
-        let fixture = try ServerFixture()
+    func closingRequests() async throws {
+        let fixture = try await ServerFixture()
         let server = try Running(["--db", fixture.path, "--log-level", "warning"])
         defer { _ = server.stop() }
         let cli = try Executable.run("tessera", ["query", "--db", fixture.path, "--name", "feed", "--width", "390", "--rect", "0,0,390,1e9", "--format", "json"])
@@ -102,8 +102,8 @@ struct ConnectionLimitsTests {
     }
 
     @Test("100 clients sending oversized heads and keeping their end open leave no descriptor behind")
-    func descriptors() throws {
-        let fixture = try ServerFixture()
+    func descriptors() async throws {
+        let fixture = try await ServerFixture()
         let server = try Running(["--db", fixture.path, "--log-level", "warning"])
         defer { _ = server.stop() }
         // Once a connection was served: the store's files are open by then.
@@ -129,8 +129,8 @@ struct ConnectionLimitsTests {
     }
 
     @Test("at --max-connections, the connection idle the longest makes room for a new one")
-    func connectionCap() throws {
-        let fixture = try ServerFixture()
+    func connectionCap() async throws {
+        let fixture = try await ServerFixture()
         let server = try Running(["--db", fixture.path, "--max-connections", "4", "--log-level", "warning"])
         defer { _ = server.stop() }
         let idle = try (0..<4).map { _ in try LoopbackSocket(port: server.port) }
@@ -150,8 +150,8 @@ struct ConnectionLimitsTests {
         (["--max-answer-elements", "0"], "--max-answer-elements must be 1 or more"),
         (["--disk-reserve=-1"], "--disk-reserve must be 0 or more"),
     ])
-    func refusals(arguments: [String], message: String) throws {
-        let fixture = try ServerFixture()
+    func refusals(arguments: [String], message: String) async throws {
+        let fixture = try await ServerFixture()
         let output = try Executable.run("tessera-server", ["--db", fixture.path, "--port", "0"] + arguments)
         #expect(output.status != 0 && output.stdout.isEmpty)
         #expect(output.stderr.contains(message), "\(output.stderr)")

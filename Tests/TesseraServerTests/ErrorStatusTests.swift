@@ -52,7 +52,7 @@ struct ErrorStatusTests {
 
     @Test("bad reads", arguments: reads)
     func read(_ request: Case) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: request.uri, method: request.method)
             #expect(response.status == request.status)
@@ -68,7 +68,7 @@ struct ErrorStatusTests {
 
     @Test("a missing layout is 404 under --no-compute and past --max-extents; a stale one at a stored extent is recomputed")
     func computeLimits() async throws {
-        let fixture = try ServerFixture(extents: [390, 430])
+        let fixture = try await ServerFixture(extents: [390, 430])
         let noCompute = TesseraServiceConfiguration(computesMissingLayouts: false)
         try await fixture.application(noCompute).test(.router) { client in
             let missing = try await client.execute(uri: "/v1/feeds/feed/layouts/500/rect?rect=0,0,1,1", method: .get)
@@ -93,7 +93,7 @@ struct ErrorStatusTests {
 
     @Test("a damaged store answers 500 saying so, never frames")
     func damaged() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         // The stored spec's section is no longer JSON, and the layout must be computed from it again.
         let pool = try #require(fixture.store.sqlitePool)
         try pool.write { connection in try connection.execute("UPDATE spec_sections SET body = '{' WHERE section = 1") }

@@ -8,8 +8,8 @@ import TesseraTestSupport
 @Suite("server: on a PostgreSQL store", .timeLimit(.minutes(2)))
 struct PostgresServerTests {
     @Test("serves what the CLI answers from the same PostgreSQL store, computes a new width, and takes a write")
-    func servesPostgres() throws {
-        let fixture = try ServerFixture()
+    func servesPostgres() async throws {
+        let fixture = try await ServerFixture()
         let url = try PostgresTestServer.freshStoreURL()
         // The fixture's spec, stored in PostgreSQL by the CLI.
         let specPath = try fixture.file("feed.json", ServerFixture.feed)

@@ -9,7 +9,7 @@ import TesseraLayout
 struct ReadRoutesTests {
     @Test("health, the feed list and one feed: the CLI's list JSON, byte for byte")
     func listing() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let list = try Executable.run("tessera", ["list", "--db", fixture.path, "--format", "json"])
         #expect(list.status == 0)
         try await fixture.application().test(.router) { client in
@@ -32,7 +32,7 @@ struct ReadRoutesTests {
         "0,0,390,844", "0,1500,390,844", "-20,-50,100,100", "0,4000,390,844", "10,2500.5,200.25,600",
     ])
     func answers(rect: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let base = ["--db", fixture.path, "--name", "feed", "--width", "390", "--format", "json"]
         let visible = try Executable.run("tessera", ["query"] + base + ["--viewport", rect])
         let inRect = try Executable.run("tessera", ["query"] + base + ["--rect", rect])
@@ -51,7 +51,7 @@ struct ReadRoutesTests {
 
     @Test("an ETag names the layout's frames: If-None-Match gets 304 with no body until they change")
     func entityTags() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         try await fixture.application(ServerFixture.writable).test(.router) { client in
             let uri = "/v1/feeds/feed/layouts/390/visible?rect=0,0,390,844"
             let first = try await client.execute(uri: uri, method: .get)
@@ -77,7 +77,7 @@ struct ReadRoutesTests {
 
     @Test("HEAD answers as GET without a body; OPTIONS lists the methods")
     func headAndOptions() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         try await fixture.application().test(.router) { client in
             let head = try await client.execute(uri: "/v1/feeds/feed/layouts/390/visible?rect=0,0,390,844", method: .head)
             #expect(head.status == .ok && head.text.isEmpty && head.headers[.eTag] != nil)
@@ -88,7 +88,7 @@ struct ReadRoutesTests {
 
     @Test("a horizontal spec is read at its height")
     func horizontal() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let shelf = try Spec(contentsOfFile: "\(ServerFixture.repository)/Examples/horizontal-shelf.json")
         try await fixture.store.save(shelf, as: "shelf", crossExtents: [300])
         let cli = try Executable.run("tessera", ["query", "--db", fixture.path, "--name", "shelf", "--height", "300", "--rect", "0,0,800,300", "--format", "json"])

@@ -30,7 +30,7 @@ struct ReadmeMountTests {
         )
         #expect(article.contains("```swift\nimport Hummingbird\nimport TesseraHummingbird\nimport TesseraSQLite\nimport TesseraStore\n\n" + example + "```\n"))
 
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         try await makeApp(storePath: fixture.path).test(.router) { client in
             #expect(try await client.execute(uri: "/hello", method: .get).text == "hello")
             let health = try await client.execute(uri: "/layouts/v1/health", method: .get)

@@ -13,7 +13,7 @@ struct RightToLeftRoutesTests {
         "0,0,390,844", "0,1500,390,844", "-20,-50,100,100", "300,700,90,400",
     ])
     func answers(rect: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let base = ["--db", fixture.path, "--name", "feed", "--width", "390", "--format", "json", "--rtl"]
         let visible = try Executable.run("tessera", ["query"] + base + ["--viewport", rect])
         let inRect = try Executable.run("tessera", ["query"] + base + ["--rect", rect])
@@ -40,7 +40,7 @@ struct RightToLeftRoutesTests {
         ("direction=rtl&direction=ltr", "give one direction=ltr or direction=rtl, not 2"),
     ])
     func badDirection(query: String, detail: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         try await fixture.application().test(.router) { client in
             for route in ["visible?rect=0,0,390,844&", "rect?rect=0,0,390,844&", "items/1/7?"] {
                 let response = try await client.execute(uri: "/v1/feeds/feed/layouts/390/\(route)\(query)", method: .get)
@@ -52,8 +52,8 @@ struct RightToLeftRoutesTests {
     }
 
     @Test("the tessera-server process answers direction=rtl as the CLI")
-    func process() throws {
-        let fixture = try ServerFixture()
+    func process() async throws {
+        let fixture = try await ServerFixture()
         let server = try ServerProcessTests.Running(["--db", fixture.path, "--log-level", "warning"])
         defer { _ = server.stop() }
         let cli = try Executable.run("tessera", ["query", "--db", fixture.path, "--name", "feed", "--width", "390", "--viewport", "0,700,390,844",

@@ -29,12 +29,12 @@ final class ServerFixture: Sendable {
     ]}
     """#
 
-    init(extents: [Double] = [390], registry: LayoutRegistry = .standard) throws {
+    init(extents: [Double] = [390], registry: LayoutRegistry = .standard) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent("feeds.sqlite").path
         store = try LayoutStore(path: path, registry: registry)
-        try store.save(try Spec(jsonText: Self.feed), as: "feed", crossExtents: extents)
+        try await store.save(try Spec(jsonText: Self.feed), as: "feed", crossExtents: extents)
     }
 
     deinit {

@@ -56,8 +56,8 @@ struct ServerProcessTests {
     }
 
     @Test("prints its address, serves the contract's JSON, and exits 0 on SIGTERM")
-    func lifecycle() throws {
-        let fixture = try ServerFixture()
+    func lifecycle() async throws {
+        let fixture = try await ServerFixture()
         let server = try Running(["--db", fixture.path])
         #expect(server.firstLine == "listening on http://127.0.0.1:\(server.port)")
         let health = try Self.get(port: server.port, "/v1/health")
@@ -75,8 +75,8 @@ struct ServerProcessTests {
     }
 
     @Test("writes with the token file's token; SIGINT ends it too")
-    func tokenFile() throws {
-        let fixture = try ServerFixture()
+    func tokenFile() async throws {
+        let fixture = try await ServerFixture()
         let token = try fixture.file("token", "  s3cret\n\n")
         let server = try Running(["--db", fixture.path, "--token-file", token, "--log-level", "warning"])
         let body = "{}\n"
@@ -90,7 +90,7 @@ struct ServerProcessTests {
         server.process.interrupt()
         server.process.waitUntilExit()
         #expect(server.process.terminationStatus == 0)
-        #expect(try fixture.store.spec(named: "feed")?.sections[2].items.knownCount == 51)
+        #expect(try await fixture.store.spec(named: "feed")?.sections[2].items.knownCount == 51)
     }
 
     @Test("refuses to start without a store, or with bad options, saying why", arguments: [
@@ -104,8 +104,8 @@ struct ServerProcessTests {
         (["--db", "STORE", "--token-file", "missing-token"], "--token-file: cannot read 'missing-token'"),
         (["--db", "STORE", "--token-file", "EMPTY"], "holds no token"),
     ])
-    func refusals(arguments: [String], message: String) throws {
-        let fixture = try ServerFixture()
+    func refusals(arguments: [String], message: String) async throws {
+        let fixture = try await ServerFixture()
         let empty = try fixture.file("empty", " \n")
         let fifo = fixture.directory.appendingPathComponent("fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)

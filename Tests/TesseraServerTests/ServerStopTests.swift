@@ -20,8 +20,8 @@ struct ServerStopTests {
     }
 
     @Test("after a PUT, a POST and a DELETE, SIGTERM or SIGINT leaves no -wal or -shm, and the file alone answers as the store", arguments: [SIGTERM, SIGINT])
-    func stopLeavesOneFile(signal: Int32) throws {
-        let fixture = try ServerFixture()
+    func stopLeavesOneFile(signal: Int32) async throws {
+        let fixture = try await ServerFixture()
         // The server must be the store's only user, as in production.
         fixture.store.close()
         let token = try fixture.file("token", "s3cret\n")

@@ -11,7 +11,7 @@ struct WriteRoutesTests {
 
     @Test("writes answer 403 without --token-file, and 401 without the right bearer token; reads need none")
     func access() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let writes: [(HTTPRequest.Method, String)] = [
             (.put, "/v1/feeds/g"), (.post, "/v1/feeds/feed/sections/0/items"), (.delete, "/v1/feeds/feed/layouts/390"), (.delete, "/v1/feeds/feed"),
         ]
@@ -39,7 +39,7 @@ struct WriteRoutesTests {
 
     @Test("PUT stores a spec (201), updates it (200) laying out only what changed, at every extent asked for and already stored")
     func put() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         try await fixture.application(ServerFixture.writable).test(.router) { client in
             let created = try await client.execute(
                 uri: "/v1/feeds/g%20rid?extent=390&extent=430", method: .put, headers: ServerFixture.authorized, body: ByteBuffer(string: Self.grid)
@@ -73,7 +73,7 @@ struct WriteRoutesTests {
          "sections[0].items[0].aspectRatio: must be a finite number above 0", "sections[0].items[0].aspectRatio"),
     ] as [(String, String, String?)])
     func badSpecs(body: String, detail: String, path: String?) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let before = try await fixture.store.listing()
         try await fixture.application(ServerFixture.writable).test(.router) { client in
             let response = try await client.execute(uri: "/v1/feeds/feed?extent=390", method: .put, headers: ServerFixture.authorized, body: ByteBuffer(string: body))
@@ -86,7 +86,7 @@ struct WriteRoutesTests {
 
     @Test("a body over --max-body-size is 413, whether its length is declared or not")
     func bodyLimit() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         let small = TesseraServiceConfiguration(writeAccess: .bearerToken("secret"), maximumBodySize: 64)
         let big = String(repeating: "{}\n", count: 100)
         try await fixture.application(small).test(.router) { client in
@@ -108,7 +108,7 @@ struct WriteRoutesTests {
 
     @Test("POST appends NDJSON items at every stored extent; bad lines are 400 with their line and path")
     func append() async throws {
-        let fixture = try ServerFixture(extents: [390, 430])
+        let fixture = try await ServerFixture(extents: [390, 430])
         try await fixture.application(ServerFixture.writable).test(.router) { client in
             let uri = "/v1/feeds/feed/sections/2/items"
             let ok = try await client.execute(uri: uri, method: .post, headers: ServerFixture.authorized, body: ByteBuffer(string: "{}\n\n{\"aspectRatio\": 2}\r\n"))
@@ -137,7 +137,7 @@ struct WriteRoutesTests {
 
     @Test("DELETE of a layout marks it stale (204, then recomputed by the next read); DELETE of a feed removes it; unknown ones are 404")
     func delete() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         try await fixture.application(ServerFixture.writable).test(.router) { client in
             let layout = try await client.execute(uri: "/v1/feeds/feed/layouts/390", method: .delete, headers: ServerFixture.authorized)
             #expect(layout.status == .noContent && layout.text.isEmpty)

@@ -12,16 +12,16 @@ struct CheckTests {
     }
 
     @Test("a store of random specs, updated and appended to, checks healthy", arguments: TestBackend.all, UInt64(1)...6)
-    func healthy(backend: TestBackend, seed: UInt64) throws {
+    func healthy(backend: TestBackend, seed: UInt64) async throws {
         var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
         let (json, extent) = generator.spec(maxSections: 5, maxItems: 700)
         let spec = try Spec(jsonText: json)
-        try store.save(spec, as: "random", crossExtents: [extent, extent * 2])
-        try store.save(Self.grid(600), as: "grid", crossExtents: [300])
-        try store.append(name: "grid", section: 0, items: Array(repeating: Item(), count: 260))
-        let report = try store.check()
+        try await store.save(spec, as: "random", crossExtents: [extent, extent * 2])
+        try await store.save(Self.grid(600), as: "grid", crossExtents: [300])
+        try await store.append(name: "grid", section: 0, items: Array(repeating: Item(), count: 260))
+        let report = try await store.check()
         #expect(report.problems == [])
         #expect(report.isHealthy)
         #expect(report.specsChecked == 2)
@@ -89,46 +89,46 @@ struct CheckTests {
     ]
 
     @Test("damage to stored rows is found and named", arguments: TestBackend.all, damages.indices)
-    func damage(backend: TestBackend, index: Int) throws {
+    func damage(backend: TestBackend, index: Int) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.grid(600), as: "grid", crossExtents: [300])
-        #expect(try store.check().isHealthy)
+        try await store.save(Self.grid(600), as: "grid", crossExtents: [300])
+        #expect(try await store.check().isHealthy)
         let damage = Self.damages[index]
         try temporary.change(sql: damage.sql, postgres: damage.postgres?.sql, memory: damage.memory)
         let expected = backend == .sqlite ? damage.expected : damage.postgres?.expected ?? damage.expected
-        let report = try store.check()
+        let report = try await store.check()
         #expect(!report.isHealthy)
         #expect(report.problems.contains { $0.spec == "grid" && $0.description.contains(expected) }, "\(report.problems)")
     }
 
     @Test("a damaged spec is reported and never guessed: repair leaves it, and computing one of its layouts fails with .damaged", arguments: TestBackend.all)
-    func damagedSpec(backend: TestBackend) throws {
+    func damagedSpec(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.grid(600), as: "grid", crossExtents: [300])
+        try await store.save(Self.grid(600), as: "grid", crossExtents: [300])
         try temporary.change(sql: "UPDATE spec_sections SET checksum = checksum + 1 WHERE section = 1") { tables in
             tables.alterSpecSections { if $0.section == 1 { $0.checksum += 1 } }
         }
-        let report = try store.check(repair: true)
+        let report = try await store.check(repair: true)
         #expect(report.checksumMismatches == 1)
         #expect(report.problems.contains { $0.spec == "grid" && $0.message.contains("a stored section of its spec does not match its checksum") },
                 "\(report.problems)")
         #expect(report.markedStale.isEmpty)
         // The stored layout is intact and still answers; a new width needs the spec.
-        #expect(try store.elements(name: "grid", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 50)).count > 0)
-        let error = try #require(throws: StoreError.self) { _ = try store.layout(name: "grid", crossExtent: 400) }
+        #expect(try await store.elements(name: "grid", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 50)).count > 0)
+        let error = try await #require(throws: StoreError.self) { _ = try await store.layout(name: "grid", crossExtent: 400) }
         #expect(error.code == .damaged, "\(error)")
         #expect(error.message.contains("section 1 of spec"), "\(error.message)")
     }
 
     @Test("repair marks exactly the layouts with damaged rows stale, and they are computed again whole", arguments: TestBackend.all)
-    func repairDamagedLayout(backend: TestBackend) throws {
+    func repairDamagedLayout(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.grid(600), as: "grid", crossExtents: [300, 500])
+        try await store.save(Self.grid(600), as: "grid", crossExtents: [300, 500])
         let everything = Rect(x: 0, y: 0, width: 500, height: 1e6)
-        let before = try store.elements(name: "grid", crossExtent: 300, in: everything)
+        let before = try await store.elements(name: "grid", crossExtent: 300, in: everything)
         try temporary.change(sql: """
             UPDATE layout_sections SET checksum = checksum + 1
             WHERE section = 0 AND layout_id = (SELECT id FROM layouts WHERE cross_extent = 300)
@@ -139,10 +139,10 @@ struct CheckTests {
         // A handle that has not verified (and cached) this layout's rows before.
         let other = try temporary.reopen()
         #expect(try #require(throws: StoreError.self) { try other.elements(name: "grid", crossExtent: 300, in: everything, computeIfMissing: false) }.code == .damaged)
-        let report = try store.check(repair: true)
+        let report = try await store.check(repair: true)
         #expect(report.markedStale.map(\.crossExtent) == [300])
-        #expect(try store.layouts(name: "grid").map(\.state) == [.stale, .fresh])
-        #expect(try store.elements(name: "grid", crossExtent: 300, in: everything) == before)
-        #expect(try store.check().isHealthy)
+        #expect(try await store.layouts(name: "grid").map(\.state) == [.stale, .fresh])
+        #expect(try await store.elements(name: "grid", crossExtent: 300, in: everything) == before)
+        #expect(try await store.check().isHealthy)
     }
 }

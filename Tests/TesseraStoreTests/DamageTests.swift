@@ -30,17 +30,17 @@ struct DamageTests {
         var size: Size?
     }
 
-    static func answer(_ store: LayoutStore) throws -> Answer {
+    static func answer(_ store: LayoutStore) async throws -> Answer {
         var answer = Answer()
-        let size = try store.contentSize(name: "feed", crossExtent: 390)
+        let size = try await store.contentSize(name: "feed", crossExtent: 390)
         answer.size = size
         for step in 0..<12 {
             let y = size.height * Double(step) / 12
-            answer.elements.append(try store.visibleElements(name: "feed", crossExtent: 390, viewport: Rect(x: 0, y: y, width: 390, height: 844)))
+            await answer.elements.append(try store.visibleElements(name: "feed", crossExtent: 390, viewport: Rect(x: 0, y: y, width: 390, height: 844)))
         }
-        answer.elements.append(try store.elements(name: "feed", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: size.height)))
+        await answer.elements.append(try store.elements(name: "feed", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: size.height)))
         for (section, item) in [(0, 0), (0, 4321), (1, 17), (1, 6999), (2, 3999), (2, 250)] {
-            answer.items.append(try store.element(name: "feed", crossExtent: 390, section: section, item: item))
+            await answer.items.append(try store.element(name: "feed", crossExtent: 390, section: section, item: item))
         }
         return answer
     }
@@ -71,24 +71,24 @@ struct DamageTests {
     }
 
     /// A checkpointed store of 20,000 items at 390, its bytes, and its answer.
-    static func pristine(in directory: URL) throws -> (bytes: [UInt8], answer: Answer) {
+    static func pristine(in directory: URL) async throws -> (bytes: [UInt8], answer: Answer) {
         let path = directory.appendingPathComponent("pristine.sqlite").path
         do {
             let store = try LayoutStore(path: path)
-            try store.save(try Spec(jsonText: spec), as: "feed", crossExtents: [390])
+            try await store.save(try Spec(jsonText: spec), as: "feed", crossExtents: [390])
             store.finishBackgroundWork()
         }
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        let answer = try Self.answer(try LayoutStore(path: path, loadsDirectoriesInline: true))
+        let answer = try await Self.answer(try LayoutStore(path: path, loadsDirectoriesInline: true))
         return (bytes, answer)
     }
 
     @Test("200 trials of 64 random bytes or a 4 KiB block at a random offset: each ends in the unchanged answer or an error")
-    func randomDamage() throws {
+    func randomDamage() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-damage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (pristine, expected) = try Self.pristine(in: directory)
+        let (pristine, expected) = try await Self.pristine(in: directory)
         #expect(expected.elements.allSatisfy { !$0.isEmpty })
         var generator = SeededRandom(seed: 0x7E55_E7A)
         var unchanged = 0
@@ -103,7 +103,7 @@ struct DamageTests {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
             do {
-                let answer = try Self.answer(try LayoutStore(path: path, loadsDirectoriesInline: true))
+                let answer = try await Self.answer(try LayoutStore(path: path, loadsDirectoriesInline: true))
                 if answer == expected { unchanged += 1 } else { wrong.append("trial \(trial): \(damage)") }
             } catch let error as StoreError where error.code == .damaged {
                 damagedErrors += 1
@@ -132,17 +132,17 @@ struct DamageTests {
     ]
 
     @Test("an append over a damaged row fails with .damaged and leaves the layout as it was", arguments: TestBackend.all, writeDamages.indices)
-    func appendOverDamage(backend: TestBackend, index: Int) throws {
+    func appendOverDamage(backend: TestBackend, index: Int) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
         let spec = try Spec(jsonText: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 600, "cycle": [{}]}}]}"#)
-        try store.save(spec, as: "feed", crossExtents: [300])
+        try await store.save(spec, as: "feed", crossExtents: [300])
         let damage = Self.writeDamages[index]
         try temporary.change(sql: damage.sql, postgres: damage.postgres, memory: damage.memory)
-        let error = try #require(throws: StoreError.self) { try store.append(name: "feed", section: 0, items: [Item(), Item()]) }
+        let error = try await #require(throws: StoreError.self) { try await store.append(name: "feed", section: 0, items: [Item(), Item()]) }
         #expect(error.code == .damaged, "\(damage.what): \(error)")
-        let report = try store.check()
+        let report = try await store.check()
         #expect(report.checksumMismatches == 1)
-        #expect(try store.layouts(name: "feed").map(\.cellCount) == [600])
+        #expect(try await store.layouts(name: "feed").map(\.cellCount) == [600])
     }
 }

@@ -41,7 +41,7 @@ struct ExecutorTests {
             return
         }
         #expect(executor.backgroundJobs.withLock { $0 } == 1)
-        let report = try await store.precompute(batch: [try AsyncStoreTests.grid()].map { var spec = $0; spec.name = "other"; return spec }, crossExtents: [300])
+        let report = try await store.saveBatch([try AsyncStoreTests.grid()].map { var spec = $0; spec.name = "other"; return spec }, crossExtents: [300])
         #expect(report.saved == 1)
         // The batch's reading and writing stages both ran their work on it.
         #expect(executor.jobs.withLock { $0 } >= 3)

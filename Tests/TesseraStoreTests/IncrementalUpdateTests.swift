@@ -14,24 +14,24 @@ struct IncrementalUpdateTests {
     static func expectMatchesFullRecompute(
         _ store: LayoutStore, name: String, extents: [Double], expected spec: Spec, seed: UInt64, step: String,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        let stored = try #require(try store.spec(named: name))
+    ) async throws {
+        let stored = try #require(try await store.spec(named: name))
         #expect(stored.canonicalText == spec.canonicalText, "seed \(seed) \(step): stored spec differs", sourceLocation: sourceLocation)
         for extent in extents {
             let memory = try LayoutEngine().layout(spec, crossExtent: extent)
-            let layout = try #require(try store.layouts().first { $0.specName == name && $0.crossExtent == extent })
+            let layout = try #require(try await store.layouts().first { $0.specName == name && $0.crossExtent == extent })
             #expect(layout.state == .fresh, sourceLocation: sourceLocation)
             #expect(layout.contentSize == memory.contentSize, "seed \(seed) \(step) @\(extent)", sourceLocation: sourceLocation)
             #expect(layout.elementCount == memory.elementCount, "seed \(seed) \(step) @\(extent)", sourceLocation: sourceLocation)
             let everything = Rect(x: -1e7, y: -1e7, width: 4e7, height: 4e7)
-            #expect(try store.elements(name: name, crossExtent: extent, in: everything) == memory.elements,
+            #expect(try await store.elements(name: name, crossExtent: extent, in: everything) == memory.elements,
                     "seed \(seed) \(step) @\(extent)", sourceLocation: sourceLocation)
             var random = SeededRandom(seed: seed &+ UInt64(extent))
             let size = memory.contentSize
             for _ in 0..<6 {
                 let rect = Rect(x: random.quarter(-20...size.width), y: random.quarter(-20...max(size.height, 1)),
                                 width: random.quarter(0...400), height: random.quarter(0...700))
-                #expect(try store.visibleElements(name: name, crossExtent: extent, viewport: rect) == memory.visibleElements(viewport: rect),
+                #expect(try await store.visibleElements(name: name, crossExtent: extent, viewport: rect) == memory.visibleElements(viewport: rect),
                         "seed \(seed) \(step) @\(extent) \(rect)", sourceLocation: sourceLocation)
             }
         }
@@ -54,7 +54,7 @@ struct IncrementalUpdateTests {
     }
 
     @Test("random sequences of appends, edits, inserts, removals and spacing changes", arguments: TestBackend.all, Array(UInt64(1)...40))
-    func randomSequences(backend: TestBackend, seed: UInt64) throws {
+    func randomSequences(backend: TestBackend, seed: UInt64) async throws {
         var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
         let (json, extent) = generator.spec(maxSections: 5, maxItems: 120)
         var spec = try Spec(jsonText: json)
@@ -67,7 +67,7 @@ struct IncrementalUpdateTests {
         let extents = [extent, extent + 97.5]
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(spec, as: "feed", crossExtents: extents)
+        try await store.save(spec, as: "feed", crossExtents: extents)
         var nextID = spec.sections.count
         for step in 0..<7 {
             let operation = random.int(0...6)
@@ -78,7 +78,7 @@ struct IncrementalUpdateTests {
                 let section = random.int(0...(spec.sections.count - 1))
                 let items = Self.itemsToAppend(spec.sections[section].items, count: random.int(1...40), random: &random)
                 spec.sections[section].items = spec.sections[section].items.appending(items)
-                let report = try store.append(name: "feed", section: section, items: items)
+                let report = try await store.append(name: "feed", section: section, items: items)
                 description = "append \(items.count) to \(section): \(report.layouts)"
                 // Every kind of ours resumes: an append lays out only the new items.
                 #expect(report.layouts.allSatisfy { $0.resumed == 1 && $0.recomputed == 0 }, "seed \(seed): \(description)")
@@ -88,7 +88,7 @@ struct IncrementalUpdateTests {
                 var replacement = pool.removeLast()
                 replacement.id = spec.sections[section].id
                 spec.sections[section] = replacement
-                try store.update(name: "feed", with: spec)
+                try await store.update(name: "feed", with: spec)
                 description = "edit \(section)"
             case 3:
                 guard !pool.isEmpty else { continue }
@@ -96,75 +96,75 @@ struct IncrementalUpdateTests {
                 var inserted = pool.removeLast()
                 if useIDs { inserted.id = "s\(nextID)"; nextID += 1 }
                 spec.sections.insert(inserted, at: position)
-                try store.update(name: "feed", with: spec)
+                try await store.update(name: "feed", with: spec)
                 description = "insert at \(position)"
             case 4:
                 guard spec.sections.count > 1 else { continue }
                 let position = random.int(0...(spec.sections.count - 1))
                 spec.sections.remove(at: position)
-                try store.update(name: "feed", with: spec)
+                try await store.update(name: "feed", with: spec)
                 description = "remove \(position)"
             case 5:
                 spec.sectionSpacing = random.quarter(0...30)
-                try store.update(name: "feed", with: spec)
+                try await store.update(name: "feed", with: spec)
                 description = "sectionSpacing \(spec.sectionSpacing)"
             default:
                 // Every frame changes: each stored width is laid out again in full.
                 spec.axis = spec.axis == .vertical ? .horizontal : .vertical
-                let report = try store.update(name: "feed", with: spec)
+                let report = try await store.update(name: "feed", with: spec)
                 description = "axis \(spec.axis)"
                 #expect(report.layouts.map(\.fullRecompute) == [true, true], "seed \(seed): \(description)")
             }
-            try Self.expectMatchesFullRecompute(store, name: "feed", extents: extents, expected: spec, seed: seed, step: "step \(step): \(description)")
+            try await Self.expectMatchesFullRecompute(store, name: "feed", extents: extents, expected: spec, seed: seed, step: "step \(step): \(description)")
         }
     }
 
     @Test("an append into an open flow line moves the frames already stored, exactly", arguments: TestBackend.all)
-    func appendIntoOpenFlowLine(backend: TestBackend) throws {
+    func appendIntoOpenFlowLine(backend: TestBackend) async throws {
         let spec = try Spec(jsonText: """
         {"format": 1, "sections": [{"layout": {"kind": "flow", "alignment": "justified"}, "items": [{"size": [100, 10]}, {"size": [100, 10]}]},
                                    {"layout": {"kind": "grid", "fraction": 2}, "header": {"size": 30, "pinned": true}, "items": {"count": 4, "cycle": [{}]}}]}
         """)
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(spec, as: "feed", crossExtents: [300])
-        let report = try store.append(name: "feed", section: 0, items: [Item(width: 100, height: 20)])
+        try await store.save(spec, as: "feed", crossExtents: [300])
+        let report = try await store.append(name: "feed", section: 0, items: [Item(width: 100, height: 20)])
         #expect(report.layouts.map(\.resumed) == [1])
         #expect(report.layouts.map(\.shifted) == [1])
         #expect(report.layouts.map(\.recomputed) == [0])
         // The taller item joins the open line: the first two are centred again.
-        #expect(try store.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame == Rect(x: 0, y: 5, width: 100, height: 10))
+        #expect(try await store.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame == Rect(x: 0, y: 5, width: 100, height: 10))
         var expected = spec
         expected.sections[0].items = expected.sections[0].items.appending([Item(width: 100, height: 20)])
-        try Self.expectMatchesFullRecompute(store, name: "feed", extents: [300], expected: expected, seed: 0, step: "flow")
+        try await Self.expectMatchesFullRecompute(store, name: "feed", extents: [300], expected: expected, seed: 0, step: "flow")
         // One more closes the line: the old last line is justified now.
-        try store.append(name: "feed", section: 0, items: [Item(width: 50, height: 10)])
+        try await store.append(name: "feed", section: 0, items: [Item(width: 50, height: 10)])
         expected.sections[0].items = expected.sections[0].items.appending([Item(width: 50, height: 10)])
-        try Self.expectMatchesFullRecompute(store, name: "feed", extents: [300], expected: expected, seed: 0, step: "flow line closed")
+        try await Self.expectMatchesFullRecompute(store, name: "feed", extents: [300], expected: expected, seed: 0, step: "flow line closed")
     }
 
     @Test("appends back-fill a dense mozaik's open rows and go on from a saved cursor", arguments: TestBackend.all)
-    func appendIntoOpenMozaikRows(backend: TestBackend) throws {
+    func appendIntoOpenMozaikRows(backend: TestBackend) async throws {
         let spec = try Spec(jsonText: """
         {"format": 1, "sections": [{"layout": {"kind": "mozaik", "columnCount": 3, "rowHeight": 50},
           "items": [{"columns": 2, "rows": 2}, {"columns": 3}, {"columns": 2}]}]}
         """)
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(spec, as: "wall", crossExtents: [300, 450])
+        try await store.save(spec, as: "wall", crossExtents: [300, 450])
         var expected = spec
         for batch in [[Item(columns: 1, rows: 1)], [Item(columns: 1, rows: 1), Item(columns: 1, rows: 2)], [Item(columns: 3, rows: 1)]] {
-            let report = try store.append(name: "wall", section: 0, items: batch)
+            let report = try await store.append(name: "wall", section: 0, items: batch)
             #expect(report.layouts.allSatisfy { $0.resumed == 1 && $0.recomputed == 0 })
             expected.sections[0].items = expected.sections[0].items.appending(batch)
-            try Self.expectMatchesFullRecompute(store, name: "wall", extents: [300, 450], expected: expected, seed: 0, step: "mozaik")
+            try await Self.expectMatchesFullRecompute(store, name: "wall", extents: [300, 450], expected: expected, seed: 0, step: "mozaik")
         }
         // The first small item went into the hole beside the 2×2 item, row 0.
-        #expect(try store.element(name: "wall", crossExtent: 300, section: 0, item: 3)?.frame == Rect(x: 200, y: 0, width: 100, height: 50))
+        #expect(try await store.element(name: "wall", crossExtent: 300, section: 0, item: 3)?.frame == Rect(x: 200, y: 0, width: 100, height: 50))
     }
 
     @Test("an unchanged section after an edited one is moved, not recomputed", arguments: TestBackend.all)
-    func shiftInsteadOfRecompute(backend: TestBackend) throws {
+    func shiftInsteadOfRecompute(backend: TestBackend) async throws {
         let spec = try Spec(jsonText: """
         {"format": 1, "sections": [
           {"id": "a", "layout": {"kind": "grid", "fraction": 2}, "items": {"count": 10, "cycle": [{}]}},
@@ -173,11 +173,11 @@ struct IncrementalUpdateTests {
         """)
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(spec, as: "feed", crossExtents: [200])
+        try await store.save(spec, as: "feed", crossExtents: [200])
         var edited = spec
         edited.sections[1].items = .cycle(count: 13, [Item()])
         edited.sections[1].layout = GridLayout(fraction: 3)
-        let report = try store.update(name: "feed", with: edited)
+        let report = try await store.update(name: "feed", with: edited)
         #expect(report.layouts.first == {
             var entry = UpdateReport.Layout(crossExtent: 200)
             entry.kept = 1
@@ -185,13 +185,13 @@ struct IncrementalUpdateTests {
             entry.shifted = 1
             return entry
         }())
-        try Self.expectMatchesFullRecompute(store, name: "feed", extents: [200], expected: edited, seed: 0, step: "edit b")
+        try await Self.expectMatchesFullRecompute(store, name: "feed", extents: [200], expected: edited, seed: 0, step: "edit b")
         // Inserting before "c" renumbers it without touching its cells.
         var inserted = edited
         inserted.sections.insert(Section(id: "new", layout: FlowLayout(), items: .list([Item(width: 10, height: 10)])), at: 1)
-        let second = try store.update(name: "feed", with: inserted)
+        let second = try await store.update(name: "feed", with: inserted)
         #expect(second.layouts.first?.recomputed == 1)
         #expect(second.layouts.first?.shifted == 2)
-        try Self.expectMatchesFullRecompute(store, name: "feed", extents: [200], expected: inserted, seed: 0, step: "insert")
+        try await Self.expectMatchesFullRecompute(store, name: "feed", extents: [200], expected: inserted, seed: 0, step: "insert")
     }
 }

@@ -13,11 +13,11 @@ struct LayoutCacheTests {
     static let viewport = Rect(x: 0, y: 5_000, width: 400, height: 844)
 
     @Test("many layouts in rotation stay within the budget, least recently used dropped first, and answer exactly", arguments: TestBackend.all)
-    func budget(backend: TestBackend) throws {
+    func budget(backend: TestBackend) async throws {
         // One directory's bytes, measured on a store of its own.
         let probe = try TemporaryStore(backend)
-        try probe.store.save(Self.grid(2_000), as: "feed", crossExtents: [300])
-        _ = try probe.store.visibleElements(name: "feed", crossExtent: 300, viewport: Self.viewport)
+        try await probe.store.save(Self.grid(2_000), as: "feed", crossExtents: [300])
+        _ = try await probe.store.visibleElements(name: "feed", crossExtent: 300, viewport: Self.viewport)
         let oneDirectory = probe.store.cacheStatistics.bytes
         #expect(oneDirectory > 0)
         // Room for three of them.
@@ -25,13 +25,13 @@ struct LayoutCacheTests {
         let store = temporary.store
         var expected: [Double: [LayoutElement]] = [:]
         let widths: [Double] = [300, 320, 340, 360, 380, 400, 420, 440]
-        try store.save(Self.grid(2_000), as: "feed", crossExtents: widths)
+        try await store.save(Self.grid(2_000), as: "feed", crossExtents: widths)
         for width in widths {
             expected[width] = try LayoutEngine().layout(Self.grid(2_000), crossExtent: width).visibleElements(viewport: Self.viewport)
         }
         for round in 0..<3 {
             for width in widths {
-                #expect(try store.visibleElements(name: "feed", crossExtent: width, viewport: Self.viewport) == expected[width], "round \(round)")
+                #expect(try await store.visibleElements(name: "feed", crossExtent: width, viewport: Self.viewport) == expected[width], "round \(round)")
                 let statistics = store.cacheStatistics
                 #expect(statistics.bytes <= statistics.budget)
             }
@@ -48,12 +48,12 @@ struct LayoutCacheTests {
     }
 
     @Test("a large layout's first query goes through the index while its directory loads; later queries hit the cache", arguments: TestBackend.all)
-    func firstQuery(backend: TestBackend) throws {
+    func firstQuery(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.grid(20_000), as: "feed", crossExtents: [400])
+        try await store.save(Self.grid(20_000), as: "feed", crossExtents: [400])
         let memory = try LayoutEngine().layout(Self.grid(20_000), crossExtent: 400)
-        #expect(try store.visibleElements(name: "feed", crossExtent: 400, viewport: Self.viewport) == memory.visibleElements(viewport: Self.viewport))
+        #expect(try await store.visibleElements(name: "feed", crossExtent: 400, viewport: Self.viewport) == memory.visibleElements(viewport: Self.viewport))
         #expect(store.cacheStatistics.misses == 1)
         // The directory arrives in the background.
         let deadline = DispatchTime.now().uptimeNanoseconds + 30_000_000_000
@@ -61,26 +61,26 @@ struct LayoutCacheTests {
         #expect(store.cacheStatistics.layouts == 1)
         for offset in stride(from: 0.0, to: 100_000, by: 9_000) {
             let rect = Rect(x: 0, y: offset, width: 400, height: 844)
-            #expect(try store.visibleElements(name: "feed", crossExtent: 400, viewport: rect) == memory.visibleElements(viewport: rect))
+            #expect(try await store.visibleElements(name: "feed", crossExtent: 400, viewport: rect) == memory.visibleElements(viewport: rect))
         }
         #expect(store.cacheStatistics.hits == 12)
     }
 
     @Test("readers on every thread share one entry; a changed layout is a new entry", arguments: TestBackend.all)
-    func shared(backend: TestBackend) throws {
+    func shared(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.grid(100), as: "feed", crossExtents: [400])
-        _ = try store.visibleElements(name: "feed", crossExtent: 400, viewport: Self.viewport)
+        try await store.save(Self.grid(100), as: "feed", crossExtents: [400])
+        _ = try await store.visibleElements(name: "feed", crossExtent: 400, viewport: Self.viewport)
         #expect(store.cacheStatistics.misses == 1)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<25 { _ = try? store.visibleElements(name: "feed", crossExtent: 400, viewport: Self.viewport) }
         }
         #expect(store.cacheStatistics.misses == 1)
         #expect(store.cacheStatistics.hits == 200)
-        try store.append(name: "feed", section: 1, items: [Item()])
+        try await store.append(name: "feed", section: 1, items: [Item()])
         let everything = Rect(x: 0, y: 0, width: 400, height: 1e6)
-        #expect(try store.elements(name: "feed", crossExtent: 400, in: everything).count == 201)
+        #expect(try await store.elements(name: "feed", crossExtent: 400, in: everything).count == 201)
         #expect(store.cacheStatistics.misses == 2)
     }
 }

@@ -16,10 +16,10 @@ struct LayoutStoreConcurrencyTests {
     /// id. Across axes: the whole layout is deleted and written anew.
     @Test("a reader querying while a writer replaces the layout sees the old or the new one, never a mix",
           arguments: TestBackend.all, [false, true])
-    func readersSeeWholeLayouts(backend: TestBackend, acrossAxes: Bool) throws {
+    func readersSeeWholeLayouts(backend: TestBackend, acrossAxes: Bool) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.version(10), as: "feed", crossExtents: [100])
+        try await store.save(Self.version(10), as: "feed", crossExtents: [100])
         let everything = Rect(x: 0, y: 0, width: 1e7, height: 1e7)
         let stop = ManagedAtomicFlag()
         let failures = LockedList()
@@ -46,8 +46,8 @@ struct LayoutStoreConcurrencyTests {
         var layoutIDs: Set<Int64> = []
         for round in 0..<12 {
             let axis = acrossAxes && round % 2 == 0 ? "horizontal" : "vertical"
-            try store.save(Self.version(round % 2 == 0 ? 20 : 10, axis: axis), as: "feed")
-            layoutIDs.insert(try #require(try store.layouts().first).id)
+            try await store.save(Self.version(round % 2 == 0 ? 20 : 10, axis: axis), as: "feed")
+            layoutIDs.insert(try #require(try await store.layouts().first).id)
         }
         let readsDuring = reads.value - readsBefore
         stop.set()
@@ -60,14 +60,15 @@ struct LayoutStoreConcurrencyTests {
     }
 
     @Test("threads computing the same missing layout compute it once and agree", arguments: TestBackend.all)
-    func concurrentComputeOnce(backend: TestBackend) throws {
+    func concurrentComputeOnce(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.version(10), as: "feed")
+        try await store.save(Self.version(10), as: "feed")
         let computed = LockedCounter()
         let results = LockedList()
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             do {
+                // Threads of their own: the synchronous body, computed in the writer.
                 let result = try store.layout(name: "feed", crossExtent: 250)
                 let layout = result.layout
                 if result.computed { computed.increment() }

@@ -13,29 +13,29 @@ struct LayoutStoreInvalidationTests {
     }
 
     @Test("saving changed content recomputes every stored width in the same call", arguments: TestBackend.all)
-    func specChange(backend: TestBackend) throws {
+    func specChange(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.grid(3), as: "feed", crossExtents: [300, 600])
-        #expect(try store.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame.width == 100)
-        let layouts = try store.save(Self.grid(2), as: "feed")
+        try await store.save(Self.grid(3), as: "feed", crossExtents: [300, 600])
+        #expect(try await store.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame.width == 100)
+        let layouts = try await store.save(Self.grid(2), as: "feed").layouts
         #expect(layouts.map(\.crossExtent) == [300, 600])
         #expect(layouts.allSatisfy { $0.state == .fresh })
-        #expect(try store.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame.width == 150)
-        #expect(try store.element(name: "feed", crossExtent: 600, section: 0, item: 0)?.frame.width == 300)
+        #expect(try await store.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame.width == 150)
+        #expect(try await store.element(name: "feed", crossExtent: 600, section: 0, item: 0)?.frame.width == 300)
     }
 
     @Test("another width is another layout, computed on first use", arguments: TestBackend.all)
-    func widthChange(backend: TestBackend) throws {
+    func widthChange(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.grid(3), as: "feed", crossExtents: [300])
-        let result = try store.layout(name: "feed", crossExtent: 450)
+        try await store.save(Self.grid(3), as: "feed", crossExtents: [300])
+        let result = try await store.layout(name: "feed", crossExtent: 450)
         let layout = result.layout
         #expect(result.computed)
         #expect(layout.contentSize == Size(width: 450, height: 1500))
-        #expect(try store.layout(name: "feed", crossExtent: 450).computed == false)
-        #expect(try store.layouts().map(\.crossExtent) == [300, 450])
+        #expect(try await store.layout(name: "feed", crossExtent: 450).computed == false)
+        #expect(try await store.layouts().map(\.crossExtent) == [300, 450])
     }
 
     /// Every layout row as another engine version would have written it.
@@ -44,55 +44,55 @@ struct LayoutStoreInvalidationTests {
     }
 
     @Test("a layout of another engine version is stale and recomputed, never served", arguments: TestBackend.all)
-    func engineVersion(backend: TestBackend) throws {
+    func engineVersion(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.grid(3), as: "feed", crossExtents: [300])
+        try await store.save(Self.grid(3), as: "feed", crossExtents: [300])
         try temporary.change(sql: "UPDATE layouts SET engine_version = engine_version + 1", memory: Self.nextEngineVersion)
-        #expect(try store.layouts().map(\.state) == [.stale])
-        #expect(try store.layout(name: "feed", crossExtent: 300).computed)
-        #expect(try store.layouts().map(\.state) == [.fresh])
+        #expect(try await store.layouts().map(\.state) == [.stale])
+        #expect(try await store.layout(name: "feed", crossExtent: 300).computed)
+        #expect(try await store.layouts().map(\.state) == [.fresh])
     }
 
     @Test("a warm reader sees every change another store (as another process) makes to the file", arguments: TestBackend.all)
-    func warmReaderSeesOtherWriters(backend: TestBackend) throws {
+    func warmReaderSeesOtherWriters(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let reader = temporary.store
         let writer = try temporary.reopen()
-        try writer.save(Self.grid(3), as: "feed", crossExtents: [300])
+        try await writer.save(Self.grid(3), as: "feed", crossExtents: [300])
         let everything = Rect(x: 0, y: 0, width: 300, height: 1e6)
         // Warm the reader's caches of the resolved layout and its groups.
-        for _ in 0..<3 { #expect(try reader.elements(name: "feed", crossExtent: 300, in: everything).count == 30) }
+        for _ in 0..<3 { #expect(try await reader.elements(name: "feed", crossExtent: 300, in: everything).count == 30) }
 
-        try writer.save(Self.grid(2), as: "feed")
-        #expect(try reader.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame.width == 150)
+        try await writer.save(Self.grid(2), as: "feed")
+        #expect(try await reader.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame.width == 150)
 
-        try writer.save(Self.grid(2, count: 31), as: "feed")
-        #expect(try reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
+        try await writer.save(Self.grid(2, count: 31), as: "feed")
+        #expect(try await reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
 
         // Served from a stale resolution, the query would not recompute.
-        try writer.deleteLayout(name: "feed", crossExtent: 300)
-        #expect(try writer.layouts().isEmpty)
-        #expect(try reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
-        #expect(try writer.layouts().map(\.state) == [.fresh])
+        try await writer.deleteLayout(name: "feed", crossExtent: 300)
+        #expect(try await writer.layouts().isEmpty)
+        #expect(try await reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
+        #expect(try await writer.layouts().map(\.state) == [.fresh])
 
         try backend.change(sql: "UPDATE layouts SET engine_version = engine_version + 1", memory: Self.nextEngineVersion, on: writer)
-        #expect(try reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
-        #expect(try writer.layouts().map(\.state) == [.fresh])
+        #expect(try await reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
+        #expect(try await writer.layouts().map(\.state) == [.fresh])
     }
 
     @Test("invalidate marks layouts stale; the next query recomputes; prune deletes and shrinks the file", arguments: TestBackend.all)
-    func invalidateAndPrune(backend: TestBackend) throws {
+    func invalidateAndPrune(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.grid(3, count: 30_000), as: "feed", crossExtents: [300, 600])
-        #expect(try store.invalidate(name: "feed", crossExtent: 300) == 1)
-        #expect(try store.layouts().map(\.state) == [.stale, .fresh])
-        #expect(try store.invalidate(name: "feed") == 2)
-        #expect(try store.layout(name: "feed", crossExtent: 300).computed)
-        let report = try store.prune()
+        try await store.save(Self.grid(3, count: 30_000), as: "feed", crossExtents: [300, 600])
+        #expect(try await store.invalidate(name: "feed", crossExtent: 300) == 1)
+        #expect(try await store.layouts().map(\.state) == [.stale, .fresh])
+        #expect(try await store.invalidate(name: "feed") == 2)
+        #expect(try await store.layout(name: "feed", crossExtent: 300).computed)
+        let report = try await store.prune()
         #expect(report.layoutsDeleted == 1)
-        #expect(try store.layouts().map(\.crossExtent) == [300])
+        #expect(try await store.layouts().map(\.crossExtent) == [300])
         switch backend {
         case .sqlite, .memory:
             #expect(report.bytesAfter < report.bytesBefore)
@@ -100,60 +100,60 @@ struct LayoutStoreInvalidationTests {
             // VACUUM makes the space reusable without rewriting tables (which
             // would lock out every reader): the pruned layout (half the store)
             // computed again mostly fits in it, where it would otherwise add half.
-            #expect(try store.layout(name: "feed", crossExtent: 600).computed)
-            let again = try store.prune().bytesAfter
+            #expect(try await store.layout(name: "feed", crossExtent: 600).computed)
+            let again = try await store.prune().bytesAfter
             #expect(again <= report.bytesBefore + report.bytesBefore / 4, "\(report.bytesBefore) → \(again)")
         }
-        #expect(throws: StoreError.noSuchSpec(name: "nope")) { try store.invalidate(name: "nope") }
+        await #expect(throws: StoreError.noSuchSpec(name: "nope")) { try await store.invalidate(name: "nope") }
     }
 
     @Test("a spec that fails at any width changes nothing: the old spec and layouts stay", arguments: TestBackend.all)
-    func badSpecChangesNothing(backend: TestBackend) throws {
+    func badSpecChangesNothing(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.grid(3), as: "feed", crossExtents: [300])
-        let before = try store.elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 1e6))
+        try await store.save(Self.grid(3), as: "feed", crossExtents: [300])
+        let before = try await store.elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 1e6))
         // Valid at 300, impossible at 10: 2 items per line need 50 points of spacing.
         let bad = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 2, "itemSpacing": 50}, "items": [{}]}]}"#)
-        let error = try #require(throws: StoreError.self) { try store.save(bad, as: "feed", crossExtents: [300, 10]) }
+        let error = try await #require(throws: StoreError.self) { try await store.save(bad, as: "feed", crossExtents: [300, 10]) }
         #expect(error.code == .invalidSpec)
         #expect(error.path == "sections[0].layout.fraction")
         #expect(error.spec == "feed")
         #expect(error.cause is SpecError)
-        #expect(try store.elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 1e6)) == before)
-        #expect(try store.layouts().map(\.crossExtent) == [300])
-        #expect(try store.specs().count == 1)
-        let unnamed = try #require(throws: StoreError.self) { try store.save(Self.grid(3)) }
+        #expect(try await store.elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 1e6)) == before)
+        #expect(try await store.layouts().map(\.crossExtent) == [300])
+        #expect(try await store.specs().count == 1)
+        let unnamed = try await #require(throws: StoreError.self) { try await store.save(Self.grid(3)) }
         #expect(unnamed.code == .invalidArgument)
     }
 
     /// A flow section of one 10×10 item read from items.ndjson, saved as
     /// "files" at width 100.
-    static func saveFileSpec(in temporary: TemporaryStore) throws -> LayoutStore {
+    static func saveFileSpec(in temporary: TemporaryStore) async throws -> LayoutStore {
         try #"{"size": [10, 10]}"#.write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
         try #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"file": "items.ndjson"}}]}"#
             .write(toFile: temporary.file("spec.json"), atomically: true, encoding: .utf8)
-        try temporary.store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "files", crossExtents: [100])
+        try await temporary.store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "files", crossExtents: [100])
         return temporary.store
     }
 
     @Test("a changed items file is caught: the stored layout stays, a recompute asks for a new save", arguments: TestBackend.all)
-    func changedItemsFile(backend: TestBackend) throws {
+    func changedItemsFile(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
-        let store = try Self.saveFileSpec(in: temporary)
+        let store = try await Self.saveFileSpec(in: temporary)
         try "{\"size\": [20, 20]}\n{\"size\": [20, 20]}".write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
-        #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 0)?.frame.width == 10)
-        #expect(try #require(throws: StoreError.self) { try store.layout(name: "files", crossExtent: 200) }.code == .conflict)
-        try store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "files")
-        #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 1)?.frame.width == 20)
+        #expect(try await store.element(name: "files", crossExtent: 100, section: 0, item: 0)?.frame.width == 10)
+        #expect(try await #require(throws: StoreError.self) { try await store.layout(name: "files", crossExtent: 200) }.code == .conflict)
+        try await store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "files")
+        #expect(try await store.element(name: "files", crossExtent: 100, section: 0, item: 1)?.frame.width == 20)
     }
 
     @Test("a file section that was appended to (file + list segments) still notices when its file changes", arguments: TestBackend.all)
-    func changedFileInsideSegments(backend: TestBackend) throws {
+    func changedFileInsideSegments(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
-        let store = try Self.saveFileSpec(in: temporary)
-        try store.append(name: "files", section: 0, items: [Item(size: Size(width: 30, height: 30))])
-        let stored = try #require(try store.spec(named: "files"))
+        let store = try await Self.saveFileSpec(in: temporary)
+        try await store.append(name: "files", section: 0, items: [Item(size: Size(width: 30, height: 30))])
+        let stored = try #require(try await store.spec(named: "files"))
         guard case .segments(let parts) = stored.sections[0].items, case .file(let path, _) = parts.first else {
             Issue.record("expected file + list segments, got \(stored.sections[0].items)")
             return
@@ -161,26 +161,26 @@ struct LayoutStoreInvalidationTests {
         #expect(path.hasPrefix("/"), "the stored path \(path) must not depend on the current folder")
 
         try "{\"size\": [20, 20]}".write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
-        #expect(try #require(throws: StoreError.self) { try store.layout(name: "files", crossExtent: 200) }.code == .conflict)
+        #expect(try await #require(throws: StoreError.self) { try await store.layout(name: "files", crossExtent: 200) }.code == .conflict)
         // Saving the stored spec again reads the new file, and keeps the appended item.
-        try store.save(stored, as: "files")
-        #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 0)?.frame.width == 20)
-        #expect(try store.element(name: "files", crossExtent: 100, section: 0, item: 1)?.frame.width == 30)
+        try await store.save(stored, as: "files")
+        #expect(try await store.element(name: "files", crossExtent: 100, section: 0, item: 0)?.frame.width == 20)
+        #expect(try await store.element(name: "files", crossExtent: 100, section: 0, item: 1)?.frame.width == 30)
     }
 
     @Test("a segments spec names its files relative to the spec, and stores them absolute", arguments: TestBackend.all)
-    func relativeFileInSegments(backend: TestBackend) throws {
+    func relativeFileInSegments(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         try #"{"size": [10, 10]}"#.write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
         try #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"segments": [{"file": "items.ndjson"}, [{"size": [5, 5]}]]}}]}"#
             .write(toFile: temporary.file("spec.json"), atomically: true, encoding: .utf8)
         let store = temporary.store
-        try store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "segments", crossExtents: [100])
-        let stored = try #require(try store.spec(named: "segments"))
+        try await store.save(Spec(contentsOfFile: temporary.file("spec.json")), as: "segments", crossExtents: [100])
+        let stored = try #require(try await store.spec(named: "segments"))
         #expect(stored.sections[0].items.itemFiles.map(\.resolvedPath) == [realPath(temporary.file("items.ndjson"))])
-        #expect(try store.element(name: "segments", crossExtent: 100, section: 0, item: 1)?.frame.width == 5)
+        #expect(try await store.element(name: "segments", crossExtent: 100, section: 0, item: 1)?.frame.width == 5)
         try "{\"size\": [40, 40]}".write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
-        #expect(try #require(throws: StoreError.self) { try store.layout(name: "segments", crossExtent: 300) }.code == .conflict)
+        #expect(try await #require(throws: StoreError.self) { try await store.layout(name: "segments", crossExtent: 300) }.code == .conflict)
     }
 
     private func realPath(_ path: String) -> String {

@@ -12,7 +12,7 @@ struct LayoutStoreRoundTripTests {
         (UInt64(1)...50).map { ($0, LayoutStore.defaultCacheBudget) } + (UInt64(51)...80).map { ($0, 0) }
 
     @Test("stored layouts answer every query exactly like the in-memory layout, cached and through the R*Tree", arguments: TestBackend.all, cases)
-    func roundTrip(backend: TestBackend, testCase: (seed: UInt64, cacheLimit: Int)) throws {
+    func roundTrip(backend: TestBackend, testCase: (seed: UInt64, cacheLimit: Int)) async throws {
         let (seed, cacheLimit) = testCase
         var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
         let (json, extent) = generator.spec(maxSections: 5, maxItems: 400)
@@ -20,11 +20,11 @@ struct LayoutStoreRoundTripTests {
         let memory = try LayoutEngine().layout(spec, crossExtent: extent)
         let temporary = try TemporaryStore(backend, cacheBudget: cacheLimit)
         let store = temporary.store
-        try store.save(spec, as: "random", crossExtents: [extent])
+        try await store.save(spec, as: "random", crossExtents: [extent])
 
-        #expect(try store.contentSize(name: "random", crossExtent: extent) == memory.contentSize)
+        #expect(try await store.contentSize(name: "random", crossExtent: extent) == memory.contentSize)
         let everything = Rect(x: -1e6, y: -1e6, width: 4e6, height: 4e6)
-        #expect(try store.elements(name: "random", crossExtent: extent, in: everything) == memory.elements, "seed \(seed)")
+        #expect(try await store.elements(name: "random", crossExtent: extent, in: everything) == memory.elements, "seed \(seed)")
 
         var random = SeededRandom(seed: seed &* 7919)
         let size = memory.contentSize
@@ -43,20 +43,20 @@ struct LayoutStoreRoundTripTests {
                 case 2: rect = Rect(x: frame.minX, y: frame.maxY, width: frame.width, height: 5)
                 default: rect = Rect(x: frame.minX, y: frame.minY - 5, width: frame.width, height: 5)
                 }
-                #expect(try !store.elements(name: "random", crossExtent: extent, in: rect).contains(element), "seed \(seed) rect \(rect)")
+                #expect(try await !store.elements(name: "random", crossExtent: extent, in: rect).contains(element), "seed \(seed) rect \(rect)")
             }
-            let hits = try store.elements(name: "random", crossExtent: extent, in: rect)
+            let hits = try await store.elements(name: "random", crossExtent: extent, in: rect)
             #expect(hits == Self.bruteForce(all, rect), "seed \(seed) rect \(rect)")
             #expect(hits == memory.elements(in: rect), "seed \(seed) rect \(rect)")
-            #expect(try store.visibleElements(name: "random", crossExtent: extent, viewport: rect) == memory.visibleElements(viewport: rect),
+            #expect(try await store.visibleElements(name: "random", crossExtent: extent, viewport: rect) == memory.visibleElements(viewport: rect),
                     "seed \(seed) viewport \(rect)")
         }
         for (index, section) in memory.sections.enumerated() where section.itemCount > 0 {
             for item in [0, section.itemCount / 2, section.itemCount - 1] {
-                #expect(try store.element(name: "random", crossExtent: extent, section: index, item: item)
+                #expect(try await store.element(name: "random", crossExtent: extent, section: index, item: item)
                     == memory.element(section: index, item: item))
             }
-            #expect(try store.element(name: "random", crossExtent: extent, section: index, item: section.itemCount) == nil)
+            #expect(try await store.element(name: "random", crossExtent: extent, section: index, item: section.itemCount) == nil)
         }
     }
 
@@ -69,16 +69,16 @@ struct LayoutStoreRoundTripTests {
     }
 
     @Test("a layout far down the scroll axis keeps exact frames (R*Tree floats are only an index)", arguments: TestBackend.all, [LayoutStore.defaultCacheBudget, 0])
-    func exactFarFrames(backend: TestBackend, cacheLimit: Int) throws {
+    func exactFarFrames(backend: TestBackend, cacheLimit: Int) async throws {
         let spec = try Spec(jsonText: """
         {"format": 1, "sections": [{"layout": {"kind": "flow"}, "insets": {"top": 48000000.3}, "items": [{"size": [100.1, 0.7]}, {"size": [100.1, 0.7]}]}]}
         """)
         let memory = try LayoutEngine().layout(spec, crossExtent: 390)
         let temporary = try TemporaryStore(backend, cacheBudget: cacheLimit)
-        try temporary.store.save(spec, as: "far", crossExtents: [390])
+        try await temporary.store.save(spec, as: "far", crossExtents: [390])
         let rect = Rect(x: 100.1, y: 48000000.3, width: 1, height: 0.5)
         // The second cell starts exactly at x = 100.1: the first one only touches the rect.
-        let stored = try temporary.store.elements(name: "far", crossExtent: 390, in: rect)
+        let stored = try await temporary.store.elements(name: "far", crossExtent: 390, in: rect)
         #expect(stored == memory.elements(in: rect))
         #expect(stored.map(\.item) == [1])
         #expect(stored.first?.frame == Rect(x: 100.1, y: 48000000.3, width: 100.1, height: 0.7))

@@ -18,17 +18,17 @@ struct ListingTests {
         try await store.save(Self.grid(4), as: "b", crossExtents: [200, 100])
         try await store.save(Self.grid(2), as: "a", crossExtents: [300])
         try await store.save(Self.grid(1), as: "c")
-        let listing = try Self.sync { try store.listing() }
+        let listing = try await store.listing()
         #expect(listing.map(\.spec.name) == ["a", "b", "c"])
         #expect(listing.map { $0.layouts.map(\.crossExtent) } == [[300], [100, 200], []])
         #expect(listing[1].layouts.allSatisfy { $0.specName == "b" && $0.elementCount == 4 })
-        #expect(try Self.sync { try store.listing(name: "b") } == listing[1])
+        #expect(try await store.listing(name: "b") == listing[1])
         #expect(try await store.listing(name: "nope") == nil)
         #expect(try await store.listing() == listing)
     }
 
     @Test("list JSON and an update report are the contract's objects, read back by Foundation")
-    func json() throws {
+    func json() async throws {
         let spec = StoredSpec(name: "feed \"1\"", axis: .vertical, sectionCount: 2, contentHash: "x", updatedAt: 0)
         let layout = StoredLayout(
             id: 7, specName: spec.name, axis: .vertical, crossExtent: 390.5, state: .fresh, contentLength: 1234.25,

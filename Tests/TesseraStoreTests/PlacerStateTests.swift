@@ -22,36 +22,36 @@ struct PlacerStateTests {
     }
 
     /// Saves the spec, replaces its stored state with `state`, then appends.
-    static func append(after state: String, backend: TestBackend) throws -> (TemporaryStore, UpdateReport) {
+    static func append(after state: String, backend: TestBackend) async throws -> (TemporaryStore, UpdateReport) {
         let temporary = try TemporaryStore(backend)
-        try temporary.store.save(Spec(jsonText: json), crossExtents: [390])
+        try await temporary.store.save(Spec(jsonText: json), crossExtents: [390])
         try temporary.change(sql: "UPDATE layout_sections SET placer_state = \(backend.blob(state))") { tables in
             tables.alterSections { $0.placerState = Array(state.utf8); $0.resum() }
         }
-        return (temporary, try temporary.store.append(name: "photos", section: 0, items: appended))
+        return (temporary, try await temporary.store.append(name: "photos", section: 0, items: appended))
     }
 
     @Test("states are stored with their version, and a state from before versions (the fixture) still resumes", arguments: TestBackend.all)
-    func legacyStateResumes(backend: TestBackend) throws {
-        let (temporary, report) = try Self.append(after: Self.legacyState, backend: backend)
+    func legacyStateResumes(backend: TestBackend) async throws {
+        let (temporary, report) = try await Self.append(after: Self.legacyState, backend: backend)
         let store = temporary.store
         #expect(report.layouts.map(\.resumed) == [1])
         #expect(report.layouts.map(\.unreadableStates) == [0])
-        #expect(try store.elements(name: "photos", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 1e6)) == Self.expected())
+        #expect(try await store.elements(name: "photos", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 1e6)) == Self.expected())
     }
 
     @Test("a state of another version, or one that does not decode, is counted and its section laid out again", arguments: TestBackend.all, [
         "v999:" + legacyState, "v1:{}", "v1:" + legacyState.replacingOccurrences(of: "bottoms", with: "tops"), "vX:{}",
     ])
-    func unreadableStates(backend: TestBackend, state: String) throws {
-        let (temporary, report) = try Self.append(after: state, backend: backend)
+    func unreadableStates(backend: TestBackend, state: String) async throws {
+        let (temporary, report) = try await Self.append(after: state, backend: backend)
         let store = temporary.store
         #expect(report.layouts.map(\.resumed) == [0])
         #expect(report.layouts.map(\.recomputed) == [1])
         #expect(report.layouts.map(\.unreadableStates) == [1])
-        #expect(try store.elements(name: "photos", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 1e6)) == Self.expected())
+        #expect(try await store.elements(name: "photos", crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 1e6)) == Self.expected())
         // The section was laid out again: its new state is this version's.
-        let again = try store.append(name: "photos", section: 0, items: [Item()])
+        let again = try await store.append(name: "photos", section: 0, items: [Item()])
         #expect(again.layouts.map(\.resumed) == [1])
     }
 }

@@ -30,11 +30,11 @@ struct PostgresReadTests {
     }
 
     @Test("a warm query sends one statement; frames not cached add one; a directory not cached runs in one snapshot")
-    func statementsPerQuery() throws {
+    func statementsPerQuery() async throws {
         let scratch = try TemporaryStore(.postgres)
         let store = scratch.store
         let spec = try Self.spec()
-        try store.save(spec, as: "feed", crossExtents: [390])
+        try await store.save(spec, as: "feed", crossExtents: [390])
         let engine = try LayoutEngine().layout(spec, crossExtent: 390)
         let near = Self.viewport(at: 1000), far = Self.viewport(at: 40_000)
 
@@ -55,34 +55,34 @@ struct PostgresReadTests {
 
         // Without a frame cache every query fetches its frames: two statements.
         let uncached = try LayoutStore(url: store.location, frameCacheBudget: 0)
-        _ = try uncached.visibleElements(name: "feed", crossExtent: 390, viewport: near)
+        _ = try await uncached.visibleElements(name: "feed", crossExtent: 390, viewport: near)
         let fetched = try Self.counted(uncached, near)
         #expect(fetched.answer == engine.visibleElements(viewport: near))
         #expect(fetched.statements == 2)
     }
 
     @Test("a reader with every frame cached answers what another machine wrote since, never what it cached")
-    func cachedFramesFollowWrites() throws {
+    func cachedFramesFollowWrites() async throws {
         let scratch = try TemporaryStore(.postgres)
         let reader = scratch.store
         let writer = try scratch.reopen()
         let versions = [try Self.spec(), try Self.spec(aspect: 0.75), try Self.spec(count: 2300, aspect: 0.75)]
-        try writer.save(versions[0], as: "feed", crossExtents: [390])
+        try await writer.save(versions[0], as: "feed", crossExtents: [390])
         var current = 0
         for next in [1, 2, 0] {
             // Every group's frames cached in the reader.
             let before = try LayoutEngine().layout(versions[current], crossExtent: 390)
             for y in stride(from: 0.0, to: before.contentSize.height, by: 400) {
                 let viewport = Self.viewport(at: y)
-                #expect(try reader.visibleElements(name: "feed", crossExtent: 390, viewport: viewport, computeIfMissing: false)
+                #expect(try await reader.visibleElements(name: "feed", crossExtent: 390, viewport: viewport, computeIfMissing: false)
                     == before.visibleElements(viewport: viewport))
             }
-            try writer.save(versions[next], as: "feed")
+            try await writer.save(versions[next], as: "feed")
             current = next
             let after = try LayoutEngine().layout(versions[current], crossExtent: 390)
             for y in stride(from: 0.0, to: after.contentSize.height, by: 400) {
                 let viewport = Self.viewport(at: y)
-                #expect(try reader.visibleElements(name: "feed", crossExtent: 390, viewport: viewport, computeIfMissing: false)
+                #expect(try await reader.visibleElements(name: "feed", crossExtent: 390, viewport: viewport, computeIfMissing: false)
                     == after.visibleElements(viewport: viewport), "version \(current) at \(y)")
             }
         }
@@ -90,15 +90,15 @@ struct PostgresReadTests {
     }
 
     @Test("frames that do not match the checksum the read's first statement gave are read again in one snapshot: damage, never cached")
-    func mismatchedFramesRunInOneSnapshot() throws {
+    func mismatchedFramesRunInOneSnapshot() async throws {
         let scratch = try TemporaryStore(.postgres)
         let store = scratch.store
         let spec = try Self.spec()
-        try store.save(spec, as: "feed", crossExtents: [390])
+        try await store.save(spec, as: "feed", crossExtents: [390])
         let engine = try LayoutEngine().layout(spec, crossExtent: 390)
         let top = Self.viewport(at: 0), far = Self.viewport(at: 40_000) // items 921-944: the group of items 750…
         // The directory is cached; the far group's frames are not.
-        _ = try store.visibleElements(name: "feed", crossExtent: 390, viewport: top)
+        _ = try await store.visibleElements(name: "feed", crossExtent: 390, viewport: top)
         try store.executePostgres("""
             CREATE TABLE kept AS SELECT id, frames FROM cell_groups WHERE first_item = 750;
             UPDATE cell_groups SET frames = overlay(frames placing '\\xffffffff'::bytea from 9) WHERE first_item = 750
@@ -111,7 +111,7 @@ struct PostgresReadTests {
         }
         // Given their bytes back, the group answers: the damaged bytes were never cached.
         try store.executePostgres("UPDATE cell_groups AS g SET frames = k.frames FROM kept AS k WHERE g.id = k.id; DROP TABLE kept")
-        #expect(try store.visibleElements(name: "feed", crossExtent: 390, viewport: far, computeIfMissing: false) == engine.visibleElements(viewport: far))
+        #expect(try await store.visibleElements(name: "feed", crossExtent: 390, viewport: far, computeIfMissing: false) == engine.visibleElements(viewport: far))
     }
 
     // MARK: freshness=notified
@@ -134,11 +134,11 @@ struct PostgresReadTests {
     }
 
     @Test("freshness=notified: a warm query sends nothing; another machine's commit is seen once notified, its own at once")
-    func notifiedReads() throws {
+    func notifiedReads() async throws {
         let scratch = try TemporaryStore(.postgres)
         let writer = scratch.store
         let versions = [try Self.spec(), try Self.spec(aspect: 0.75), try Self.spec(count: 2300)]
-        try writer.save(versions[0], as: "feed", crossExtents: [390])
+        try await writer.save(versions[0], as: "feed", crossExtents: [390])
         let reader = try Self.notified(writer)
         #expect(reader.location.hasSuffix("freshness=notified"))
         let near = Self.viewport(at: 1000)
@@ -150,7 +150,7 @@ struct PostgresReadTests {
         #expect(warm.statements == 0)
 
         // Another machine's commit: its notification arrives, then every answer is new.
-        try writer.save(versions[1], as: "feed")
+        try await writer.save(versions[1], as: "feed")
         try Self.eventually("the reader sees version 1") { try Self.counted(reader, near).answer == engines[1].visibleElements(viewport: near) }
         for y in stride(from: 0.0, to: engines[1].contentSize.height, by: 700) {
             #expect(try Self.counted(reader, Self.viewport(at: y)).answer == engines[1].visibleElements(viewport: Self.viewport(at: y)))
@@ -158,7 +158,7 @@ struct PostgresReadTests {
         #expect(try Self.counted(reader, near).statements == 0)
 
         // Its own commit: seen by the next query, without waiting.
-        try reader.save(versions[2], as: "feed")
+        try await reader.save(versions[2], as: "feed")
         #expect(try Self.counted(reader, near).answer == engines[2].visibleElements(viewport: near))
 
         // A change by hand (not through Tessera) notifies too: the triggers send it.
@@ -174,11 +174,11 @@ struct PostgresReadTests {
     }
 
     @Test("freshness=notified: while the listening connection is lost every query reads its layout's row; then it listens again")
-    func lostListener() throws {
+    func lostListener() async throws {
         let scratch = try TemporaryStore(.postgres)
         let writer = scratch.store
         let versions = [try Self.spec(), try Self.spec(aspect: 0.75)]
-        try writer.save(versions[0], as: "feed", crossExtents: [390])
+        try await writer.save(versions[0], as: "feed", crossExtents: [390])
         let reader = try Self.notified(writer)
         let near = Self.viewport(at: 1000)
         _ = try Self.counted(reader, near)
@@ -190,23 +190,23 @@ struct PostgresReadTests {
             WHERE query = 'LISTEN tessera_' || (SELECT oid FROM pg_namespace WHERE nspname = '\(schema)')::text
             """)
         try Self.eventually("a warm query reads the layout's row") { try Self.counted(reader, near).statements == 1 }
-        try writer.save(versions[1], as: "feed")
+        try await writer.save(versions[1], as: "feed")
         let second = try LayoutEngine().layout(versions[1], crossExtent: 390).visibleElements(viewport: near)
         #expect(try Self.counted(reader, near).answer == second)
 
         // A second later it listens again: warm queries send nothing, and commits are heard.
         try Self.eventually("a warm query sends nothing again") { try Self.counted(reader, near).statements == 0 }
         #expect(try Self.counted(reader, near).answer == second)
-        try writer.save(versions[0], as: "feed")
+        try await writer.save(versions[0], as: "feed")
         let first = try LayoutEngine().layout(versions[0], crossExtent: 390).visibleElements(viewport: near)
         try Self.eventually("the reader hears of the commit") { try Self.counted(reader, near).answer == first }
     }
 
     @Test("a store of schema version 1 is migrated by a writable open: its layouts kept, its commits then notified")
-    func migratesVersionOne() throws {
+    func migratesVersionOne() async throws {
         let scratch = try TemporaryStore(.postgres)
         let spec = try Self.spec()
-        try scratch.store.save(spec, as: "feed", crossExtents: [390])
+        try await scratch.store.save(spec, as: "feed", crossExtents: [390])
         // As version 1 left it: no triggers, no function, no reach columns,
         // one version recorded (version 3 changed no table).
         try scratch.store.executePostgres("""
@@ -223,11 +223,11 @@ struct PostgresReadTests {
 
         let migrated = try Self.notified(scratch.store)
         // Version 4 gave every group its reach, and a cold query proves its answer from them.
-        #expect(try migrated.check().isHealthy)
+        #expect(try await migrated.check().isHealthy)
         let near = Self.viewport(at: 1000)
         #expect(try Self.counted(migrated, near).answer == LayoutEngine().layout(spec, crossExtent: 390).visibleElements(viewport: near))
         let changed = try Self.spec(aspect: 0.75)
-        try scratch.store.save(changed, as: "feed")
+        try await scratch.store.save(changed, as: "feed")
         let expected = try LayoutEngine().layout(changed, crossExtent: 390).visibleElements(viewport: near)
         try Self.eventually("the migrated store notifies") { try Self.counted(migrated, near).answer == expected }
     }

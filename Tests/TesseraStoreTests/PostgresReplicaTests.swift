@@ -30,11 +30,11 @@ struct PostgresReplicaTests {
     }
 
     @Test("reads through the replica see the old or the new layout, never a mix; the replica refuses writes")
-    func oldOrNewThroughReplica() throws {
+    func oldOrNewThroughReplica() async throws {
         let clusters = try ReplicatedClusters()
         let writer = try LayoutStore(url: clusters.primaryURL + "?schema=feeds")
         let versions = [try Self.spec(version: 1), try Self.spec(version: 2)]
-        try writer.save(versions[0], as: "feed", crossExtents: [390])
+        try await writer.save(versions[0], as: "feed", crossExtents: [390])
         let reader = try Self.eventually { try LayoutStore(url: clusters.replicaURL + "?schema=feeds", readOnly: true) }
         // Both versions' whole layouts, and one viewport across the edited section.
         let everything = Rect(x: 0, y: 0, width: 390, height: 1e7)
@@ -42,7 +42,7 @@ struct PostgresReplicaTests {
         _ = try Self.eventually { try reader.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false) }
 
         // The replica is a hot standby: no writes, whatever the store was opened as.
-        #expect(throws: StoreError.self) { try reader.save(versions[1], as: "feed", crossExtents: [390]) }
+        await #expect(throws: StoreError.self) { try await reader.save(versions[1], as: "feed", crossExtents: [390]) }
         let writable = #expect(throws: StoreError.self) { try LayoutStore(url: clusters.replicaURL + "?schema=other") }
         #expect(writable?.code == .readOnly, "\(String(describing: writable))")
         // A hot standby cannot LISTEN: freshness=notified is refused, naming the way out.
@@ -59,7 +59,8 @@ struct PostgresReplicaTests {
         let writes = Thread {
             do {
                 for round in 1...rounds {
-                    try writer.save(versions[round % 2], as: "feed")
+                    // On a thread of its own: the save's synchronous body.
+                    _ = try writer.save(versions[round % 2], as: "feed", crossExtents: [], progress: nil, cancellation: nil)
                     usleep(300_000)
                 }
             } catch {
@@ -71,7 +72,7 @@ struct PostgresReplicaTests {
         var seen = [0, 0]
         var reads = 0
         while writing || reads < 20 {
-            let answer = try reader.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false)
+            let answer = try await reader.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false)
             reads += 1
             if answer == expected[0] {
                 seen[0] += 1
@@ -96,20 +97,20 @@ struct PostgresReplicaTests {
 
 extension PostgresReplicaTests {
     @Test("a store opened for writing on a replica answers reads; its writes fail with readOnly and change nothing")
-    func writableOpenOnReplica() throws {
+    func writableOpenOnReplica() async throws {
         let clusters = try ReplicatedClusters()
         let writer = try LayoutStore(url: clusters.primaryURL + "?schema=feeds")
-        try writer.save(try Self.spec(version: 1), as: "feed", crossExtents: [390])
+        try await writer.save(try Self.spec(version: 1), as: "feed", crossExtents: [390])
         let everything = Rect(x: 0, y: 0, width: 390, height: 1e7)
-        let expected = try writer.elements(name: "feed", crossExtent: 390, in: everything)
+        let expected = try await writer.elements(name: "feed", crossExtent: 390, in: everything)
         let onReplica = try Self.eventually { () throws -> LayoutStore in
             let store = try LayoutStore(url: clusters.replicaURL + "?schema=feeds")
             _ = try store.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false)
             return store
         }
-        #expect(try onReplica.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false) == expected)
-        let refused = #expect(throws: StoreError.self) { try onReplica.save(try Self.spec(version: 2), as: "feed") }
+        #expect(try await onReplica.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false) == expected)
+        let refused = await #expect(throws: StoreError.self) { try await onReplica.save(try Self.spec(version: 2), as: "feed") }
         #expect(refused?.code == .readOnly, "\(String(describing: refused))")
-        #expect(try writer.elements(name: "feed", crossExtent: 390, in: everything) == expected)
+        #expect(try await writer.elements(name: "feed", crossExtent: 390, in: everything) == expected)
     }
 }

@@ -16,10 +16,10 @@ struct PrecomputeProgressTests {
     }
 
     @Test("every computed width reports growing counts of the known total, ending at it", arguments: TestBackend.all)
-    func reportsPerWidth(backend: TestBackend) throws {
+    func reportsPerWidth(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let reports = Mutex<[PrecomputeProgress]>([])
-        try temporary.store.save(Self.feed(), as: "feed", crossExtents: [390, 820]) { report in
+        try await temporary.store.save(Self.feed(), as: "feed", crossExtents: [390, 820]) { report in
             reports.withLock { $0.append(report) }
         }
         let all = reports.withLock { $0 }
@@ -39,15 +39,15 @@ struct PrecomputeProgressTests {
     }
 
     @Test("a save that lays a stored width out again in full (new axis) reports it; one that keeps everything reports nothing", arguments: TestBackend.all)
-    func reportsFullRecomputesOfUpdates(backend: TestBackend) throws {
+    func reportsFullRecomputesOfUpdates(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
-        try temporary.store.save(Self.feed(), as: "feed", crossExtents: [390])
+        try await temporary.store.save(Self.feed(), as: "feed", crossExtents: [390])
         let unchanged = Mutex<[PrecomputeProgress]>([])
-        try temporary.store.save(Self.feed(), as: "feed") { report in unchanged.withLock { $0.append(report) } }
+        try await temporary.store.save(Self.feed(), as: "feed") { report in unchanged.withLock { $0.append(report) } }
         #expect(unchanged.withLock { $0 }.isEmpty)
 
         let swapped = Mutex<[PrecomputeProgress]>([])
-        let report = try temporary.store.update(name: "feed", with: Self.feed(axis: "horizontal")) { progress in
+        let report = try await temporary.store.update(name: "feed", with: Self.feed(axis: "horizontal")) { progress in
             swapped.withLock { $0.append(progress) }
         }
         #expect(report.layouts.map(\.fullRecompute) == [true])

@@ -18,11 +18,11 @@ struct SpecNameStoreTests {
     ]
 
     @Test("a name to save as that breaks the rule is an invalid argument naming the rule; nothing is stored")
-    func saveAs() throws {
+    func saveAs() async throws {
         let temporary = try TemporaryStore()
         for (name, reason) in Self.badNames {
             do {
-                _ = try temporary.store.save(try Self.spec, as: name, crossExtents: [390])
+                _ = try await temporary.store.save(try Self.spec, as: name, crossExtents: [390])
                 Issue.record("\(name.debugDescription) was stored")
             } catch let error as StoreError {
                 #expect(error.code == .invalidArgument)
@@ -30,37 +30,37 @@ struct SpecNameStoreTests {
                 #expect(!error.message.contains("\n"))
             }
         }
-        #expect(try temporary.store.specs().isEmpty)
+        #expect(try await temporary.store.specs().isEmpty)
         // The longest name, and one of any script, are names.
         let longest = String(repeating: "é", count: 128)
-        _ = try temporary.store.save(try Self.spec, as: longest, crossExtents: [390])
-        _ = try temporary.store.save(try Self.spec, as: "フィード 2", crossExtents: [390])
-        #expect(try temporary.store.specs().map(\.name).sorted() == [longest, "フィード 2"].sorted())
-        #expect(try temporary.store.spec(named: longest)?.name == longest)
+        _ = try await temporary.store.save(try Self.spec, as: longest, crossExtents: [390])
+        _ = try await temporary.store.save(try Self.spec, as: "フィード 2", crossExtents: [390])
+        #expect(try await temporary.store.specs().map(\.name).sorted() == [longest, "フィード 2"].sorted())
+        #expect(try await temporary.store.spec(named: longest)?.name == longest)
     }
 
     @Test("a spec built in Swift with a bad name is refused, in a save and in a batch")
-    func builtInSwift() throws {
+    func builtInSwift() async throws {
         let temporary = try TemporaryStore()
         var named = try Self.spec
         named.name = "tab\there"
-        #expect(throws: StoreError.self) { try temporary.store.save(named, crossExtents: [390]) }
+        await #expect(throws: StoreError.self) { try await temporary.store.save(named, crossExtents: [390]) }
         var good = try Self.spec
         good.name = "good"
-        let report = try temporary.store.precompute(batch: [good, named], crossExtents: [390], onFailure: .skip)
+        let report = try await temporary.store.saveBatch([good, named], crossExtents: [390], onFailure: .skip)
         #expect(report.saved == 1)
         #expect(report.failures.map(\.index) == [1])
         #expect(report.failures.first?.error.code == .invalidArgument)
         #expect(report.failures.first?.error.message.hasPrefix("a spec name must not contain control characters or line breaks, got U+0009") == true)
-        #expect(try temporary.store.specs().map(\.name) == ["good"])
+        #expect(try await temporary.store.specs().map(\.name) == ["good"])
     }
 
     @Test("a spec stored before the rule, under a name it now breaks, is still read back")
-    func storedBeforeTheRule() throws {
+    func storedBeforeTheRule() async throws {
         let temporary = try TemporaryStore()
-        _ = try temporary.store.save(try Self.spec, as: "old", crossExtents: [390])
+        _ = try await temporary.store.save(try Self.spec, as: "old", crossExtents: [390])
         try temporary.execute("UPDATE specs SET name = 'old' || char(10) || 'name', body = replace(body, '\"old\"', '\"old\\nname\"')")
         let reopened = try temporary.reopen()
-        #expect(try reopened.spec(named: "old\nname")?.name == "old\nname")
+        #expect(try await reopened.spec(named: "old\nname")?.name == "old\nname")
     }
 }

@@ -18,53 +18,56 @@ struct StoreConformanceTests {
     static let everything = Rect(x: 0, y: 0, width: 1e6, height: 1e6)
 
     @Test("deleting a layout leaves the spec's others; deleting a spec deletes its layouts; a name saved again gets new ids", arguments: TestBackend.all)
-    func deletes(backend: TestBackend) throws {
+    func deletes(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.grid(600), as: "feed", crossExtents: [300, 400])
-        try store.save(Self.grid(3), as: "other", crossExtents: [300])
-        let before = try store.layouts().map(\.id)
-        #expect(try store.deleteLayout(name: "feed", crossExtent: 300))
-        #expect(try !store.deleteLayout(name: "feed", crossExtent: 300))
-        #expect(try store.layouts(name: "feed").map(\.crossExtent) == [400])
-        #expect(try store.elements(name: "feed", crossExtent: 400, in: Self.everything).count == 600)
+        try await store.save(Self.grid(600), as: "feed", crossExtents: [300, 400])
+        try await store.save(Self.grid(3), as: "other", crossExtents: [300])
+        let before = try await store.layouts().map(\.id)
+        #expect(try await store.deleteLayout(name: "feed", crossExtent: 300))
+        #expect(try await !store.deleteLayout(name: "feed", crossExtent: 300))
+        #expect(try await store.layouts(name: "feed").map(\.crossExtent) == [400])
+        #expect(try await store.elements(name: "feed", crossExtent: 400, in: Self.everything).count == 600)
 
-        #expect(try store.deleteSpec(named: "feed"))
-        #expect(try !store.deleteSpec(named: "feed"))
-        #expect(try store.specs().map(\.name) == ["other"])
-        #expect(try store.layouts().map(\.specName) == ["other"])
+        #expect(try await store.deleteSpec(named: "feed"))
+        #expect(try await !store.deleteSpec(named: "feed"))
+        #expect(try await store.specs().map(\.name) == ["other"])
+        #expect(try await store.layouts().map(\.specName) == ["other"])
         #expect(throws: StoreError.noSuchSpec(name: "feed")) { try store.elements(name: "feed", crossExtent: 400, in: Self.everything) }
-        #expect(try store.check().isHealthy)
+        #expect(try await store.check().isHealthy)
 
         // Readers cache layouts by id and revision: a deleted id never comes back.
-        try store.save(Self.grid(5), as: "feed", crossExtents: [300])
-        let again = try #require(try store.layouts(name: "feed").first)
+        try await store.save(Self.grid(5), as: "feed", crossExtents: [300])
+        let again = try #require(try await store.layouts(name: "feed").first)
         #expect(!before.contains(again.id))
-        #expect(try store.elements(name: "feed", crossExtent: 300, in: Self.everything).count == 5)
-        #expect(try temporary.reopen().elements(name: "feed", crossExtent: 300, in: Self.everything).count == 5)
+        #expect(try await store.elements(name: "feed", crossExtent: 300, in: Self.everything).count == 5)
+        #expect(try await temporary.reopen().elements(name: "feed", crossExtent: 300, in: Self.everything).count == 5)
     }
 
     @Test("a closed store refuses every read and write with closed; another handle on it goes on", arguments: TestBackend.all)
-    func close(backend: TestBackend) throws {
+    func close(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
-        try store.save(Self.grid(10), as: "feed", crossExtents: [300])
+        try await store.save(Self.grid(10), as: "feed", crossExtents: [300])
         // A second handle is closed: the temporary store's clean-up needs its own open.
         let closed = try temporary.reopen()
-        #expect(try closed.elements(name: "feed", crossExtent: 300, in: Self.everything).count == 10)
+        #expect(try await closed.elements(name: "feed", crossExtent: 300, in: Self.everything).count == 10)
         closed.close()
         closed.close()
-        let refusals: [() throws -> Void] = [
-            { _ = try closed.specs() },
-            { _ = try closed.elements(name: "feed", crossExtent: 300, in: Self.everything) },
-            { try closed.save(Self.grid(11), as: "feed") },
-            { _ = try closed.invalidate(name: "feed") },
+        // A synchronous closure calls the synchronous form of the read.
+        let syncElements: () throws -> [LayoutElement] = { try closed.elements(name: "feed", crossExtent: 300, in: Self.everything) }
+        let refusals: [() async throws -> Void] = [
+            { _ = try await closed.specs() },
+            { _ = try await closed.elements(name: "feed", crossExtent: 300, in: Self.everything) },
+            { _ = try syncElements() },
+            { try await closed.save(Self.grid(11), as: "feed") },
+            { _ = try await closed.invalidate(name: "feed") },
         ]
         for refusal in refusals {
-            #expect(try #require(throws: StoreError.self, performing: refusal).code == .closed)
+            #expect(try await #require(throws: StoreError.self) { try await refusal() }.code == .closed)
         }
-        #expect(try store.elements(name: "feed", crossExtent: 300, in: Self.everything).count == 10)
-        try store.save(Self.grid(12), as: "feed")
-        #expect(try store.elements(name: "feed", crossExtent: 300, in: Self.everything).count == 12)
+        #expect(try await store.elements(name: "feed", crossExtent: 300, in: Self.everything).count == 10)
+        try await store.save(Self.grid(12), as: "feed")
+        #expect(try await store.elements(name: "feed", crossExtent: 300, in: Self.everything).count == 12)
     }
 }

@@ -30,10 +30,6 @@ extension PostgresSession {
         }
     }
 
-    func groupID(layoutID: Int64, slot: Int, firstItem: Int) throws -> Int64? {
-        try scalarInt64("SELECT id FROM cell_groups WHERE layout_id = $1 AND slot = $2 AND first_item = $3", .of(layoutID, slot, firstItem))
-    }
-
     /// Takes the frames of `groups` from what this read fetched and the
     /// storage's frame cache, and fetches those it lacks in one statement
     /// (caching the intact ones), then visits them in order.

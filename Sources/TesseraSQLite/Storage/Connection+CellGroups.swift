@@ -75,7 +75,8 @@ extension Connection {
         }
     }
 
-    package func groupID(layoutID: Int64, slot: Int, firstItem: Int) throws -> Int64? {
+    /// The id of the group of a slot starting at `firstItem`, if stored (for `writeGroup`).
+    private func groupID(layoutID: Int64, slot: Int, firstItem: Int) throws -> Int64? {
         let query = try cachedStatement("SELECT group_id FROM cell_group_directory WHERE layout_id = ? AND slot = ? AND first_item = ?")
         try query.bind(layoutID, slot, firstItem)
         guard try query.step() else { return nil }

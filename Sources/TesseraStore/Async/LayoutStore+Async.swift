@@ -1,7 +1,6 @@
 import TesseraLayout
 
-/// The store from async code: every operation has an `async` form, which a
-/// call from an async context picks. None blocks Swift concurrency's
+/// The store's operations are `async`, and none blocks Swift concurrency's
 /// cooperative threads: a query runs in place only when a reader is free at
 /// once (microseconds of work) and otherwise on the store's own threads, and
 /// writes and computations always run on the store's own threads.
@@ -15,10 +14,18 @@ import TesseraLayout
 ///   throws ``StoreError/Code/cancelled``.
 /// - A spec, width, section or item that does not exist is answered from
 ///   a read, never by waiting for a writer.
+///
+/// The hot reads (`elements`, `visibleElements`, `element` and `answer`)
+/// also have a synchronous form, for a caller on a thread of its own that
+/// asks many in a row (a benchmark, a probe): it reads on the calling
+/// thread and computes a missing layout there, inside the writer.
 extension LayoutStore {
     // MARK: Queries
 
-    /// Every element that intersects `rect` (see `elements(name:crossExtent:in:direction:computeIfMissing:)`).
+    /// Every element that intersects `rect`.
+    ///
+    /// With `computeIfMissing` false, a layout that is missing or stale is
+    /// `notFound` instead of being computed first.
     public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
         try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try reader.elements(in: rect, pinning: false, direction: direction)
@@ -39,14 +46,39 @@ extension LayoutStore {
         }
     }
 
-    /// The fresh layout, computed first when it is missing or stale (once
-    /// for every task asking meanwhile).
+    /// The layout of the spec stored under `name` at `crossExtent`, computed
+    /// and persisted first when it is missing or stale (once for every task
+    /// asking meanwhile).
+    ///
+    /// - Returns: the stored layout and whether this call computed it.
+    /// - Throws: ``StoreError`` with code `notFound` for an unknown spec
+    ///   (found out without waiting for a writer), `invalidArgument` for an
+    ///   extent that is not a finite number above 0, `conflict` when the
+    ///   spec's items files changed since it was saved.
     @discardableResult
     public func layout(name: String, crossExtent: Double, progress: (@Sendable (PrecomputeProgress) -> Void)? = nil) async throws -> ComputedLayout {
         if let fresh = try await readAsync({ storage in try self.freshRecord(name: name, crossExtent: crossExtent, storage: storage)?.layout }) {
             return ComputedLayout(layout: fresh, computed: false)
         }
         return try await computeShared(name: name, crossExtent: crossExtent, progress: progress)
+    }
+
+    /// Precomputes the layouts of the spec stored under `name` at several
+    /// extents, ahead of the queries that will ask for them: each computed
+    /// only when missing or stale, one after the other, as
+    /// `layout(name:crossExtent:progress:)` does.
+    @discardableResult
+    public func precompute(
+        name: String, crossExtents: [Double], progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
+    ) async throws -> [ComputedLayout] {
+        var layouts: [ComputedLayout] = []
+        for extent in crossExtents { layouts.append(try await layout(name: name, crossExtent: extent, progress: progress)) }
+        return layouts
+    }
+
+    /// The on-screen content size of the layout, computed first when it is missing or stale.
+    public func contentSize(name: String, crossExtent: Double) async throws -> Size {
+        try await layout(name: name, crossExtent: crossExtent).layout.contentSize
     }
 
     // MARK: Reads
@@ -56,7 +88,7 @@ extension LayoutStore {
         try await readAsync { storage in try storage.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version).map(\.layout) }
     }
 
-    /// The stored layouts of one spec, by extent.
+    /// The stored layouts of one spec, by extent; `notFound` for an unknown spec.
     public func layouts(name: String) async throws -> [StoredLayout] {
         try await readAsync { storage in try Self.layouts(name: name, storage: storage) }
     }
@@ -76,64 +108,10 @@ extension LayoutStore {
         try await readAsync { storage in try self.loadSpec(name: name, storage: storage)?.spec }
     }
 
-    // MARK: Writes
-
-    /// Saves a spec and lays it out (see `save(_:as:crossExtents:progress:)`).
-    @discardableResult
-    public func save(
-        _ spec: Spec, as name: String? = nil, crossExtents: [Double] = [], progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
-    ) async throws -> [StoredLayout] {
-        try await precompute(spec, as: name, crossExtents: crossExtents, progress: progress).layouts
-    }
-
-    /// Saves a spec and tells what it did to each layout.
-    public func precompute(
-        _ spec: Spec, as name: String? = nil, crossExtents: [Double], progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
-    ) async throws -> SaveResult {
-        try await writeAsync { flag in
-            try self.precompute(spec, as: name, crossExtents: crossExtents, progress: progress, cancellation: flag)
-        }
-    }
-
-    /// Replaces a stored spec, laying out only what changed.
-    @discardableResult
-    public func update(name: String, with spec: Spec, progress: (@Sendable (PrecomputeProgress) -> Void)? = nil) async throws -> UpdateReport {
-        try await writeAsync { flag in try self.update(name: name, with: spec, progress: progress, cancellation: flag) }
-    }
-
-    /// Appends items to a section at every stored width.
-    @discardableResult
-    public func append(name: String, section: Int, items: [Item]) async throws -> UpdateReport {
-        try await writeAsync { flag in try self.append(name: name, section: section, items: items, cancellation: flag) }
-    }
-
-    /// Marks layouts stale; returns how many.
-    @discardableResult
-    public func invalidate(name: String, crossExtent: Double? = nil) async throws -> Int {
-        try await writeAsync { _ in try self.invalidate(name: name, crossExtent: crossExtent) as Int }
-    }
-
-    /// Deletes the spec's layout at one extent; returns whether there was one.
-    @discardableResult
-    public func deleteLayout(name: String, crossExtent: Double) async throws -> Bool {
-        try await writeAsync { _ in try self.deleteLayout(name: name, crossExtent: crossExtent) as Bool }
-    }
-
-    /// Deletes a spec and all its layouts; returns whether it existed.
-    @discardableResult
-    public func deleteSpec(named name: String) async throws -> Bool {
-        try await writeAsync { _ in try self.deleteSpec(named: name) as Bool }
-    }
-
-    /// Deletes every stale layout and gives the freed space back.
-    @discardableResult
-    public func prune() async throws -> PruneReport {
-        try await writeAsync { _ in try self.prune() as PruneReport }
-    }
-
     // MARK: Plumbing
 
-    /// `body` on the fresh layout, from an async context (see the sync form).
+    /// `body` on the fresh layout, computed first when it is missing or
+    /// stale (once for every task asking) unless `computeIfMissing` is false.
     func withFreshLayout<T: Sendable>(
         name: String, crossExtent: Double, computeIfMissing: Bool, _ body: @escaping @Sendable (LayoutReader) throws -> T
     ) async throws -> T {
@@ -175,7 +153,7 @@ extension LayoutStore {
     /// A read in place when a reader is free at once, else on the executor.
     func readAsync<T: Sendable>(_ body: @escaping @Sendable (any ReadSnapshot) throws -> T) async throws -> T {
         if let result = try readIfAvailable(body) { return result }
-        return try await executor.run { try self.read(body) }
+        return try await runBlocking { try self.read(body) }
     }
 
     /// The blocking work of a write on the executor, through the write
@@ -183,7 +161,7 @@ extension LayoutStore {
     /// `body` checks the flag.
     func writeAsync<T: Sendable>(_ body: @escaping @Sendable (CancellationFlag) throws -> T) async throws -> T {
         try await gatedWrite { flag in
-            try await executor.run {
+            try await runBlocking {
                 try flag.check()
                 return try body(flag)
             }

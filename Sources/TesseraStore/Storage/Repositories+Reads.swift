@@ -59,7 +59,6 @@ package protocol SectionReads: AnyObject {
 package protocol CellGroupReads: AnyObject {
     /// Every group of a layout, by slot and first item.
     func forEachGroup(layoutID: Int64, _ body: (GroupRecord) throws -> Void) throws
-    func groupID(layoutID: Int64, slot: Int, firstItem: Int) throws -> Int64?
     /// Runs `body` on the frame blob of each group of `groups` that has
     /// one, in order, with its index in `groups`: the hot path of every
     /// query. A key's checksum, the frames' checksum as the group's row in

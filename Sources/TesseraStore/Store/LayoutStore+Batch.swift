@@ -31,7 +31,7 @@ public struct BatchProgress: Sendable, Hashable {
     }
 }
 
-/// What a batch precompute did.
+/// What a batch save (``LayoutStore/saveBatch(_:crossExtents:onFailure:progress:)``) did.
 public struct BatchReport: Sendable, Hashable {
     /// A spec of the batch that failed; nothing of it was written.
     public struct Failure: Sendable, Hashable {
@@ -87,48 +87,6 @@ public struct BatchReport: Sendable, Hashable {
 
 /// Saving many specs: many per transaction, each whole or not at all.
 extension LayoutStore {
-    /// Saves every spec of `specs` under its own name and lays it out at
-    /// every extent in `crossExtents` (and at every extent already stored
-    /// for it), as `precompute(_:as:crossExtents:progress:)` does for one
-    /// spec, but many specs per write transaction: a transaction takes specs
-    /// for about 50 ms (at least one, at most 1,000), so the cost of a
-    /// commit is shared and other processes' writers wait no longer than that.
-    ///
-    /// - Each spec is stored whole or not at all: it runs in a savepoint of
-    ///   the transaction, and a spec that fails (`invalidSpec`,
-    ///   `invalidArgument`: no name, a bad extent, an unreadable items file)
-    ///   is rolled back alone and listed in ``BatchReport/failures``. With
-    ///   ``BatchFailurePolicy/stop`` the batch then commits the specs before
-    ///   it and reads no further; with ``BatchFailurePolicy/skip`` it goes on.
-    /// - A spec already stored with the same content and section ids, whose
-    ///   layouts are fresh at every extent asked for, is left as it is with
-    ///   no write (``BatchReport/unchanged``): running the same batch again
-    ///   costs two indexed lookups per spec and the hashing of its content.
-    ///   A changed spec is updated incrementally.
-    /// - A spec named twice in the batch is saved twice: the later wins.
-    /// - Any other failure (busy, disk full, I/O) is thrown: the transactions
-    ///   committed before it stay, the one under way is rolled back.
-    /// - Two stages share the work: one reads the specs and makes each
-    ///   ready (checked, fingerprinted and, when the store does not hold
-    ///   them, laid out into memory, up to 100,000 cells) while the other
-    ///   writes the ones before: on two cores, computing and writing
-    ///   overlap. At most 16 specs wait between the two. Both run on the
-    ///   store's executor; this call blocks the calling thread until the
-    ///   batch is done (from async code, call the `async` form).
-    ///
-    /// `progress` hears of every commit; it must not write to the store.
-    public func precompute(
-        batch specs: sending some Sequence<Spec>,
-        crossExtents: [Double],
-        onFailure policy: BatchFailurePolicy = .stop,
-        progress: (@Sendable (BatchProgress) -> Void)? = nil
-    ) throws -> BatchReport {
-        let source = SpecSource(specs)
-        return try blocking {
-            try await self.precompute(batch: source, crossExtents: crossExtents, onFailure: policy, progress: progress, cancellation: nil)
-        }
-    }
-
     /// The batch, cancelled between specs when `cancellation` is set; the
     /// limits of a transaction can be changed for tests.
     ///
@@ -136,8 +94,8 @@ extension LayoutStore {
     /// ready (checks, fingerprint, and for a spec the store does not hold
     /// yet, its layouts computed into memory); a child task stores them in
     /// order (``BatchWriter``). Their blocking work runs on the executor.
-    package func precompute(
-        batch source: SpecSource,
+    package func saveBatch(
+        _ source: SpecSource,
         crossExtents: [Double],
         onFailure policy: BatchFailurePolicy,
         progress: (@Sendable (BatchProgress) -> Void)?,
@@ -214,21 +172,48 @@ extension LayoutStore {
 }
 
 extension LayoutStore {
-    /// Saves many specs, many per transaction (see
-    /// `precompute(batch:crossExtents:onFailure:progress:)`), on the store's
-    /// executor. Cancelling the task stops the batch before its next spec
-    /// (or between chunks of cells) and throws
-    /// ``StoreError/Code/cancelled``: the transactions committed before stay,
-    /// the one under way is rolled back.
-    public func precompute(
-        batch specs: sending some Sequence<Spec>,
+    /// Saves every spec of `specs` under its own name and lays it out at
+    /// every extent in `crossExtents` (and at every extent already stored
+    /// for it), as `save(_:as:crossExtents:progress:)` does for one
+    /// spec, but many specs per write transaction: a transaction takes specs
+    /// for about 50 ms (at least one, at most 1,000), so the cost of a
+    /// commit is shared and other processes' writers wait no longer than that.
+    ///
+    /// - Each spec is stored whole or not at all: it runs in a savepoint of
+    ///   the transaction, and a spec that fails (`invalidSpec`,
+    ///   `invalidArgument`: no name, a bad extent, an unreadable items file)
+    ///   is rolled back alone and listed in ``BatchReport/failures``. With
+    ///   ``BatchFailurePolicy/stop`` the batch then commits the specs before
+    ///   it and reads no further; with ``BatchFailurePolicy/skip`` it goes on.
+    /// - A spec already stored with the same content and section ids, whose
+    ///   layouts are fresh at every extent asked for, is left as it is with
+    ///   no write (``BatchReport/unchanged``): running the same batch again
+    ///   costs two indexed lookups per spec and the hashing of its content.
+    ///   A changed spec is updated incrementally.
+    /// - A spec named twice in the batch is saved twice: the later wins.
+    /// - Any other failure (busy, disk full, I/O) is thrown: the transactions
+    ///   committed before it stay, the one under way is rolled back.
+    /// - Two stages share the work: one reads the specs and makes each
+    ///   ready (checked, fingerprinted and, when the store does not hold
+    ///   them, laid out into memory, up to 100,000 cells) while the other
+    ///   writes the ones before: on two cores, computing and writing
+    ///   overlap. At most 16 specs wait between the two. Their blocking
+    ///   work runs on the store's executor.
+    /// - Cancelling the task stops the batch before its next spec (or
+    ///   between chunks of cells) and throws ``StoreError/Code/cancelled``:
+    ///   the transactions committed before stay, the one under way is
+    ///   rolled back.
+    ///
+    /// `progress` hears of every commit; it must not write to the store.
+    public func saveBatch(
+        _ specs: sending some Sequence<Spec>,
         crossExtents: [Double],
         onFailure policy: BatchFailurePolicy = .stop,
         progress: (@Sendable (BatchProgress) -> Void)? = nil
     ) async throws -> BatchReport {
         let source = SpecSource(specs)
         return try await gatedWrite { flag in
-            try await precompute(batch: source, crossExtents: crossExtents, onFailure: policy, progress: progress, cancellation: flag)
+            try await saveBatch(source, crossExtents: crossExtents, onFailure: policy, progress: progress, cancellation: flag)
         }
     }
 }

@@ -51,7 +51,10 @@ extension LayoutStore {
     ///   write after the check), so that they are computed again from their
     ///   specs when next used; the report lists them in
     ///   ``CheckReport/markedStale``. Without it the check writes nothing.
-    public func check(repair: Bool = false) throws -> CheckReport {
+    ///
+    /// The body of the async `check(repair:)`; `package` for a backend's
+    /// module that checks a copy of its own (an export).
+    package func check(repair: Bool = false) throws -> CheckReport {
         let backendProblems = try backend.integrityProblems()
         var damaged: [Int64: CheckReport.Problem] = [:]
         var report = try read { storage in

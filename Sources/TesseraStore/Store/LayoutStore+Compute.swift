@@ -2,16 +2,11 @@ import TesseraLayout
 
 /// Computing and persisting layouts.
 extension LayoutStore {
-    /// The layout of the spec stored under `name` at `crossExtent`, computed
-    /// and persisted first when it is missing or stale.
-    ///
-    /// - Returns: the stored layout and whether this call computed it.
-    /// - Throws: ``StoreError`` with code `notFound` for an unknown spec
-    ///   (found out without waiting for a writer), `invalidArgument` for an
-    ///   extent that is not a finite number above 0, `conflict` when the
-    ///   spec's items files changed since it was saved.
+    /// The body of `layout(name:crossExtent:progress:)` for the synchronous
+    /// queries: the layout computed inside the writer when it is missing or
+    /// stale (the async form computes it outside, once for every task asking).
     @discardableResult
-    public func layout(
+    func layout(
         name: String,
         crossExtent: Double,
         progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
@@ -51,17 +46,6 @@ extension LayoutStore {
         guard let spec = try storage.specs.specSummary(name: name) else { throw StoreError.noSuchSpec(name: name) }
         try Self.checkCrossExtent(crossExtent, axis: spec.axis)
         return nil
-    }
-
-    /// Lays out a stored spec at several extents, each computed only when
-    /// missing or stale.
-    @discardableResult
-    public func precompute(
-        name: String,
-        crossExtents: [Double],
-        progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
-    ) throws -> [ComputedLayout] {
-        try crossExtents.map { try layout(name: name, crossExtent: $0, progress: progress) }
     }
 
     /// An extent the engine can lay out at, else `invalidArgument`.

@@ -2,16 +2,7 @@ import TesseraLayout
 
 /// Listing, invalidating, deleting and pruning layouts.
 extension LayoutStore {
-    /// Every stored layout with its state, by spec name and extent.
-    public func layouts() throws -> [StoredLayout] {
-        try read { storage in try storage.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version).map(\.layout) }
-    }
-
     /// The stored layouts of one spec, by extent; `notFound` for an unknown spec.
-    public func layouts(name: String) throws -> [StoredLayout] {
-        try read { storage in try Self.layouts(name: name, storage: storage) }
-    }
-
     static func layouts(name: String, storage: any ReadSnapshot) throws -> [StoredLayout] {
         guard let specID = try storage.specs.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
         return try storage.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
@@ -22,7 +13,7 @@ extension LayoutStore {
     ///
     /// - Returns: the number of layouts marked.
     @discardableResult
-    public func invalidate(name: String, crossExtent: Double? = nil) throws -> Int {
+    func invalidate(name: String, crossExtent: Double? = nil) throws -> Int {
         try write { storage in
             guard let specID = try storage.specs.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
             return try storage.layoutChanges.invalidate(specID: specID, crossExtent: crossExtent, updatedAt: Clock.wall())
@@ -32,7 +23,7 @@ extension LayoutStore {
     /// Deletes the spec's layout at one extent, all of its rows, at once.
     /// Returns whether there was one.
     @discardableResult
-    public func deleteLayout(name: String, crossExtent: Double) throws -> Bool {
+    func deleteLayout(name: String, crossExtent: Double) throws -> Bool {
         try write { storage in
             guard let specID = try storage.specs.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
             guard let id = try storage.layouts.layoutID(specID: specID, crossExtent: crossExtent) else { return false }
@@ -51,7 +42,7 @@ extension LayoutStore {
     /// Deletes every stale layout and gives the freed space (theirs, and that
     /// of layouts replaced or updated before) back to the file system.
     @discardableResult
-    public func prune() throws -> PruneReport {
+    func prune() throws -> PruneReport {
         let before = fileBytes
         let deleted = try write { storage in
             var count = 0

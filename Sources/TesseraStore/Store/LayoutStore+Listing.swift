@@ -14,21 +14,11 @@ public struct SpecListing: Sendable, Hashable {
 
 extension LayoutStore {
     /// Every stored spec with its layouts, by name, read in one snapshot.
-    public func listing() throws -> [SpecListing] {
-        try read { storage in try Self.listing(storage: storage) }
-    }
-
-    /// One stored spec with its layouts, or nil when there is no such spec.
-    public func listing(name: String) throws -> SpecListing? {
-        try read { storage in try Self.listing(name: name, storage: storage) }
-    }
-
-    /// `listing()` from async code.
     public func listing() async throws -> [SpecListing] {
         try await readAsync { storage in try Self.listing(storage: storage) }
     }
 
-    /// `listing(name:)` from async code.
+    /// One stored spec with its layouts, or nil when there is no such spec.
     public func listing(name: String) async throws -> SpecListing? {
         try await readAsync { storage in try Self.listing(name: name, storage: storage) }
     }

@@ -3,6 +3,11 @@ import TesseraLayout
 /// Rect queries answered from storage, computing the layout first when it is
 /// missing or stale. Results equal the in-memory ``LayoutResult``'s, frame
 /// for frame and in the same order.
+///
+/// These are the synchronous forms of the hot reads, for a caller on a
+/// thread of its own that asks many in a row (a benchmark, a probe): they
+/// read on the calling thread and compute a missing layout there, inside
+/// the writer. From async code, call the `async` forms.
 extension LayoutStore {
     /// Every element that intersects `rect`.
     ///
@@ -28,11 +33,6 @@ extension LayoutStore {
         try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try reader.cell(section: section, item: item, direction: direction)
         }
-    }
-
-    /// The on-screen content size.
-    public func contentSize(name: String, crossExtent: Double) throws -> Size {
-        try layout(name: name, crossExtent: crossExtent).layout.contentSize
     }
 
     /// Runs `body` on the fresh layout, all of it read from one snapshot,

@@ -8,38 +8,10 @@ import Darwin
 
 /// Saving and reading specs.
 extension LayoutStore {
-    /// Saves `spec` under `name` (or its own name) and lays it out at every
-    /// extent in `crossExtents` and at every extent already stored for that
-    /// name, all in one transaction: if the spec is invalid at any extent,
-    /// nothing changes and the previous spec and layouts stay as they were.
-    /// A spec already stored is updated incrementally (see
-    /// `update(name:with:progress:)`); layouts still fresh for the saved
-    /// content are kept as they are. `progress` hears of every layout
-    /// computed in full; it runs inside the write and must not write to the store.
-    ///
-    /// - Returns: the layouts now stored for the spec.
-    @discardableResult
-    public func save(
-        _ spec: Spec,
-        as name: String? = nil,
-        crossExtents: [Double] = [],
-        progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
-    ) throws -> [StoredLayout] {
-        try precompute(spec, as: name, crossExtents: crossExtents, progress: progress).layouts
-    }
-
-    /// `save(_:as:crossExtents:progress:)`, also telling what it did to
-    /// each layout: kept, shifted, resumed or recomputed sections.
-    public func precompute(
-        _ spec: Spec,
-        as name: String? = nil,
-        crossExtents: [Double],
-        progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
-    ) throws -> SaveResult {
-        try precompute(spec, as: name, crossExtents: crossExtents, progress: progress, cancellation: nil)
-    }
-
-    func precompute(
+    /// The body of `save(_:as:crossExtents:progress:)` (the async form runs
+    /// it on the executor), cancelled between chunks of cells when
+    /// `cancellation` is set.
+    func save(
         _ spec: Spec,
         as name: String?,
         crossExtents: [Double],
@@ -151,24 +123,8 @@ extension LayoutStore {
         return layouts
     }
 
-    /// The spec stored under `name`, or nil.
-    public func spec(named name: String) throws -> Spec? {
-        try read { storage in try loadSpec(name: name, storage: storage)?.spec }
-    }
-
-    /// What the store holds of the spec stored under `name`, or nil.
-    public func storedSpec(named name: String) throws -> StoredSpec? {
-        try read { storage in try storage.specs.specSummary(name: name) }
-    }
-
-    /// Every stored spec, by name.
-    public func specs() throws -> [StoredSpec] {
-        try read { storage in try storage.specs.specSummaries() }
-    }
-
     /// Deletes a spec and all its layouts. Returns whether it existed.
-    @discardableResult
-    public func deleteSpec(named name: String) throws -> Bool {
+    func deleteSpec(named name: String) throws -> Bool {
         try write { storage in
             guard let specID = try storage.specs.specID(name: name) else { return false }
             for record in try storage.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) {

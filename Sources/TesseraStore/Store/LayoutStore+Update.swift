@@ -54,15 +54,6 @@ extension LayoutStore {
     /// result equals a full recompute of the new spec, frame for frame.
     /// `progress` hears of the layouts computed again in full (a new axis, a
     /// stale layout); it runs inside the write and must not write to the store.
-    @discardableResult
-    public func update(
-        name: String,
-        with spec: Spec,
-        progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
-    ) throws -> UpdateReport {
-        try update(name: name, with: spec, progress: progress, cancellation: nil)
-    }
-
     func update(
         name: String,
         with spec: Spec,
@@ -85,11 +76,6 @@ extension LayoutStore {
     /// and updates every stored layout of it in one transaction, going on
     /// from where each layout stopped: about the work of the new items. Only
     /// the changed section of the stored spec is read and written.
-    @discardableResult
-    public func append(name: String, section: Int, items: [Item]) throws -> UpdateReport {
-        try append(name: name, section: section, items: items, cancellation: nil)
-    }
-
     func append(name: String, section: Int, items: [Item], cancellation: CancellationFlag?) throws -> UpdateReport {
         try reportingSpecErrors(name: name) { try write { storage in
             guard let record = try storage.specs.specRecord(name: name) else { throw StoreError.noSuchSpec(name: name) }

@@ -8,9 +8,9 @@ import TesseraLayout
 /// ```swift
 /// // LayoutStore(path:) comes with the module of the file-backed backend.
 /// let store = try LayoutStore(path: "feed.db")
-/// try store.save(spec, as: "home", crossExtents: [390, 430, 820])
-/// let visible = try store.visibleElements(name: "home", crossExtent: 390,
-///                                         viewport: Rect(x: 0, y: 12_000, width: 390, height: 844))
+/// try await store.save(spec, as: "home", crossExtents: [390, 430, 820])
+/// let visible = try await store.visibleElements(name: "home", crossExtent: 390,
+///                                               viewport: Rect(x: 0, y: 12_000, width: 390, height: 844))
 /// ```
 ///
 /// The store's rules live here, whatever keeps its rows: a layout is only

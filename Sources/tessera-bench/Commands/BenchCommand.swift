@@ -6,7 +6,7 @@ import TesseraSQLite
 import TesseraStore
 
 /// `tessera-bench [suites]`: the reproducible benchmark behind the README's tables.
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "suites",
         abstract: "Measure compute speed, memory, store and query latency, each beside a baseline from the same run.",
@@ -47,12 +47,12 @@ struct BenchCommand: ParsableCommand {
     @Option(help: .hidden)
     var child: String?
 
-    func run() throws {
+    func run() async throws {
         let count = try Self.count(size)
         let feedCount = try Self.count(feeds, flag: "--feeds")
         guard runs >= 1 else { throw CommandError("--runs must be at least 1") }
         if let child {
-            try runAsChild(child, count: count)
+            try await runAsChild(child, count: count)
             return
         }
         var output = BenchOutput()
@@ -100,45 +100,47 @@ struct BenchCommand: ParsableCommand {
         }
     }
 
-    private func runAsChild(_ child: String, count: Int) throws {
+    private func runAsChild(_ child: String, count: Int) async throws {
         let data: Data
         if child.hasPrefix("kind:") {
             data = try JSONEncoder().encode(EngineBenchmark(kind: String(child.dropFirst(5)), count: count, runs: runs).run())
         } else if child == "store" {
-            data = try JSONEncoder().encode(StoreBenchmark(count: count, runs: runs, directory: directory).run(baseline: !noBaseline))
+            data = try await JSONEncoder().encode(StoreBenchmark(count: count, runs: runs, directory: directory).run(baseline: !noBaseline))
         } else if child.hasPrefix("queries:") {
             // Profiling aid: only queries, against an existing store of "bench".
             let store = try LayoutStore(path: String(child.dropFirst(8)))
-            let layout = try store.layout(name: "bench", crossExtent: BenchSpecs.width).layout
+            let layout = try await store.layout(name: "bench", crossExtent: BenchSpecs.width).layout
             var random = BenchRandom(seed: 1)
             var samples = Samples()
             // TESSERA_BENCH_X moves the rect off the cells, to time everything but the blobs.
             let x = Double(ProcessInfo.processInfo.environment["TESSERA_BENCH_X"] ?? "0") ?? 0
-            for _ in 0..<count {
-                let viewport = Rect(x: x, y: random.unit() * max(0, layout.contentLength - 844), width: 390, height: 844)
-                let start = now()
-                _ = try store.elements(name: "bench", crossExtent: layout.crossExtent, in: viewport)
-                samples.add(now() - start)
+            try synchronously {
+                for _ in 0..<count {
+                    let viewport = Rect(x: x, y: random.unit() * max(0, layout.contentLength - 844), width: 390, height: 844)
+                    let start = now()
+                    _ = try store.elements(name: "bench", crossExtent: layout.crossExtent, in: viewport)
+                    samples.add(now() - start)
+                }
             }
             data = Data(String(format: "p50 %.1f µs, p99 %.1f µs", samples.median * 1e6, samples.percentile(0.99) * 1e6).utf8)
         } else if child == "postgres" {
             #if PostgreSQL
             guard let postgres else { throw CommandError("the postgres suite needs --postgres") }
-            data = try JSONEncoder().encode(PostgresBenchmark(count: count, runs: runs, url: postgres, directory: directory).run())
+            data = try await JSONEncoder().encode(PostgresBenchmark(count: count, runs: runs, url: postgres, directory: directory).run())
             #else
             throw CommandError("this build has no PostgreSQL backend")
             #endif
         } else if child == "serving" {
-            data = try JSONEncoder().encode(ServingBenchmark(count: count, runs: runs, directory: directory).run())
+            data = try await JSONEncoder().encode(ServingBenchmark(count: count, runs: runs, directory: directory).run())
         } else if child.hasPrefix("serving-load:") {
-            try ServingBenchmark.serveLoad(path: String(child.dropFirst(13)))
+            try await ServingBenchmark.serveLoad(path: String(child.dropFirst(13)))
             return
         } else if child == "updates" {
-            data = try JSONEncoder().encode(UpdateBenchmark(count: count, runs: runs, directory: directory).run())
+            data = try await JSONEncoder().encode(UpdateBenchmark(count: count, runs: runs, directory: directory).run())
         } else if child == "feeds" {
-            data = try JSONEncoder().encode(FeedsBenchmark(count: count, directory: directory).run())
+            data = try await JSONEncoder().encode(FeedsBenchmark(count: count, directory: directory).run())
         } else if child == "ndjson" {
-            data = try JSONEncoder().encode(NDJSONBenchmark(count: count, directory: directory).run())
+            data = try await JSONEncoder().encode(NDJSONBenchmark(count: count, directory: directory).run())
         } else {
             throw CommandError("unknown benchmark \(child)")
         }

@@ -8,7 +8,7 @@ import TesseraStore
 /// `tessera-bench encoding`: how long writing a visible answer into
 /// a response buffer takes, in process, beside building the same text from
 /// each element's `jsonText`.
-struct EncodingBenchmark: ParsableCommand {
+struct EncodingBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "encoding",
         abstract: "Time encoding visible answers of a stored layout into response buffers (median and p99)."
@@ -22,9 +22,9 @@ struct EncodingBenchmark: ParsableCommand {
     @Option(help: "How many answers to encode, each timed.")
     var runs = 50_000
 
-    func run() throws {
+    func run() async throws {
         let store = try ServerOptions.openStore(stored.db)
-        let answers = try sampleAnswers(store)
+        let answers = try await sampleAnswers(store)
         var buffered = Samples()
         var joined = Samples()
         var checksum = 0
@@ -45,8 +45,8 @@ struct EncodingBenchmark: ParsableCommand {
 
     /// 64 viewports at random offsets, each as tall as gives about
     /// `elements` elements.
-    private func sampleAnswers(_ store: LayoutStore) throws -> [LayoutAnswer] {
-        let layout = try store.layout(name: stored.name, crossExtent: stored.extent).layout
+    private func sampleAnswers(_ store: LayoutStore) async throws -> [LayoutAnswer] {
+        let layout = try await store.layout(name: stored.name, crossExtent: stored.extent).layout
         let length = layout.contentLength
         let perPoint = Double(layout.elementCount) / max(length, 1)
         let height = Double(elements) / max(perPoint, 1e-9)
@@ -56,7 +56,7 @@ struct EncodingBenchmark: ParsableCommand {
             let y = Double.random(in: 0...max(0, length - height), using: &generator)
             let rect = layout.axis == .vertical
                 ? Rect(x: 0, y: y, width: stored.extent, height: height) : Rect(x: y, y: 0, width: height, height: stored.extent)
-            let answer = try store.answer(.viewport(rect), name: stored.name, crossExtent: stored.extent)
+            let answer = try await store.answer(.viewport(rect), name: stored.name, crossExtent: stored.extent)
             if abs(answer.elements.count - elements) <= max(2, elements / 10) { answers.append(answer) }
         }
         guard !answers.isEmpty else { throw ValidationError("no viewport of \(stored.name.quotedForMessage) has about \(elements) elements") }

@@ -61,7 +61,7 @@ struct FeedsBenchmark {
         ])
     }
 
-    func run() throws -> Report {
+    func run() async throws -> Report {
         let path = "\(directory)/feeds.sqlite"
         StoreBenchmark.remove(path)
         defer { StoreBenchmark.remove(path) }
@@ -70,11 +70,11 @@ struct FeedsBenchmark {
         let oneByOneFeeds = min(count, 2_000)
         let baselinePath = "\(directory)/feeds-one-by-one.sqlite"
         StoreBenchmark.remove(baselinePath)
-        let oneByOneSeconds = try {
+        let oneByOneSeconds = try await { () async throws -> Double in
             defer { StoreBenchmark.remove(baselinePath) }
             let store = try LayoutStore(path: baselinePath)
             let start = now()
-            for index in 0..<oneByOneFeeds { _ = try store.precompute(Self.feed(index), crossExtents: Self.widths) }
+            for index in 0..<oneByOneFeeds { _ = try await store.save(Self.feed(index), crossExtents: Self.widths) }
             return now() - start
         }()
 
@@ -82,17 +82,17 @@ struct FeedsBenchmark {
         // Made as the batch reads them; the batch takes the sequence over.
         func feeds() -> some Sequence<Spec> { (0..<count).lazy.map(Self.feed) }
         var start = now()
-        let report = try store.precompute(batch: feeds(), crossExtents: Self.widths)
+        let report = try await store.saveBatch(feeds(), crossExtents: Self.widths)
         let batchSeconds = now() - start
         guard report.saved == count else { throw CommandError("the batch saved \(report.saved) of \(count) feeds: \(report.failures.first?.error.message ?? "")") }
         start = now()
-        let rerun = try store.precompute(batch: feeds(), crossExtents: Self.widths)
+        let rerun = try await store.saveBatch(feeds(), crossExtents: Self.widths)
         let rerunSeconds = now() - start
         guard rerun.unchanged == count else { throw CommandError("the rerun changed \(count - rerun.unchanged) feeds") }
         // The checkpoint the writes left to the background, before bytes and queries are measured.
         store.finishBackgroundWork()
 
-        let layouts = try store.layouts()
+        let layouts = try await store.layouts()
         let elements = layouts.reduce(0) { $0 + $1.elementCount }
         let lengths = Dictionary(uniqueKeysWithValues: layouts.map { (LayoutKey(name: $0.specName, width: $0.crossExtent), $0.contentLength) })
         var random = BenchRandom(seed: 7)

@@ -17,7 +17,7 @@ struct NDJSONBenchmark {
         var peakResidentBytes: Int
     }
 
-    func run() throws -> Report {
+    func run() async throws -> Report {
         let items = "\(directory)/items.ndjson"
         let specPath = "\(directory)/ndjson-spec.json"
         let database = "\(directory)/ndjson.sqlite"
@@ -31,7 +31,7 @@ struct NDJSONBenchmark {
         }
         let store = try LayoutStore(path: database)
         let start = now()
-        let layouts = try store.save(Spec(contentsOfFile: specPath), crossExtents: [BenchSpecs.width])
+        let layouts = try await store.save(Spec(contentsOfFile: specPath), crossExtents: [BenchSpecs.width]).layouts
         let seconds = now() - start
         var info = stat()
         stat(items, &info)

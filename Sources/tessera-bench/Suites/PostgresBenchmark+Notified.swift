@@ -11,7 +11,7 @@ extension PostgresBenchmark {
     /// small feed in turn as two versions, and `reader` (with its own
     /// connections, as another machine) queries it in a loop from the
     /// moment the save returns until it answers the new version.
-    static func notificationDelays(writer: LayoutStore, reader: LayoutStore, rounds: Int = 50) throws -> Samples {
+    static func notificationDelays(writer: LayoutStore, reader: LayoutStore, rounds: Int = 50) async throws -> Samples {
         let versions = try [1.0, 0.75].map { aspect in
             try Spec(jsonText: """
                 {"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3},
@@ -20,17 +20,19 @@ extension PostgresBenchmark {
         }
         let viewport = Rect(x: 0, y: 0, width: BenchSpecs.width, height: 844)
         let answers = try versions.map { try LayoutEngine().layout($0, crossExtent: BenchSpecs.width).visibleElements(viewport: viewport) }
-        try writer.save(versions[0], as: "probe", crossExtents: [BenchSpecs.width])
+        try await writer.save(versions[0], as: "probe", crossExtents: [BenchSpecs.width])
         var delays = Samples()
         for round in 1...rounds {
             let version = round % 2
             // The reader warm on the version before.
-            _ = try reader.visibleElements(name: "probe", crossExtent: BenchSpecs.width, viewport: viewport)
-            try writer.save(versions[version], as: "probe")
+            _ = try await reader.visibleElements(name: "probe", crossExtent: BenchSpecs.width, viewport: viewport)
+            try await writer.save(versions[version], as: "probe")
             let saved = now()
-            while try reader.visibleElements(name: "probe", crossExtent: BenchSpecs.width, viewport: viewport, computeIfMissing: false)
-                != answers[version] {
-                guard now() - saved < 5 else { throw CommandError("bench: a reader with freshness=notified did not see a commit within 5 s") }
+            try synchronously {
+                while try reader.visibleElements(name: "probe", crossExtent: BenchSpecs.width, viewport: viewport, computeIfMissing: false)
+                    != answers[version] {
+                    guard now() - saved < 5 else { throw CommandError("bench: a reader with freshness=notified did not see a commit within 5 s") }
+                }
             }
             delays.add(now() - saved)
         }

@@ -46,7 +46,7 @@ struct PostgresBenchmark {
 
     static let clients = 16
 
-    func run() throws -> Report {
+    func run() async throws -> Report {
         let spec = try StoreBenchmark.spec(count: count)
         let width = BenchSpecs.width
         var precompute = Samples()
@@ -57,13 +57,13 @@ struct PostgresBenchmark {
             try store.executePostgres("DROP SCHEMA \(schema) CASCADE")
             let fresh = try LayoutStore(url: storeURL, maximumReaders: Self.clients)
             let start = now()
-            try fresh.save(spec, as: "bench", crossExtents: [width])
+            try await fresh.save(spec, as: "bench", crossExtents: [width])
             precompute.add(now() - start)
         }
         let store = try LayoutStore(url: storeURL, maximumReaders: Self.clients)
         defer { try? store.executePostgres("DROP SCHEMA \(schema) CASCADE") }
-        try store.prune()
-        let layout = try store.layout(name: "bench", crossExtent: width).layout
+        try await store.prune()
+        let layout = try await store.layout(name: "bench", crossExtent: width).layout
         let bytes = store.fileBytes
         let viewports = StoreBenchmark.viewports(contentLength: layout.contentLength)
         let single = try Self.viewportTimes(store, width: width, viewports: viewports)
@@ -74,7 +74,7 @@ struct PostgresBenchmark {
         let notifiedStore = try LayoutStore(url: storeURL + "&freshness=notified", maximumReaders: Self.clients)
         let notified = try Self.viewportTimes(notifiedStore, width: width, viewports: viewports)
         let notifiedConcurrent = try Self.concurrentQueries(notifiedStore, width: width, viewports: viewports, seconds: loadSeconds)
-        let delays = try Self.notificationDelays(writer: store, reader: notifiedStore)
+        let delays = try await Self.notificationDelays(writer: store, reader: notifiedStore)
 
         // The SQLite backend, same spec, same viewports.
         let path = "\(directory)/postgres-bench-\(getpid()).sqlite"
@@ -82,7 +82,7 @@ struct PostgresBenchmark {
         defer { StoreBenchmark.remove(path) }
         let sqlite = try LayoutStore(path: path)
         let sqliteStart = now()
-        try sqlite.save(spec, as: "bench", crossExtents: [width])
+        try await sqlite.save(spec, as: "bench", crossExtents: [width])
         let sqliteSeconds = now() - sqliteStart
         sqlite.finishBackgroundWork()
         let sqliteQueries = try Self.viewportTimes(sqlite, width: width, viewports: viewports)

@@ -37,16 +37,16 @@ struct ServingBenchmark {
 
     var path: String { directory + "/tessera-bench-serving.sqlite" }
 
-    func run() throws -> Report {
+    func run() async throws -> Report {
         StoreBenchmark.remove(path)
         defer { StoreBenchmark.remove(path) }
         let spec = try StoreBenchmark.spec(count: count)
         let store = try LayoutStore(path: path)
         let started = now()
-        for feed in 0..<Self.feeds { try store.save(spec, as: "feed\(feed)", crossExtents: Self.widths) }
+        for feed in 0..<Self.feeds { try await store.save(spec, as: "feed\(feed)", crossExtents: Self.widths) }
         let precompute = now() - started
         store.finishBackgroundWork()
-        let layouts = try store.layouts()
+        let layouts = try await store.layouts()
 
         var random = BenchRandom(seed: 11)
         func viewport(_ layout: StoredLayout) -> Rect {
@@ -88,42 +88,44 @@ struct ServingBenchmark {
 
         // A process that has never read these layouts: a store opened anew.
         let fresh = try LayoutStore(path: path)
-        _ = try fresh.specs()
+        _ = try await fresh.specs()
         var firstQuery = Samples()
-        for layout in layouts {
-            let rect = viewport(layout)
-            let start = now()
-            _ = try fresh.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
-            firstQuery.add(now() - start)
+        try synchronously {
+            for layout in layouts {
+                let rect = viewport(layout)
+                let start = now()
+                _ = try fresh.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
+                firstQuery.add(now() - start)
+            }
         }
 
         // Writes on an idle store, then while another process queries: an
         // append to a feed stored at one width, and a new width of another.
-        try store.save(spec, as: "appendable", crossExtents: [390])
+        try await store.save(spec, as: "appendable", crossExtents: [390])
         store.finishBackgroundWork()
         let appended = (0..<1000).map { _ in Item() }
         let last = spec.sections.count - 1
-        func appendTimes() throws -> Samples {
+        func appendTimes() async throws -> Samples {
             var samples = Samples()
             for _ in 0..<runs {
                 let start = now()
-                try store.append(name: "appendable", section: last, items: appended)
+                try await store.append(name: "appendable", section: last, items: appended)
                 samples.add(now() - start)
             }
             return samples
         }
-        func newWidth(_ width: Double, feed: Int) throws -> Double {
+        func newWidth(_ width: Double, feed: Int) async throws -> Double {
             let start = now()
-            try store.layout(name: "feed\(feed)", crossExtent: width)
+            try await store.layout(name: "feed\(feed)", crossExtent: width)
             let seconds = now() - start
             store.finishBackgroundWork()
             return seconds
         }
-        let appendIdle = try appendTimes()
-        let newWidthIdle = try newWidth(500, feed: 1)
+        let appendIdle = try await appendTimes()
+        let newWidthIdle = try await newWidth(500, feed: 1)
         let load = try LoadProcess(path: path)
-        let appendUnderLoad = try appendTimes()
-        let newWidthUnderLoad = try newWidth(500, feed: 2)
+        let appendUnderLoad = try await appendTimes()
+        let newWidthUnderLoad = try await newWidth(500, feed: 2)
         let served = load.stop()
 
         return Report(
@@ -166,9 +168,9 @@ struct ServingBenchmark {
     }
 
     /// The load process's loop (see ``LoadProcess``).
-    static func serveLoad(path: String) throws {
+    static func serveLoad(path: String) async throws {
         let store = try LayoutStore(path: path)
-        let layouts = try store.layouts()
+        let layouts = try await store.layouts()
         let stop = CancellationFlag()
         Thread.detachNewThread {
             _ = FileHandle.standardInput.readDataToEndOfFile()
@@ -177,14 +179,16 @@ struct ServingBenchmark {
         var random = BenchRandom(seed: 5)
         var served = 0
         var announced = false
-        while !stop.isCancelled {
-            let layout = layouts[Int(random.next() % UInt64(layouts.count))]
-            let rect = Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: layout.crossExtent, height: 844)
-            _ = try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect, computeIfMissing: false)
-            served += 1
-            if !announced, served >= 1000 {
-                FileHandle.standardOutput.write(Data("ready\n".utf8))
-                announced = true
+        try synchronously {
+            while !stop.isCancelled {
+                let layout = layouts[Int(random.next() % UInt64(layouts.count))]
+                let rect = Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: layout.crossExtent, height: 844)
+                _ = try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect, computeIfMissing: false)
+                served += 1
+                if !announced, served >= 1000 {
+                    FileHandle.standardOutput.write(Data("ready\n".utf8))
+                    announced = true
+                }
             }
         }
         FileHandle.standardOutput.write(Data("\(served)\n".utf8))

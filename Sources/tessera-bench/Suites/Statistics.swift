@@ -4,6 +4,15 @@ func now() -> Double {
     Clock.monotonic()
 }
 
+/// Runs `body` on the calling thread: from async code, the store's
+/// synchronous hot reads (`elements`, `visibleElements`, `element`,
+/// `answer`) are called inside it, so that a timed loop measures the read
+/// and not a hop to the store's threads (an async context picks the
+/// `async` forms otherwise).
+func synchronously<T>(_ body: () throws -> T) rethrows -> T {
+    try body()
+}
+
 /// Measures `body` `runs` times and returns the samples, in seconds.
 func measure(runs: Int, _ body: () throws -> Void) rethrows -> Samples {
     var samples = Samples()

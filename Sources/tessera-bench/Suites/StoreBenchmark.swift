@@ -51,7 +51,7 @@ struct StoreBenchmark {
         return try Spec(jsonText: json)
     }
 
-    func run(baseline: Bool) throws -> Report {
+    func run(baseline: Bool) async throws -> Report {
         let spec = try Self.spec(count: count)
         let width = BenchSpecs.width
         var precompute = Samples()
@@ -62,7 +62,7 @@ struct StoreBenchmark {
             Self.remove(path)
             let store = try LayoutStore(path: path)
             let start = now()
-            let layouts = try store.save(spec, crossExtents: [width])
+            let layouts = try await store.save(spec, crossExtents: [width]).layouts
             precompute.add(now() - start)
             computeOnly.add(layouts.first?.computeSeconds ?? 0)
             // The checkpoint the save left to the background must not run into the next run's timing.
@@ -70,8 +70,8 @@ struct StoreBenchmark {
             if run < runs - 1 { Self.remove(path) }
         }
         let store = try LayoutStore(path: path)
-        try store.prune()
-        let layout = try store.layout(name: "bench", crossExtent: width).layout
+        try await store.prune()
+        let layout = try await store.layout(name: "bench", crossExtent: width).layout
         store.finishBackgroundWork()
         let fileBytes = store.fileBytes
         let viewports = Self.viewports(contentLength: layout.contentLength)
@@ -85,20 +85,20 @@ struct StoreBenchmark {
         var replace = Samples()
         for run in 0..<max(1, runs) {
             let start = now()
-            try store.invalidate(name: "bench", crossExtent: width)
+            try await store.invalidate(name: "bench", crossExtent: width)
             invalidate.add(now() - start)
-            try store.layout(name: "bench", crossExtent: width)
+            try await store.layout(name: "bench", crossExtent: width)
             let deleteStart = now()
-            try store.deleteLayout(name: "bench", crossExtent: width)
+            try await store.deleteLayout(name: "bench", crossExtent: width)
             delete.add(now() - deleteStart)
-            try store.layout(name: "bench", crossExtent: width)
+            try await store.layout(name: "bench", crossExtent: width)
             // A replacement: the spec changes (one more item), every row is rewritten.
             var changed = spec
             if case .cycle(let count, let cycle) = changed.sections[0].items {
                 changed.sections[0].items = .cycle(count: count + 1 + run, cycle)
             }
             let replaceStart = now()
-            try store.save(changed)
+            try await store.save(changed)
             replace.add(now() - replaceStart)
         }
         var report = Report(

@@ -19,7 +19,7 @@ struct UpdateBenchmark {
         var editSeconds: Double
     }
 
-    func run() throws -> Report {
+    func run() async throws -> Report {
         var spec = try StoreBenchmark.spec(count: count)
         let path = "\(directory)/updates.sqlite"
         let width = BenchSpecs.width
@@ -28,7 +28,7 @@ struct UpdateBenchmark {
             StoreBenchmark.remove(path)
             let store = try LayoutStore(path: path)
             let start = now()
-            try store.save(spec, crossExtents: [width])
+            try await store.save(spec, crossExtents: [width])
             full.add(now() - start)
             store.finishBackgroundWork()
         }
@@ -39,20 +39,20 @@ struct UpdateBenchmark {
         var append = Samples()
         for _ in 0..<runs {
             let start = now()
-            try store.append(name: "bench", section: last, items: appended)
+            try await store.append(name: "bench", section: last, items: appended)
             append.add(now() - start)
         }
         // The feed as stored now: the appends went into its last section.
-        spec = try store.spec(named: "bench") ?? spec
+        spec = try await store.spec(named: "bench") ?? spec
         var edit = Samples()
         let middle = spec.sections.count / 2
         for run in 0..<runs {
             spec.sections[middle].layout = GridLayout(fraction: 2 + run % 2, itemSpacing: 2, lineSpacing: 2)
             let start = now()
-            try store.update(name: "bench", with: spec)
+            try await store.update(name: "bench", with: spec)
             edit.add(now() - start)
         }
-        let layout = try store.layout(name: "bench", crossExtent: width).layout
+        let layout = try await store.layout(name: "bench", crossExtent: width).layout
         return Report(
             elements: layout.elementCount,
             sections: layout.sectionCount,

@@ -4,7 +4,7 @@ import TesseraSQLite
 import TesseraStore
 
 /// `tessera append --db FILE --name N --section S ITEMS.ndjson`.
-struct AppendCommand: ParsableCommand {
+struct AppendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "append",
         abstract: "Append items (one JSON object per line) to a stored spec's section; every stored width goes on from where it stopped."
@@ -29,12 +29,12 @@ struct AppendCommand: ParsableCommand {
         try ArgumentCheck.specName(name, flag: "--name")
     }
 
-    func run() throws {
+    func run() async throws {
         let newItems = try reportingErrors(file: items) { try ItemFile.read(items, section: section) }
         let store = try database.open()
         defer { store.close() }
         let started = ProgressBar.now()
-        let report = try reportingErrors(file: items) { try store.append(name: name, section: section, items: newItems) }
+        let report = try await reportingErrors(file: items) { try await store.append(name: name, section: section, items: newItems) }
         guard !quiet else { return }
         for layout in report.layouts {
             print("\(name) @ \(JSONWriter.format(layout.crossExtent)): \(UpdateSummary.describe(layout))")

@@ -3,7 +3,7 @@ import TesseraLayout
 import TesseraSQLite
 
 /// `tessera check --db FILE [--repair]`: read everything the store keeps and check it.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a store: SQLite's integrity, the R*Tree against the directory, every spec and every layout's cells, "
@@ -21,10 +21,10 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Mark the damaged layouts stale, so that they are computed again from their specs when next used.")
     var repair = false
 
-    func run() throws {
+    func run() async throws {
         let store = try repair ? database.open() : database.openForReading()
         defer { store.close() }
-        let report = try reportingErrors { try store.check(repair: repair) }
+        let report = try await reportingErrors { try await store.check(repair: repair) }
         for problem in report.problems { print("problem: \(problem)") }
         for layout in report.markedStale { print("repaired: \(layout)") }
         print("checked \(counted(report.specsChecked, "spec")), \(counted(report.layoutsChecked, "layout")), "

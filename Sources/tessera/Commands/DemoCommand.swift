@@ -6,7 +6,7 @@ import TesseraSQLite
 import TesseraStore
 
 /// `tessera demo [--out-dir DIR]`: a guided tour on a feed of a million items.
-struct DemoCommand: ParsableCommand {
+struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Lay out a sample feed of about a million items that uses every layout kind, store it, query it, draw it.",
@@ -28,7 +28,7 @@ struct DemoCommand: ParsableCommand {
     /// A phone's or tablet's screen height for each width.
     static let viewportHeights: [Double: Double] = [390: 844, 430: 932, 820: 1180]
 
-    func run() throws {
+    func run() async throws {
         guard items >= DemoFeed.minimumItems else { throw CommandError("--items must be at least \(DemoFeed.minimumItems)") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: outDir, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -57,12 +57,12 @@ struct DemoCommand: ParsableCommand {
         let store = try StoreFile.open(dbPath)
         defer { store.close() }
         var layouts: [StoredLayout] = []
-        try reportingErrors {
-            try store.save(spec, as: DemoFeed.name)
+        try await reportingErrors {
+            try await store.save(spec, as: DemoFeed.name)
             for width in Self.widths {
                 let bar = ProgressBar(enabled: true)
                 bar.start()
-                let layout = try store.layout(name: DemoFeed.name, crossExtent: width) { bar.update($0) }.layout
+                let layout = try await store.layout(name: DemoFeed.name, crossExtent: width) { bar.update($0) }.layout
                 bar.finish()
                 layouts.append(layout)
                 let size = layout.contentSize
@@ -94,14 +94,14 @@ struct DemoCommand: ParsableCommand {
         print("")
 
         let viewport = Rect(x: 0, y: 700, width: 390, height: 844)
-        let picture = try reportingErrors { () -> RenderedPicture in
+        let picture = try await reportingErrors { () async throws -> RenderedPicture in
             // The top of the feed, where each kind appears once: up to the first regular section.
-            let top = try store.elements(name: DemoFeed.name, crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 10_000))
+            let top = try await store.elements(name: DemoFeed.name, crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 10_000))
             let end = top.first { $0.kind == .header && $0.section == DemoFeed.showcaseCounts.count }?.frame.y ?? 3000
-            return try RenderedPicture(
+            return try await RenderedPicture(
                 summary: layouts[0].summary, rect: viewport, range: RangeArgument(lower: 0, upper: end.rounded()), maximumPixels: 4000
             ) { area in
-                try store.elements(name: DemoFeed.name, crossExtent: 390, in: area)
+                try await store.elements(name: DemoFeed.name, crossExtent: 390, in: area)
             }
         }
         try picture.write(to: svgPath)
@@ -133,7 +133,9 @@ struct DemoCommand: ParsableCommand {
         return outDir.hasSuffix("/") ? outDir + file : outDir + "/" + file
     }
 
-    /// Runs one viewport query cold, then 100 more; returns its elements and latencies.
+    /// Runs one viewport query cold, then 100 more; returns its elements and
+    /// latencies. The synchronous read, in a tight loop on this thread, as
+    /// the benchmarks time it (no hop to the store's threads in the figures).
     private func timeQueries(store: LayoutStore, crossExtent: Double, viewport: Rect) throws -> (elements: [LayoutElement], first: Double, median: Double) {
         var start = ProgressBar.now()
         let elements = try store.visibleElements(name: DemoFeed.name, crossExtent: crossExtent, viewport: viewport)

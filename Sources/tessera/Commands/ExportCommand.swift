@@ -4,7 +4,7 @@ import TesseraSQLite
 
 /// `tessera export --db FILE --out ARTIFACT [--replace]`: a compact, checked
 /// copy of a store, ready to ship and open read-only.
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write a compact, checked copy of a store that opens read-only anywhere (no -wal or -shm file needed).",
@@ -23,10 +23,10 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Replace --out if it exists.")
     var replace = false
 
-    func run() throws {
+    func run() async throws {
         let store = try database.openForReading()
         defer { store.close() }
-        let report = try reportingErrors { try store.export(to: out, replacing: replace) }
+        let report = try await reportingErrors { try await store.export(to: out, replacing: replace) }
         print("exported \(counted(report.specsChecked, "spec")), \(counted(report.layoutsChecked, "layout")) to \(out.quotedPathForMessage): checked, no problems")
     }
 }

@@ -6,7 +6,7 @@ import TesseraSQLite
 import TesseraStore
 
 /// `tessera invalidate --db FILE --name N [--width W]`.
-struct InvalidateCommand: ParsableCommand {
+struct InvalidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invalidate",
         abstract: "Mark a spec's layouts stale (all, or one width); they are recomputed on next use.",
@@ -26,20 +26,20 @@ struct InvalidateCommand: ParsableCommand {
         try ArgumentCheck.specName(name, flag: "--name")
     }
 
-    func run() throws {
+    func run() async throws {
         let store = try database.open()
         defer { store.close() }
-        let count = try reportingErrors { () -> Int in
-            if let width { try checkStored(width, in: store) }
-            return try store.invalidate(name: name, crossExtent: width)
+        let count = try await reportingErrors { () -> Int in
+            if let width { try await checkStored(width, in: store) }
+            return try await store.invalidate(name: name, crossExtent: width)
         }
         print("\(counted(count, "layout")) of \"\(name)\" marked stale")
     }
 
     /// Marking nothing stale would look like success when the width is mistyped.
-    private func checkStored(_ width: Double, in store: LayoutStore) throws {
-        let spec = try store.requiredSpec(named: name)
-        let stored = try store.layouts(name: name).map(\.crossExtent)
+    private func checkStored(_ width: Double, in store: LayoutStore) async throws {
+        let spec = try await store.requiredSpec(named: name)
+        let stored = try await store.layouts(name: name).map(\.crossExtent)
         guard !stored.contains(width) else { return }
         let noun = spec.axis == .vertical ? "width" : "height"
         guard !stored.isEmpty else { throw CommandError("\"\(name)\" has no stored layouts") }
@@ -48,15 +48,15 @@ struct InvalidateCommand: ParsableCommand {
 }
 
 /// `tessera prune --db FILE`.
-struct PruneCommand: ParsableCommand {
+struct PruneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "prune", abstract: "Delete stale layouts and give their space back.")
 
     @OptionGroup var database: DatabaseOption
 
-    func run() throws {
+    func run() async throws {
         let store = try database.open()
         defer { store.close() }
-        let report = try reportingErrors { try store.prune() }
+        let report = try await reportingErrors { try await store.prune() }
         // A PostgreSQL store's tables keep the space for reuse (VACUUM, not a rewrite).
         let kept = StoreLocation.isPostgresURL(database.db) ? "tables" : "file"
         print("deleted \(counted(report.layoutsDeleted, "stale layout")); \(kept) \(report.bytesBefore) → \(report.bytesAfter) bytes")

@@ -5,7 +5,7 @@ import TesseraSQLite
 import TesseraStore
 
 /// `tessera item --db FILE --name N --width W --section S --item I`.
-struct ItemCommand: ParsableCommand {
+struct ItemCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "item",
         abstract: "Print one item's cell from a store (computing and storing the layout first when it is missing or stale)."
@@ -35,20 +35,22 @@ struct ItemCommand: ParsableCommand {
         try ArgumentCheck.specName(name, flag: "--name")
     }
 
-    func run() throws {
-        let (store, layout) = try StoreFile.freshLayout(database.db, name: name, extent: extent, command: "item")
+    func run() async throws {
+        let (store, layout) = try await StoreFile.freshLayout(database.db, name: name, extent: extent, command: "item")
         defer { store.close() }
-        let element = try reportingErrors { try store.element(name: name, crossExtent: layout.crossExtent, section: section, item: item, direction: direction.direction) }
-        guard let element else { throw try missingItem(store: store, layout: layout) }
+        let element = try await reportingErrors {
+            try await store.element(name: name, crossExtent: layout.crossExtent, section: section, item: item, direction: direction.direction)
+        }
+        guard let element else { throw try await missingItem(store: store, layout: layout) }
         ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: layout.summary, elements: [element])
     }
 
     /// Says what there is instead: the sections, or the section's items.
-    private func missingItem(store: LayoutStore, layout: StoredLayout) throws -> CommandError {
+    private func missingItem(store: LayoutStore, layout: StoredLayout) async throws -> CommandError {
         guard section < layout.sectionCount else {
             return CommandError("\"\(name)\" has no section \(section) (it has \(counted(layout.sectionCount, "section")))")
         }
-        let items = try reportingErrors { try store.spec(named: name)?.sections[section].items }
+        let items = try await reportingErrors { try await store.spec(named: name)?.sections[section].items }
         guard let count = items.flatMap(itemCount) else {
             return CommandError("\"\(name)\" has no item \(item) in section \(section)")
         }

@@ -6,7 +6,7 @@ import TesseraSQLite
 import TesseraStore
 
 /// `tessera list --db FILE`: specs and their layouts.
-struct ListCommand: ParsableCommand {
+struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List stored specs and their layouts: widths, counts, sizes, fresh or stale.",
@@ -22,10 +22,10 @@ struct ListCommand: ParsableCommand {
     @Option(help: "Output format: table (default on a terminal), json (default when piped) or ndjson (one line per layout).")
     var format: DisplayFormat?
 
-    func run() throws {
+    func run() async throws {
         let store = try database.openForReading()
         defer { store.close() }
-        let listing = try reportingErrors { try store.listing() }
+        let listing = try await reportingErrors { try await store.listing() }
         switch DisplayFormat.resolve(format) {
         case .table: print(TextTable.format(Self.tableRows(listing)))
         case .json: print(StoreJSON.listing(listing))

@@ -5,9 +5,9 @@ import TesseraSQLite
 import TesseraStore
 
 /// `tessera precompute --specs FEEDS.ndjson --db FILE --width W ...`: many
-/// specs, many per transaction (`LayoutStore.precompute(batch:...)`).
+/// specs, many per transaction (`LayoutStore.saveBatch(_:crossExtents:onFailure:progress:)`).
 extension PrecomputeCommand {
-    func runBatch(file: String) throws {
+    func runBatch(file: String) async throws {
         guard width.isEmpty != height.isEmpty else {
             throw CommandError("give one or more --width (vertical specs) or --height (horizontal specs), not both: a file of specs takes one axis")
         }
@@ -17,9 +17,9 @@ extension PrecomputeCommand {
         let bar = ProgressBar(enabled: !quiet)
         bar.start()
         let started = ProgressBar.now()
-        let report = try StoreFile.withStore(creatingIfMissing: db) { store in
-            let report = try reportingErrors {
-                try store.precompute(batch: lines, crossExtents: axis == .vertical ? width : height, onFailure: keepGoing ? .skip : .stop) { progress in
+        let report = try await StoreFile.withStore(creatingIfMissing: db) { store in
+            let report = try await reportingErrors {
+                try await store.saveBatch(lines, crossExtents: axis == .vertical ? width : height, onFailure: keepGoing ? .skip : .stop) { progress in
                     bar.update(progress, fraction: lines.totalBytes.map { Double(lines.bytesRead) / Double(max($0, 1)) })
                 }
             }

@@ -6,7 +6,7 @@ import TesseraSQLite
 
 /// `tessera precompute SPEC --db FILE --width W [--width W2 ...]`, or
 /// `--specs FEEDS.ndjson` for many specs (see PrecomputeCommand+Specs.swift).
-struct PrecomputeCommand: ParsableCommand {
+struct PrecomputeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "precompute",
         abstract: "Store a spec and its layouts at each width, in one transaction.",
@@ -58,8 +58,8 @@ struct PrecomputeCommand: ParsableCommand {
         if let name { try ArgumentCheck.specName(name, flag: "--name") }
     }
 
-    func run() throws {
-        if let specs { return try runBatch(file: specs) }
+    func run() async throws {
+        if let specs { return try await runBatch(file: specs) }
         guard let spec else { return }
         let loaded = try reportingErrors(file: spec) { try Spec(contentsOfFile: spec, readingStandardInput: true) }
         let extents = loaded.axis == .vertical ? width : height
@@ -76,9 +76,9 @@ struct PrecomputeCommand: ParsableCommand {
         let bar = ProgressBar(enabled: !quiet)
         bar.start()
         let started = ProgressBar.now()
-        let saved = try StoreFile.withStore(creatingIfMissing: db) { store in
-            try reportingErrors(file: spec) {
-                try store.precompute(loaded, as: specName, crossExtents: extents) { bar.update($0) }
+        let saved = try await StoreFile.withStore(creatingIfMissing: db) { store in
+            try await reportingErrors(file: spec) {
+                try await store.save(loaded, as: specName, crossExtents: extents) { bar.update($0) }
             }
         }
         bar.finish()

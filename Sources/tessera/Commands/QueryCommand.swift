@@ -4,7 +4,7 @@ import TesseraLayout
 import TesseraSQLite
 
 /// `tessera query`: the elements in a rect or viewport, from a store or a spec.
-struct QueryCommand: ParsableCommand {
+struct QueryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Print the elements that intersect a rect, or are visible in a viewport (pinned headers applied).",
@@ -41,7 +41,7 @@ struct QueryCommand: ParsableCommand {
         if let name { try ArgumentCheck.specName(name, flag: "--name") }
     }
 
-    func run() throws {
+    func run() async throws {
         guard let query = (rect ?? viewport)?.rect else { return }
         let pinning = viewport != nil
         let direction = direction.direction
@@ -52,12 +52,12 @@ struct QueryCommand: ParsableCommand {
             return
         }
         guard let db, let name else { return }
-        let (store, layout) = try StoreFile.freshLayout(db, name: name, extent: extent, command: "query")
+        let (store, layout) = try await StoreFile.freshLayout(db, name: name, extent: extent, command: "query")
         defer { store.close() }
-        let elements = try reportingErrors {
+        let elements = try await reportingErrors {
             pinning
-                ? try store.visibleElements(name: name, crossExtent: layout.crossExtent, viewport: query, direction: direction)
-                : try store.elements(name: name, crossExtent: layout.crossExtent, in: query, direction: direction)
+                ? try await store.visibleElements(name: name, crossExtent: layout.crossExtent, viewport: query, direction: direction)
+                : try await store.elements(name: name, crossExtent: layout.crossExtent, in: query, direction: direction)
         }
         printer.print(summary: layout.summary, elements: elements)
     }

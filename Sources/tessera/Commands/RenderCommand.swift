@@ -6,7 +6,7 @@ import TesseraLayout
 import TesseraSQLite
 
 /// `tessera render (SPEC | --db FILE --name N) --width W --out FILE.svg`: draw a layout.
-struct RenderCommand: ParsableCommand {
+struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Draw a layout as an SVG picture, optionally with a query rect and its hits.",
@@ -45,15 +45,15 @@ struct RenderCommand: ParsableCommand {
         if let name { try ArgumentCheck.specName(name, flag: "--name") }
     }
 
-    func run() throws {
+    func run() async throws {
         let picture: RenderedPicture
         switch (spec, db, name) {
         case (let spec?, nil, nil):
-            picture = try renderSpec(spec)
+            picture = try await renderSpec(spec)
         case (_?, _?, _), (_?, _, _?):
             throw CommandError("give either a SPEC file or --db FILE --name N, not both")
         case (nil, let db?, let name?):
-            picture = try renderStored(db: db, name: name)
+            picture = try await renderStored(db: db, name: name)
         case (nil, _?, nil):
             throw CommandError("--db needs --name, the stored spec's name")
         case (nil, nil, _):
@@ -63,16 +63,16 @@ struct RenderCommand: ParsableCommand {
         printError("render: \(picture.elementCount) elements in \(out)")
     }
 
-    private func renderSpec(_ spec: String) throws -> RenderedPicture {
-        RenderedPicture(result: try extent.layout(specFile: spec, command: "render"), rect: rect?.rect, range: range, direction: direction.direction)
+    private func renderSpec(_ spec: String) async throws -> RenderedPicture {
+        await RenderedPicture(result: try extent.layout(specFile: spec, command: "render"), rect: rect?.rect, range: range, direction: direction.direction)
     }
 
-    private func renderStored(db: String, name: String) throws -> RenderedPicture {
-        let (store, layout) = try StoreFile.freshLayout(db, name: name, extent: extent, command: "render")
+    private func renderStored(db: String, name: String) async throws -> RenderedPicture {
+        let (store, layout) = try await StoreFile.freshLayout(db, name: name, extent: extent, command: "render")
         defer { store.close() }
-        return try reportingErrors {
-            try RenderedPicture(summary: layout.summary, rect: rect?.rect, range: range) { area in
-                try store.elements(name: name, crossExtent: layout.crossExtent, in: area, direction: direction.direction)
+        return try await reportingErrors {
+            try await RenderedPicture(summary: layout.summary, rect: rect?.rect, range: range) { area in
+                try await store.elements(name: name, crossExtent: layout.crossExtent, in: area, direction: direction.direction)
             }
         }
     }

@@ -32,23 +32,24 @@ struct RenderedPicture {
         rect: Rect?,
         range: RangeArgument?,
         maximumPixels: Double = 2000,
-        elements: (Rect) throws -> [LayoutElement]
-    ) rethrows {
+        elements: (Rect) async throws -> [LayoutElement]
+    ) async rethrows {
         let lower = range?.lower ?? 0
         let upper = range?.upper ?? min(summary.contentLength, lower + Self.defaultLength)
         let length = max(upper - lower, 1)
         area = summary.axis == .vertical
             ? Rect(x: 0, y: lower, width: summary.crossExtent, height: length)
             : Rect(x: lower, y: 0, width: length, height: summary.crossExtent)
-        let drawn = try elements(area)
-        let hits = Set((try rect.map(elements) ?? []).map(ElementKey.init))
+        let drawn = try await elements(area)
+        var hits: Set<ElementKey> = []
+        if let rect { hits = Set(try await elements(rect).map(ElementKey.init)) }
         svg = SVGRenderer(area: area, maximumPixels: maximumPixels).render(elements: drawn, query: rect, hits: hits)
         elementCount = drawn.count
     }
 
     /// A layout computed in memory, drawn in `direction`.
-    init(result: LayoutResult, rect: Rect?, range: RangeArgument?, direction: LayoutDirection = .leftToRight) {
-        self.init(summary: result.summary, rect: rect, range: range) { result.elements(in: $0, direction: direction) }
+    init(result: LayoutResult, rect: Rect?, range: RangeArgument?, direction: LayoutDirection = .leftToRight) async {
+        await self.init(summary: result.summary, rect: rect, range: range) { result.elements(in: $0, direction: direction) }
     }
 
     func write(to path: String) throws {

@@ -65,11 +65,11 @@ enum StoreFile {
     /// computed and stored, the command says so on standard error, and that
     /// store is the one returned. A store that cannot be written answers
     /// only what it holds fresh.
-    static func freshLayout(_ path: String, name: String, extent: ExtentOptions, command: String) throws -> (LayoutStore, StoredLayout) {
+    static func freshLayout(_ path: String, name: String, extent: ExtentOptions, command: String) async throws -> (LayoutStore, StoredLayout) {
         let reader = try openForReading(path)
-        let fresh = try reportingErrors { () throws -> StoredLayout? in
-            let crossExtent = try extent.crossExtent(for: try reader.requiredSpec(named: name).axis)
-            return try reader.layouts(name: name).first { $0.crossExtent == crossExtent && $0.state == .fresh }
+        let fresh = try await reportingErrors { () async throws -> StoredLayout? in
+            let crossExtent = try extent.crossExtent(for: try await reader.requiredSpec(named: name).axis)
+            return try await reader.layouts(name: name).first { $0.crossExtent == crossExtent && $0.state == .fresh }
         }
         if let fresh { return (reader, fresh) }
         guard isWritable(path) else {
@@ -79,7 +79,7 @@ enum StoreFile {
         // The reader closed first: the writer, closing last, leaves one file.
         reader.close()
         let writer = try openExisting(path)
-        return (writer, try writer.freshLayout(name: name, extent: extent, command: command))
+        return (writer, try await writer.freshLayout(name: name, extent: extent, command: command))
     }
 
     /// Whether the file at `path` and its folder can be written (SQLite
@@ -95,19 +95,19 @@ enum StoreFile {
     /// missing. When `body` fails on a file it created, the file is removed
     /// again: some spec errors only show up while laying out, after the
     /// store was opened, and they must not leave an empty store behind.
-    static func withStore<T>(creatingIfMissing path: String, _ body: (LayoutStore) throws -> T) throws -> T {
+    static func withStore<T>(creatingIfMissing path: String, _ body: (LayoutStore) async throws -> T) async throws -> T {
         // A PostgreSQL store is a schema: created when missing, and kept.
         // Closed before returning, not when released: a thread of the store's
         // may still hold it when the process exits, and a store closed is one file.
-        func run(_ store: LayoutStore) throws -> T {
+        func run(_ store: LayoutStore) async throws -> T {
             defer { store.close() }
-            return try body(store)
+            return try await body(store)
         }
-        if StoreLocation.isPostgresURL(path) { return try run(open(path)) }
-        if FileManager.default.fileExists(atPath: path) { return try run(openExisting(path)) }
+        if StoreLocation.isPostgresURL(path) { return try await run(open(path)) }
+        if FileManager.default.fileExists(atPath: path) { return try await run(openExisting(path)) }
         do {
             // Closed before it is removed.
-            return try run(open(path))
+            return try await run(open(path))
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             throw error
@@ -133,13 +133,32 @@ enum StoreFile {
 func reportingErrors<T>(file: String? = nil, _ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch let error as SpecError {
-        throw file.map { CommandError.spec(error, file: $0) } ?? CommandError(error.description)
-    } catch let error as StoreError {
+    } catch {
+        throw commandError(error, file: file)
+    }
+}
+
+/// Runs `body`, async, turning library errors into one clear line.
+func reportingErrors<T>(file: String? = nil, _ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch {
+        throw commandError(error, file: file)
+    }
+}
+
+/// A library error as one clear line; any other error as it is.
+private func commandError(_ error: any Error, file: String?) -> any Error {
+    switch error {
+    case let error as SpecError:
+        return file.map { CommandError.spec(error, file: $0) } ?? CommandError(error.description)
+    case let error as StoreError:
         // A spec error names the file it came from, like the engine's own.
-        if let file, error.code == .invalidSpec, let cause = error.cause as? SpecError { throw CommandError.spec(cause, file: file) }
-        throw CommandError(error.description)
-    } catch let error as SQLiteError {
-        throw CommandError(error.description)
+        if let file, error.code == .invalidSpec, let cause = error.cause as? SpecError { return CommandError.spec(cause, file: file) }
+        return CommandError(error.description)
+    case let error as SQLiteError:
+        return CommandError(error.description)
+    default:
+        return error
     }
 }

@@ -9,10 +9,10 @@ extension LayoutStore {
     /// is computed and stored first, and `command` says so on standard
     /// error: a read that writes to the store, and may take a while, should
     /// not pass unnoticed.
-    func freshLayout(name: String, extent: ExtentOptions, command: String) throws -> StoredLayout {
-        let result = try reportingErrors {
-            let axis = try requiredSpec(named: name).axis
-            return try self.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
+    func freshLayout(name: String, extent: ExtentOptions, command: String) async throws -> StoredLayout {
+        let result = try await reportingErrors {
+            let axis = try await requiredSpec(named: name).axis
+            return try await self.layout(name: name, crossExtent: try extent.crossExtent(for: axis))
         }
         let layout = result.layout
         if result.computed {
@@ -22,8 +22,8 @@ extension LayoutStore {
     }
 
     /// What the store holds of the spec named `name`; a missing one is an error.
-    func requiredSpec(named name: String) throws -> StoredSpec {
-        guard let spec = try storedSpec(named: name) else { throw StoreError.noSuchSpec(name: name) }
+    func requiredSpec(named name: String) async throws -> StoredSpec {
+        guard let spec = try await storedSpec(named: name) else { throw StoreError.noSuchSpec(name: name) }
         return spec
     }
 }

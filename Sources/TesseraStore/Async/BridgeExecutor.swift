@@ -1,0 +1,16 @@
+/// The threads a directory load started by a synchronous query runs its
+/// task on (see `loadInBackground`), not Swift concurrency's cooperative
+/// ones: a synchronous caller that blocks one of those (a loop of the
+/// synchronous hot reads on the cooperative pool, say) cannot starve the
+/// task. Its async steps are short (the blocking work goes to a store's
+/// executor), so two threads.
+final class BridgeExecutor: TaskExecutor {
+    static let shared = BridgeExecutor()
+
+    private let lane = ThreadLane(name: "tessera bridge", threads: 2, niceness: 0)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        lane.submit { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+    }
+}

@@ -1,0 +1,99 @@
+import TesseraLayout
+
+/// Saving, changing and deleting from async code: the blocking work of
+/// each runs on the store's executor (see ``BlockingExecutor``), through
+/// the write gate, and a cancelled task's write is rolled back whole.
+extension LayoutStore {
+    /// Saves `spec` under `name` (or its own name) and lays it out at every
+    /// extent in `crossExtents` and at every extent already stored for that
+    /// name, all in one transaction: if the spec is invalid at any extent,
+    /// nothing changes and the previous spec and layouts stay as they were.
+    /// A spec already stored is updated incrementally (see
+    /// `update(name:with:progress:)`); layouts still fresh for the saved
+    /// content are kept as they are. `progress` hears of every layout
+    /// computed in full; it runs inside the write and must not write to the store.
+    ///
+    /// - Returns: the layouts now stored for the spec, and what the save did
+    ///   to each: kept, shifted, resumed or recomputed sections.
+    @discardableResult
+    public func save(
+        _ spec: Spec, as name: String? = nil, crossExtents: [Double] = [], progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
+    ) async throws -> SaveResult {
+        try await writeAsync { flag in
+            try self.save(spec, as: name, crossExtents: crossExtents, progress: progress, cancellation: flag)
+        }
+    }
+
+    /// Replaces the spec stored under `name` with `spec` and brings every
+    /// stored layout of it up to date in the same transaction: sections
+    /// before the first change are kept, unchanged sections after it are
+    /// moved (one row each), sections whose items were only appended go on
+    /// from their stored state, and only the others are laid out again. The
+    /// result equals a full recompute of the new spec, frame for frame.
+    /// `progress` hears of the layouts computed again in full (a new axis, a
+    /// stale layout); it runs inside the write and must not write to the store.
+    @discardableResult
+    public func update(name: String, with spec: Spec, progress: (@Sendable (PrecomputeProgress) -> Void)? = nil) async throws -> UpdateReport {
+        try await writeAsync { flag in try self.update(name: name, with: spec, progress: progress, cancellation: flag) }
+    }
+
+    /// Appends `items` to section `section` of the spec stored under `name`
+    /// and updates every stored layout of it in one transaction, going on
+    /// from where each layout stopped: about the work of the new items.
+    @discardableResult
+    public func append(name: String, section: Int, items: [Item]) async throws -> UpdateReport {
+        try await writeAsync { flag in try self.append(name: name, section: section, items: items, cancellation: flag) }
+    }
+
+    /// Marks layouts stale: the spec's layout at `crossExtent`, or all of its
+    /// layouts. A stale layout is never served; the next query recomputes it.
+    ///
+    /// - Returns: the number of layouts marked.
+    @discardableResult
+    public func invalidate(name: String, crossExtent: Double? = nil) async throws -> Int {
+        try await writeAsync { _ in try self.invalidate(name: name, crossExtent: crossExtent) as Int }
+    }
+
+    /// Deletes the spec's layout at one extent, all of its rows, at once;
+    /// returns whether there was one.
+    @discardableResult
+    public func deleteLayout(name: String, crossExtent: Double) async throws -> Bool {
+        try await writeAsync { _ in try self.deleteLayout(name: name, crossExtent: crossExtent) as Bool }
+    }
+
+    /// Deletes a spec and all its layouts; returns whether it existed.
+    @discardableResult
+    public func deleteSpec(named name: String) async throws -> Bool {
+        try await writeAsync { _ in try self.deleteSpec(named: name) as Bool }
+    }
+
+    /// Deletes every stale layout and gives the freed space (theirs, and that
+    /// of layouts replaced or updated before) back to the file system.
+    @discardableResult
+    public func prune() async throws -> PruneReport {
+        try await writeAsync { _ in try self.prune() as PruneReport }
+    }
+
+    /// Reads everything the store keeps and checks it: the backend's own
+    /// integrity check; every stored spec parses and can be read by this
+    /// program; every layout has its section rows, its cell groups cover
+    /// each section's items exactly once, in order, with one exact frame per
+    /// item, and each group's stored bounds are the union of its frames;
+    /// every row and frame blob matches its checksum. Reads in one snapshot.
+    ///
+    /// - Parameter repair: marks the layouts found damaged stale (in one
+    ///   write after the check, through the write gate), so that they are
+    ///   computed again from their specs when next used; the report lists
+    ///   them in ``CheckReport/markedStale``. Without it the check writes nothing.
+    public func check(repair: Bool = false) async throws -> CheckReport {
+        guard repair else { return try await runBlocking { try self.check(repair: false) } }
+        return try await writeAsync { _ in try self.check(repair: true) }
+    }
+
+    /// `body`, blocking work that is not one read or one write of the store
+    /// (a check, an export), on the executor: the one way the async forms
+    /// that are neither run their body.
+    package func runBlocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await executor.run(body)
+    }
+}
