@@ -17,6 +17,9 @@
 # (several minutes), later runs only what changed. The full output is kept
 # in .build-tsan/tsan.log.
 #
+# At most 3 tests at a time: the suites are async, and instrumented code
+# runs several times slower, so all of them at once time out.
+#
 # Exits 0 when every test passed and ThreadSanitizer printed no warning;
 # 1 when it printed any (their number is said, the log keeps them); the
 # status of `swift test` when a test failed.
@@ -29,7 +32,7 @@ log=.build-tsan/tsan.log
 start=$(date +%s)
 # halt_on_error=0: every race is listed, not only the first.
 TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0} \
-    swift test --sanitize=thread --scratch-path .build-tsan --filter "$filter" "$@" 2>&1 | tee "$log"
+    swift test --sanitize=thread --scratch-path .build-tsan --experimental-maximum-parallelization-width 3 --filter "$filter" "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 warnings=$(grep -c "WARNING: ThreadSanitizer" "$log")
 echo "tsan.sh: swift test exited with $status; $warnings ThreadSanitizer warnings; $(( $(date +%s) - start ))s (log: $log)"
