@@ -4,7 +4,7 @@ import TesseraLayout
 struct LayoutReader {
     let record: LayoutRecord
     let storage: any ReadSnapshot
-    /// What the reader connection of `storage` remembers (the groups it verified).
+    /// What this read's reader cache remembers (the groups it verified).
     let verified: ReaderCache
     /// The layout's directory from the shared cache, or nil: queried
     /// through the backend's spatial index instead.
@@ -59,9 +59,11 @@ struct LayoutReader {
         guard let cache else {
             // Read with the rows that prove them complete, in one statement.
             for group in try IndexedGroups(layout: layout, section: section, storage: storage).groups(meeting: bounds) {
-                try visitChecked((group.id, group.firstItem, group.framesChecksum), section: section, bounds: bounds, visit) { check in
-                    group.frames?.withUnsafeBytes { raw in check(raw) }
-                }
+                let key = FramesKey(id: group.id, checksum: group.framesChecksum)
+                let failure = group.frames.map { frames in
+                    frames.withUnsafeBytes { raw in visitIntact(raw, key: key, firstItem: group.firstItem, bounds: bounds, visit) }
+                } ?? .damaged
+                if let failure { throw error(failure, firstItem: group.firstItem, section: section) }
             }
             return
         }
@@ -79,50 +81,45 @@ struct LayoutReader {
             firstItems.append(group.firstItem)
         }
         guard !keys.isEmpty else { return }
-        // The first group that failed, and whether it failed as unreadable
-        // (else missing or not matching its checksum).
-        var failure: (index: Int, unreadable: Bool)?
+        // The first group that failed, and how.
+        var failure: (index: Int, kind: GroupFailure)?
         var next = 0
         try storage.groups.visitFrames(keys) { index, raw in
             guard failure == nil else { return }
             // Blobs come in order; one skipped is missing.
-            guard index == next else { failure = (next, false); return }
+            guard index == next else { failure = (next, .damaged); return }
             next += 1
-            let key = keys[index]
-            // Each group's bytes are hashed once per reader cache.
-            guard verified.isVerified(group: key.id, checksum: key.checksum) || verified.verify(raw, group: key.id, checksum: key.checksum) else {
-                failure = (index, false)
-                return
-            }
-            if !FrameBlob.visit(raw, firstItem: firstItems[index], bounds: bounds, visit) { failure = (index, true) }
+            if let kind = visitIntact(raw, key: keys[index], firstItem: firstItems[index], bounds: bounds, visit) { failure = (index, kind) }
         }
-        if failure == nil, next < keys.count { failure = (next, false) }
-        if let failure {
-            let first = firstItems[failure.index]
-            throw failure.unreadable ? unreadableGroup(firstItem: first, section: section) : damagedGroup(firstItem: first, section: section)
-        }
+        if failure == nil, next < keys.count { failure = (next, .damaged) }
+        if let failure { throw error(failure.kind, firstItem: firstItems[failure.index], section: section) }
     }
 
-    /// Visits the cells of one group that may meet `bounds`, after checking
-    /// its bytes (which `read` hands to its argument, when there are any)
-    /// against the checksum its verified row gives.
-    private func visitChecked(
-        _ group: (id: Int64, firstItem: Int, checksum: Int64), section: SectionRecord, bounds: QueryBounds,
-        _ visit: (Int, LocalFrame) -> Void, read: ((UnsafeRawBufferPointer) -> Void) throws -> Void
-    ) throws {
-        var intact = false
-        var readable = true
-        // `read` runs its argument before it returns.
-        try withoutActuallyEscaping(visit) { visit in
-            try read { raw in
-                // Each group's bytes are hashed once per reader cache.
-                intact = verified.isVerified(group: group.id, checksum: group.checksum)
-                    || verified.verify(raw, group: group.id, checksum: group.checksum)
-                if intact { readable = FrameBlob.visit(raw, firstItem: group.firstItem, bounds: bounds, visit) }
-            }
+    /// How a group's bytes failed a query.
+    private enum GroupFailure {
+        /// Missing, or not matching their checksum.
+        case damaged
+        /// Matching their checksum, but no frame blob this build reads.
+        case unreadable
+    }
+
+    /// Visits the cells of one group that may meet `bounds`, once its bytes
+    /// are checked against the checksum its verified row gives (hashed once
+    /// per reader cache); how it failed, or nil.
+    private func visitIntact(
+        _ raw: UnsafeRawBufferPointer, key: FramesKey, firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void
+    ) -> GroupFailure? {
+        guard verified.isVerified(group: key.id, checksum: key.checksum) || verified.verify(raw, group: key.id, checksum: key.checksum) else {
+            return .damaged
         }
-        if !readable { throw unreadableGroup(firstItem: group.firstItem, section: section) }
-        if !intact { throw damagedGroup(firstItem: group.firstItem, section: section) }
+        return FrameBlob.visit(raw, firstItem: firstItem, bounds: bounds, visit) ? nil : .unreadable
+    }
+
+    private func error(_ failure: GroupFailure, firstItem: Int, section: SectionRecord) -> StoreError {
+        switch failure {
+        case .damaged: damagedGroup(firstItem: firstItem, section: section)
+        case .unreadable: unreadableGroup(firstItem: firstItem, section: section)
+        }
     }
 
     /// A group whose bytes are missing or do not match their checksum.
