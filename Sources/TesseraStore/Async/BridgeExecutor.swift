@@ -11,6 +11,9 @@ final class BridgeExecutor: TaskExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        lane.submit { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        lane.submit { [self] in
+            job.runSynchronously(on: asUnownedTaskExecutor())
+            return {}
+        }
     }
 }

@@ -47,15 +47,23 @@ final class ThreadLane: Sendable {
     private let jobs = Locked(Jobs())
     private let ready = DispatchSemaphore(value: 0)
 
+    /// A job runs its work and returns what finishes it (resuming the
+    /// task that waits): the lane drops the job, and with it everything
+    /// the work captured, before the waiting task resumes, so that the
+    /// task never sees an object outlive its last reference because a
+    /// lane's thread still held it (a store released by its last user
+    /// closes then, not a moment later on the lane's thread).
+    typealias Job = @Sendable () -> @Sendable () -> Void
+
     private struct Jobs {
-        var queue: [@Sendable () -> Void] = []
+        var queue: [Job] = []
         var head = 0
         /// Threads alive.
         var running = 0
 
         var isEmpty: Bool { head == queue.count }
 
-        mutating func pop() -> (@Sendable () -> Void)? {
+        mutating func pop() -> Job? {
             guard head < queue.count else { return nil }
             let job = queue[head]
             head += 1
@@ -78,12 +86,16 @@ final class ThreadLane: Sendable {
     /// Runs `body` on one of the lane's threads and returns its result.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            submit { continuation.resume(with: Result { try body() }) }
+            submit {
+                let result = Result { try body() }
+                return { continuation.resume(with: result) }
+            }
         }
     }
 
-    /// Runs `job` on one of the lane's threads, later; returns at once.
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    /// Runs `job` on one of the lane's threads, later, then what it
+    /// returns once `job` is released; returns at once.
+    func submit(_ job: @escaping Job) {
         let start = jobs.withLock { state in
             state.queue.append(job)
             guard state.running < threadCount else { return false }
@@ -114,7 +126,13 @@ final class ThreadLane: Sendable {
                 if ends { return }
                 continue
             }
-            if let job = jobs.withLock({ $0.pop() }) { job() }
+            if let finish = runNext() { finish() }
         }
+    }
+
+    /// Runs the next job, if any; what finishes it, the job itself released.
+    private func runNext() -> (@Sendable () -> Void)? {
+        guard let job = jobs.withLock({ $0.pop() }) else { return nil }
+        return job()
     }
 }

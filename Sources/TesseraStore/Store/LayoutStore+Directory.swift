@@ -35,9 +35,12 @@ extension LayoutStore {
         guard directoryLoads.withLock({ $0.insert(key).inserted }) else { return }
         // On the bridge's threads: a synchronous query, blocking a thread of
         // Swift concurrency's pool, cannot hold the load up.
-        Task(executorPreference: BridgeExecutor.shared) { [self] in
-            defer { _ = directoryLoads.withLock { $0.remove(key) } }
-            try? await executor.run { [self] in
+        // Weakly: a load does not keep a store its users released open.
+        Task(executorPreference: BridgeExecutor.shared) { [weak self] in
+            guard let executor = self?.executor else { return }
+            try? await executor.run { [weak self] in
+                guard let self else { return }
+                defer { _ = directoryLoads.withLock { $0.remove(key) } }
                 guard !layoutCache.contains(key) else { return }
                 // The revision may be gone by now: then the rows read are another
                 // revision's, and are cached under that revision's key instead.
