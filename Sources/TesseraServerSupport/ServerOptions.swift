@@ -14,14 +14,15 @@ package enum ServerOptions {
     }
 
     /// The store at `path`, which must exist and be a store: the server
-    /// never creates or converts one.
-    package static func openStore(_ path: String) throws -> LayoutStore {
+    /// never creates or converts one. Its blocking work runs on `executor`
+    /// (the server's thread pools), by default on threads of the store's own.
+    package static func openStore(_ path: String, executor: (any BlockingExecutor)? = nil) throws -> LayoutStore {
         do {
             // A layout's directory is loaded, verified, before a query answers
             // from it: damage anywhere in the store ends in a 500, never in
             // frames read through an index whose pages were damaged (the cost:
             // the first query of each large layout the process reads).
-            return try LayoutStore.open(db: path, requireExisting: true, loadsDirectoriesInline: true)
+            return try LayoutStore.open(db: path, requireExisting: true, loadsDirectoriesInline: true, executor: executor)
         } catch let error as StoreError where error.code == .notFound {
             throw ValidationError("--db: \(error.message) (tessera precompute creates one; the server never does)")
         } catch let error as StoreError {

@@ -101,6 +101,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The most connections open at once; at the limit the one idle the longest is closed for a new one.")
     var maxConnections = 1024
 
+    @Option(help: "Threads of NIO's thread pool that run the store's blocking work (reads that wait for a connection, writes); layouts computed for queries run on a second pool of 2.")
+    var blockingThreads = 6
+
     @Option(help: "trace, debug, info (one line per request), notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -112,6 +115,7 @@ struct Serve: AsyncParsableCommand {
         guard maxElementsInFlight >= 1 else { throw ValidationError("--max-elements-in-flight must be 1 or more, got \(maxElementsInFlight)") }
         guard diskReserve >= 0 else { throw ValidationError("--disk-reserve must be 0 or more, got \(diskReserve)") }
         _ = try connectionLimits()
+        guard (1...256).contains(blockingThreads) else { throw ValidationError("--blocking-threads must be from 1 to 256, got \(blockingThreads)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         _ = try ServerOptions.logLevel(logLevel)
     }
@@ -119,7 +123,31 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "tessera-server")
         logger.logLevel = try ServerOptions.logLevel(logLevel)
-        let store = try ServerOptions.openStore(db)
+        try await withThreadPools { executor in try await serve(executor: executor, logger: logger) }
+    }
+
+    /// Runs `body` with NIO's thread pools for the store's blocking work,
+    /// shut down after it: the store's reads and writes on one, layouts
+    /// computed for queries on another, so that a long computation never
+    /// takes every thread that answers.
+    private func withThreadPools(_ body: (ThreadPoolExecutor) async throws -> Void) async throws {
+        let threads = NIOThreadPool(numberOfThreads: blockingThreads)
+        let computations = NIOThreadPool(numberOfThreads: 2)
+        threads.start()
+        computations.start()
+        do {
+            try await body(ThreadPoolExecutor(threads, background: computations))
+        } catch {
+            try? await threads.shutdownGracefully()
+            try? await computations.shutdownGracefully()
+            throw error
+        }
+        try await threads.shutdownGracefully()
+        try await computations.shutdownGracefully()
+    }
+
+    private func serve(executor: ThreadPoolExecutor, logger: Logger) async throws {
+        let store = try ServerOptions.openStore(db, executor: executor)
         let configuration = TesseraServiceConfiguration(
             computeExtents: try ServerOptions.extentRange(computeExtents),
             maximumExtents: maxExtents,

@@ -147,6 +147,7 @@ struct ConnectionLimitsTests {
         (["--header-timeout=-1"], "--header-timeout takes seconds above 0"),
         (["--body-timeout", "nan"], "--body-timeout takes seconds above 0"),
         (["--max-connections", "0"], "--max-connections must be 1 or more"),
+        (["--blocking-threads", "0"], "--blocking-threads must be from 1 to 256, got 0"),
         (["--max-answer-elements", "0"], "--max-answer-elements must be 1 or more"),
         (["--disk-reserve=-1"], "--disk-reserve must be 0 or more"),
     ])

@@ -1,0 +1,51 @@
+import NIOPosix
+import TesseraStore
+
+/// NIO's thread pool as a store's ``BlockingExecutor``: a server that
+/// already runs a `NIOThreadPool` for blocking work (file I/O, say) hands
+/// it to its stores, so that the process keeps one pool of threads that
+/// may block.
+///
+/// ```swift
+/// let pool = NIOThreadPool(numberOfThreads: 8)
+/// pool.start()
+/// let store = try LayoutStore(path: "feed.db", executor: ThreadPoolExecutor(pool))
+/// ```
+///
+/// Background work (a layout computed for a query that found none) runs on
+/// `background` when given, else on `pool` too: a pool of its own keeps
+/// long computations from taking every thread that answers requests.
+///
+/// Work whose task is cancelled before a thread takes it never runs; the
+/// call throws ``StoreError/Code/cancelled`` (nothing was read or written).
+/// A pool that is not started, or is shut down, runs nothing either: the
+/// call throws ``StoreError/Code/closed``.
+public struct ThreadPoolExecutor: BlockingExecutor {
+    public let pool: NIOThreadPool
+    public let background: NIOThreadPool?
+
+    public init(_ pool: NIOThreadPool, background: NIOThreadPool? = nil) {
+        self.pool = pool
+        self.background = background
+    }
+
+    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await Self.run(body, on: pool)
+    }
+
+    public func runInBackground<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await Self.run(body, on: background ?? pool)
+    }
+
+    private static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T, on pool: NIOThreadPool) async throws -> T {
+        do {
+            return try await pool.runIfActive(body)
+        } catch is CancellationError {
+            // NIO answers both a cancelled task and a pool that is not running so.
+            if Task.isCancelled {
+                throw StoreError(.cancelled, "the request was cancelled before a thread took its work; nothing was read or written")
+            }
+            throw StoreError(.closed, "the thread pool the store runs its blocking work on is not running")
+        }
+    }
+}
