@@ -60,6 +60,8 @@ extension Problem {
         switch error.code {
         case .invalidSpec, .invalidArgument:
             self.init(.badRequest, error.message, path: error.path)
+        case .tooLarge:
+            self.init(.badRequest, (error.cause as? AnswerTooLarge)?.sentence(limitOf: "the server's") ?? error.message)
         case .notFound:
             self.init(.notFound, error.message)
         case .conflict:

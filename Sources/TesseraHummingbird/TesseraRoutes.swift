@@ -110,14 +110,13 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
         let name = try RequestValues.name(context.parameters.get("name"))
         let extent = try RequestValues.extent(context.parameters.get("extent"))
         let direction = try RequestValues.direction(request)
-        switch query {
-        case .rect(let rect), .viewport(let rect): try await refuseOversized(rect, name: name, extent: extent)
-        case .item: break
-        }
         // One store call: a missing or stale layout is computed when the
-        // admission allows, in the same call, or its refusal is the answer.
+        // admission allows, in the same call, or its refusal is the answer;
+        // a rect over more elements than allowed is refused (400) before
+        // all of it is read.
         let admission = admission
-        let result = try await store.query(query, name: name, crossExtent: extent, direction: direction, compute: .admittedBy { missing in
+        let limit = configuration.maximumAnswerElements
+        let result = try await store.query(query, name: name, crossExtent: extent, direction: direction, maximumElements: limit, compute: .admittedBy { missing in
             let ticket = try admission.admit(name: name, extent: extent, stored: missing.storedLayouts)
             return { ticket.release() }
         })
@@ -125,7 +124,6 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
             throw Problem(.internalServerError, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(extent)) was neither answered nor refused")
         }
         if computed { metrics.layoutComputed() }
-        try refuseOversized(answer)
         guard answer.elements.count > JSONResponses.elementsPerPiece else { return JSONResponses.answer(answer, request: request) }
         guard let lease = budget.lease(answer.elements.count) else {
             throw Problem(.serviceUnavailable, "large answers being sent hold \(budget.inFlight) elements, and this one's \(answer.elements.count) "

@@ -33,6 +33,9 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case busy
         /// The request was cancelled before it finished; nothing was written.
         case cancelled
+        /// An answer would hold more elements than the caller allowed (its
+        /// cause, ``AnswerTooLarge``, says how many and how to ask for less).
+        case tooLarge
         /// Stored data cannot be read back: the store is damaged.
         case damaged
         /// The file is not a Tessera store (not a database, or another

@@ -10,6 +10,13 @@ public enum LayoutQuery: Sendable, Hashable {
     case item(section: Int, item: Int)
 }
 
+extension LayoutQuery {
+    /// Whether pinned headers and footers move (a viewport's).
+    var pins: Bool {
+        if case .viewport = self { true } else { false }
+    }
+}
+
 /// A query's elements together with the layout they were read from, all
 /// from one snapshot: what a server needs to answer a request and tag it.
 ///
@@ -66,13 +73,13 @@ extension LayoutStore {
         }
     }
 
-    static func answer(_ query: LayoutQuery, reader: LayoutReader, direction: LayoutDirection) throws -> LayoutAnswer {
+    static func answer(_ query: LayoutQuery, reader: LayoutReader, direction: LayoutDirection, limit: AnswerLimit? = nil) throws -> LayoutAnswer {
         let elements: [LayoutElement]
         switch query {
-        case .rect(let rect):
-            elements = try reader.elements(in: rect, pinning: false, direction: direction)
-        case .viewport(let viewport):
-            elements = try reader.elements(in: viewport, pinning: true, direction: direction)
+        case .rect(let rect), .viewport(let rect):
+            try limit?.checkBeforeReading(rect, reader: reader, direction: direction)
+            elements = try reader.elements(in: rect, pinning: query.pins, direction: direction)
+            try limit?.check(elements)
         case .item(let section, let item):
             guard let cell = try reader.cell(section: section, item: item, direction: direction) else {
                 throw noSuchItem(layout: reader.layout, section: section, item: item)

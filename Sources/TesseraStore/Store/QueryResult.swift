@@ -60,13 +60,21 @@ extension LayoutStore {
     /// - Throws: ``StoreError`` `notFound` for an unknown spec, or an item
     ///   query of a section or item that does not exist (with
     ///   ``StoreError/section`` and ``StoreError/item``); `invalidArgument`
-    ///   for an extent the spec cannot take; what an admission throws.
+    ///   for an extent the spec cannot take; what an admission throws;
+    ///   `tooLarge` for a rect or viewport of more than `maximumElements`
+    ///   elements, found out band by band along the scroll axis for a long
+    ///   rect (never all of its elements read at once), with an
+    ///   ``AnswerTooLarge`` cause that says how to split it.
     public func query(
-        _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight, compute policy: ComputePolicy = .always
+        _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight, maximumElements: Int? = nil,
+        compute policy: ComputePolicy = .always
     ) async throws -> QueryResult {
-        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: policy, { reader in try Self.answer(query, reader: reader, direction: direction) }) {
-        case .found(let answer, let computed): .found(answer, computed: computed)
-        case .missing(let missing): .missing(missing)
+        let answer: @Sendable (LayoutReader) throws -> LayoutAnswer = { reader in
+            try Self.answer(query, reader: reader, direction: direction, limit: maximumElements.map { AnswerLimit(limit: $0, layout: reader.layout) })
+        }
+        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: policy, answer) {
+        case .found(let answer, let computed): return .found(answer, computed: computed)
+        case .missing(let missing): return .missing(missing)
         }
     }
 
