@@ -12,6 +12,13 @@ struct AnswerLimitTests {
     /// The same, scrolling horizontally: 30 × 390 items.
     static let row = #"{"format": 1, "axis": "horizontal", "sections": [{"layout": {"kind": "flow", "itemSize": [30, 390]}, "items": {"count": 10000, "cycle": [{}]}}]}"#
 
+    /// The answer of a query that must find its layout.
+    static func found(_ store: LayoutStore, _ query: LayoutQuery, name: String, limit: Int, direction: LayoutDirection = .leftToRight) async throws -> LayoutAnswer {
+        let result = try await store.query(query, name: name, crossExtent: 390, direction: direction, maximumElements: limit)
+        guard case .found(let answer, _) = result else { throw StoreError(.notFound, "the layout of \(name) was not found") }
+        return answer
+    }
+
     static func refusal(_ store: LayoutStore, _ query: LayoutQuery, name: String, limit: Int, direction: LayoutDirection = .leftToRight) async -> AnswerTooLarge? {
         do {
             _ = try await store.query(query, name: name, crossExtent: 390, direction: direction, maximumElements: limit)
@@ -34,10 +41,7 @@ struct AnswerLimitTests {
         _ = try await store.save(try Spec(jsonText: Self.column), as: "column", crossExtents: [390])
         // 2,900 rows of 30 points: long (over 20,000 points), read in bands, and within 3,000.
         let long = Rect(x: 0, y: 0, width: 390, height: 87_000)
-        guard case .found(let within, _) = try await store.query(.rect(long), name: "column", crossExtent: 390, maximumElements: 3000) else {
-            Issue.record("not found")
-            return
-        }
+        let within = try await Self.found(store, .rect(long), name: "column", limit: 3000)
         let expected = try LayoutEngine().layout(Spec(jsonText: Self.column), crossExtent: 390).elements(in: long)
         #expect(within.elements == expected && expected.count == 2900)
         // 3,001 rows: one over, counted band by band.
@@ -50,10 +54,7 @@ struct AnswerLimitTests {
         let short = await Self.refusal(store, .viewport(Rect(x: 0, y: 0, width: 390, height: 900)), name: "column", limit: 20)
         #expect(short == AnswerTooLarge(elementCount: 30, isExact: true, limit: 20, partLength: 600))
         // Items are one element.
-        guard case .found(let item, _) = try await store.query(.item(section: 0, item: 5), name: "column", crossExtent: 390, maximumElements: 1) else {
-            Issue.record("not found")
-            return
-        }
+        let item = try await Self.found(store, .item(section: 0, item: 5), name: "column", limit: 1)
         #expect(item.elements.count == 1)
     }
 
@@ -64,10 +65,7 @@ struct AnswerLimitTests {
         _ = try await store.save(try Spec(jsonText: Self.row), as: "row", crossExtents: [390])
         // Content 300,000 wide. The last 2,900 columns, asked right to left, are x 0…87,000.
         let rect = Rect(x: 0, y: 0, width: 87_000, height: 390)
-        guard case .found(let within, _) = try await store.query(.rect(rect), name: "row", crossExtent: 390, direction: .rightToLeft, maximumElements: 2900) else {
-            Issue.record("not found")
-            return
-        }
+        let within = try await Self.found(store, .rect(rect), name: "row", limit: 2900, direction: .rightToLeft)
         let result = try LayoutEngine().layout(Spec(jsonText: Self.row), crossExtent: 390)
         #expect(within.elements == result.elements(in: rect, direction: .rightToLeft) && within.elements.count == 2900)
         #expect(within.elements.allSatisfy { $0.item ?? 0 >= 7100 })
