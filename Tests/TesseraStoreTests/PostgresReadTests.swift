@@ -61,6 +61,37 @@ struct PostgresReadTests {
         #expect(fetched.statements == 2)
     }
 
+    @Test("async queries send the same statements, fetched without a thread that waits: none runs on the executor")
+    func asyncReadsNeedNoThread() async throws {
+        let scratch = try TemporaryStore(.postgres)
+        try await scratch.store.save(try Self.spec(), as: "feed", crossExtents: [390])
+        let executor = ExecutorTests.CountingExecutor()
+        let store = try LayoutStore(url: scratch.store.location, executor: executor)
+        let engine = try LayoutEngine().layout(Self.spec(), crossExtent: 390)
+        func counted(_ viewport: Rect) async throws -> (answer: [LayoutElement], statements: Int) {
+            let before = try #require(store.postgresStatementsSent)
+            let answer = try await store.visibleElements(name: "feed", crossExtent: 390, viewport: viewport)
+            return (answer, try #require(store.postgresStatementsSent) - before)
+        }
+        let near = Self.viewport(at: 1000), far = Self.viewport(at: 40_000)
+        // As the synchronous reads: cold 7 (the first attempt's refused
+        // second statement, then BEGIN … COMMIT), warm 1, new frames 2.
+        for (viewport, statements) in [(near, 7), (near, 1), (far, 2)] {
+            let read = try await counted(viewport)
+            #expect(read.answer == engine.visibleElements(viewport: viewport))
+            #expect(read.statements == statements)
+        }
+        #expect(try await store.specs().map(\.name) == ["feed"])
+        let item = try await store.element(name: "feed", crossExtent: 390, section: 0, item: 1999)
+        #expect(item == engine.elements.first { $0.item == 1999 })
+        let jobs = executor.jobs.withLock { $0 }
+        #expect(jobs == 0, "async reads of PostgreSQL ran \(jobs) jobs on the executor")
+        // Reads of a missing layout compute it on the executor, as before.
+        _ = try await store.visibleElements(name: "feed", crossExtent: 430, viewport: near)
+        let computed = executor.jobs.withLock { $0 } + executor.backgroundJobs.withLock { $0 }
+        #expect(computed >= 1)
+    }
+
     @Test("a reader with every frame cached answers what another machine wrote since, never what it cached")
     func cachedFramesFollowWrites() async throws {
         let scratch = try TemporaryStore(.postgres)

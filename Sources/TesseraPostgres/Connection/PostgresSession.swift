@@ -13,7 +13,7 @@ import TesseraStore
 final class PostgresSession {
     let connection: PostgresConnection
     let location: String
-    private let logger: Logger
+    let logger: Logger
 
     /// Layouts this session resolved by name (see `freshLayout`).
     let resolvedLayouts = ResolvedLayouts()
@@ -25,6 +25,9 @@ final class PostgresSession {
     var pending = PendingRows()
     /// For writes: the depth of savepoints.
     var savepointDepth = 0
+    /// For an async read: the answers fetched so far (see `ReplayLog`);
+    /// nil: each statement waits for its answer.
+    var replay: ReplayLog?
     /// Frames fetched ahead for this read (`prefetchFrames`), by group id.
     var prefetched: [Int64: [UInt8]] = [:]
     /// For reads: the storage's listener for commits (`freshness=notified`).
@@ -56,6 +59,30 @@ final class PostgresSession {
 
     /// Connects and authenticates, with the store's schema first on the search path.
     static func connect(to url: PostgresURL, on eventLoop: any EventLoop, id: Int) throws -> PostgresSession {
+        let logger = Self.noLogger
+        do {
+            let connection = try waitFor(PostgresConnection.connect(on: eventLoop, configuration: configuration(url), id: id, logger: logger))
+            return PostgresSession(connection: connection, location: url.description, logger: logger)
+        } catch {
+            throw StoreError(postgres: error, location: url.description, connecting: true)
+        }
+    }
+
+    /// Connects and authenticates without holding a thread.
+    static func connect(to url: PostgresURL, on eventLoop: any EventLoop, id: Int) async throws -> PostgresSession {
+        let logger = Self.noLogger
+        do {
+            let connection = try await PostgresConnection.connect(on: eventLoop, configuration: configuration(url), id: id, logger: logger).get()
+            return PostgresSession(connection: connection, location: url.description, logger: logger)
+        } catch {
+            throw StoreError(postgres: error, location: url.description, connecting: true)
+        }
+    }
+
+    private static var noLogger: Logger { Logger(label: "tessera.postgres", factory: { _ in SwiftLogNoOpLogHandler() }) }
+
+    /// How a session connects: the store's schema first on the search path.
+    private static func configuration(_ url: PostgresURL) -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration
         if let socket = url.unixSocketPath {
             configuration = .init(unixSocketPath: socket, username: url.user, password: url.password, database: url.database)
@@ -69,13 +96,7 @@ final class PostgresSession {
             ("extra_float_digits", "3"),
         ]
         configuration.options.connectTimeout = .seconds(10)
-        let logger = Logger(label: "tessera.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-        do {
-            let connection = try waitFor(PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: logger))
-            return PostgresSession(connection: connection, location: url.description, logger: logger)
-        } catch {
-            throw StoreError(postgres: error, location: url.description, connecting: true)
-        }
+        return configuration
     }
 
     /// Runs one statement and collects its rows, after sending the rows a
@@ -104,6 +125,13 @@ final class PostgresSession {
     /// (`$1::int8`): the binds are sent in binary, as `binds` type them.
     func preparedRows(_ sql: String, _ binds: [PostgresData]) throws -> [RowColumns] {
         try beginStatement()
+        if let replay {
+            let key = StatementKey(sql: sql, prepared: binds)
+            guard case .prepared(let rows)? = replay.answer(key) else {
+                throw replay.want(ReplayLog.Wanted(key: key, binds: PostgresBindings(), preparedValues: binds))
+            }
+            return rows.map { RowColumns($0, location: location) }
+        }
         do {
             let statement: PreparedQuery
             if let known = preparedStatements[sql] {
@@ -116,9 +144,22 @@ final class PostgresSession {
             return try Self.waitFor(statement.execute(binds)).map { RowColumns($0, location: location) }
         } catch {
             // Prepared again next time (after a change of the schema, say).
-            preparedStatements[sql] = nil
+            forgetPreparedStatement(sql)
             throw StoreError(postgres: error, location: location, connecting: false)
         }
+    }
+
+    /// The statement `sql` prepared on this session, prepared now the
+    /// first time without holding a thread.
+    func preparedStatement(_ sql: String) async throws -> PreparedQuery {
+        if let known = preparedStatements[sql] { return known }
+        let statement = try await connection.prepare(query: sql).get()
+        preparedStatements[sql] = statement
+        return statement
+    }
+
+    func forgetPreparedStatement(_ sql: String) {
+        preparedStatements[sql] = nil
     }
 
     /// Ends the first attempt of a read outside a transaction: it runs
@@ -155,6 +196,13 @@ final class PostgresSession {
     }
 
     private func send(_ sql: String, _ binds: PostgresBindings) throws -> PostgresQueryResult {
+        if let replay {
+            let key = StatementKey(sql: sql, binds: binds)
+            guard case .rows(let result)? = replay.answer(key) else {
+                throw replay.want(ReplayLog.Wanted(key: key, binds: binds, preparedValues: nil))
+            }
+            return result
+        }
         statementsSent.add(1, ordering: .relaxed)
         do {
             return try Self.waitFor(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger))

@@ -1,15 +1,15 @@
-import Dispatch
 import Locking
 import NIOCore
 import TesseraStore
 
 /// Up to `maximum` sessions, opened when first needed and kept open; a
-/// caller beyond that waits for one to be given back. A session whose
-/// connection broke is closed and replaced by the next caller.
+/// caller beyond that waits for one to be given back (a task without
+/// holding a thread, a synchronous caller blocking its own). A session
+/// whose connection broke is closed and replaced by the next caller.
 final class SessionPool: Sendable {
     private let url: PostgresURL
     private let eventLoop: any EventLoop
-    private let slots: DispatchSemaphore
+    private let slots: AsyncGate
     private struct State {
         var idle: [PostgresSession] = []
         var all: [PostgresSession] = []
@@ -25,35 +25,63 @@ final class SessionPool: Sendable {
     init(url: PostgresURL, eventLoop: any EventLoop, maximum: Int) {
         self.url = url
         self.eventLoop = eventLoop
-        slots = DispatchSemaphore(value: max(1, maximum))
+        slots = AsyncGate(width: maximum)
     }
 
-    /// Runs `body` with a session of its own.
+    /// Runs `body` with a session of its own, blocking the calling thread
+    /// while it waits for one.
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        slots.wait()
-        defer { slots.signal() }
-        let session = try take()
-        defer { give(session) }
-        return try body(session)
+        try slots.passBlocking {
+            let session = try take()
+            defer { give(session) }
+            return try body(session)
+        }
+    }
+
+    /// Runs `body` with a session of its own, waiting for one without
+    /// holding a thread (and connecting so).
+    func withSession<T: Sendable>(_ body: (PostgresSession) async throws -> T) async throws -> T {
+        try await slots.pass {
+            let session: PostgresSession
+            switch try reuseOrNumber() {
+            case .reused(let reused): session = reused
+            case .new(let id):
+                session = try await PostgresSession.connect(to: url, on: eventLoop, id: id)
+                state.withLock { $0.all.append(session) }
+            }
+            defer { give(session) }
+            return try await body(session)
+        }
+    }
+
+    private enum Taken {
+        case reused(PostgresSession)
+        case new(id: Int)
     }
 
     private func take() throws -> PostgresSession {
-        // An open idle session, or the id of a new one.
-        let (reused, newID): (PostgresSession?, Int) = try state.withLock { state in
+        switch try reuseOrNumber() {
+        case .reused(let session): return session
+        case .new(let id):
+            let session = try PostgresSession.connect(to: url, on: eventLoop, id: id)
+            state.withLock { $0.all.append(session) }
+            return session
+        }
+    }
+
+    /// An open idle session, or the id of a new one.
+    private func reuseOrNumber() throws -> Taken {
+        try state.withLock { state in
             // The event loop may be gone: connecting on it would never complete.
             if state.closed { throw StoreError.closed(store: url.description) }
             while let session = state.idle.popLast() {
-                if !session.isClosed { return (session, 0) }
+                if !session.isClosed { return .reused(session) }
                 state.closedStatements += session.statementsSent.load(ordering: .relaxed)
                 state.all.removeAll { $0 === session }
             }
             state.nextID += 1
-            return (nil, state.nextID)
+            return .new(id: state.nextID)
         }
-        if let reused { return reused }
-        let session = try PostgresSession.connect(to: url, on: eventLoop, id: newID)
-        state.withLock { $0.all.append(session) }
-        return session
     }
 
     private func give(_ session: PostgresSession) {

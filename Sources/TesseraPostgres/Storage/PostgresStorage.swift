@@ -119,10 +119,64 @@ final class PostgresStorage: StorageBackend, Sendable {
         }
     }
 
-    /// Always false: a read waits for the server, so an async caller's
-    /// thread must not run it in place (the store runs it on its own threads).
+    /// Always false: a read waits for the server, so a caller's thread
+    /// must not run it in place.
     func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool {
         false
+    }
+
+    /// An async read, as `read` does it (one statement outside a
+    /// transaction first, else one REPEATABLE READ, READ ONLY transaction),
+    /// without a thread that waits: `body` runs against the answers
+    /// fetched so far, and what a run lacked is fetched, awaited, before
+    /// the next run (see `ReplayLog`). Nothing runs on `executor`.
+    func read(_ body: @escaping @Sendable (any ReadSnapshot) throws -> Void, on executor: any BlockingExecutor) async throws {
+        try refuseIfClosed()
+        try await readers.withSession { session in
+            let log = ReplayLog()
+            session.frameCache = frameCache
+            session.changeListener = changeListener
+            session.replay = log
+            defer {
+                session.replay = nil
+                session.prefetched.removeAll(keepingCapacity: true)
+                session.singleStatementRead = false
+            }
+            if try await Self.runUntilAnswered(body, session: session, log: log, singleStatement: true) { return }
+            // Another snapshot: nothing fetched so far counts.
+            log.forget()
+            session.prefetched.removeAll(keepingCapacity: true)
+            try await session.run("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            do {
+                _ = try await Self.runUntilAnswered(body, session: session, log: log, singleStatement: false)
+                try await session.run("COMMIT")
+            } catch {
+                try? await session.run("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` until a run asks for no statement it lacks; false when,
+    /// outside a transaction, it needs more than one snapshot.
+    private static func runUntilAnswered(
+        _ body: (any ReadSnapshot) throws -> Void, session: PostgresSession, log: ReplayLog, singleStatement: Bool
+    ) async throws -> Bool {
+        while true {
+            log.startRun()
+            session.singleStatementRead = singleStatement
+            session.statementsInRead = 0
+            session.refusedSecondStatement = false
+            var failure: (any Error)?
+            do { try body(session) } catch { failure = error }
+            // A body that caught what stopped it and went on read nothing right.
+            if session.refusedSecondStatement { return false }
+            if log.wanted == nil {
+                if let failure { throw failure }
+                return true
+            }
+            try await log.fetchWanted(on: session)
+        }
     }
 
     /// A store opened read-only refuses every write before it begins.

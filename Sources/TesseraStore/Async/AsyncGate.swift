@@ -1,35 +1,68 @@
+import Dispatch
 import Locking
 
 /// Lets at most `width` tasks through at a time; the others wait, in the
 /// order they came, without holding a thread. The store's writes pass one:
 /// writes wait for the backend's one writer anyway, and a write waiting for
 /// it on every thread of the executor would leave no thread to the reads.
-final class AsyncGate: Sendable {
+/// A backend's pool of connections passes one too, from async reads and
+/// from the synchronous calls that may block their thread
+/// (``passBlocking(_:)``), in one order.
+package final class AsyncGate: Sendable {
+    private enum Waiter {
+        case task(CheckedContinuation<Void, Never>)
+        case thread(DispatchSemaphore)
+
+        func resume() {
+            switch self {
+            case .task(let continuation): continuation.resume()
+            case .thread(let semaphore): semaphore.signal()
+            }
+        }
+    }
+
     private struct State {
         var inside = 0
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        var waiting: [Waiter] = []
         var head = 0
     }
 
     private let width: Int
     private let state = Locked(State())
 
-    init(width: Int) {
+    package init(width: Int) {
         self.width = max(1, width)
     }
 
     /// Runs `body` once the gate lets this task through.
-    func pass<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    package func pass<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         await enter()
         defer { leave() }
         return try await body()
+    }
+
+    /// Runs `body` once the gate lets the calling thread through, blocking
+    /// it meanwhile: for synchronous callers only.
+    package func passBlocking<T>(_ body: () throws -> T) rethrows -> T {
+        let waiting = state.withLock { state -> DispatchSemaphore? in
+            guard state.inside < width else {
+                let semaphore = DispatchSemaphore(value: 0)
+                state.waiting.append(.thread(semaphore))
+                return semaphore
+            }
+            state.inside += 1
+            return nil
+        }
+        waiting?.wait()
+        defer { leave() }
+        return try body()
     }
 
     private func enter() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let admitted = state.withLock { state in
                 guard state.inside < width else {
-                    state.waiting.append(continuation)
+                    state.waiting.append(.task(continuation))
                     return false
                 }
                 state.inside += 1
@@ -41,7 +74,7 @@ final class AsyncGate: Sendable {
 
     private func leave() {
         // The place of the one leaving goes to the first waiting, if any.
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLock { state -> Waiter? in
             guard state.head < state.waiting.count else {
                 state.inside -= 1
                 return nil

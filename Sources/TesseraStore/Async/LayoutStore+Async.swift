@@ -1,3 +1,4 @@
+import Locking
 import TesseraLayout
 
 /// The store's operations are `async`, and none blocks Swift concurrency's
@@ -130,13 +131,14 @@ extension LayoutStore {
     ) async throws -> Fresh<T> {
         var computed = false
         for _ in 0..<3 {
+            let missed = Locked(false)
             let read = try await readAsync { storage in
-                let fresh = try self.readFresh(name: name, crossExtent: crossExtent, storage: storage, body)
+                let fresh = try self.readFresh(name: name, crossExtent: crossExtent, storage: storage, missed: missed, body)
                 // What an admission or the caller is told; `.always` asks nothing.
                 guard fresh.value == nil, !policy.computesUnasked else { return (fresh: fresh, missing: nil as MissingLayout?) }
                 return (fresh: fresh, missing: try Self.missing(name: name, crossExtent: crossExtent, storage: storage))
             }
-            if let hit = read.fresh.directoryHit { layoutCache.count(hit: hit) }
+            if let hit = read.fresh.directoryHit { layoutCache.count(hit: hit && !missed.withLock { $0 }) }
             if let value = read.fresh.value { return .found(value, computed: computed) }
             var release: (@Sendable () -> Void)?
             if !policy.computesUnasked {
@@ -150,10 +152,17 @@ extension LayoutStore {
         throw Self.keepsBeingReplaced(name: name, crossExtent: crossExtent)
     }
 
-    /// A read in place when a reader is free at once, else on the executor.
+    /// A read that never blocks a cooperative thread (see
+    /// `StorageBackend.read(_:on:)`): `body` may run more than once, the
+    /// last run's value is the read's.
     func readAsync<T: Sendable>(_ body: @escaping @Sendable (any ReadSnapshot) throws -> T) async throws -> T {
-        if let result = try readIfAvailable(body) { return result }
-        return try await runBlocking { try self.read(body) }
+        let value = Locked<T?>(nil)
+        try await backend.read({ storage in
+            let result = try self.reportingSpecErrors(name: nil) { try body(storage) }
+            value.withLock { $0 = result }
+        }, on: executor)
+        guard let result = value.withLock({ $0 }) else { throw StoreError(.internal, "a read that returned ran its body") }
+        return result
     }
 
     /// The blocking work of a write on the executor, through the write

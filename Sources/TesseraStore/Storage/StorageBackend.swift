@@ -34,6 +34,14 @@ package protocol StorageBackend: Sendable {
     /// false, without running it, instead of waiting for one.
     func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool
 
+    /// Runs `body` in one read snapshot for async code, never blocking a
+    /// cooperative thread; `body` may run more than once (each run in one
+    /// snapshot; what the last run did is the read's). By default in place
+    /// when a connection is free at once, else on `executor`; a backend
+    /// behind a network runs it against the answers it fetched so far,
+    /// fetching what a run lacked without holding a thread, then runs it again.
+    func read(_ body: @escaping @Sendable (any ReadSnapshot) throws -> Void, on executor: any BlockingExecutor) async throws
+
     /// Runs `body` in one write transaction.
     func write(_ body: (any WriteTransaction) throws -> Void) throws
 
@@ -85,6 +93,13 @@ package protocol WriteTransaction: ReadSnapshot {
     /// Runs `body` inside a savepoint of the write: when it throws, what it
     /// wrote is rolled back and the rest of the transaction stays.
     func savepoint<T>(_ body: () throws -> T) throws -> T
+}
+
+extension StorageBackend {
+    package func read(_ body: @escaping @Sendable (any ReadSnapshot) throws -> Void, on executor: any BlockingExecutor) async throws {
+        if try readIfAvailable(body) { return }
+        try await executor.run { try self.read(body) }
+    }
 }
 
 // A backend whose one connection object plays every role hands itself out.

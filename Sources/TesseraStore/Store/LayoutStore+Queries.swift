@@ -1,3 +1,4 @@
+import Locking
 import TesseraLayout
 
 /// Rect queries answered from storage, computing the layout first when it is
@@ -51,14 +52,18 @@ extension LayoutStore {
 
     /// `body` on the fresh layout inside a read: its value, nil when the
     /// layout is missing or stale, and whether its directory was cached
-    /// (for the caller to count once the read is done).
+    /// (for the caller to count once the read is done). A read whose body
+    /// runs more than once (an async read of a backend behind a network)
+    /// passes `missed`, set by any run that loaded the directory: a later
+    /// run finds it cached by the earlier one.
     func readFresh<T>(
-        name: String, crossExtent: Double, storage: any ReadSnapshot, _ body: (LayoutReader) throws -> T
+        name: String, crossExtent: Double, storage: any ReadSnapshot, missed: Locked<Bool>? = nil, _ body: (LayoutReader) throws -> T
     ) throws -> (value: T?, directoryHit: Bool?) {
         do {
             guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) else { return (nil, nil) }
             return try readerCaches.withCache { readerCache in
                 let directory = try cachedDirectory(of: record, storage: storage, readerCache: readerCache)
+                if directory.hit == false { missed?.withLock { $0 = true } }
                 do {
                     let value = try body(LayoutReader(
                         record: record, storage: storage, readerCache: readerCache, cached: directory.layout, location: location

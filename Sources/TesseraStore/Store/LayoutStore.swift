@@ -116,13 +116,6 @@ public final class LayoutStore: Sendable {
         return result
     }
 
-    /// A read in place if a connection is free at once, else nil without running `body`.
-    func readIfAvailable<T>(_ body: (any ReadSnapshot) throws -> T) throws -> T? {
-        var result: T?
-        _ = try reportingSpecErrors(name: nil) { try backend.readIfAvailable { storage in result = try body(storage) } }
-        return result
-    }
-
     /// Runs a write, turning the engine's spec errors into store errors.
     func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
         var result: T?
