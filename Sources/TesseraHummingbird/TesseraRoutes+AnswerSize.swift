@@ -17,7 +17,7 @@ extension TesseraRoutes {
     /// count is over: a lower bound of what the answer would hold. Does
     /// nothing for short rects and for layouts not stored fresh (the answer
     /// is checked once read, see ``refuseOversized(_:)``).
-    func refuseOversized(_ rect: Rect, name: String, extent: Double) async throws {
+    func refuseOversized(_ rect: Rect, name: String, extent: Double, offsets: OrthogonalOffsets = .none) async throws {
         guard rect.width > Self.wholeRectLength || rect.height > Self.wholeRectLength,
               let layout = try await store.layouts(name: name).first(where: { $0.crossExtent == extent && $0.state == .fresh })
         else { return }
@@ -32,7 +32,7 @@ extension TesseraRoutes {
         while start < high {
             let end = high - start > band ? start + band : high
             let part = LocalFrame(cross: local.cross, scroll: start, crossLength: local.crossLength, scrollLength: end - start)
-            let answer = try await store.answer(.rect(layout.axis.screenRect(part)), name: name, crossExtent: extent, computeIfMissing: false)
+            let answer = try await store.answer(.rect(layout.axis.screenRect(part)), name: name, crossExtent: extent, offsets: offsets, computeIfMissing: false)
             for element in answer.elements {
                 let scroll = layout.axis.localFrame(element.frame).scroll
                 if (scroll >= start || start == low) && (scroll < end || end == high) { counted += 1 }

@@ -105,19 +105,21 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     }
 
     /// A query of one layout, computing it first when it is missing or
-    /// stale and the configuration allows; right to left with `direction=rtl`.
+    /// stale and the configuration allows; right to left with `direction=rtl`,
+    /// carousels scrolled by `offset=SECTION:X`.
     private func answer(_ query: LayoutQuery, request: Request, context: Context) async throws -> Response {
         let name = try RequestValues.name(context.parameters.get("name"))
         let extent = try RequestValues.extent(context.parameters.get("extent"))
         let direction = try RequestValues.direction(request)
+        let offsets = try RequestValues.offsets(request)
         switch query {
-        case .rect(let rect), .viewport(let rect): try await refuseOversized(rect, name: name, extent: extent)
+        case .rect(let rect), .viewport(let rect): try await refuseOversized(rect, name: name, extent: extent, offsets: offsets)
         case .item: break
         }
         // One store call: a missing or stale layout is computed when the
         // admission allows, in the same call, or its refusal is the answer.
         let admission = admission
-        let result = try await store.query(query, name: name, crossExtent: extent, direction: direction, compute: .admittedBy { missing in
+        let result = try await store.query(query, name: name, crossExtent: extent, direction: direction, offsets: offsets, compute: .admittedBy { missing in
             let ticket = try admission.admit(name: name, extent: extent, stored: missing.storedLayouts)
             return { ticket.release() }
         })
