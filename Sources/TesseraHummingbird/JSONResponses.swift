@@ -46,8 +46,8 @@ package enum JSONResponses {
             defer { withExtendedLifetime(lease) {} }
             let elements = answer.elements
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(LayoutJSON.maximumAnswerLength(elementCount: elementsPerPiece) + 1)
-            LayoutJSON.appendAnswerOpening(summary: answer.layout.summary, to: &bytes)
+            bytes.reserveCapacity(LayoutJSON.maximumAnswerLength(elementCount: elementsPerPiece, orthogonalCount: answer.orthogonal.count) + 1)
+            LayoutJSON.appendAnswerOpening(summary: answer.layout.summary, orthogonal: answer.orthogonal, to: &bytes)
             for start in stride(from: 0, to: elements.count, by: elementsPerPiece) {
                 for index in start..<min(start + elementsPerPiece, elements.count) {
                     LayoutJSON.appendAnswerElement(elements[index], first: index == 0, to: &bytes)
@@ -65,11 +65,13 @@ package enum JSONResponses {
     /// The answer's JSON and a newline, as `tessera query --format json`
     /// prints it, written straight into a new buffer.
     package static func body(of answer: LayoutAnswer) -> ByteBuffer {
-        let capacity = LayoutJSON.maximumAnswerLength(elementCount: answer.elements.count) + 1
+        let capacity = LayoutJSON.maximumAnswerLength(elementCount: answer.elements.count, orthogonalCount: answer.orthogonal.count) + 1
         var buffer = ByteBuffer()
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: capacity) { memory in
             guard let start = memory.baseAddress else { return 0 }
-            let written = LayoutJSON.writeAnswer(summary: answer.layout.summary, elements: answer.elements, into: start)
+            let written = LayoutJSON.writeAnswer(
+                summary: answer.layout.summary, orthogonal: answer.orthogonal, elements: answer.elements, into: start
+            )
             start.storeBytes(of: UInt8(ascii: "\n"), toByteOffset: written, as: UInt8.self)
             return written + 1
         }

@@ -84,6 +84,20 @@ package enum RequestValues {
         return direction
     }
 
+    /// The `offset=SECTION:X` query parameters of a layout's read routes
+    /// (`spec-format.md`, "Orthogonal sections"), repeatable: each
+    /// carousel's scroll offset; none when absent. At most
+    /// `OrthogonalOffsets.maximumCount`, counted before anything is kept.
+    package static func offsets(_ request: Request) throws(Problem) -> OrthogonalOffsets {
+        let values = queryValues("offset", of: request)
+        guard !values.isEmpty else { return .none }
+        do {
+            return try OrthogonalOffsets(parsing: values, separator: ":")
+        } catch {
+            throw Problem(.badRequest, "offset: \(error.description) (write offset=SECTION:X, as offset=2:240)")
+        }
+    }
+
     /// The values of a query parameter, as Hummingbird's `queryParameters`
     /// gives them. A query with no `%` escape (nearly every one) is read
     /// in place, without building the dictionary of all its parameters.

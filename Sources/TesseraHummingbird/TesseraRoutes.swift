@@ -105,21 +105,26 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     }
 
     /// A query of one layout, computing it first when it is missing or
-    /// stale and the configuration allows; right to left with `direction=rtl`.
+    /// stale and the configuration allows; right to left with `direction=rtl`,
+    /// carousels scrolled by `offset=SECTION:X`.
     private func answer(_ query: LayoutQuery, request: Request, context: Context) async throws -> Response {
         let name = try RequestValues.name(context.parameters.get("name"))
         let extent = try RequestValues.extent(context.parameters.get("extent"))
         let direction = try RequestValues.direction(request)
+        let offsets = try RequestValues.offsets(request)
         // One store call: a missing or stale layout is computed when the
         // admission allows, in the same call, or its refusal is the answer;
         // a rect over more elements than allowed is refused (400) before
         // all of it is read.
         let admission = admission
-        let limit = configuration.maximumAnswerElements
-        let result = try await store.query(query, name: name, crossExtent: extent, direction: direction, maximumElements: limit, compute: .admittedBy { missing in
+        let admitted = ComputePolicy.admittedBy { missing in
             let ticket = try admission.admit(name: name, extent: extent, stored: missing.storedLayouts)
             return { ticket.release() }
-        })
+        }
+        let result = try await store.query(
+            query, name: name, crossExtent: extent, direction: direction, offsets: offsets,
+            maximumElements: configuration.maximumAnswerElements, compute: admitted
+        )
         guard case .found(let answer, let computed) = result else {
             throw Problem(.internalServerError, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(extent)) was neither answered nor refused")
         }

@@ -21,7 +21,15 @@ enum DecodedOutput {
         var axis: String
         var extent: Double
         var contentSize: [Double]
+        /// The content length of each orthogonal section the answer holds elements of.
+        var orthogonal: [Orthogonal]?
         var elements: [Element]?
+    }
+
+    /// An entry of `"orthogonal"`.
+    struct Orthogonal: Decodable, Equatable {
+        var section: Int
+        var contentLength: Double
     }
 
     /// `list --format json`.

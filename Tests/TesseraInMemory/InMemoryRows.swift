@@ -93,7 +93,7 @@ package struct SectionRow: ChecksummedRow, KeyedRow {
         return checksum(of: layoutID, geometry.index, record.slot, geometry.start, end, geometry.itemCount,
             geometry.itemsExtent, geometry.cellSpan?.lowerBound, geometry.cellSpan?.upperBound, geometry.header?.size,
             geometry.header?.pinned ?? false, geometry.footer?.size, geometry.footer?.pinned ?? false, geometry.background,
-            geometry.scrollStartInset, geometry.scrollEndInset, geometry.crossStartInset, placerState)
+            geometry.scrollStartInset, geometry.scrollEndInset, geometry.crossStartInset, placerState, geometry.orthogonalContentLength)
     }
 }
 

@@ -68,7 +68,7 @@ struct RightToLeftTests {
             let mirror = Self.mirrored(rect, width: width)
             let plain = all.filter { $0.frame.intersects(mirror) }.map { Self.mirrored($0, width: width) }
             #expect(result.elements(in: rect, direction: .rightToLeft) == plain, "seed \(seed) rect \(rect)\n\(json)")
-            let pinned = Self.bruteForceVisible(all, spec: spec, viewport: mirror).map { Self.mirrored($0, width: width) }
+            let pinned = ContractReading.answer(all, spec: spec, rect: rect, pinning: true, direction: .rightToLeft, contentSize: result.contentSize)
             let visible = result.visibleElements(viewport: rect, direction: .rightToLeft)
             #expect(Set(visible) == Set(pinned) && visible.count == pinned.count, "seed \(seed) viewport \(rect)\n\(json)")
         }
@@ -76,36 +76,5 @@ struct RightToLeftTests {
             let item = try #require(element.item)
             #expect(result.element(section: element.section, item: item, direction: .rightToLeft) == Self.mirrored(element, width: width))
         }
-    }
-
-    /// The contract's pinning applied by hand to every element: a pinned
-    /// header at max(original, min(viewport start, b − size)), a pinned
-    /// footer at max(a − scroll-start inset, min(original, viewport end −
-    /// size)), [a, b] the union of the section's cells; then the filter.
-    static func bruteForceVisible(_ all: [LayoutElement], spec: Spec, viewport: Rect) -> [LayoutElement] {
-        let axis = spec.axis
-        let view = axis.localFrame(viewport)
-        var result: [LayoutElement] = []
-        for element in all {
-            var element = element
-            let section = spec.sections[element.section]
-            let cells = all.filter { $0.section == element.section && $0.kind == .cell }.map { axis.localFrame($0.frame) }
-            if !cells.isEmpty, element.kind == .header || element.kind == .footer {
-                let a = cells.map(\.scroll).min() ?? 0
-                let b = cells.map(\.scrollEnd).max() ?? 0
-                var frame = axis.localFrame(element.frame)
-                if element.kind == .header, let header = section.header, header.pinned {
-                    frame.scroll = max(frame.scroll, min(view.scroll, b - header.size))
-                    element.frame = axis.screenRect(frame)
-                    element.zIndex = 2
-                } else if element.kind == .footer, let footer = section.footer, footer.pinned {
-                    frame.scroll = max(a - section.insets.along(axis).scrollStart, min(frame.scroll, view.scrollEnd - footer.size))
-                    element.frame = axis.screenRect(frame)
-                    element.zIndex = 2
-                }
-            }
-            if element.frame.intersects(viewport) { result.append(element) }
-        }
-        return result
     }
 }

@@ -239,7 +239,8 @@ struct PostgresReadTests {
         let spec = try Self.spec()
         try await scratch.store.save(spec, as: "feed", crossExtents: [390])
         // As version 1 left it: no triggers, no function, no reach columns,
-        // one version recorded (version 3 changed no table).
+        // section rows without their orthogonal length (checksummed as
+        // then), one version recorded (version 3 changed no table).
         try scratch.store.executePostgres("""
             DROP TRIGGER specs_notify ON specs; DROP TRIGGER spec_sections_notify ON spec_sections;
             DROP TRIGGER layouts_notify ON layouts; DROP TRIGGER layout_sections_notify ON layout_sections;
@@ -247,6 +248,20 @@ struct PostgresReadTests {
             DROP TRIGGER cell_groups_reach_checksum ON cell_groups; DROP FUNCTION tessera_write_reach_checksum();
             DROP FUNCTION tessera_reach_checksum(cell_groups);
             ALTER TABLE cell_groups DROP COLUMN reach_start, DROP COLUMN reach_end, DROP COLUMN reach_slack, DROP COLUMN reach_checksum;
+            DROP TRIGGER layout_sections_checksum ON layout_sections;
+            ALTER TABLE layout_sections DROP COLUMN orthogonal_content_length;
+            CREATE OR REPLACE FUNCTION tessera_checksum(t layout_sections) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                SELECT hash_record_extended(ROW(
+                    t.layout_id, t.section, t.slot, t.scroll_start, t.scroll_end, t.item_count, t.items_extent,
+                    t.cell_span_low, t.cell_span_high, t.header_size, t.header_pinned, t.footer_size, t.footer_pinned,
+                    t.background, t.scroll_start_inset, t.scroll_end_inset, t.cross_start_inset, t.placer_state), 0)
+            $$;
+            UPDATE layout_sections AS t SET checksum = tessera_checksum(t);
+            CREATE TRIGGER layout_sections_checksum BEFORE INSERT OR UPDATE OF
+                layout_id, section, slot, scroll_start, scroll_end, item_count, items_extent, cell_span_low, cell_span_high, header_size,
+                header_pinned, footer_size, footer_pinned, background, scroll_start_inset, scroll_end_inset, cross_start_inset,
+                placer_state ON layout_sections
+                FOR EACH ROW EXECUTE FUNCTION tessera_write_checksum();
             DELETE FROM tessera_migrations WHERE version >= 2
             """)
         let old = #expect(throws: StoreError.self) { try LayoutStore(url: scratch.store.location, readOnly: true) }

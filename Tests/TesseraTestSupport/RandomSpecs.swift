@@ -34,6 +34,9 @@ public let allKinds = ["flow", "grid", "scaledGrid", "mozaik", "pattern", "stagg
 public struct RandomSpecGenerator {
     var random: SeededRandom
     var kinds: [String]
+    /// How likely a section is orthogonal (a carousel, L from 80 to 300
+    /// points); 0 keeps the specs of a seed as they were before carousels.
+    public var carouselChance = 0.0
 
     public init(seed: UInt64, kinds: [String]) {
         random = SeededRandom(seed: seed)
@@ -68,8 +71,14 @@ public struct RandomSpecGenerator {
         let bottom = random.chance(0.5) ? random.quarter(0...20) : 0
         // The cross-axis insets are left/right in a vertical spec and
         // top/bottom in a horizontal one; keep both small against the extent.
-        let available = extent - max(left + right, top + bottom)
+        var available = extent - max(left + right, top + bottom)
         var parts = ["\"insets\": {\"top\": \(top), \"left\": \(left), \"bottom\": \(bottom), \"right\": \(right)}"]
+        if carouselChance > 0, random.chance(carouselChance) {
+            // A carousel's kind runs at its length, less the insets along the feed.
+            let length = random.quarter(80...300)
+            available = length - max(left + right, top + bottom)
+            parts.append("\"orthogonal\": {\"length\": \(length)}")
+        }
         if random.chance(0.4) { parts.append("\"header\": {\"size\": \(random.quarter(0...60)), \"pinned\": \(random.chance(0.5))}") }
         if random.chance(0.3) { parts.append("\"footer\": {\"size\": \(random.quarter(0...40)), \"pinned\": \(random.chance(0.5))}") }
         if random.chance(0.3) { parts.append("\"background\": true") }

@@ -124,21 +124,11 @@ public struct LayoutEngine: Sendable {
         resuming: (placer: any ResumableItemPlacer, itemCount: Int)?,
         into consumer: inout Consumer
     ) throws -> (geometry: SectionGeometry, placer: any ItemPlacer) {
-        let sectionPath = JSONPath.root.appending("sections").appending(index)
-        try Self.validate(section, path: sectionPath)
-        let sides = section.insets.along(axis)
-        let available = crossExtent - sides.crossStart - sides.crossEnd
-        if available < 0 {
-            throw sectionPath.appending("insets").error(
-                "the cross-axis insets (\(JSONWriter.format(sides.crossStart + sides.crossEnd))) exceed the container's extent (\(JSONWriter.format(crossExtent)))"
-            )
-        }
-        let context = SectionContext(axis: axis, section: index, crossExtent: crossExtent, available: available)
+        try Self.validate(section, path: JSONPath.root.appending("sections").appending(index))
+        let placement = try SectionPlacement(section, index: index, axis: axis, crossExtent: crossExtent)
+        let context = placement.context
         let headerLength = section.header?.size ?? 0
-        let origin = SectionOrigin(
-            cross: sides.crossStart,
-            scroll: SectionGeometry.itemsOrigin(start: start, headerLength: headerLength, inset: sides.scrollStart)
-        )
+        let origin = placement.origin(start: start, headerLength: headerLength)
         try Self.validateUnreachedCycleEntries(of: section, in: context)
         try consumer.beginSection(index, origin: origin)
         var placer: any ItemPlacer = try resuming?.placer ?? section.layout.makePlacer(in: context)
@@ -151,7 +141,8 @@ public struct LayoutEngine: Sendable {
         let chunkSize = self.chunkSize
         // A kind may write many frames at once (a long flow line, a kind
         // that waits for its last item), so they are handed on in slices.
-        func deliver(_ frames: [PlacedFrame]) throws {
+        func deliver(_ written: [PlacedFrame]) throws {
+            let frames = placement.feedFrames(written)
             try tracker.record(frames)
             guard frames.count > chunkSize else { return try consumer.consumeCells(frames, section: index, origin: origin) }
             for start in stride(from: 0, to: frames.count, by: chunkSize) {
@@ -164,9 +155,10 @@ public struct LayoutEngine: Sendable {
             itemCount = itemIndex + 1
             if sink.frames.count >= chunkSize { try sink.drain(deliver) }
         }
-        let itemsExtent = placer.finish(into: &sink)
+        let kindExtent = placer.finish(into: &sink)
         try sink.drain(deliver)
-        try tracker.check(itemCount: itemCount, itemsExtent: itemsExtent)
+        try tracker.check(itemCount: itemCount, itemsExtent: kindExtent)
+        let sides = placement.sides
         let geometry = SectionGeometry(
             index: index,
             start: start,
@@ -177,8 +169,9 @@ public struct LayoutEngine: Sendable {
             scrollEndInset: sides.scrollEnd,
             crossStartInset: sides.crossStart,
             itemCount: itemCount,
-            itemsExtent: itemCount == 0 ? 0 : itemsExtent,
-            cellSpan: tracker.span
+            itemsExtent: placement.itemsExtent(kindExtent: kindExtent, itemCount: itemCount),
+            cellSpan: tracker.span,
+            orthogonalContentLength: placement.contentLength(kindExtent: kindExtent, itemCount: itemCount)
         )
         return (geometry, placer)
     }
@@ -194,6 +187,9 @@ public struct LayoutEngine: Sendable {
         }
         if let footer = section.footer {
             try LayoutParameters.check(footer.size, rule: .nonNegative, at: path.appending("footer").appending("size"))
+        }
+        if let orthogonal = section.orthogonal {
+            try LayoutParameters.check(orthogonal.length, rule: .positive, at: path.appending("orthogonal").appending("length"))
         }
         try validate(section.items, path: path.appending("items"))
     }

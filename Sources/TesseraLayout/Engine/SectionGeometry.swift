@@ -26,6 +26,10 @@ public struct SectionGeometry: Sendable, Hashable {
     /// The union of the cells along the scroll axis, relative to the items
     /// origin; nil without cells.
     package var cellSpan: ClosedRange<Double>?
+    /// For an orthogonal section (a carousel), the extent of its items
+    /// across the feed, insets.left and insets.right included (on screen,
+    /// for a vertical spec); nil for a section that scrolls with the feed.
+    public var orthogonalContentLength: Double?
 
     /// A geometry from stored fields, as a store reads it back.
     package init(
@@ -39,7 +43,8 @@ public struct SectionGeometry: Sendable, Hashable {
         crossStartInset: Double,
         itemCount: Int,
         itemsExtent: Double,
-        cellSpan: ClosedRange<Double>?
+        cellSpan: ClosedRange<Double>?,
+        orthogonalContentLength: Double? = nil
     ) {
         self.index = index
         self.start = start
@@ -52,7 +57,11 @@ public struct SectionGeometry: Sendable, Hashable {
         self.itemCount = itemCount
         self.itemsExtent = itemsExtent
         self.cellSpan = cellSpan
+        self.orthogonalContentLength = orthogonalContentLength
     }
+
+    /// Whether the section scrolls across the feed (a carousel).
+    @inlinable public var isOrthogonal: Bool { orthogonalContentLength != nil }
 
     /// No items, no header and no footer: zero extent, no elements.
     public var isEmpty: Bool { itemCount == 0 && header == nil && footer == nil }

@@ -38,14 +38,21 @@ package enum LayoutJSON {
     }
 
     /// The fields of a layout other than its elements, as JSON members:
-    /// `"axis": "vertical", "extent": 390, "contentSize": [390, 1234.5]`.
-    package static func appendMembers(of summary: LayoutSummary, to bytes: inout [UInt8]) {
-        ByteCursor.append(to: &bytes, capacity: 64 + 3 * ByteCursor.maximumNumberLength) { out in
-            writeMembers(of: summary, to: &out)
+    /// `"axis": "vertical", "extent": 390, "contentSize": [390, 1234.5]`,
+    /// then `"orthogonal": [{"section": 2, "contentLength": 812}]` when the
+    /// answer holds elements of orthogonal sections.
+    package static func appendMembers(of summary: LayoutSummary, orthogonal: [OrthogonalContent] = [], to bytes: inout [UInt8]) {
+        ByteCursor.append(to: &bytes, capacity: membersCapacity(orthogonalCount: orthogonal.count)) { out in
+            writeMembers(of: summary, orthogonal: orthogonal, to: &out)
         }
     }
 
-    private static func writeMembers(of summary: LayoutSummary, to out: inout ByteCursor) {
+    /// The most bytes the members take with `orthogonalCount` entries.
+    private static func membersCapacity(orthogonalCount: Int) -> Int {
+        64 + 3 * ByteCursor.maximumNumberLength + 24 + orthogonalCount * (48 + ByteCursor.maximumNumberLength)
+    }
+
+    private static func writeMembers(of summary: LayoutSummary, orthogonal: [OrthogonalContent], to out: inout ByteCursor) {
         switch summary.axis {
         case .vertical: out.write(#""axis": "vertical", "extent": "#)
         case .horizontal: out.write(#""axis": "horizontal", "extent": "#)
@@ -58,6 +65,16 @@ package enum LayoutJSON {
         out.writeSeparator()
         out.write(size.height)
         out.write(UInt8(ascii: "]"))
+        guard !orthogonal.isEmpty else { return }
+        out.write(#", "orthogonal": ["#)
+        for (index, entry) in orthogonal.enumerated() {
+            out.write(index == 0 ? #"{"section": "# : #", {"section": "#)
+            out.write(entry.section)
+            out.write(#", "contentLength": "#)
+            out.write(entry.contentLength)
+            out.write(UInt8(ascii: "}"))
+        }
+        out.write(UInt8(ascii: "]"))
     }
 
     /// A whole answer, as `tessera … --format json` prints it (without the
@@ -65,10 +82,11 @@ package enum LayoutJSON {
     /// `{"axis": "vertical", "extent": 390, "contentSize": [390, 1234.5],\n "elements": [\n  {…},\n  {…}\n ]}`.
     static func appendAnswer(
         summary: LayoutSummary,
+        orthogonal: [OrthogonalContent] = [],
         elements: some Sequence<LayoutElement>,
         to bytes: inout [UInt8]
     ) {
-        appendAnswerOpening(summary: summary, to: &bytes)
+        appendAnswerOpening(summary: summary, orthogonal: orthogonal, to: &bytes)
         let written: Bool? = elements.withContiguousStorageIfAvailable { elements in
             for (offset, element) in elements.enumerated() {
                 appendAnswerElement(element, first: offset == 0, to: &bytes)
@@ -85,20 +103,23 @@ package enum LayoutJSON {
         appendAnswerClosing(empty: first, to: &bytes)
     }
 
-    /// The most bytes ``writeAnswer(summary:elements:into:)`` writes for
-    /// `elementCount` elements.
-    package static func maximumAnswerLength(elementCount: Int) -> Int {
-        openingCapacity + 8 + elementCount * (4 + maximumElementLength)
+    /// The most bytes ``writeAnswer(summary:orthogonal:elements:into:)``
+    /// writes for `elementCount` elements and `orthogonalCount` entries of
+    /// `"orthogonal"`.
+    package static func maximumAnswerLength(elementCount: Int, orthogonalCount: Int = 0) -> Int {
+        openingCapacity(orthogonalCount: orthogonalCount) + 8 + elementCount * (4 + maximumElementLength)
     }
 
     /// Writes the answer ``appendAnswer(summary:elements:to:)`` appends
     /// (the same bytes) straight into `start`, which has room for at least
     /// ``maximumAnswerLength(elementCount:)`` bytes: a server's response
     /// buffer, with no copy on the way. Returns how many bytes it wrote.
-    package static func writeAnswer(summary: LayoutSummary, elements: [LayoutElement], into start: UnsafeMutableRawPointer) -> Int {
+    package static func writeAnswer(
+        summary: LayoutSummary, orthogonal: [OrthogonalContent] = [], elements: [LayoutElement], into start: UnsafeMutableRawPointer
+    ) -> Int {
         let first = start.assumingMemoryBound(to: UInt8.self)
         var out = ByteCursor(first)
-        writeOpening(summary: summary, to: &out)
+        writeOpening(summary: summary, orthogonal: orthogonal, to: &out)
         for (offset, element) in elements.enumerated() {
             writeAnswerElement(element, first: offset == 0, to: &out)
         }
@@ -108,15 +129,19 @@ package enum LayoutJSON {
 
     /// An answer's start, up to its elements: for answers written in pieces
     /// (millions of elements), as ``appendAnswer(summary:elements:to:)`` does.
-    package static func appendAnswerOpening(summary: LayoutSummary, to bytes: inout [UInt8]) {
-        ByteCursor.append(to: &bytes, capacity: openingCapacity) { writeOpening(summary: summary, to: &$0) }
+    package static func appendAnswerOpening(summary: LayoutSummary, orthogonal: [OrthogonalContent] = [], to bytes: inout [UInt8]) {
+        ByteCursor.append(to: &bytes, capacity: openingCapacity(orthogonalCount: orthogonal.count)) {
+            writeOpening(summary: summary, orthogonal: orthogonal, to: &$0)
+        }
     }
 
-    private static let openingCapacity = 96 + 3 * ByteCursor.maximumNumberLength
+    private static func openingCapacity(orthogonalCount: Int) -> Int {
+        32 + membersCapacity(orthogonalCount: orthogonalCount)
+    }
 
-    private static func writeOpening(summary: LayoutSummary, to out: inout ByteCursor) {
+    private static func writeOpening(summary: LayoutSummary, orthogonal: [OrthogonalContent], to out: inout ByteCursor) {
         out.write(UInt8(ascii: "{"))
-        writeMembers(of: summary, to: &out)
+        writeMembers(of: summary, orthogonal: orthogonal, to: &out)
         out.write(",\n \"elements\": [")
     }
 

@@ -4,20 +4,33 @@ extension LayoutResult {
     /// edges do not count), in the order of ``elements``. Equal to filtering
     /// every element, for every kind. Right to left, the mirror of the
     /// left-to-right answer for the mirrored rect (``LayoutDirection``).
-    public func elements(in rect: Rect, direction: LayoutDirection = .leftToRight) -> [LayoutElement] {
-        direction.answer(for: rect, contentSize: contentSize, leftToRightElements(in:))
+    /// `offsets` scroll carousels (``OrthogonalOffsets``), before mirroring.
+    public func elements(in rect: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none) -> [LayoutElement] {
+        direction.answer(for: rect, contentSize: contentSize) { leftToRightElements(in: $0, offsets: offsets) }
     }
 
     /// The elements visible in a viewport, with pinned headers and footers
     /// moved as the contract says and raised to zIndex 2. Right to left,
     /// pinned in the mirrored viewport, then mirrored.
-    public func visibleElements(viewport: Rect, direction: LayoutDirection = .leftToRight) -> [LayoutElement] {
-        direction.answer(for: viewport, contentSize: contentSize, leftToRightVisibleElements(viewport:))
+    public func visibleElements(viewport: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none) -> [LayoutElement] {
+        direction.answer(for: viewport, contentSize: contentSize) { leftToRightVisibleElements(viewport: $0, offsets: offsets) }
     }
 
-    /// The cell of an item in `direction`, or nil when there is no such item.
-    public func element(section: Int, item: Int, direction: LayoutDirection) -> LayoutElement? {
-        element(section: section, item: item).map { direction.apply(to: $0, contentSize: contentSize) }
+    /// The cell of an item in `direction`, a carousel's moved by its
+    /// offset, or nil when there is no such item.
+    public func element(section: Int, item: Int, direction: LayoutDirection, offsets: OrthogonalOffsets = .none) -> LayoutElement? {
+        guard sections.indices.contains(section), cells[section].indices.contains(item) else { return nil }
+        let geometry = sections[section]
+        var element = cell(section: geometry, item: item)
+        element.frame = SectionQuery(section: geometry, axis: axis, crossExtent: crossExtent, offsets: offsets)
+            .scrolled(geometry.absolute(cells[section][item]))
+        return direction.apply(to: element, contentSize: contentSize)
+    }
+
+    /// One entry per orthogonal section that holds any of `elements` (an
+    /// answer of this layout): the contract's top-level `"orthogonal"`.
+    public func orthogonalContent(of elements: some Sequence<LayoutElement>) -> [OrthogonalContent] {
+        OrthogonalContent.of(elements) { sections.indices.contains($0) ? sections[$0].orthogonalContentLength : nil }
     }
 
     /// Every element (``elements``) in `direction`.
@@ -25,12 +38,13 @@ extension LayoutResult {
         direction.apply(to: elements, contentSize: contentSize)
     }
 
-    private func leftToRightElements(in rect: Rect) -> [LayoutElement] {
+    private func leftToRightElements(in rect: Rect, offsets: OrthogonalOffsets) -> [LayoutElement] {
         var result: [LayoutElement] = []
         forEachSection(overlapping: rect, margin: overhang) { section in
             appendElements(
                 of: section,
                 in: rect,
+                offsets: offsets,
                 header: supplementary(.header, of: section),
                 footer: supplementary(.footer, of: section),
                 to: &result
@@ -39,7 +53,7 @@ extension LayoutResult {
         return result
     }
 
-    private func leftToRightVisibleElements(viewport: Rect) -> [LayoutElement] {
+    private func leftToRightVisibleElements(viewport: Rect, offsets: OrthogonalOffsets) -> [LayoutElement] {
         var result: [LayoutElement] = []
         // Pinned positions stay inside their section, so the same sections
         // are searched as for a plain rect query.
@@ -48,6 +62,7 @@ extension LayoutResult {
             appendElements(
                 of: section,
                 in: viewport,
+                offsets: offsets,
                 header: pinned.header ?? supplementary(.header, of: section),
                 footer: pinned.footer ?? supplementary(.footer, of: section),
                 to: &result
@@ -71,13 +86,14 @@ extension LayoutResult {
     private func appendElements(
         of section: SectionGeometry,
         in rect: Rect,
+        offsets: OrthogonalOffsets,
         header: LayoutElement?,
         footer: LayoutElement?,
         to result: inout [LayoutElement]
     ) {
         let frames = cells[section.index]
         let index = indexes[section.index]
-        SectionQuery(section: section, axis: axis, crossExtent: crossExtent).appendElements(
+        SectionQuery(section: section, axis: axis, crossExtent: crossExtent, offsets: offsets).appendElements(
             in: rect,
             header: header,
             footer: footer,

@@ -5,11 +5,15 @@ package struct SectionQuery: Sendable {
     package let section: SectionGeometry
     package let axis: Axis
     package let crossExtent: Double
+    /// How far the query scrolls the section's cells across the feed: its
+    /// offset for a carousel, 0 for a section that scrolls with the feed.
+    package let offset: Double
 
-    package init(section: SectionGeometry, axis: Axis, crossExtent: Double) {
+    package init(section: SectionGeometry, axis: Axis, crossExtent: Double, offsets: OrthogonalOffsets = .none) {
         self.section = section
         self.axis = axis
         self.crossExtent = crossExtent
+        offset = section.isOrthogonal ? offsets[section.index] : 0
     }
 
     /// Enumerates the cells whose frames (relative to the items origin) may
@@ -19,7 +23,9 @@ package struct SectionQuery: Sendable {
 
     /// Appends the section's elements that intersect `rect`, in the order
     /// header, cells by item, footer, background. `header` and `footer` are
-    /// the supplementaries to test (pinned or not).
+    /// the supplementaries to test (pinned or not). A carousel's cells are
+    /// matched against `rect` moved by +``offset`` across the feed and
+    /// reported moved by −``offset`` (0 moves nothing, bit for bit).
     package func appendElements(
         in rect: Rect,
         header: LayoutElement?,
@@ -30,16 +36,23 @@ package struct SectionQuery: Sendable {
         guard !section.isEmpty else { return }
         if let header, header.frame.intersects(rect) { result.append(header) }
         if section.itemCount > 0 {
-            let absolute = axis.localFrame(rect)
+            let offset = self.offset
+            let absolute = axis.localFrame(rect).offsetBy(cross: offset, scroll: 0)
             candidates(relativeBounds(of: absolute)) { item, frame in
                 let placed = section.absolute(frame)
                 if placed.intersects(absolute) {
-                    result.append(LayoutElement(kind: .cell, section: section.index, item: item, frame: axis.screenRect(placed)))
+                    result.append(LayoutElement(kind: .cell, section: section.index, item: item, frame: scrolled(placed)))
                 }
             }
         }
         if let footer, footer.frame.intersects(rect) { result.append(footer) }
         if let background = supplementary(.background), background.frame.intersects(rect) { result.append(background) }
+    }
+
+    /// A cell's absolute frame on screen, moved by −``offset`` across the feed.
+    @inline(__always)
+    package func scrolled(_ placed: LocalFrame) -> Rect {
+        axis.screenRect(placed.offsetBy(cross: -offset, scroll: 0))
     }
 
     /// The section's header, footer or background, unpinned.

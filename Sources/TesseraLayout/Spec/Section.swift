@@ -45,6 +45,19 @@ public struct Supplementary: Sendable, Hashable {
     }
 }
 
+/// What makes a section orthogonal (a carousel): it scrolls across the
+/// feed, `length` along the feed's scroll axis between its header and footer.
+public struct Orthogonal: Sendable, Hashable {
+    /// The section's extent along the feed's scroll axis, between header
+    /// and footer (its scroll-axis insets lie inside it); finite, above 0.
+    public var length: Double
+
+    /// A carousel `length` long along the feed's scroll axis.
+    public init(length: Double) {
+        self.length = length
+    }
+}
+
 /// One section of a spec: a layout kind and its items.
 public struct Section: Sendable {
     /// Stable identity for invalidation; the section's index when nil.
@@ -61,6 +74,9 @@ public struct Section: Sendable {
     public var background: Bool
     /// Where the items come from.
     public var items: ItemSource
+    /// Set for a section that scrolls across the feed (a carousel): its kind
+    /// runs on the other axis at cross extent `length`.
+    public var orthogonal: Orthogonal?
 
     /// A section; only the layout and the items are required.
     public init(
@@ -70,7 +86,8 @@ public struct Section: Sendable {
         header: Supplementary? = nil,
         footer: Supplementary? = nil,
         background: Bool = false,
-        items: ItemSource = .list([])
+        items: ItemSource = .list([]),
+        orthogonal: Orthogonal? = nil
     ) {
         self.id = id
         self.layout = layout
@@ -79,5 +96,6 @@ public struct Section: Sendable {
         self.footer = footer
         self.background = background
         self.items = items
+        self.orthogonal = orthogonal
     }
 }

@@ -129,7 +129,16 @@ extension Section {
         let footer = try Self.supplementary(object["footer"], path: path.appending("footer"))
         let background = try reader.bool("background", default: false)
         let items = try Self.items(object["items"], path: path.appending("items"), baseDirectory: baseDirectory)
-        self.init(id: id, layout: layout, insets: insets, header: header, footer: footer, background: background, items: items)
+        let orthogonal = try Self.orthogonal(object["orthogonal"], path: path.appending("orthogonal"))
+        self.init(
+            id: id, layout: layout, insets: insets, header: header, footer: footer, background: background, items: items, orthogonal: orthogonal
+        )
+    }
+
+    private static func orthogonal(_ value: JSONValue?, path: JSONPath) throws -> Orthogonal? {
+        guard let value, value != .null else { return nil }
+        guard case .object(let object) = value else { throw path.error("must be an object with a length, got \(value.typeName)") }
+        return Orthogonal(length: try LayoutParameters(object: object, path: path).requiredNumber("length", rule: .positive))
     }
 
     private static func insets(_ value: JSONValue?, path: JSONPath) throws -> Insets {
@@ -212,6 +221,7 @@ extension Section {
         if let header { object["header"] = .object(JSONObject(["size": .number(header.size), "pinned": .bool(header.pinned)])) }
         if let footer { object["footer"] = .object(JSONObject(["size": .number(footer.size), "pinned": .bool(footer.pinned)])) }
         if background { object["background"] = .bool(true) }
+        if let orthogonal { object["orthogonal"] = .object(JSONObject(["length": .number(orthogonal.length)])) }
         object["items"] = items.jsonValue
         return .object(object)
     }

@@ -114,7 +114,7 @@ struct PendingRows {
         var itemCounts: [Int] = [], itemsExtents: [Double] = [], spanLows: [Double] = [], spanHighs: [Double] = []
         var headerSizes: [Double] = [], headerPinned: [Bool] = [], footerSizes: [Double] = [], footerPinned: [Bool] = []
         var backgrounds: [Bool] = [], startInsets: [Double] = [], endInsets: [Double] = [], crossInsets: [Double] = []
-        var hasPlacerState: [Bool] = [], placerStates: [ByteBuffer] = []
+        var hasPlacerState: [Bool] = [], placerStates: [ByteBuffer] = [], orthogonalLengths: [Double] = []
         for key in sectionOrder {
             guard let (record, placerState) = sectionRows[key] else { continue }
             let geometry = record.geometry
@@ -137,17 +137,18 @@ struct PendingRows {
             crossInsets.append(geometry.crossStartInset)
             hasPlacerState.append(placerState != nil)
             placerStates.append(ByteBuffer(bytes: placerState ?? []))
+            orthogonalLengths.append(geometry.orthogonalContentLength ?? .nan)
         }
         let sql = """
             INSERT INTO layout_sections (layout_id, section, slot, scroll_start, scroll_end, item_count, items_extent,
                 cell_span_low, cell_span_high, header_size, header_pinned, footer_size, footer_pinned, background,
-                scroll_start_inset, scroll_end_inset, cross_start_inset, placer_state)
+                scroll_start_inset, scroll_end_inset, cross_start_inset, placer_state, orthogonal_content_length)
             SELECT l, s, sl, st, en, ic, ie, nullif(cl, 'NaN'), nullif(ch, 'NaN'), nullif(hs, 'NaN'), hp,
-                   nullif(fs, 'NaN'), fp, bg, si, ei, ci, CASE WHEN hps THEN ps END
+                   nullif(fs, 'NaN'), fp, bg, si, ei, ci, CASE WHEN hps THEN ps END, nullif(oc, 'NaN')
             FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::float8[], $5::float8[], $6::int8[], $7::float8[],
                         $8::float8[], $9::float8[], $10::float8[], $11::bool[], $12::float8[], $13::bool[], $14::bool[],
-                        $15::float8[], $16::float8[], $17::float8[], $18::bool[], $19::bytea[])
-                AS r(l, s, sl, st, en, ic, ie, cl, ch, hs, hp, fs, fp, bg, si, ei, ci, hps, ps)
+                        $15::float8[], $16::float8[], $17::float8[], $18::bool[], $19::bytea[], $20::float8[])
+                AS r(l, s, sl, st, en, ic, ie, cl, ch, hs, hp, fs, fp, bg, si, ei, ci, hps, ps, oc)
             ON CONFLICT (layout_id, section) DO UPDATE SET
                 slot = EXCLUDED.slot, scroll_start = EXCLUDED.scroll_start, scroll_end = EXCLUDED.scroll_end,
                 item_count = EXCLUDED.item_count, items_extent = EXCLUDED.items_extent,
@@ -156,11 +157,12 @@ struct PendingRows {
                 footer_size = EXCLUDED.footer_size, footer_pinned = EXCLUDED.footer_pinned,
                 background = EXCLUDED.background, scroll_start_inset = EXCLUDED.scroll_start_inset,
                 scroll_end_inset = EXCLUDED.scroll_end_inset, cross_start_inset = EXCLUDED.cross_start_inset,
-                placer_state = EXCLUDED.placer_state
+                placer_state = EXCLUDED.placer_state, orthogonal_content_length = EXCLUDED.orthogonal_content_length
             """
         let binds = try PostgresBindings.of(
             layouts, indices, slots, starts, ends, itemCounts, itemsExtents, spanLows, spanHighs, headerSizes, headerPinned,
-            footerSizes, footerPinned, backgrounds, startInsets, endInsets, crossInsets, hasPlacerState, placerStates
+            footerSizes, footerPinned, backgrounds, startInsets, endInsets, crossInsets, hasPlacerState, placerStates,
+            orthogonalLengths
         )
         return (sql, binds)
     }

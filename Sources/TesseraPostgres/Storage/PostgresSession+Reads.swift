@@ -229,7 +229,7 @@ enum SectionColumns {
     static let select = """
         section, scroll_start, item_count, items_extent, cell_span_low, cell_span_high, header_size, header_pinned,
         footer_size, footer_pinned, background, scroll_start_inset, scroll_end_inset, cross_start_inset, slot,
-        \(PostgresSession.intact("t"))
+        \(PostgresSession.intact("t")), orthogonal_content_length
         """
 
     static func record(_ columns: RowColumns, layoutID: Int64) throws -> SectionRecord {
@@ -247,7 +247,8 @@ enum SectionColumns {
             crossStartInset: try columns.double(13),
             itemCount: try columns.int(2),
             itemsExtent: try columns.double(3),
-            cellSpan: spanLow.flatMap { low in spanHigh.map { low...$0 } }
+            cellSpan: spanLow.flatMap { low in spanHigh.map { low...$0 } },
+            orthogonalContentLength: try columns.optionalDouble(16)
         )
         return SectionRecord(geometry: geometry, slot: try columns.int(14))
     }

@@ -12,7 +12,7 @@ enum ChecksummedColumns {
     static let layoutSections = """
         layout_id, section, slot, start, end, item_count, items_extent, cell_span_low, cell_span_high, header_size,
         header_pinned, footer_size, footer_pinned, background, scroll_start_inset, scroll_end_inset, cross_start_inset,
-        placer_state
+        placer_state, orthogonal_content_length
         """
     static let directory = "layout_id, slot, first_item, group_id, min_cross, max_cross, min_scroll, max_scroll"
     /// A directory row's reach, under `reach_checksum` (Migrations/0006_group_reach.sql).

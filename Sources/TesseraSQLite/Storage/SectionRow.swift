@@ -5,9 +5,10 @@ import TesseraStore
 /// The `layout_sections` columns: a section's geometry, which is all a query
 /// needs to place its cells, header, footer and background, and its slot.
 enum SectionRow {
-    /// The columns a read selects: `record(from:)` reads them, the last one
-    /// the row's checksum test.
-    static let columns = "\(geometryColumns), \(intact)"
+    /// The columns a read selects: `record(from:)` reads them, the 16th
+    /// the row's checksum test, the last an orthogonal section's content
+    /// length (Migrations/0007_orthogonal_sections.sql).
+    static let columns = "\(geometryColumns), \(intact), orthogonal_content_length"
     /// The test of a row's checksum.
     static let intact = ChecksummedColumns.intact(ChecksummedColumns.layoutSections)
 
@@ -19,9 +20,10 @@ enum SectionRow {
 
     static func insert(_ record: SectionRecord, placerState: [UInt8]?, layoutID: Int64, into connection: Connection) throws {
         let statement = try connection.cachedStatement("""
-            INSERT OR REPLACE INTO layout_sections (layout_id, \(Self.geometryColumns), end, placer_state, checksum)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-                    tessera_checksum(?1, ?2, ?16, ?3, ?17, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?18))
+            INSERT OR REPLACE INTO layout_sections (
+                layout_id, \(Self.geometryColumns), end, placer_state, orthogonal_content_length, checksum)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+                    tessera_checksum(?1, ?2, ?16, ?3, ?17, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?18, ?19))
             """)
         // The checksum's arguments are the parameters in the order of
         // ChecksummedColumns.layoutSections, bound as the columns store them.
@@ -40,6 +42,7 @@ enum SectionRow {
         try statement.bind(record.slot, at: 16)
         try statement.bind(geometry.end, at: 17)
         try statement.bind(placerState, at: 18)
+        try statement.bind(geometry.orthogonalContentLength, at: 19)
         try statement.execute()
     }
 
@@ -60,7 +63,8 @@ enum SectionRow {
             crossStartInset: statement.double(at: 13),
             itemCount: statement.int(at: 2),
             itemsExtent: statement.double(at: 3),
-            cellSpan: spanLow.flatMap { low in spanHigh.map { low...$0 } }
+            cellSpan: spanLow.flatMap { low in spanHigh.map { low...$0 } },
+            orthogonalContentLength: statement.isNull(at: 16) ? nil : statement.double(at: 16)
         )
         return SectionRecord(geometry: geometry, slot: statement.int(at: 14))
     }

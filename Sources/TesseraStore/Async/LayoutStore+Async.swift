@@ -27,23 +27,23 @@ extension LayoutStore {
     ///
     /// With `computeIfMissing` false, a layout that is missing or stale is
     /// `notFound` instead of being computed first.
-    public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
+    public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
         try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.elements(in: rect, pinning: false, direction: direction)
+            try reader.elements(in: rect, pinning: false, direction: direction, offsets: offsets)
         }
     }
 
     /// The elements visible in `viewport`, pinned headers and footers moved.
-    public func visibleElements(name: String, crossExtent: Double, viewport: Rect, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
+    public func visibleElements(name: String, crossExtent: Double, viewport: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
         try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.elements(in: viewport, pinning: true, direction: direction)
+            try reader.elements(in: viewport, pinning: true, direction: direction, offsets: offsets)
         }
     }
 
     /// The cell of one item, or nil when there is no such item.
-    public func element(name: String, crossExtent: Double, section: Int, item: Int, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) async throws -> LayoutElement? {
+    public func element(name: String, crossExtent: Double, section: Int, item: Int, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> LayoutElement? {
         try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.cell(section: section, item: item, direction: direction)
+            try reader.cell(section: section, item: item, direction: direction, offsets: offsets)?.element
         }
     }
 

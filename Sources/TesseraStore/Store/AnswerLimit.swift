@@ -38,7 +38,7 @@ struct AnswerLimit {
     /// layout's density), each element counted in the band its start falls
     /// in, stopping as soon as the count is over. Does nothing for short
     /// rects (their answer is counted once read, ``check(_:)``).
-    func checkBeforeReading(_ rect: Rect, reader: LayoutReader, direction: LayoutDirection) throws {
+    func checkBeforeReading(_ rect: Rect, reader: LayoutReader, direction: LayoutDirection, offsets: OrthogonalOffsets) throws {
         guard rect.width > Self.wholeRectLength || rect.height > Self.wholeRectLength else { return }
         let local = layout.axis.localFrame(rect)
         let low = max(local.scroll, 0)
@@ -50,7 +50,7 @@ struct AnswerLimit {
         while start < high {
             let end = high - start > band ? start + band : high
             let part = LocalFrame(cross: local.cross, scroll: start, crossLength: local.crossLength, scrollLength: end - start)
-            for element in try reader.elements(in: layout.axis.screenRect(part), pinning: false, direction: direction) {
+            for element in try reader.elements(in: layout.axis.screenRect(part), pinning: false, direction: direction, offsets: offsets) {
                 let scroll = layout.axis.localFrame(element.frame).scroll
                 if (scroll >= start || start == low) && (scroll < end || end == high) { counted += 1 }
             }

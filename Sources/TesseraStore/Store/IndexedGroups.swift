@@ -29,7 +29,9 @@ struct IndexedGroups {
         let last = lastFirstItem
         guard last >= 0 else { return [] }
         // The index's groups: where to read. None found proves nothing.
-        guard let hint = try storage.groups.indexedGroupRange(layoutID: layout.id, slot: section.slot, bounds: bounds),
+        let found = try storage.groups.indexedGroupRange(layoutID: layout.id, slot: section.slot, bounds: bounds)
+        if section.geometry.isOrthogonal { return try carouselGroups(meeting: bounds, hint: found, last: last) }
+        guard let hint = found,
               hint.lowerBound >= 0, hint.upperBound <= last, hint.lowerBound % size == 0, hint.upperBound % size == 0
         else { throw UnverifiedIndex() }
         // The rows from the group before the first to the one after the
@@ -53,6 +55,21 @@ struct IndexedGroups {
         let first = hint.lowerBound == low ? 0 : 1
         let end = hint.upperBound == high ? rows.count : rows.count - 1
         return rows[first..<end].filter { $0.bounds.mayIntersect(bounds) }
+    }
+
+    /// A carousel's groups that meet `bounds`: its cells run across the
+    /// feed, so the reach along the scroll axis (``GroupReach``) proves
+    /// nothing there. Its whole directory is read instead (a carousel holds
+    /// few groups), with the frames of the groups the index found; verified
+    /// rows numbered without a gap then prove that no group outside those
+    /// meets the bounds.
+    private func carouselGroups(meeting bounds: QueryBounds, hint: ClosedRange<Int>?, last: Int) throws -> [GroupRecord] {
+        let size = CellGroupWriter.groupSize
+        let rows = try storage.groups.groups(layoutID: layout.id, slot: section.slot, firstItems: 0...last, alsoFirstItem: nil, framesOf: hint)
+        guard rows.count == last / size + 1, rows.indices.allSatisfy({ rows[$0].firstItem == $0 * size }) else { throw UnverifiedIndex() }
+        let meeting = rows.filter { $0.bounds.mayIntersect(bounds) }
+        guard meeting.allSatisfy({ hint?.contains($0.firstItem) ?? false }) else { throw UnverifiedIndex() }
+        return meeting
     }
 
     /// The non-empty sections of `layout` whose scroll range meets [low,

@@ -22,7 +22,12 @@ struct LayoutReader {
 
     var layout: StoredLayout { record.layout }
 
-    func elements(in rect: Rect, pinning: Bool) throws -> [LayoutElement] {
+    /// The left-to-right elements that intersect `rect` (pinned when
+    /// `pinning`), carousels scrolled by `offsets`; the content length of
+    /// each carousel searched goes into `orthogonalLengths`.
+    func elements(
+        in rect: Rect, pinning: Bool, offsets: OrthogonalOffsets, orthogonalLengths: inout [Int: Double]
+    ) throws -> [LayoutElement] {
         var result: [LayoutElement] = []
         result.reserveCapacity(64)
         let query = layout.axis.localFrame(rect)
@@ -31,7 +36,8 @@ struct LayoutReader {
         let sections = try sections(from: low, through: high, cache: cache)
         for section in sections {
             let geometry = section.geometry
-            let sectionQuery = SectionQuery(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent)
+            if let length = geometry.orthogonalContentLength { orthogonalLengths[geometry.index] = length }
+            let sectionQuery = SectionQuery(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent, offsets: offsets)
             var header = sectionQuery.supplementary(.header)
             var footer = sectionQuery.supplementary(.footer)
             if pinning {
@@ -147,7 +153,9 @@ struct LayoutReader {
         return try IndexedGroups.sections(of: layout, from: low, through: high, storage: storage)
     }
 
-    func cell(section: Int, item: Int) throws -> LayoutElement? {
+    /// The cell of one item, left to right, a carousel's scrolled by its
+    /// offset, with its section's geometry; nil when there is no such item.
+    func cell(section: Int, item: Int, offsets: OrthogonalOffsets) throws -> (element: LayoutElement, section: SectionGeometry)? {
         guard section >= 0, section < layout.sectionCount, item >= 0 else { return nil }
         // The layout's row (verified) says the section exists: a missing row is damage, not "no such item".
         guard let row = try storage.sections.section(layoutID: layout.id, index: section) else {
@@ -164,6 +172,7 @@ struct LayoutReader {
                 store: location, spec: layout.specName, crossExtent: layout.crossExtent,
                 "the cell group of items \(first)… of section \(section) is missing or does not hold item \(item)")
         }
-        return LayoutElement(kind: .cell, section: section, item: item, frame: layout.axis.screenRect(row.geometry.absolute(frame)))
+        let query = SectionQuery(section: row.geometry, axis: layout.axis, crossExtent: layout.crossExtent, offsets: offsets)
+        return (LayoutElement(kind: .cell, section: section, item: item, frame: query.scrolled(row.geometry.absolute(frame))), row.geometry)
     }
 }

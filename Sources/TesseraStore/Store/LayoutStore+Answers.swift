@@ -34,11 +34,15 @@ public struct LayoutAnswer: Sendable {
     public var revisionTag: String
     /// The elements, in the order of the in-memory `LayoutResult`'s answer.
     public var elements: [LayoutElement]
+    /// The content length of each orthogonal section (carousel) that holds
+    /// any of the elements, by section: the contract's `"orthogonal"`.
+    public var orthogonal: [OrthogonalContent]
 
-    package init(layout: StoredLayout, revisionTag: String, elements: [LayoutElement]) {
+    package init(layout: StoredLayout, revisionTag: String, elements: [LayoutElement], orthogonal: [OrthogonalContent] = []) {
         self.layout = layout
         self.revisionTag = revisionTag
         self.elements = elements
+        self.orthogonal = orthogonal
     }
 }
 
@@ -57,36 +61,48 @@ extension LayoutStore {
     /// contract's "Right-to-left"): the mirror of the left-to-right answer
     /// for the mirrored rect, pinned first. The stored frames, and so the
     /// ``LayoutAnswer/revisionTag``, are those of the left-to-right answer.
-    public func answer(_ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) throws -> LayoutAnswer {
+    /// `offsets` scroll orthogonal sections (carousels) across the feed,
+    /// before mirroring (the contract's "Orthogonal sections").
+    public func answer(
+        _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight,
+        offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true
+    ) throws -> LayoutAnswer {
         try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try Self.answer(query, reader: reader, direction: direction)
+            try Self.answer(query, reader: reader, direction: direction, offsets: offsets)
         }
     }
 
     /// Answers `query` from async code (see the sync form): never blocks a
     /// cooperative thread, and a missing layout is computed once for every
     /// task asking.
-    public func answer(_ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight, computeIfMissing: Bool = true) async throws -> LayoutAnswer {
-        switch try await self.query(query, name: name, crossExtent: crossExtent, direction: direction, compute: computeIfMissing ? .always : .never) {
+    public func answer(
+        _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight,
+        offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true
+    ) async throws -> LayoutAnswer {
+        switch try await self.query(query, name: name, crossExtent: crossExtent, direction: direction, offsets: offsets, compute: computeIfMissing ? .always : .never) {
         case .found(let answer, _): return answer
         case .missing: throw Self.notComputed(name: name, crossExtent: crossExtent)
         }
     }
 
-    static func answer(_ query: LayoutQuery, reader: LayoutReader, direction: LayoutDirection, limit: AnswerLimit? = nil) throws -> LayoutAnswer {
-        let elements: [LayoutElement]
+    static func answer(
+        _ query: LayoutQuery, reader: LayoutReader, direction: LayoutDirection, offsets: OrthogonalOffsets, limit: AnswerLimit? = nil
+    ) throws -> LayoutAnswer {
+        let found: (elements: [LayoutElement], orthogonal: [OrthogonalContent])
         switch query {
         case .rect(let rect), .viewport(let rect):
-            try limit?.checkBeforeReading(rect, reader: reader, direction: direction)
-            elements = try reader.elements(in: rect, pinning: query.pins, direction: direction)
-            try limit?.check(elements)
+            try limit?.checkBeforeReading(rect, reader: reader, direction: direction, offsets: offsets)
+            found = try reader.answer(in: rect, pinning: query.pins, direction: direction, offsets: offsets)
+            try limit?.check(found.elements)
         case .item(let section, let item):
-            guard let cell = try reader.cell(section: section, item: item, direction: direction) else {
+            guard let cell = try reader.cell(section: section, item: item, direction: direction, offsets: offsets) else {
                 throw noSuchItem(layout: reader.layout, section: section, item: item)
             }
-            elements = [cell]
+            found = ([cell.element], cell.orthogonal)
         }
-        return LayoutAnswer(layout: reader.layout, revisionTag: revisionTag(of: reader.record), elements: elements)
+        return LayoutAnswer(
+            layout: reader.layout, revisionTag: revisionTag(of: reader.record), elements: found.elements, orthogonal: found.orthogonal
+        )
     }
 
     /// The layout's id (never reused) and revision (bumped by every change

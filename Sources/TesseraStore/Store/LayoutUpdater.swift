@@ -176,11 +176,7 @@ struct LayoutUpdater {
 
     /// The placer of a section restored from its stored state.
     private func resumablePlacer(for section: Section, index: Int, state: [UInt8]) throws -> PlacerState.Restored {
-        let sides = section.insets.along(axis)
-        let context = SectionContext(
-            axis: axis, section: index, crossExtent: layout.crossExtent,
-            available: layout.crossExtent - sides.crossStart - sides.crossEnd
-        )
+        let context = try SectionPlacement(section, index: index, axis: axis, crossExtent: layout.crossExtent).context
         return PlacerState.decode(state, like: try section.layout.makePlacer(in: context))
     }
 

@@ -15,7 +15,7 @@ public enum ComputePolicy: Sendable {
     case admittedBy(@Sendable (MissingLayout) throws -> @Sendable () -> Void)
 }
 
-/// The answer of ``LayoutStore/query(_:name:crossExtent:direction:compute:)``.
+/// The answer of ``LayoutStore/query(_:name:crossExtent:direction:offsets:compute:)``.
 public enum QueryResult: Sendable {
     /// The query's answer, from the fresh layout; `computed` when this
     /// query computed the layout first.
@@ -55,7 +55,8 @@ extension LayoutStore {
     /// Answers `query` on the layout of `name` at `crossExtent` in one call,
     /// whatever the layout's state: from the fresh layout when it is
     /// stored; else as `compute` says (compute it first, or tell why it is
-    /// missing). All of an answer comes from one snapshot, in `direction`.
+    /// missing). All of an answer comes from one snapshot, in `direction`,
+    /// carousels scrolled by `offsets`.
     ///
     /// - Throws: ``StoreError`` `notFound` for an unknown spec, or an item
     ///   query of a section or item that does not exist (with
@@ -66,11 +67,14 @@ extension LayoutStore {
     ///   rect (never all of its elements read at once), with an
     ///   ``AnswerTooLarge`` cause that says how to split it.
     public func query(
-        _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight, maximumElements: Int? = nil,
-        compute policy: ComputePolicy = .always
+        _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight,
+        offsets: OrthogonalOffsets = .none, maximumElements: Int? = nil, compute policy: ComputePolicy = .always
     ) async throws -> QueryResult {
         let answer: @Sendable (LayoutReader) throws -> LayoutAnswer = { reader in
-            try Self.answer(query, reader: reader, direction: direction, limit: maximumElements.map { AnswerLimit(limit: $0, layout: reader.layout) })
+            try Self.answer(
+                query, reader: reader, direction: direction, offsets: offsets,
+                limit: maximumElements.map { AnswerLimit(limit: $0, layout: reader.layout) }
+            )
         }
         switch try await freshLayout(name: name, crossExtent: crossExtent, compute: policy, answer) {
         case .found(let answer, let computed): return .found(answer, computed: computed)

@@ -14,10 +14,10 @@ struct BenchCommand: AsyncParsableCommand {
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine, store, serving, feeds, postgres, all
+        case engine, store, serving, feeds, postgres, carousels, all
     }
 
-    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), or all.")
+    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), or all.")
     var suite: Suite = .all
 
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
@@ -85,6 +85,12 @@ struct BenchCommand: AsyncParsableCommand {
             throw CommandError("this build has no PostgreSQL backend: build with `swift build -c release --traits PostgreSQL`")
             #endif
         }
+        if suite == .carousels {
+            note("carousels: \(CarouselBenchmark.carousels) carousels, 20000 viewports with and without offsets, \(runs) runs")
+            let report = try spawn(["--child", "carousels"], count: count, as: CarouselBenchmark.Report.self)
+            print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+            return
+        }
         if suite == .serving || suite == .all {
             note("serving: \(ServingBenchmark.feeds) feeds × \(ServingBenchmark.widths.count) widths of \(count) elements")
             output.serving = try spawn(["--child", "serving"], count: count, as: ServingBenchmark.Report.self)
@@ -139,6 +145,8 @@ struct BenchCommand: AsyncParsableCommand {
             data = try await JSONEncoder().encode(UpdateBenchmark(count: count, runs: runs, directory: directory).run())
         } else if child == "feeds" {
             data = try await JSONEncoder().encode(FeedsBenchmark(count: count, directory: directory).run())
+        } else if child == "carousels" {
+            data = try await JSONEncoder().encode(CarouselBenchmark(queries: 20_000, runs: runs, directory: directory).run())
         } else if child == "ndjson" {
             data = try await JSONEncoder().encode(NDJSONBenchmark(count: count, directory: directory).run())
         } else {

@@ -20,6 +20,8 @@ struct ItemCommand: AsyncParsableCommand {
 
     @OptionGroup var direction: DirectionOption
 
+    @OptionGroup var offset: OffsetOption
+
     @Option(parsing: .unconditional, help: "The section index.")
     var section: Int
 
@@ -38,11 +40,18 @@ struct ItemCommand: AsyncParsableCommand {
     func run() async throws {
         let (store, layout) = try await StoreFile.freshLayout(database.db, name: name, extent: extent, command: "item")
         defer { store.close() }
-        let element = try await reportingErrors {
-            try await store.element(name: name, crossExtent: layout.crossExtent, section: section, item: item, direction: direction.direction)
+        let offsets = try offset.offsets
+        let answer: LayoutAnswer? = try await reportingErrors {
+            do {
+                return try await store.answer(
+                    .item(section: section, item: item), name: name, crossExtent: layout.crossExtent, direction: direction.direction, offsets: offsets
+                )
+            } catch let error as StoreError where error.code == .notFound && error.section != nil {
+                return nil
+            }
         }
-        guard let element else { throw try await missingItem(store: store, layout: layout) }
-        ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: layout.summary, elements: [element])
+        guard let answer else { throw try await missingItem(store: store, layout: layout) }
+        ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: answer.layout.summary, orthogonal: answer.orthogonal, elements: answer.elements)
     }
 
     /// Says what there is instead: the sections, or the section's items.

@@ -23,6 +23,7 @@ struct LayoutCommand: ParsableCommand {
 
     func run() throws {
         let result = try extent.layout(specFile: spec, command: "layout")
-        ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: result.summary, elements: result.elements(direction: direction.direction))
+        let elements = result.elements(direction: direction.direction)
+        ElementPrinter(format: DisplayFormat.resolve(format)).print(summary: result.summary, orthogonal: result.orthogonalContent(of: elements), elements: elements)
     }
 }

@@ -24,6 +24,8 @@ struct QueryCommand: AsyncParsableCommand {
 
     @OptionGroup var direction: DirectionOption
 
+    @OptionGroup var offset: OffsetOption
+
     @Option(parsing: .unconditional, help: "The rect x,y,w,h: elements whose frames intersect it.", transform: RectArgument.init(parsing:))
     var rect: RectArgument?
 
@@ -45,20 +47,24 @@ struct QueryCommand: AsyncParsableCommand {
         guard let query = (rect ?? viewport)?.rect else { return }
         let pinning = viewport != nil
         let direction = direction.direction
+        let offsets = try offset.offsets
         let printer = ElementPrinter(format: DisplayFormat.resolve(format))
         if let spec {
             let result = try extent.layout(specFile: spec, command: "query --spec")
-            printer.print(summary: result.summary, elements: pinning ? result.visibleElements(viewport: query, direction: direction) : result.elements(in: query, direction: direction))
+            let elements = pinning
+                ? result.visibleElements(viewport: query, direction: direction, offsets: offsets)
+                : result.elements(in: query, direction: direction, offsets: offsets)
+            printer.print(summary: result.summary, orthogonal: result.orthogonalContent(of: elements), elements: elements)
             return
         }
         guard let db, let name else { return }
         let (store, layout) = try await StoreFile.freshLayout(db, name: name, extent: extent, command: "query")
         defer { store.close() }
-        let elements = try await reportingErrors {
-            pinning
-                ? try await store.visibleElements(name: name, crossExtent: layout.crossExtent, viewport: query, direction: direction)
-                : try await store.elements(name: name, crossExtent: layout.crossExtent, in: query, direction: direction)
+        let answer = try await reportingErrors {
+            try await store.answer(
+                pinning ? .viewport(query) : .rect(query), name: name, crossExtent: layout.crossExtent, direction: direction, offsets: offsets
+            )
         }
-        printer.print(summary: layout.summary, elements: elements)
+        printer.print(summary: answer.layout.summary, orthogonal: answer.orthogonal, elements: answer.elements)
     }
 }

@@ -29,6 +29,8 @@ struct RenderCommand: AsyncParsableCommand {
 
     @OptionGroup var direction: DirectionOption
 
+    @OptionGroup var offset: OffsetOption
+
     @Option(help: "The SVG file to write.")
     var out: String
 
@@ -64,15 +66,19 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     private func renderSpec(_ spec: String) async throws -> RenderedPicture {
-        await RenderedPicture(result: try extent.layout(specFile: spec, command: "render"), rect: rect?.rect, range: range, direction: direction.direction)
+        await RenderedPicture(
+            result: try extent.layout(specFile: spec, command: "render"), rect: rect?.rect, range: range, direction: direction.direction,
+            offsets: try offset.offsets
+        )
     }
 
     private func renderStored(db: String, name: String) async throws -> RenderedPicture {
+        let offsets = try offset.offsets
         let (store, layout) = try await StoreFile.freshLayout(db, name: name, extent: extent, command: "render")
         defer { store.close() }
         return try await reportingErrors {
             try await RenderedPicture(summary: layout.summary, rect: rect?.rect, range: range) { area in
-                try await store.elements(name: name, crossExtent: layout.crossExtent, in: area, direction: direction.direction)
+                try await store.elements(name: name, crossExtent: layout.crossExtent, in: area, direction: direction.direction, offsets: offsets)
             }
         }
     }

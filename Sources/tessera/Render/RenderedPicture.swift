@@ -25,8 +25,9 @@ struct RenderedPicture {
     ///   - range: the stretch of the scroll axis to draw.
     ///   - maximumPixels: the picture's longest side in pixels.
     ///   - elements: the elements that intersect a rect, in layout order
-    ///     (right to left when they come mirrored: the picture draws what
-    ///     it is given).
+    ///     (right to left when they come mirrored, carousels scrolled by
+    ///     their offsets: the picture draws what it is given, clipped to
+    ///     the area, so a carousel shows the part within the container).
     init(
         summary: LayoutSummary,
         rect: Rect?,
@@ -47,9 +48,10 @@ struct RenderedPicture {
         elementCount = drawn.count
     }
 
-    /// A layout computed in memory, drawn in `direction`.
-    init(result: LayoutResult, rect: Rect?, range: RangeArgument?, direction: LayoutDirection = .leftToRight) async {
-        await self.init(summary: result.summary, rect: rect, range: range) { result.elements(in: $0, direction: direction) }
+    /// A layout computed in memory, drawn in `direction`, carousels
+    /// scrolled by `offsets`.
+    init(result: LayoutResult, rect: Rect?, range: RangeArgument?, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none) async {
+        await self.init(summary: result.summary, rect: rect, range: range) { result.elements(in: $0, direction: direction, offsets: offsets) }
     }
 
     func write(to path: String) throws {

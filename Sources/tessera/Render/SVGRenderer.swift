@@ -18,12 +18,16 @@ struct SVGRenderer {
         <svg xmlns="http://www.w3.org/2000/svg" width="\(fmt(width))" height="\(fmt(height))" \
         viewBox="\(fmt(area.x)) \(fmt(area.y)) \(fmt(area.width)) \(fmt(area.height))">
         <rect class="canvas" x="\(fmt(area.x))" y="\(fmt(area.y))" width="\(fmt(area.width))" height="\(fmt(area.height))" fill="#fafafa"/>
+        <clipPath id="area"><rect x="\(fmt(area.x))" y="\(fmt(area.y))" width="\(fmt(area.width))" height="\(fmt(area.height))"/></clipPath>
+        <g clip-path="url(#area)">
 
         """
         let stroke = 1 / scale
         // Backgrounds first, then cells, then headers and footers on top, as
         // their zIndex says.
         let ordered = elements.sorted { $0.zIndex < $1.zIndex }
+        // Clipped to the area: a carousel's cells past the container's
+        // cross extent (scrolled out of view) are not drawn.
         for element in ordered {
             let hit = hits.contains(ElementKey(element))
             svg += shape(element, hit: hit, stroke: stroke)
@@ -31,6 +35,7 @@ struct SVGRenderer {
                 svg += label(String(item), in: element.frame, scale: scale)
             }
         }
+        svg += "</g>\n"
         if let query {
             svg += "<rect class=\"query\" x=\"\(fmt(query.x))\" y=\"\(fmt(query.y))\" width=\"\(fmt(query.width))\" height=\"\(fmt(query.height))\" "
             svg += "fill=\"none\" stroke=\"#e0245e\" stroke-width=\"\(fmt(3 * stroke))\" stroke-dasharray=\"\(fmt(8 * stroke))\"/>\n"

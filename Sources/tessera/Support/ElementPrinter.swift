@@ -30,12 +30,14 @@ enum DisplayFormat: String, ExpressibleByArgument, CaseIterable {
 struct ElementPrinter {
     var format: DisplayFormat
 
-    func print(summary: LayoutSummary, elements: some Collection<LayoutElement>) {
+    /// Prints `elements` with the layout's fields; `orthogonal` lists the
+    /// content length of each orthogonal section they hold elements of.
+    func print(summary: LayoutSummary, orthogonal: [OrthogonalContent] = [], elements: some Collection<LayoutElement>) {
         var output = StandardOutput()
         switch format {
         case .json:
             var json = JSONChunks()
-            LayoutJSON.appendAnswerOpening(summary: summary, to: &json.bytes)
+            LayoutJSON.appendAnswerOpening(summary: summary, orthogonal: orthogonal, to: &json.bytes)
             var first = true
             for element in elements {
                 LayoutJSON.appendAnswerElement(element, first: first, to: &json.bytes)
@@ -48,7 +50,7 @@ struct ElementPrinter {
         case .ndjson:
             var json = JSONChunks()
             json.bytes.append(UInt8(ascii: "{"))
-            LayoutJSON.appendMembers(of: summary, to: &json.bytes)
+            LayoutJSON.appendMembers(of: summary, orthogonal: orthogonal, to: &json.bytes)
             json.bytes.append(contentsOf: "}\n".utf8)
             for element in elements {
                 LayoutJSON.append(element, to: &json.bytes)
