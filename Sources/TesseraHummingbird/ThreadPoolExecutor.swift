@@ -14,7 +14,9 @@ import TesseraStore
 ///
 /// Background work (a layout computed for a query that found none) runs on
 /// `background` when given, else on `pool` too: a pool of its own keeps
-/// long computations from taking every thread that answers requests.
+/// long computations from taking every thread that answers requests, and
+/// its threads run at nice value 10 (Linux), so that computing a layout
+/// yields the cores to the threads that answer.
 ///
 /// Work whose task is cancelled before a thread takes it never runs; the
 /// call throws ``StoreError/Code/cancelled`` (nothing was read or written).
@@ -34,7 +36,12 @@ public struct ThreadPoolExecutor: BlockingExecutor {
     }
 
     public func runInBackground<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await Self.run(body, on: background ?? pool)
+        guard let background else { return try await Self.run(body, on: pool) }
+        return try await Self.run({
+            // The pool is for background work only: its threads may stay below the others.
+            lowerCurrentThreadPriority(to: 10)
+            return try body()
+        }, on: background)
     }
 
     private static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T, on pool: NIOThreadPool) async throws -> T {

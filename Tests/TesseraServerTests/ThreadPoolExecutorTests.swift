@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOPosix
 import Synchronization
 import Testing
@@ -40,6 +43,20 @@ struct ThreadPoolExecutorTests {
                 let expected = try await fixture.store.visibleElements(name: "feed", crossExtent: extent, viewport: viewport)
                 #expect(onPool == expected)
                 #expect(onPool.count > 10)
+            }
+        }
+    }
+
+    @Test("background work on a pool of its own runs at nice value 10; on the one pool, as the process")
+    func backgroundPriority() async throws {
+        try await Self.withPool(threads: 1) { pool in
+            try await Self.withPool(threads: 1) { background in
+                @Sendable func niceness() -> Int32 { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+                let own = ThreadPoolExecutor(pool, background: background)
+                let computing = try await own.runInBackground(niceness)
+                let answering = try await own.run(niceness)
+                let shared = try await ThreadPoolExecutor(pool).runInBackground(niceness)
+                #expect(computing == 10 && answering == 0 && shared == 0)
             }
         }
     }

@@ -111,10 +111,7 @@ final class ThreadLane: Sendable {
     }
 
     private func work() {
-        #if os(Linux)
-        // On Linux the nice value is a thread's own, and 0 names the calling thread.
-        if niceness > 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
-        #endif
+        if niceness > 0 { lowerCurrentThreadPriority(to: niceness) }
         while true {
             if ready.wait(timeout: .now() + Self.idleLifetime) == .timedOut {
                 // No work for a while: end, unless some arrived just now.
@@ -135,4 +132,14 @@ final class ThreadLane: Sendable {
         guard let job = jobs.withLock({ $0.pop() }) else { return nil }
         return job()
     }
+}
+
+/// Runs the calling thread at nice value `niceness` (above 0: below the
+/// process's other threads), where the system gives each thread its own
+/// (Linux); elsewhere does nothing.
+package func lowerCurrentThreadPriority(to niceness: Int32) {
+    #if os(Linux)
+    // On Linux the nice value is a thread's own, and 0 names the calling thread.
+    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+    #endif
 }
