@@ -6,7 +6,9 @@
 # (LayoutStoreConcurrencyTests, AsyncStoreTests, LayoutCacheTests,
 # BatchPrecomputeTests, QueryResultTests, ExecutorTests, StoreConformanceTests;
 # these run on every backend, PostgreSQL included,
-# whose tests start their own throwaway server, see Scripts/postgres.sh).
+# whose tests start their own throwaway server, see Scripts/postgres.sh),
+# PostgreSQL's async reads (PostgresReadTests) and NIO's thread pool as the
+# store's executor (ThreadPoolExecutorTests).
 #
 #   bash Scripts/tsan.sh                 # the suites above
 #   bash Scripts/tsan.sh --traits PostgreSQL   # extra arguments go to swift test
@@ -26,7 +28,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-filter=${TSAN_FILTER:-'DatabasePoolTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests'}
+filter=${TSAN_FILTER:-'DatabasePoolTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests'}
 mkdir -p .build-tsan
 log=.build-tsan/tsan.log
 start=$(date +%s)
