@@ -34,6 +34,9 @@ struct CellGroupWriter: LayoutConsumer {
     var writesSectionRows = true
     /// The geometry and placer state of the sections written.
     private(set) var finished: [(geometry: SectionGeometry, placerState: [UInt8]?)] = []
+    /// States of the open section's placer along its items, written with
+    /// its row (``StoredStates``); a resumed section starts with those it keeps.
+    var checkpoints: [(itemCount: Int, state: [UInt8])] = []
     /// Called with the number of cells written so far.
     var progress: ((Int) -> Void)?
     private var cellsWritten = 0
@@ -99,13 +102,21 @@ struct CellGroupWriter: LayoutConsumer {
     mutating func closeSection(_ geometry: SectionGeometry, placer: any ItemPlacer) throws -> [UInt8]? {
         try flush(section: geometry.index)
         overhang = max(overhang, geometry.overhang)
-        let state = try PlacerState.encode(placer)
+        let state = try PlacerState.encode(placer).map { StoredStates(final: $0, checkpoints: checkpoints).bytes }
+        checkpoints = []
         if writesSectionRows {
             try storage.writeSection(layoutID: layoutID, SectionRecord(geometry: geometry, slot: slot(of: geometry.index)), placerState: state)
         }
         finished.append((geometry, state))
         sectionsWritten += 1
         return state
+    }
+
+    var checkpointInterval: Int? { StoredStates.interval }
+
+    mutating func checkpoint(section: Int, itemCount: Int, placer: any ItemPlacer) throws {
+        guard let state = try PlacerState.encode(placer) else { return }
+        checkpoints.append((itemCount, state))
     }
 
     /// The reach of the group before the open one: the last one written, or
