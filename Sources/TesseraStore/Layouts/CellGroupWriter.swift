@@ -26,8 +26,10 @@ struct CellGroupWriter: LayoutConsumer {
     private(set) var sectionsWritten = 0
     /// Slots of sections whose slot is not their index (after updates).
     var slots: [Int: Int] = [:]
-    /// Whether groups may already hold frames (a resumed section): they are
-    /// read first, and the frames written replace theirs item by item.
+    /// Whether the next group written may already hold frames (a resumed
+    /// section): it is read first, and the frames written replace its frames
+    /// item by item. Only the first group of a resumed run holds items that
+    /// are not written again; every later one is written whole.
     var mergesExistingGroups = false
     /// Whether `endSection` writes the section's row; an update writes all
     /// rows itself once the sections are placed.
@@ -78,6 +80,7 @@ struct CellGroupWriter: LayoutConsumer {
                     frames = stored
                     filled = Array(repeating: true, count: frames.count)
                 }
+                mergesExistingGroups = false
             }
             let offset = cell.item - first
             if offset >= frames.count {

@@ -8,10 +8,10 @@
 /// checkpoints existed). A build without checkpoints reads a column with
 /// them as an unreadable state: it lays the section out again.
 struct StoredStates {
-    /// Items between two checkpoints: for a 1M-item section, 244 states,
+    /// Items between two checkpoints: for a 1M-item section, 488 states,
     /// and a resize near its end lays out at most this many items more
     /// than it changed.
-    static let interval = 4096
+    static let interval = 2048
     private static let separator: UInt8 = 0x1E
 
     /// The state after the section's last item.

@@ -25,7 +25,7 @@ extension LayoutStore {
     /// Replaces fields of items of section `section` of the spec stored
     /// under `name` and brings every stored layout of it up to date in one
     /// transaction. Each layout goes on from the latest placer state it
-    /// stored at or before the first changed item (one every 4,096 items
+    /// stored at or before the first changed item (one every 2,048 items
     /// of a section), not from the section's start: resizing items near the
     /// end of a long feed costs about the items after them. Later sections
     /// move without being laid out again. The result equals a full
