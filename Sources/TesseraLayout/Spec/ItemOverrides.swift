@@ -25,7 +25,7 @@ public struct ItemOverrides: Sendable, Hashable {
     }
 
     /// These overrides with `changed` replacing (or adding to) them.
-    public func merging(_ changed: [Int: Item]) -> ItemOverrides {
+    func merging(_ changed: [Int: Item]) -> ItemOverrides {
         var merged = Dictionary(uniqueKeysWithValues: zip(indices, items))
         merged.merge(changed) { _, new in new }
         return ItemOverrides(merged)
