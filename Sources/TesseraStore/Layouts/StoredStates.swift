@@ -36,10 +36,29 @@ struct StoredStates {
         }
     }
 
+    /// The most bytes of checkpoints a row keeps: a kind whose state is
+    /// large (a mozaik's open rows, some kilobytes) keeps every other one,
+    /// and again, until they fit, so that an append, which rewrites the
+    /// row, stays cheap.
+    static let maximumCheckpointBytes = 256 * 1024
+
+    /// The checkpoints a row keeps: all of them when they fit in
+    /// ``maximumCheckpointBytes``, else those after a multiple of twice the
+    /// interval, four times, … (any of them is as good a start as another).
+    var kept: [(itemCount: Int, state: [UInt8])] {
+        var kept = checkpoints
+        var spacing = Self.interval
+        while kept.count > 1, kept.reduce(0, { $0 + $1.state.count }) > Self.maximumCheckpointBytes {
+            spacing *= 2
+            kept = kept.filter { $0.itemCount % spacing == 0 }
+        }
+        return kept
+    }
+
     /// The column's bytes.
     var bytes: [UInt8] {
         var bytes = final
-        for checkpoint in checkpoints {
+        for checkpoint in kept {
             bytes.append(Self.separator)
             bytes += String(checkpoint.itemCount).utf8
             bytes.append(UInt8(ascii: ":"))
