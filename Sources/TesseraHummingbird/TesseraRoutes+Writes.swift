@@ -27,6 +27,18 @@ extension TesseraRoutes {
         return JSONResponses.text(StoreJSON.report(name: name, report))
     }
 
+    /// `PATCH /v1/feeds/{name}/sections/{section}/items`: replaces fields of
+    /// items (NDJSON changes, ``ItemChange``) and lays every stored extent
+    /// out again from the first changed item.
+    @Sendable func resizeItems(_ request: Request, _ context: Context) async throws -> Response {
+        try authorize(request)
+        let name = try RequestValues.name(context.parameters.get("name"))
+        let section = try RequestValues.index(context.parameters.get("section"), of: "section")
+        let changes = try ItemChange.changes(ndjson: try await body(of: request, context: context).readableBytesView, section: section)
+        let report = try await store.resize(name: name, section: section, changes: changes)
+        return JSONResponses.text(StoreJSON.report(name: name, report))
+    }
+
     /// `DELETE /v1/feeds/{name}/layouts/{extent}`: marks the layout stale.
     @Sendable func deleteLayout(_ request: Request, _ context: Context) async throws -> Response {
         try authorize(request)

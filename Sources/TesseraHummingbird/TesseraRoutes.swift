@@ -58,7 +58,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
             let item = try RequestValues.index(context.parameters.get("item"), of: "item")
             return try await answer(.item(section: section, item: item), request: request, context: context)
         })
-        register(on: router, "/v1/feeds/{name}/sections/{section}/items", post: appendItems)
+        register(on: router, "/v1/feeds/{name}/sections/{section}/items", post: appendItems, patch: resizeItems)
     }
 
     package typealias Handler = @Sendable (Request, Context) async throws -> Response
@@ -71,7 +71,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     /// 204 and `Allow`, any other method with 405 and `Allow`.
     package func register<Router: RouterMethods>(
         on router: Router, _ path: RouterPath,
-        get: Handler? = nil, put: Handler? = nil, post: Handler? = nil, delete: Handler? = nil
+        get: Handler? = nil, put: Handler? = nil, post: Handler? = nil, delete: Handler? = nil, patch: Handler? = nil
     ) where Router.Context == Context {
         let group = router.group().add(middleware: observer)
         var handlers: [(HTTPRequest.Method, Handler)] = []
@@ -85,6 +85,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
         if let put { handlers.append((.put, put)) }
         if let post { handlers.append((.post, post)) }
         if let delete { handlers.append((.delete, delete)) }
+        if let patch { handlers.append((.patch, patch)) }
         let allow = (handlers.map(\.0.rawValue) + ["OPTIONS"]).joined(separator: ", ")
         for (method, handler) in handlers { group.on(path, method: method, use: handler) }
         let taken = Set(handlers.map(\.0))

@@ -46,7 +46,7 @@ struct ErrorStatusTests {
         Case(method: .patch, uri: "/v1/feeds/feed", status: .methodNotAllowed, detail: "PATCH is not a method of this route; it takes GET, HEAD, PUT, DELETE, OPTIONS"),
         Case(method: .post, uri: "/v1/feeds/feed/layouts/390/visible?rect=0,0,1,1", status: .methodNotAllowed,
              detail: "POST is not a method of this route; it takes GET, HEAD, OPTIONS"),
-        Case(method: .get, uri: "/v1/feeds/feed/sections/0/items", status: .methodNotAllowed, detail: "GET is not a method of this route; it takes POST, OPTIONS"),
+        Case(method: .get, uri: "/v1/feeds/feed/sections/0/items", status: .methodNotAllowed, detail: "GET is not a method of this route; it takes POST, PATCH, OPTIONS"),
         Case(method: .put, uri: "/v1/health", status: .methodNotAllowed, detail: "PUT is not a method of this route; it takes GET, HEAD, OPTIONS"),
     ]
 

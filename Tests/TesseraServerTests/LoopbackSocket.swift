@@ -59,6 +59,16 @@ final class LoopbackSocket {
         shutdown(descriptor, Int32(SHUT_WR))
     }
 
+    /// The first bytes the server sends within `seconds` (one read, at most
+    /// 4,096 bytes; empty when none came): the rest stays unread.
+    func firstBytes(within seconds: Double) -> String {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(seconds * 1000)) > 0 else { return "" }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(descriptor, &buffer, buffer.count, 0)
+        return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+    }
+
     /// What the server sends within `seconds`, and whether it closed its
     /// side by then.
     func read(for seconds: Double) -> (text: String, closed: Bool) {

@@ -45,6 +45,7 @@ struct IncrementalUpdateTests {
             case .list(let items): pool += items
             case .cycle(_, let cycle): pool += cycle
             case .segments(let parts): parts.forEach(collect)
+            case .overridden(let base, let overrides): collect(base); pool += overrides.items
             case .file: break
             }
         }

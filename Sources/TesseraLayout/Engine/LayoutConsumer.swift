@@ -11,6 +11,22 @@ public protocol LayoutConsumer {
     /// The section is complete. `placer` holds the layout state after the
     /// section's last item, before its pending frames were written.
     mutating func endSection(_ geometry: SectionGeometry, placer: any ItemPlacer) throws
+
+    /// Every how many items of a section the consumer hears of the placer
+    /// (``checkpoint(section:itemCount:placer:)``); nil, the default, never.
+    var checkpointInterval: Int? { get }
+
+    /// The placer after the section's first `itemCount` items (a multiple
+    /// of ``checkpointInterval``), before its pending frames are written:
+    /// a state to go on from later when an item after them changes. The
+    /// default does nothing.
+    mutating func checkpoint(section: Int, itemCount: Int, placer: any ItemPlacer) throws
+}
+
+extension LayoutConsumer {
+    public var checkpointInterval: Int? { nil }
+
+    public mutating func checkpoint(section: Int, itemCount: Int, placer: any ItemPlacer) throws {}
 }
 
 /// The items origin of a section, in absolute (cross, scroll) coordinates.

@@ -150,10 +150,12 @@ public struct LayoutEngine: Sendable {
                 try consumer.consumeCells(slice, section: index, origin: origin)
             }
         }
+        let checkpointInterval = consumer.checkpointInterval.map { max(1, $0) } ?? Int.max
         try section.items.forEach(section: index, from: firstItem) { item, itemIndex, location in
             try placer.place(item, index: itemIndex, location: location, into: &sink)
             itemCount = itemIndex + 1
             if sink.frames.count >= chunkSize { try sink.drain(deliver) }
+            if itemCount % checkpointInterval == 0 { try consumer.checkpoint(section: index, itemCount: itemCount, placer: placer) }
         }
         let kindExtent = placer.finish(into: &sink)
         try sink.drain(deliver)
@@ -200,6 +202,8 @@ public struct LayoutEngine: Sendable {
             throw path.appending("count").error("must be at least 0, got \(count)")
         case .segments(let parts):
             for (index, part) in parts.enumerated() { try validate(part, path: path.appending("segments").appending(index)) }
+        case .overridden(let base, _):
+            try validate(base, path: path.appending("base"))
         default:
             break
         }

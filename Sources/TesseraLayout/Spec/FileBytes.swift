@@ -7,7 +7,7 @@ import Darwin
 /// Whole-file reads and path arithmetic, without Foundation.
 package enum FileBytes {
     /// The file at `path`, whole, read under `rules` (see ``FileReader``).
-    static func read(_ path: String, rules: FileRules = .unrestricted, errorPath: String = "") throws -> [UInt8] {
+    package static func read(_ path: String, rules: FileRules = .unrestricted, errorPath: String = "") throws -> [UInt8] {
         let file = try FileReader(path: path, rules: rules, errorPath: errorPath)
         var bytes: [UInt8] = []
         if let size = file.size { bytes.reserveCapacity(size) }

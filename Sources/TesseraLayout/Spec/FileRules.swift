@@ -31,6 +31,12 @@ extension FileRules {
         files: "files of specs", regularFileOnly: true, standardInputDash: false, maximumBytes: nil, maximumLineBytes: Spec.maximumFileBytes
     )
 
+    /// Files of item changes (`tessera resize`), read whole: regular files
+    /// (or `-`, standard input) of at most ``Spec/maximumFileBytes``.
+    package static let changesFile = FileRules(
+        files: "files of changes", regularFileOnly: true, standardInputDash: true, maximumBytes: Spec.maximumFileBytes, maximumLineBytes: nil
+    )
+
     /// No rule: whatever `path` names, read whole.
     static let unrestricted = FileRules(files: "files", regularFileOnly: false, standardInputDash: false, maximumBytes: nil, maximumLineBytes: nil)
 

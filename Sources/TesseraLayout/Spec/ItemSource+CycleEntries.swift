@@ -39,6 +39,8 @@ extension ItemSource {
                 total = total.flatMap { total in count.map { total + $0 } }
             }
             return total
+        case .overridden(let base, _):
+            return base.collectUnreached(section: section, offset: offset, segment: segment, into: &unreached)
         }
     }
 }

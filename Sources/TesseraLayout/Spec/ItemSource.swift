@@ -12,6 +12,11 @@ public indirect enum ItemSource: Sendable, Hashable {
     /// `{"segments": [...]}`): how items appended to a cycle or a file are
     /// kept without expanding them.
     case segments([ItemSource])
+    /// The items of a source with some of them replaced, by index (an
+    /// extension of format 1, written `{"base": ITEMS, "overrides":
+    /// [{"item": i, …fields}, …]}`): how a store keeps measured sizes of
+    /// a cycle or a file without expanding it.
+    case overridden(ItemSource, ItemOverrides)
 
     /// The number of items, when known without reading a file.
     public var knownCount: Int? {
@@ -21,6 +26,7 @@ public indirect enum ItemSource: Sendable, Hashable {
         case .file: nil
         case .segments(let parts):
             parts.reduce(0 as Int?) { total, part in total.flatMap { total in part.knownCount.map { total + $0 } } }
+        case .overridden(let base, _): base.knownCount
         }
     }
 
@@ -37,6 +43,8 @@ public indirect enum ItemSource: Sendable, Hashable {
             return parts.enumerated().flatMap { index, part in
                 part.itemFiles.map { ("segments[\(index)]." + $0.jsonPath, $0.resolvedPath) }
             }
+        case .overridden(let base, _):
+            return base.itemFiles.map { ("base." + $0.jsonPath, $0.resolvedPath) }
         }
     }
 
@@ -51,6 +59,8 @@ public indirect enum ItemSource: Sendable, Hashable {
             return .file(path: renamed, resolvedPath: renamed)
         case .segments(let parts):
             return .segments(parts.map { $0.renamingFiles(transform) })
+        case .overridden(let base, let overrides):
+            return .overridden(base.renamingFiles(transform), overrides)
         }
     }
 
@@ -63,6 +73,7 @@ public indirect enum ItemSource: Sendable, Hashable {
         case .cycle(let count, let cycle): .cycle(count: min(count, limit), cycle)
         case .file: self
         case .segments(let parts): .segments(parts.map { $0.capped(at: limit) })
+        case .overridden(let base, let overrides): .overridden(base.capped(at: limit), overrides.prefix(below: limit))
         }
     }
 
@@ -136,6 +147,15 @@ public indirect enum ItemSource: Sendable, Hashable {
                 total += try part.visit(section: section, offset: offset + total, from: first, segment: index, body)
             }
             return total
+        case .overridden(let base, let overrides):
+            // Overrides in index order, from the first item visited on: one step per item.
+            var next = overrides.firstPosition(atLeast: max(0, first - offset))
+            return try base.visit(section: section, offset: offset, from: first, segment: segment) { item, index, location in
+                guard next < overrides.count, overrides.indices[next] == index - offset else { return try body(item, index, location) }
+                let replaced = overrides.items[next]
+                next += 1
+                try body(replaced, index, ItemLocation(section: section, index: index))
+            }
         }
     }
 }

@@ -174,6 +174,11 @@ extension Section {
                     try Self.items(part, path: path.appending("segments").appending(index), baseDirectory: baseDirectory)
                 })
             }
+            if let base = object["base"], base != .null {
+                let source = try Self.items(base, path: path.appending("base"), baseDirectory: baseDirectory)
+                let overrides = try ItemOverrides(json: object["overrides"] ?? .array([]), count: source.knownCount, path: path.appending("overrides"))
+                return .overridden(source, overrides)
+            }
             if let file = object["file"], file != .null {
                 guard case .string(let filePath) = file else { throw path.appending("file").error("must be a string, got \(file.typeName)") }
                 guard !filePath.isEmpty else { throw path.appending("file").error("must not be empty") }
@@ -239,6 +244,8 @@ extension ItemSource {
             .object(JSONObject(["file": .string(path)]))
         case .segments(let parts):
             .object(JSONObject(["segments": .array(parts.map(\.jsonValue))]))
+        case .overridden(let base, let overrides):
+            .object(JSONObject(["base": base.jsonValue, "overrides": overrides.jsonValue]))
         }
     }
 }

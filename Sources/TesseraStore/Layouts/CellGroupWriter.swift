@@ -26,14 +26,19 @@ struct CellGroupWriter: LayoutConsumer {
     private(set) var sectionsWritten = 0
     /// Slots of sections whose slot is not their index (after updates).
     var slots: [Int: Int] = [:]
-    /// Whether groups may already hold frames (a resumed section): they are
-    /// read first, and the frames written replace theirs item by item.
+    /// Whether the next group written may already hold frames (a resumed
+    /// section): it is read first, and the frames written replace its frames
+    /// item by item. Only the first group of a resumed run holds items that
+    /// are not written again; every later one is written whole.
     var mergesExistingGroups = false
     /// Whether `endSection` writes the section's row; an update writes all
     /// rows itself once the sections are placed.
     var writesSectionRows = true
     /// The geometry and placer state of the sections written.
     private(set) var finished: [(geometry: SectionGeometry, placerState: [UInt8]?)] = []
+    /// States of the open section's placer along its items, written with
+    /// its row (``StoredStates``); a resumed section starts with those it keeps.
+    var checkpoints: [(itemCount: Int, state: [UInt8])] = []
     /// Called with the number of cells written so far.
     var progress: ((Int) -> Void)?
     private var cellsWritten = 0
@@ -75,6 +80,7 @@ struct CellGroupWriter: LayoutConsumer {
                     frames = stored
                     filled = Array(repeating: true, count: frames.count)
                 }
+                mergesExistingGroups = false
             }
             let offset = cell.item - first
             if offset >= frames.count {
@@ -99,13 +105,21 @@ struct CellGroupWriter: LayoutConsumer {
     mutating func closeSection(_ geometry: SectionGeometry, placer: any ItemPlacer) throws -> [UInt8]? {
         try flush(section: geometry.index)
         overhang = max(overhang, geometry.overhang)
-        let state = try PlacerState.encode(placer)
+        let state = try PlacerState.encode(placer).map { StoredStates(final: $0, checkpoints: checkpoints).bytes }
+        checkpoints = []
         if writesSectionRows {
             try storage.writeSection(layoutID: layoutID, SectionRecord(geometry: geometry, slot: slot(of: geometry.index)), placerState: state)
         }
         finished.append((geometry, state))
         sectionsWritten += 1
         return state
+    }
+
+    var checkpointInterval: Int? { StoredStates.interval }
+
+    mutating func checkpoint(section: Int, itemCount: Int, placer: any ItemPlacer) throws {
+        guard let state = try PlacerState.encode(placer) else { return }
+        checkpoints.append((itemCount, state))
     }
 
     /// The reach of the group before the open one: the last one written, or

@@ -77,6 +77,21 @@ extension LayoutStore {
     /// from where each layout stopped: about the work of the new items. Only
     /// the changed section of the stored spec is read and written.
     func append(name: String, section: Int, items: [Item], cancellation: CancellationFlag?) throws -> UpdateReport {
+        try rewriteSection(name: name, section: section, cancellation: cancellation) { old in (old.items.appending(items), nil) }
+    }
+
+    /// Replaces the items of section `section` of the spec stored under
+    /// `name` with those `change` makes of the stored section, and updates
+    /// every stored layout of it in one transaction. With the first item
+    /// that changed (else items were only appended), each layout goes on
+    /// from its latest stored state at or before it. Only the changed
+    /// section of the stored spec is read and written.
+    func rewriteSection(
+        name: String,
+        section: Int,
+        cancellation: CancellationFlag?,
+        _ change: (Section) throws -> (items: ItemSource, changedFrom: Int?)
+    ) throws -> UpdateReport {
         try reportingSpecErrors(name: name) { try write { storage in
             guard let record = try storage.specs.specRecord(name: name) else { throw StoreError.noSuchSpec(name: name) }
             var headerObject = try storedHeader(record, name: name)
@@ -95,7 +110,8 @@ extension LayoutStore {
             let layouts = try storage.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
             let old = try storedSection(specID: record.id, index: section, name: name, storage: storage)
             var changed = old
-            changed.items = old.items.appending(items)
+            let (newItems, changedFrom) = try change(old)
+            changed.items = newItems
             var hashes = previous.map(\.hash)
             hashes[section] = try SpecFingerprint.hash(changed, index: section, axis: header.axis)
             let fingerprint = SpecFingerprint(
@@ -130,6 +146,7 @@ extension LayoutStore {
                     },
                     cancellation: cancellation
                 )
+                updater.changedFrom = changedFrom.map { [section: $0] } ?? [:]
                 report.layouts.append(try updater.run())
             }
             return report

@@ -20,12 +20,17 @@ struct LayoutUpdater {
     let newSection: (Int) throws -> Section
     /// Checked between chunks of cells.
     var cancellation: CancellationFlag? = nil
+    /// Sections (new indices) whose items changed from this item on, and
+    /// not before it (a resize): they go on from the latest stored state
+    /// at or before it.
+    var changedFrom: [Int: Int] = [:]
 
     private typealias OldSection = SectionRecord
 
     private enum Plan {
         case reuse(OldSection)
-        case resume(OldSection)
+        /// Go on from the latest stored state after at most `limit` items.
+        case resume(OldSection, limit: Int)
         case recompute(replacing: OldSection?)
 
         var isReuse: Bool {
@@ -67,8 +72,10 @@ struct LayoutUpdater {
             if sameShape, try sameItems(before, after, oldIndex: oldIndex) {
                 // Changed only where this extent does not look (a breakpoint of another extent).
                 plans.append(.reuse(old))
+            } else if sameShape, let first = changedFrom[index] {
+                plans.append(.resume(old, limit: first))
             } else if sameShape, Self.onlyAppends(old: before, new: after, oldCount: old.geometry.itemCount) {
-                plans.append(.resume(old))
+                plans.append(.resume(old, limit: old.geometry.itemCount))
             } else {
                 plans.append(.recompute(replacing: old))
             }
@@ -91,21 +98,24 @@ struct LayoutUpdater {
                 let moved = geometry.index != index
                 geometry.index = index
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .none, moved: moved))
-            case .resume(let old):
+            case .resume(let old, let limit):
                 let section = try newSection(index)
-                let restored = try storage.sections.placerState(layoutID: layout.id, slot: old.slot).map { try resumablePlacer(for: section, index: index, state: $0) }
-                guard case .placer(let placer) = restored else {
+                let stored = try storage.sections.placerState(layoutID: layout.id, slot: old.slot).map(StoredStates.init(bytes:))
+                let start = stored?.latest(atMost: limit, itemCount: old.geometry.itemCount)
+                let restored = try start.map { try resumablePlacer(for: section, index: index, state: $0.state) }
+                guard case .placer(let placer) = restored, let start else {
                     placed.append(try recompute(section, index: index, replacing: old, slot: &nextSlot, writer: &writer))
                     entry.recomputed += 1
                     if case .unreadable = restored { entry.unreadableStates += 1 }
                     continue
                 }
                 writer.slots[index] = old.slot
+                writer.checkpoints = stored?.checkpoints.filter { $0.itemCount <= start.itemCount } ?? []
                 writer.mergesExistingGroups = true
                 defer { writer.mergesExistingGroups = false }
                 var (geometry, finalPlacer) = try engine.resumeSection(
                     section, index: index, axis: axis, crossExtent: layout.crossExtent, start: 0,
-                    placer: placer, after: old.geometry.itemCount, into: &writer
+                    placer: placer, after: start.itemCount, into: &writer
                 )
                 // Writes the last open group (rows are written below, once placed).
                 let state = try writer.closeSection(geometry, placer: finalPlacer)

@@ -14,10 +14,10 @@ struct BenchCommand: AsyncParsableCommand {
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine, store, serving, feeds, postgres, carousels, all
+        case engine, store, serving, feeds, postgres, carousels, resize, all
     }
 
-    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), or all.")
+    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), or all.")
     var suite: Suite = .all
 
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
@@ -91,6 +91,12 @@ struct BenchCommand: AsyncParsableCommand {
             print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
             return
         }
+        if suite == .resize {
+            note("resize: a \(count)-item feed at \(ResizeBenchmark.widths.count) widths, \(runs) runs")
+            let report = try spawn(["--child", "resize"], count: count, as: ResizeBenchmark.Report.self)
+            print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : BenchTable.resize(report, runs: runs))
+            return
+        }
         if suite == .serving || suite == .all {
             note("serving: \(ServingBenchmark.feeds) feeds × \(ServingBenchmark.widths.count) widths of \(count) elements")
             output.serving = try spawn(["--child", "serving"], count: count, as: ServingBenchmark.Report.self)
@@ -143,6 +149,8 @@ struct BenchCommand: AsyncParsableCommand {
             return
         } else if child == "updates" {
             data = try await JSONEncoder().encode(UpdateBenchmark(count: count, runs: runs, directory: directory).run())
+        } else if child == "resize" {
+            data = try await JSONEncoder().encode(ResizeBenchmark(count: count, runs: runs, directory: directory).run())
         } else if child == "feeds" {
             data = try await JSONEncoder().encode(FeedsBenchmark(count: count, directory: directory).run())
         } else if child == "carousels" {

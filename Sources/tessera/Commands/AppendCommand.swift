@@ -10,16 +10,30 @@ struct AppendCommand: AsyncParsableCommand {
         abstract: "Append items (one JSON object per line) to a stored spec's section; every stored width goes on from where it stopped."
     )
 
+    @OptionGroup var target: SectionTarget
+
+    @Argument(help: "The items to append: an NDJSON file, one item per line.")
+    var items: String
+
+    func run() async throws {
+        let newItems = try reportingErrors(file: items) { try ItemFile.read(items, section: target.section) }
+        let started = ProgressBar.now()
+        try await target.write(file: items) { store in try await store.append(name: target.name, section: target.section, items: newItems) }
+        guard !target.quiet else { return }
+        print(String(format: "appended %d items to section %d in %.3fs", newItems.count, target.section, ProgressBar.now() - started))
+    }
+}
+
+/// The stored section a command writes to: `--db`, `--name`, `--section`,
+/// and `--quiet`.
+struct SectionTarget: ParsableArguments {
     @OptionGroup var database: DatabaseOption
 
     @Option(help: "The stored spec's name.")
     var name: String
 
-    @Option(parsing: .unconditional, help: "The section to append to.")
+    @Option(parsing: .unconditional, help: "The section to write to.")
     var section: Int
-
-    @Argument(help: "The items to append: an NDJSON file, one item per line.")
-    var items: String
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
@@ -29,17 +43,17 @@ struct AppendCommand: AsyncParsableCommand {
         try ArgumentCheck.specName(name, flag: "--name")
     }
 
-    func run() async throws {
-        let newItems = try reportingErrors(file: items) { try ItemFile.read(items, section: section) }
+    /// Runs `body` on the store, errors naming `file`, and prints what it
+    /// did to each layout unless `--quiet`.
+    func write(file: String, _ body: (LayoutStore) async throws -> UpdateReport) async throws {
         let store = try database.open()
         defer { store.close() }
-        let started = ProgressBar.now()
-        let report = try await reportingErrors(file: items) { try await store.append(name: name, section: section, items: newItems) }
-        guard !quiet else { return }
-        for layout in report.layouts {
-            print("\(name) @ \(JSONWriter.format(layout.crossExtent)): \(UpdateSummary.describe(layout))")
+        let report = try await reportingErrors(file: file) { try await body(store) }
+        if !quiet {
+            for layout in report.layouts {
+                print("\(name) @ \(JSONWriter.format(layout.crossExtent)): \(UpdateSummary.describe(layout))")
+            }
         }
-        print(String(format: "appended %d items to section %d in %.3fs", newItems.count, section, ProgressBar.now() - started))
     }
 }
 
