@@ -14,10 +14,10 @@ struct BenchCommand: AsyncParsableCommand {
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine, store, serving, feeds, postgres, carousels, resize, all
+        case engine, store, serving, feeds, postgres, carousels, features, resize, all
     }
 
-    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), or all.")
+    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), or all.")
     var suite: Suite = .all
 
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
@@ -91,6 +91,12 @@ struct BenchCommand: AsyncParsableCommand {
             print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
             return
         }
+        if suite == .features {
+            note("features: warm viewports of a \(count)-item feed, plain, with breakpoints, right to left, \(runs) runs")
+            let report = try spawn(["--child", "features"], count: count, as: QueryFeaturesBenchmark.Report.self)
+            print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+            return
+        }
         if suite == .resize {
             note("resize: a \(count)-item feed at \(ResizeBenchmark.widths.count) widths, \(runs) runs")
             let report = try spawn(["--child", "resize"], count: count, as: ResizeBenchmark.Report.self)
@@ -153,6 +159,8 @@ struct BenchCommand: AsyncParsableCommand {
             data = try await JSONEncoder().encode(ResizeBenchmark(count: count, runs: runs, directory: directory).run())
         } else if child == "feeds" {
             data = try await JSONEncoder().encode(FeedsBenchmark(count: count, directory: directory).run())
+        } else if child == "features" {
+            data = try await JSONEncoder().encode(QueryFeaturesBenchmark(count: count, queries: 20_000, runs: runs, directory: directory).run())
         } else if child == "carousels" {
             data = try await JSONEncoder().encode(CarouselBenchmark(queries: 20_000, runs: runs, directory: directory).run())
         } else if child == "ndjson" {

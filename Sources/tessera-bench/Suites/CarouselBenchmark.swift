@@ -59,7 +59,7 @@ struct CarouselBenchmark {
         try await store.save(spec, crossExtents: [Self.width])
         let contentLength = memory.summary.contentLength
 
-        var medians: [[Double]] = Array(repeating: [], count: 4)
+        var perRun: [[Double]] = []
         for run in 0..<runs {
             // The same viewports and offsets for the four sources of a run.
             var random = BenchRandom(seed: UInt64(run) &+ 1)
@@ -67,29 +67,14 @@ struct CarouselBenchmark {
                 Rect(x: 0, y: random.unit() * max(0, contentLength - 844), width: Self.width, height: 844)
             }
             let offsets = OrthogonalOffsets(Dictionary(uniqueKeysWithValues: (0..<Self.carousels).map { (2 * $0 + 1, random.unit() * 4000) }))
-            let timed: [(Rect) throws -> Int] = [
+            perRun.append(try medianMicroseconds(of: [
                 { memory.elements(in: $0).count },
                 { memory.elements(in: $0, offsets: offsets).count },
                 { try store.elements(name: "carousels", crossExtent: Self.width, in: $0).count },
                 { try store.elements(name: "carousels", crossExtent: Self.width, in: $0, offsets: offsets).count },
-            ]
-            try synchronously {
-                for (source, query) in timed.enumerated() {
-                    var samples = Samples()
-                    for viewport in viewports {
-                        let start = now()
-                        _ = try query(viewport)
-                        samples.add(now() - start)
-                    }
-                    medians[source].append(samples.median * 1e6)
-                }
-            }
+            ], over: viewports))
         }
-        let p50 = medians.map { values in
-            var samples = Samples()
-            values.forEach { samples.add($0) }
-            return samples.median
-        }
+        let p50 = medianOfRuns(perRun)
         return Report(
             carousels: Self.carousels, elements: memory.elementCount, queries: queries,
             memoryPlainP50Microseconds: p50[0], memoryOffsetP50Microseconds: p50[1],

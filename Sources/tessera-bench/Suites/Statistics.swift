@@ -1,3 +1,4 @@
+import TesseraLayout
 import TesseraStore
 /// A monotonic clock in seconds.
 func now() -> Double {
@@ -11,6 +12,33 @@ func now() -> Double {
 /// `async` forms otherwise).
 func synchronously<T>(_ body: () throws -> T) rethrows -> T {
     try body()
+}
+
+/// Runs the queries of `sources` over the same `viewports`, in turn for
+/// each viewport (so that a drift of the machine's speed touches every
+/// source alike), on the calling thread; each one's median, in microseconds.
+func medianMicroseconds(of sources: [(Rect) throws -> Int], over viewports: [Rect]) throws -> [Double] {
+    var samples = [Samples](repeating: Samples(), count: sources.count)
+    try synchronously {
+        for viewport in viewports {
+            for (source, query) in sources.enumerated() {
+                let start = now()
+                _ = try query(viewport)
+                samples[source].add(now() - start)
+            }
+        }
+    }
+    return samples.map { $0.median * 1e6 }
+}
+
+/// The median of each source's medians over the runs (`perRun[run][source]`).
+func medianOfRuns(_ perRun: [[Double]]) -> [Double] {
+    guard let sources = perRun.first?.count else { return [] }
+    return (0..<sources).map { source in
+        var samples = Samples()
+        perRun.forEach { samples.add($0[source]) }
+        return samples.median
+    }
 }
 
 /// Measures `body` `runs` times and returns the samples, in seconds.
