@@ -42,6 +42,13 @@ struct PostgresBenchmark {
         var sqlitePrecomputeSeconds: Double
         var sqliteViewportP50Microseconds: Double
         var sqliteViewportP99Microseconds: Double
+        /// The same warm queries through the async API (what a server
+        /// calls: statements awaited, no thread waits), snapshot and notified.
+        var asyncViewportP50Microseconds: Double
+        var asyncViewportP99Microseconds: Double
+        var notifiedAsyncViewportP50Microseconds: Double
+        /// Queries per second from `clients` tasks at once through the async API.
+        var asyncConcurrentQueriesPerSecond: Double
     }
 
     static let clients = 16
@@ -75,6 +82,9 @@ struct PostgresBenchmark {
         let notified = try Self.viewportTimes(notifiedStore, width: width, viewports: viewports)
         let notifiedConcurrent = try Self.concurrentQueries(notifiedStore, width: width, viewports: viewports, seconds: loadSeconds)
         let delays = try await Self.notificationDelays(writer: store, reader: notifiedStore)
+        let asyncSingle = try await Self.asyncViewportTimes(store, width: width, viewports: viewports)
+        let asyncNotified = try await Self.asyncViewportTimes(notifiedStore, width: width, viewports: viewports)
+        let asyncConcurrent = try await Self.asyncConcurrentQueries(store, width: width, viewports: viewports, seconds: loadSeconds)
 
         // The SQLite backend, same spec, same viewports.
         let path = "\(directory)/postgres-bench-\(getpid()).sqlite"
@@ -105,7 +115,11 @@ struct PostgresBenchmark {
             concurrentQueriesPerSecond: concurrent,
             sqlitePrecomputeSeconds: sqliteSeconds,
             sqliteViewportP50Microseconds: sqliteQueries.median * 1e6,
-            sqliteViewportP99Microseconds: sqliteQueries.percentile(0.99) * 1e6
+            sqliteViewportP99Microseconds: sqliteQueries.percentile(0.99) * 1e6,
+            asyncViewportP50Microseconds: asyncSingle.median * 1e6,
+            asyncViewportP99Microseconds: asyncSingle.percentile(0.99) * 1e6,
+            notifiedAsyncViewportP50Microseconds: asyncNotified.median * 1e6,
+            asyncConcurrentQueriesPerSecond: asyncConcurrent
         )
     }
 
@@ -123,6 +137,44 @@ struct PostgresBenchmark {
         }
         if found == -1 { print(found) }
         return samples
+    }
+
+    /// `viewportTimes` through the async API.
+    static func asyncViewportTimes(_ store: LayoutStore, width: Double, viewports: [Rect]) async throws -> Samples {
+        var samples = Samples()
+        var found = 0
+        for pass in 0..<3 {
+            for viewport in viewports {
+                let start = now()
+                found &+= try await store.visibleElements(name: "bench", crossExtent: width, viewport: viewport).count
+                if pass > 0 { samples.add(now() - start) }
+            }
+        }
+        if found == -1 { print(found) }
+        return samples
+    }
+
+    /// Queries per second from `clients` tasks querying at once through the
+    /// async API, each in a loop over the viewports, for `seconds`.
+    static func asyncConcurrentQueries(_ store: LayoutStore, width: Double, viewports: [Rect], seconds: Double) async throws -> Double {
+        let deadline = now() + seconds
+        let start = now()
+        let total = try await withThrowingTaskGroup(of: Int.self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    var index = client * 97
+                    var done = 0
+                    while now() < deadline {
+                        _ = try await store.visibleElements(name: "bench", crossExtent: width, viewport: viewports[index % viewports.count])
+                        index += 1
+                        done += 1
+                    }
+                    return done
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        return Double(total) / (now() - start)
     }
 
     /// Queries per second from `clients` threads querying at once, each in a
