@@ -16,14 +16,17 @@ func synchronously<T>(_ body: () throws -> T) rethrows -> T {
 
 /// Runs the queries of `sources` over the same `viewports`, in turn for
 /// each viewport (so that a drift of the machine's speed touches every
-/// source alike), on the calling thread; each one's median, in microseconds.
+/// source alike), the first in turn rotating (so that none always finds
+/// the caches warmed by another's reading of the same viewport), on the
+/// calling thread; each one's median, in microseconds.
 func medianMicroseconds(of sources: [(Rect) throws -> Int], over viewports: [Rect]) throws -> [Double] {
     var samples = [Samples](repeating: Samples(), count: sources.count)
     try synchronously {
-        for viewport in viewports {
-            for (source, query) in sources.enumerated() {
+        for (index, viewport) in viewports.enumerated() {
+            for turn in sources.indices {
+                let source = (index + turn) % sources.count
                 let start = now()
-                _ = try query(viewport)
+                _ = try sources[source](viewport)
                 samples[source].add(now() - start)
             }
         }
