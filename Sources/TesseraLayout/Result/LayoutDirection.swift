@@ -88,9 +88,12 @@ public struct Mirror: Sendable, Hashable {
         return mirrored
     }
 
-    /// Every element mirrored, in the same order.
+    /// Every element mirrored, in the same order: in place when the caller
+    /// hands over the only reference to the array (a query's fresh answer).
     @inlinable
-    public func callAsFunction(_ elements: [LayoutElement]) -> [LayoutElement] {
-        elements.map { self($0) }
+    public func callAsFunction(_ elements: consuming [LayoutElement]) -> [LayoutElement] {
+        var mirrored = elements
+        for index in mirrored.indices { mirrored[index].frame = self(mirrored[index].frame) }
+        return mirrored
     }
 }
