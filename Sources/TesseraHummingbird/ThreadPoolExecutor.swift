@@ -1,7 +1,7 @@
 import NIOPosix
 import TesseraStore
 
-/// NIO's thread pool as a store's ``BlockingExecutor``: a server that
+/// NIO's thread pool as a store's `BlockingExecutor` (TesseraStore): a server that
 /// already runs a `NIOThreadPool` for blocking work (file I/O, say) hands
 /// it to its stores, so that the process keeps one pool of threads that
 /// may block.
@@ -19,9 +19,9 @@ import TesseraStore
 /// yields the cores to the threads that answer.
 ///
 /// Work whose task is cancelled before a thread takes it never runs; the
-/// call throws ``StoreError/Code/cancelled`` (nothing was read or written).
+/// call throws `StoreError` with code `cancelled` (nothing was read or written).
 /// A pool that is not started, or is shut down, runs nothing either: the
-/// call throws ``StoreError/Code/closed``.
+/// call throws `StoreError` with code `closed`.
 public struct ThreadPoolExecutor: BlockingExecutor {
     public let pool: NIOThreadPool
     public let background: NIOThreadPool?

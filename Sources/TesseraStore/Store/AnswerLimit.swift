@@ -2,7 +2,7 @@ import TesseraLayout
 
 /// The cause of a ``StoreError`` with code ``StoreError/Code/tooLarge``: a
 /// rect query would answer more elements than the caller allowed
-/// (`maximumElements` of ``LayoutStore/query(_:name:crossExtent:direction:maximumElements:compute:)``),
+/// (`maximumElements` of ``LayoutStore/query(_:name:crossExtent:direction:offsets:maximumElements:compute:)``),
 /// and how to ask for less.
 public struct AnswerTooLarge: Error, Sendable, Hashable {
     /// The elements counted: all of the answer's when ``isExact``, else a

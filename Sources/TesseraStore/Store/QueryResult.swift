@@ -15,7 +15,7 @@ public enum ComputePolicy: Sendable {
     case admittedBy(@Sendable (MissingLayout) throws -> @Sendable () -> Void)
 }
 
-/// The answer of ``LayoutStore/query(_:name:crossExtent:direction:offsets:compute:)``.
+/// The answer of ``LayoutStore/query(_:name:crossExtent:direction:offsets:maximumElements:compute:)``.
 public enum QueryResult: Sendable {
     /// The query's answer, from the fresh layout; `computed` when this
     /// query computed the layout first.
