@@ -100,9 +100,22 @@ struct LayoutStoreInvalidationTests {
             // VACUUM makes the space reusable without rewriting tables (which
             // would lock out every reader): the pruned layout (half the store)
             // computed again mostly fits in it, where it would otherwise add half.
-            #expect(try await store.layout(name: "feed", crossExtent: 600).computed)
-            let again = try await store.prune().bytesAfter
-            #expect(again <= report.bytesBefore + report.bytesBefore / 4, "\(report.bytesBefore) → \(again)")
+            // VACUUM frees nothing a transaction of another session (another
+            // test's, in parallel) may still see, and the file never shrinks:
+            // a round whose recompute found the space still held (and grew
+            // the file by about half) is followed by another, whose recompute
+            // reuses what its prune freed.
+            var previous = report.bytesAfter
+            var growths: [Int] = []
+            for _ in 0..<4 {
+                #expect(try await store.layout(name: "feed", crossExtent: 600).computed)
+                let now = try await store.prune().bytesAfter
+                growths.append(now - previous)
+                if now - previous <= report.bytesBefore / 4 { break }
+                _ = try await store.invalidate(name: "feed", crossExtent: 600)
+                previous = try await store.prune().bytesAfter
+            }
+            #expect(growths.last.map { $0 <= report.bytesBefore / 4 } == true, "\(report.bytesBefore) bytes, grown by \(growths)")
         }
         await #expect(throws: StoreError.noSuchSpec(name: "nope")) { try await store.invalidate(name: "nope") }
     }
