@@ -71,9 +71,6 @@ extension InMemoryReader {
         }
     }
 
-    package func groupReach(layoutID: Int64, slot: Int, firstItem: Int) throws -> GroupReach? {
-        try groups(layoutID: layoutID, slot: slot, firstItems: firstItem...firstItem, alsoFirstItem: nil, framesOf: nil).first?.reach
-    }
 
     package func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {
         let rows = slotGroups(layoutID: layoutID, slot: slot).rows

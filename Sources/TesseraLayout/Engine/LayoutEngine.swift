@@ -135,7 +135,7 @@ public struct LayoutEngine: Sendable {
         let firstItem = resuming?.itemCount ?? 0
         var sink = FrameSink()
         // A resumed placer writes its open items again, then the new ones.
-        let firstWritten = resuming.map { $0.placer.openItems.isEmpty ? $0.itemCount : $0.placer.openItems.lowerBound } ?? 0
+        let firstWritten = resuming.map { $0.placer.firstWrittenItem(after: $0.itemCount) } ?? 0
         var tracker = CellTracker(section: index, kind: section.layout.kind, firstItem: firstWritten)
         var itemCount = firstItem
         let chunkSize = self.chunkSize

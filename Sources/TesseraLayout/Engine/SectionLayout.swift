@@ -66,6 +66,13 @@ public protocol ResumableItemPlacer: ItemPlacer, Codable {
 extension ResumableItemPlacer {
     /// Version 1.
     public static var stateVersion: Int { 1 }
+
+    /// The first item whose frame a section resumed from this placer,
+    /// saved after its first `itemCount` items, writes: the first open
+    /// item (written again, its frame may change), else the next one.
+    package func firstWrittenItem(after itemCount: Int) -> Int {
+        openItems.isEmpty ? itemCount : openItems.lowerBound
+    }
 }
 
 /// Collects the frames a placer writes.

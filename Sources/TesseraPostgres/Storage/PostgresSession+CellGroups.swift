@@ -149,9 +149,6 @@ extension PostgresSession {
         }
     }
 
-    func groupReach(layoutID: Int64, slot: Int, firstItem: Int) throws -> GroupReach? {
-        try groups(layoutID: layoutID, slot: slot, firstItems: firstItem...firstItem, alsoFirstItem: nil, framesOf: nil).first?.reach
-    }
 
     func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {
         guard let columns = try rows("""

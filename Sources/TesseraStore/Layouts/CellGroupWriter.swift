@@ -26,11 +26,13 @@ struct CellGroupWriter: LayoutConsumer {
     private(set) var sectionsWritten = 0
     /// Slots of sections whose slot is not their index (after updates).
     var slots: [Int: Int] = [:]
-    /// Whether the next group written may already hold frames (a resumed
-    /// section): it is read first, and the frames written replace its frames
-    /// item by item. Only the first group of a resumed run holds items that
-    /// are not written again; every later one is written whole.
-    var mergesExistingGroups = false
+    /// For a resumed section, what is stored of the group its first cell
+    /// written falls in, read before the engine runs: the frames written
+    /// replace that group's frames item by item (only the first group of a
+    /// resumed run holds items that are not written again; every later one
+    /// is written whole), and the group before it gives the reach to go on
+    /// from. Cleared when the section closes.
+    var resumedGroup: ResumedGroup?
     /// Whether `endSection` writes the section's row; an update writes all
     /// rows itself once the sections are placed.
     var writesSectionRows = true
@@ -70,17 +72,11 @@ struct CellGroupWriter: LayoutConsumer {
             if first != groupFirstItem {
                 try flush(section: section)
                 groupFirstItem = first
-                if mergesExistingGroups,
-                   let stored = try storage.withFrames(layoutID: layoutID, slot: slot(of: section), firstItem: first, FrameBlob.decode) {
-                    guard let stored else {
-                        throw StoreError.damaged(
-                            store: location,
-                            "the cell group of items \(first)… of section \(section) holds bytes that are not frames")
-                    }
-                    frames = stored
+                if let resumed = resumedGroup, reach == nil {
+                    guard resumed.firstItem == first else { throw resumed.mismatch(first: first, section: section, location: location) }
+                    frames = resumed.frames
                     filled = Array(repeating: true, count: frames.count)
                 }
-                mergesExistingGroups = false
             }
             let offset = cell.item - first
             if offset >= frames.count {
@@ -107,6 +103,7 @@ struct CellGroupWriter: LayoutConsumer {
         overhang = max(overhang, geometry.overhang)
         let state = try PlacerState.encode(placer).map { StoredStates(final: $0, checkpoints: checkpoints).bytes }
         checkpoints = []
+        resumedGroup = nil
         if writesSectionRows {
             try storage.writeSection(layoutID: layoutID, SectionRecord(geometry: geometry, slot: slot(of: geometry.index)), placerState: state)
         }
@@ -128,7 +125,10 @@ struct CellGroupWriter: LayoutConsumer {
         if let reach { return reach }
         guard groupFirstItem > 0 else { return nil }
         let previous = groupFirstItem - Self.groupSize
-        guard let stored = try storage.groupReach(layoutID: layoutID, slot: slot(of: section), firstItem: previous) else {
+        guard let resumed = resumedGroup, resumed.firstItem == groupFirstItem else {
+            throw StoreError(.internal, "section \(section) goes on at item \(groupFirstItem) without the stored group before it", store: location)
+        }
+        guard let stored = resumed.previousReach else {
             throw StoreError.damaged(
                 store: location, "the cell group of items \(previous)… of section \(section), before the items written, is missing or has no reach")
         }

@@ -7,13 +7,8 @@ package protocol CellSink: AnyObject {
     /// Inserts or replaces the group of a slot starting at `firstItem`,
     /// with how far the slot's groups up to it reach.
     func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws
-    /// The reach stored with the group of a slot starting at `firstItem`
-    /// (verified), nil when there is no such group or it has none.
-    func groupReach(layoutID: Int64, slot: Int, firstItem: Int) throws -> GroupReach?
     /// Inserts or replaces a section row.
     func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws
-    /// Runs `body` on the frame blob of the group of a slot starting at `firstItem`.
-    func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R?
 }
 
 /// A whole layout's rows in memory: computed outside any transaction, then
@@ -69,14 +64,5 @@ final class BufferedLayout: CellSink {
 
     func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws {
         rows.sections.append((section, placerState))
-    }
-
-    func groupReach(layoutID: Int64, slot: Int, firstItem: Int) throws -> GroupReach? {
-        groupIndex[GroupKey(slot: slot, firstItem: firstItem)].map { rows.groups[$0].reach }
-    }
-
-    func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
-        guard let index = groupIndex[GroupKey(slot: slot, firstItem: firstItem)] else { return nil }
-        return try rows.groups[index].frames.withUnsafeBytes(body)
     }
 }

@@ -111,8 +111,10 @@ struct LayoutUpdater {
                 }
                 writer.slots[index] = old.slot
                 writer.checkpoints = stored?.checkpoints.filter { $0.itemCount <= start.itemCount } ?? []
-                writer.mergesExistingGroups = true
-                defer { writer.mergesExistingGroups = false }
+                writer.resumedGroup = try ResumedGroup.read(
+                    layoutID: layout.id, slot: old.slot, section: index, firstWritten: placer.firstWrittenItem(after: start.itemCount),
+                    storage: storage, location: location
+                )
                 var (geometry, finalPlacer) = try engine.resumeSection(
                     section, index: index, axis: axis, crossExtent: layout.crossExtent, start: 0,
                     placer: placer, after: start.itemCount, into: &writer

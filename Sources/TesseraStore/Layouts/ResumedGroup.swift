@@ -1,0 +1,53 @@
+import TesseraLayout
+
+/// What a section resumed by an update has stored where the engine goes
+/// on: the group its first written cell falls in (whose frames the new
+/// ones replace item by item) and the reach of the group before it. Read
+/// in one statement before the engine runs, so that writing the section's
+/// cells reads nothing (see ``CellGroupWriter/resumedGroup``).
+struct ResumedGroup: Sendable {
+    /// The first item of the group the first written cell falls in.
+    var firstItem: Int
+    /// That group's stored frames, verified; empty when none is stored.
+    var frames: [LocalFrame]
+    /// How far the slot's groups up to the one before reach; nil when
+    /// `firstItem` is 0, or the row is missing or has none.
+    var previousReach: GroupReach?
+
+    /// Reads what is stored for a section whose engine goes on by writing
+    /// item `firstWritten` first, in slot `slot` of `layoutID`.
+    static func read(
+        layoutID: Int64, slot: Int, section: Int, firstWritten: Int, storage: any ReadSnapshot, location: String
+    ) throws -> ResumedGroup {
+        let first = CellGroupWriter.firstItem(ofGroupHolding: firstWritten)
+        let previous = max(0, first - CellGroupWriter.groupSize)
+        let rows = try storage.groups.groups(
+            layoutID: layoutID, slot: slot, firstItems: previous...first, alsoFirstItem: nil, framesOf: first...first
+        )
+        var frames: [LocalFrame] = []
+        if let row = rows.first(where: { $0.firstItem == first }) {
+            guard let bytes = row.frames, Checksum.of(bytes) == row.framesChecksum else {
+                throw damaged(first: first, section: section, location: location, "does not match its checksum, or is missing")
+            }
+            guard let decoded = bytes.withUnsafeBytes(FrameBlob.decode) else {
+                throw damaged(first: first, section: section, location: location, "holds bytes that are not frames")
+            }
+            frames = decoded
+        }
+        let previousReach = first > 0 ? rows.first(where: { $0.firstItem == previous })?.reach : nil
+        return ResumedGroup(firstItem: first, frames: frames, previousReach: previousReach)
+    }
+
+    /// The engine's first cell of the resumed run fell in another group
+    /// than the one read: the placer and the stored state disagree.
+    func mismatch(first: Int, section: Int, location: String) -> StoreError {
+        StoreError(
+            .internal, "section \(section) went on writing the group of items \(first)…, not that of items \(firstItem)… as its stored state said",
+            store: location
+        )
+    }
+
+    private static func damaged(first: Int, section: Int, location: String, _ what: String) -> StoreError {
+        StoreError.damaged(store: location, "the cell group of items \(first)… of section \(section) \(what)")
+    }
+}
