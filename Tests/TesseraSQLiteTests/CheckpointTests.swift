@@ -26,8 +26,10 @@ struct CheckpointTests {
     func writeDoesNotWaitForReaders() async throws {
         let directory = try TemporaryDirectory("checkpoint")
         let path = directory.file("layouts.sqlite")
-        // A busy timeout long enough that waiting for the reader would show.
-        let store = try LayoutStore(path: path, busyTimeout: 60)
+        // A busy timeout long enough that waiting for the reader would show
+        // however slow the machine (a write of 500,000 cells takes about a
+        // second in a release build, a minute under ThreadSanitizer).
+        let store = try LayoutStore(path: path, busyTimeout: 900)
         try await store.save(Self.spec(10), as: "small", crossExtents: [400])
 
         // Another process's reader, holding its snapshot open.
@@ -38,8 +40,8 @@ struct CheckpointTests {
         let started = Date()
         try await store.save(Self.waterfall(500_000), as: "large", crossExtents: [400])
         let seconds = Date().timeIntervalSince(started)
-        // Waiting for the reader would have taken the whole busy timeout (60 s).
-        #expect(seconds < 30, "the write waited \(seconds) s")
+        // Waiting for the reader would have taken the whole busy timeout (900 s).
+        #expect(seconds < 450, "the write waited \(seconds) s")
         let storage = try #require(store.backend as? SQLiteStorage)
         storage.checkpointer.drain()
         #expect(storage.checkpointer.statistics.passive == 1)
