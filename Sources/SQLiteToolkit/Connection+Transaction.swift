@@ -38,23 +38,42 @@ extension Connection {
     /// - Throws: whatever `body` throws, or `SQLiteError` if BEGIN/COMMIT fail
     ///   (`SQLITE_BUSY` when another connection kept the lock past the busy timeout).
     package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
-        try cachedStatement(kind.begin).execute()
-        transactionState = nil
-        let result: T
+        try begin(kind)
         do {
-            result = try body()
-            try cachedStatement(SQL.commit).execute()
+            return try committing(try body())
         } catch {
             rollbackAfterFailure()
             throw error
         }
+    }
+
+    /// `transaction(_:_:)` around an async body (a write whose caller runs
+    /// it on threads where it may block).
+    package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () async throws -> T) async throws -> T {
+        try begin(kind)
+        do {
+            return try committing(try await body())
+        } catch {
+            rollbackAfterFailure()
+            throw error
+        }
+    }
+
+    private func begin(_ kind: TransactionKind) throws {
+        try cachedStatement(kind.begin).execute()
+        transactionState = nil
+    }
+
+    /// Commits, then hands `result` on.
+    private func committing<T>(_ result: T) throws -> T {
+        try cachedStatement(SQL.commit).execute()
         return result
     }
 
     /// Runs `body` inside a savepoint: released when it returns, rolled back to (and
     /// released) when it throws. Works inside or outside a transaction, and nests;
     /// outside a transaction it behaves like a deferred transaction.
-    package func savepoint<T>(_ body: () throws -> T) throws -> T {
+    package func savepoint<T>(_ body: () async throws -> T) async throws -> T {
         // Distinct names per depth keep RELEASE/ROLLBACK TO aimed at our own savepoint
         // even if `body` leaves one of its own open.
         let name = "tessera_savepoint_\(savepointDepth)"
@@ -63,7 +82,7 @@ extension Connection {
         defer { savepointDepth -= 1 }
         let result: T
         do {
-            result = try body()
+            result = try await body()
             try cachedStatement("RELEASE \(name)").execute()
         } catch {
             // ROLLBACK TO keeps the savepoint open; RELEASE then removes it. If SQLite

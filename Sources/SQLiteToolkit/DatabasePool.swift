@@ -77,6 +77,10 @@ package final class DatabasePool: Sendable {
     }
 
     private let writer: Locked<Slot>
+    /// Held by the write in flight, from `takeWriter()` to `releaseWriter()`:
+    /// an async write's body may go on on another thread than the one that
+    /// took it, which a mutex would not allow.
+    private let writerPermit = DispatchSemaphore(value: 1)
     /// Set once by `close()`: reads and writes then fail with `closed`.
     private let isClosed = Atomic<Bool>(false)
     /// The thread inside `write`, or 0: a write inside a write traps.
@@ -126,6 +130,18 @@ package final class DatabasePool: Sendable {
                 defer { connection.resetActiveStatements() }
                 return try body(connection)
             }
+        }
+    }
+
+    /// `write(_:)` for an async body (one the caller runs on threads where
+    /// it may block: the writer is this write's until the body ends,
+    /// whichever thread that is on).
+    package func write<T>(_ body: (Connection) async throws -> T) async throws -> T {
+        let connection = try takeWriter()
+        defer { releaseWriter() }
+        return try await connection.transaction(.immediate) {
+            defer { connection.resetActiveStatements() }
+            return try await body(connection)
         }
     }
 
@@ -191,16 +207,31 @@ package final class DatabasePool: Sendable {
     }
 
     private func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+        let connection = try takeWriter()
+        defer { releaseWriter() }
+        return try body(connection)
+    }
+
+    /// Takes the writer connection, waiting for the write in flight (on
+    /// the calling thread: a write's caller runs where it may block); it is
+    /// this caller's until `releaseWriter()`, whichever thread that runs on.
+    private func takeWriter() throws -> Connection {
         let thread = Self.currentThread()
         precondition(writerThread.load(ordering: .relaxed) != thread,
                      "Tessera: a write was started inside another write of the same store on the same thread; it would "
                      + "wait for itself. A progress callback or the body of a write must not write to the store.")
-        return try writer.withLock { slot in
-            guard !isClosed.load(ordering: .acquiring) else { throw closedError() }
-            writerThread.store(thread, ordering: .relaxed)
-            defer { writerThread.store(0, ordering: .relaxed) }
-            return try body(slot.connection)
+        writerPermit.wait()
+        guard !isClosed.load(ordering: .acquiring) else {
+            writerPermit.signal()
+            throw closedError()
         }
+        writerThread.store(thread, ordering: .relaxed)
+        return writer.withLock { $0.connection }
+    }
+
+    private func releaseWriter() {
+        writerThread.store(0, ordering: .relaxed)
+        writerPermit.signal()
     }
 
     /// Waits for the reads and writes in flight, closes every reader, then
@@ -222,6 +253,9 @@ package final class DatabasePool: Sendable {
             slot.connection.close()
         }
         for _ in 0..<configuration.maximumReaderCount { readerPermits.signal() }
+        // The write in flight ends first.
+        writerPermit.wait()
+        defer { writerPermit.signal() }
         writer.withLock { slot in
             if !configuration.readOnly { slot.connection.checkpointBeforeClosing(busyTimeout: Self.closingBusyTimeout) }
             slot.connection.close()

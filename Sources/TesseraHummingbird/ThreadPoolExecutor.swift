@@ -44,6 +44,12 @@ public struct ThreadPoolExecutor: BlockingExecutor {
         }, on: background)
     }
 
+    /// Runs `work` on one of `pool`'s threads; when the pool is not
+    /// running, NIO calls it anyway (cancelled), and it runs then.
+    public func submit(_ work: @escaping @Sendable () -> Void) {
+        pool.submit { _ in work() }
+    }
+
     private static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T, on pool: NIOThreadPool) async throws -> T {
         do {
             return try await pool.runIfActive(body)

@@ -46,7 +46,7 @@ extension LayoutStore {
         let sideFiles = ["", "-journal", "-wal", "-shm"]
         defer { for suffix in sideFiles { unlink(temporary + suffix) } }
         try storage.vacuum(into: temporary)
-        let report = try LayoutStore(path: temporary, readOnly: true).check()
+        let report = try LayoutStore(path: temporary, readOnly: true).checkAll().report
         guard report.isHealthy else {
             throw StoreError(.damaged, "the copy of \(location.quotedPathForMessage) does not check healthy, so \(path.quotedPathForMessage) was not written: "
                 + (report.problems.first.map { "\($0)" } ?? ""), store: location)

@@ -49,11 +49,11 @@ package final class InMemoryStorage: StorageBackend {
         return true
     }
 
-    package func write(_ body: (any WriteTransaction) throws -> Void) throws {
+    package func write(_ body: (any WriteTransaction) async throws -> Void) async throws {
         try refuseIfClosed()
-        try database.write { committed in
+        try await database.write { committed in
             let writer = InMemoryWriter(committed, location: location, resolvedNames: nil)
-            try body(writer)
+            try await body(writer)
             return writer.tables
         }
     }
@@ -127,8 +127,8 @@ package final class InMemoryDatabase: Sendable {
     /// The name in messages and `LayoutStore.location`: `memory:` and a number.
     package let location: String
     private let committed = Mutex(Committed(tables: InMemoryTables(), version: 0))
-    /// Held by the write in progress.
-    private let writer = Mutex(())
+    /// Passed by the write in progress (whose body may go on on another thread).
+    private let writer = AsyncGate(width: 1)
 
     private static let count = Atomic<Int>(0)
 
@@ -145,11 +145,17 @@ package final class InMemoryDatabase: Sendable {
     /// Runs `body` on the committed state while holding the writer lock,
     /// and commits the tables it returns.
     package func write(_ body: (Committed) throws -> InMemoryTables) throws {
-        try writer.withLock { _ in
-            let tables = try body(snapshot())
-            committed.withLock { state in
-                state = Committed(tables: tables, version: state.version + 1)
-            }
+        try writer.passBlocking { commit(try body(snapshot())) }
+    }
+
+    /// The same for an async body.
+    package func write(_ body: (Committed) async throws -> InMemoryTables) async throws {
+        try await writer.pass { commit(try await body(snapshot())) }
+    }
+
+    private func commit(_ tables: InMemoryTables) {
+        committed.withLock { state in
+            state = Committed(tables: tables, version: state.version + 1)
         }
     }
 }

@@ -4,13 +4,13 @@ import TesseraStore
 /// One write of an in-memory store: it changes its own copy of the tables
 /// (see `WriteTransaction`), which `InMemoryStorage.write` commits whole when
 /// the write's body returns. It reads what it wrote, as a transaction does.
-package final class InMemoryWriter: InMemoryReader, WriteTransaction, SpecWrites, LayoutWrites, CellWrites {
+package final class InMemoryWriter: InMemoryReader, WriteTransaction, SpecRows, LayoutRows, CellRows {
     /// Runs `body` on the tables as they are, and puts them back as they
     /// were when it throws.
-    package func savepoint<T>(_ body: () throws -> T) throws -> T {
+    package func savepoint<T>(_ body: () async throws -> T) async throws -> T {
         let saved = tables
         do {
-            return try body()
+            return try await body()
         } catch {
             tables = saved
             throw error

@@ -42,15 +42,15 @@ struct TransactionTests {
     }
 
     @Test("savepoints nest and roll back only their own work")
-    func savepoints() throws {
+    func savepoints() async throws {
         let db = try memoryConnection()
         try db.execute("CREATE TABLE t (v INTEGER)")
-        try db.transaction {
+        try await db.transaction { () async throws in
             try db.execute("INSERT INTO t VALUES (1)")
-            try db.savepoint {
+            try await db.savepoint {
                 try db.execute("INSERT INTO t VALUES (2)")
-                #expect(throws: Refusal.self) {
-                    try db.savepoint {
+                await #expect(throws: Refusal.self) {
+                    try await db.savepoint {
                         try db.execute("INSERT INTO t VALUES (3)")
                         throw Refusal()
                     }

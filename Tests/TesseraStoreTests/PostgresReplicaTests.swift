@@ -59,8 +59,8 @@ struct PostgresReplicaTests {
         let writes = Thread {
             do {
                 for round in 1...rounds {
-                    // On a thread of its own: the save's synchronous body.
-                    _ = try writer.save(versions[round % 2], as: "feed", crossExtents: [], progress: nil, cancellation: nil)
+                    // On a thread of its own, waiting for each save.
+                    _ = try waitForAsync { try await writer.save(versions[round % 2], as: "feed", crossExtents: []) }
                     usleep(300_000)
                 }
             } catch {

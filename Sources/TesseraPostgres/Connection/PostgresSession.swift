@@ -25,6 +25,11 @@ final class PostgresSession {
     var pending = PendingRows()
     /// For writes: the depth of savepoints.
     var savepointDepth = 0
+    /// For writes: the last statement sent without waiting (see `pipeline`),
+    /// until it is drained.
+    var lastPipelined: EventLoopFuture<PostgresQueryResult>?
+    /// For writes: the first of those that failed.
+    let pipelineFailure = PipelineFailure()
     /// For an async read: the answers fetched so far (see `ReplayLog`);
     /// nil: each statement waits for its answer.
     var replay: ReplayLog?
@@ -187,12 +192,12 @@ final class PostgresSession {
         }
     }
 
-    /// Sends the rows a write has pending.
+    /// Sends the rows a write has pending, without waiting (see `pipeline`).
     func flushPending() throws {
         guard !pending.isEmpty else { return }
         let statements = try pending.statements()
         pending = PendingRows()
-        for (sql, binds) in statements { _ = try send(sql, binds) }
+        for (sql, binds) in statements { sendPipelined(sql, binds) }
     }
 
     private func send(_ sql: String, _ binds: PostgresBindings) throws -> PostgresQueryResult {

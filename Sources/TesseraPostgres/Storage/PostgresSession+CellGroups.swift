@@ -169,9 +169,9 @@ extension PostgresSession {
 
     func deleteGroups(layoutID: Int64, slot: Int?) throws {
         if let slot {
-            try query("DELETE FROM cell_groups WHERE layout_id = $1 AND slot = $2", .of(layoutID, slot))
+            try pipeline("DELETE FROM cell_groups WHERE layout_id = $1 AND slot = $2", .of(layoutID, slot))
         } else {
-            try query("DELETE FROM cell_groups WHERE layout_id = $1", .of(layoutID))
+            try pipeline("DELETE FROM cell_groups WHERE layout_id = $1", .of(layoutID))
         }
     }
 }

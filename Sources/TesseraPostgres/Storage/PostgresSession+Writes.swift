@@ -2,37 +2,22 @@ import PostgresNIO
 import TesseraLayout
 import TesseraStore
 
-/// The writer session changes the store's rows for ``LayoutStore`` (see
-/// `WriteTransaction`), inside the storage's write transaction (READ
+/// The writer session's statements that change the store's rows, for
+/// ``PostgresWrite``, inside the storage's write transaction (READ
 /// COMMITTED: each statement sees what other machines committed before it).
+/// Those whose answer the store needs (an id, a count) run through
+/// `answering`; the others are sent without waiting (`pipeline`).
 ///
 /// Writers of one spec serialise on an advisory lock of the transaction,
 /// keyed by the store's schema and the spec's name, taken before the
 /// transaction reads anything of that spec; writers of other specs go on.
-extension PostgresSession: WriteTransaction, SpecWrites, LayoutWrites, CellWrites {
+extension PostgresSession {
     /// Takes the advisory lock of spec `name` when this session writes and
     /// does not hold it yet (waits up to the lock timeout for another writer).
     func lockSpecIfWriting(_ name: String) throws {
         guard let schema = writingSchema, !lockedSpecs.contains(name) else { return }
-        try query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", .of("tessera.\(schema).spec.\(name)"))
+        try pipeline("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", .of("tessera.\(schema).spec.\(name)"))
         lockedSpecs.insert(name)
-    }
-
-    func savepoint<T>(_ body: () throws -> T) throws -> T {
-        savepointDepth += 1
-        defer { savepointDepth -= 1 }
-        let name = "tessera_\(savepointDepth)"
-        try query("SAVEPOINT \(name)")
-        do {
-            let result = try body()
-            try query("RELEASE SAVEPOINT \(name)")
-            return result
-        } catch {
-            // Rows of the savepoint not sent yet are dropped with it.
-            pending = PendingRows()
-            try query("ROLLBACK TO SAVEPOINT \(name)")
-            throw error
-        }
     }
 
     // MARK: Specs
@@ -48,26 +33,26 @@ extension PostgresSession: WriteTransaction, SpecWrites, LayoutWrites, CellWrite
     }
 
     func updateSpec(id: Int64, _ spec: SpecRow) throws {
-        try query(
+        try pipeline(
             "UPDATE specs SET body = $1, content_hash = $2, axis = $3, section_count = $4, updated_at = $5 WHERE id = $6",
             .of(spec.header, spec.contentHash, spec.axis.rawValue, spec.sectionCount, spec.updatedAt, id)
         )
     }
 
     func touchSpec(id: Int64, contentHash: String, updatedAt: Double) throws {
-        try query("UPDATE specs SET content_hash = $1, updated_at = $2 WHERE id = $3", .of(contentHash, updatedAt, id))
+        try pipeline("UPDATE specs SET content_hash = $1, updated_at = $2 WHERE id = $3", .of(contentHash, updatedAt, id))
     }
 
     func deleteSpec(id: Int64) throws {
-        try query("DELETE FROM specs WHERE id = $1", .of(id))
+        try pipeline("DELETE FROM specs WHERE id = $1", .of(id))
     }
 
     func deleteSectionBodies(specID: Int64) throws {
-        try query("DELETE FROM spec_sections WHERE spec_id = $1", .of(specID))
+        try pipeline("DELETE FROM spec_sections WHERE spec_id = $1", .of(specID))
     }
 
     func writeSection(specID: Int64, index: Int, identity: String, contentHash: String, body: String) throws {
-        try query("""
+        try pipeline("""
             INSERT INTO spec_sections (spec_id, section, identity, content_hash, body, checksum) VALUES ($1, $2, $3, $4, $5, 0)
             ON CONFLICT (spec_id, section) DO UPDATE SET
                 identity = EXCLUDED.identity, content_hash = EXCLUDED.content_hash, body = EXCLUDED.body
@@ -87,14 +72,14 @@ extension PostgresSession: WriteTransaction, SpecWrites, LayoutWrites, CellWrite
     }
 
     func finishLayout(id: Int64, _ summary: LayoutTotals, computeSeconds: Double) throws {
-        try query("""
+        try pipeline("""
             UPDATE layouts SET content_length = $1, section_count = $2, cell_count = $3, element_count = $4,
                                overhang = $5, compute_seconds = $6 WHERE id = $7
             """, .of(summary.contentLength, summary.sectionCount, summary.cellCount, summary.elementCount, summary.overhang, computeSeconds, id))
     }
 
     func updateLayout(id: Int64, _ summary: LayoutTotals, specHash: String, updatedAt: Double) throws {
-        try query("""
+        try pipeline("""
             UPDATE layouts SET content_length = $1, section_count = $2, cell_count = $3, element_count = $4, overhang = $5,
                                spec_hash = $6, revision = revision + 1, updated_at = $7 WHERE id = $8
             """, .of(summary.contentLength, summary.sectionCount, summary.cellCount, summary.elementCount, summary.overhang,
@@ -102,7 +87,7 @@ extension PostgresSession: WriteTransaction, SpecWrites, LayoutWrites, CellWrite
     }
 
     func markStale(layoutID: Int64, updatedAt: Double) throws {
-        try query("UPDATE layouts SET status = 'stale', updated_at = $1 WHERE id = $2", .of(updatedAt, layoutID))
+        try pipeline("UPDATE layouts SET status = 'stale', updated_at = $1 WHERE id = $2", .of(updatedAt, layoutID))
     }
 
     func invalidate(specID: Int64, crossExtent: Double?, updatedAt: Double) throws -> Int {
@@ -117,7 +102,7 @@ extension PostgresSession: WriteTransaction, SpecWrites, LayoutWrites, CellWrite
 
     func deleteLayout(id: Int64) throws {
         // Groups and sections go with it (ON DELETE CASCADE).
-        try query("DELETE FROM layouts WHERE id = $1", .of(id))
+        try pipeline("DELETE FROM layouts WHERE id = $1", .of(id))
     }
 
     // MARK: Sections
@@ -127,11 +112,11 @@ extension PostgresSession: WriteTransaction, SpecWrites, LayoutWrites, CellWrite
     }
 
     func moveSection(layoutID: Int64, index: Int, start: Double, end: Double) throws {
-        try query("UPDATE layout_sections SET scroll_start = $1, scroll_end = $2 WHERE layout_id = $3 AND section = $4",
+        try pipeline("UPDATE layout_sections SET scroll_start = $1, scroll_end = $2 WHERE layout_id = $3 AND section = $4",
                   .of(start, end, layoutID, index))
     }
 
     func deleteSections(layoutID: Int64) throws {
-        try query("DELETE FROM layout_sections WHERE layout_id = $1", .of(layoutID))
+        try pipeline("DELETE FROM layout_sections WHERE layout_id = $1", .of(layoutID))
     }
 }

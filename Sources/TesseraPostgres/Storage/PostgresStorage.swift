@@ -185,27 +185,41 @@ final class PostgresStorage: StorageBackend, Sendable {
         throw StoreError(.readOnly, "the store \(location.quotedForMessage) was opened read-only; nothing was written", store: location)
     }
 
-    func write(_ body: (any WriteTransaction) throws -> Void) throws {
+    /// Runs `body` in one transaction on a writer session, no thread
+    /// waiting (see ``PostgresWrite``): BEGIN and the lock timeout are sent
+    /// ahead of the body's first statement, and at the end the rows still
+    /// pending, then COMMIT once every statement sent without waiting has
+    /// answered (a failure among them rolls the transaction back instead).
+    func write(_ body: (any WriteTransaction) async throws -> Void) async throws {
         try refuseIfClosed()
         try refuseIfReadOnly()
-        try writers.withSession { session in
-            // Waits for another writer's lock at most the busy timeout.
-            let timeout = max(1, Int((busyTimeout * 1000).rounded()))
-            session.writingSchema = url.schema
+        // Waits for another writer's lock at most the busy timeout.
+        let timeout = max(1, Int((busyTimeout * 1000).rounded()))
+        let schema = url.schema
+        try await writers.withSession { session in
+            session.writingSchema = schema
             defer {
                 session.writingSchema = nil
                 session.lockedSpecs = []
                 session.pending = PendingRows()
                 session.prefetched.removeAll(keepingCapacity: true)
             }
-            try session.inTransaction {
-                try session.query("SET LOCAL lock_timeout = \(timeout)")
-                try body(session)
+            do {
+                try session.pipeline("BEGIN")
+                try session.pipeline("SET LOCAL lock_timeout = \(timeout)")
+                try await body(PostgresWrite(session))
                 try session.flushPending()
+                try await session.drainPipeline()
+                try await session.run("COMMIT")
+            } catch {
+                session.pending = PendingRows()
+                try? await session.drainPipeline()
+                try? await session.run("ROLLBACK")
+                throw error
             }
-            // This process's readers need not wait for the notification.
-            changeListener?.committed()
         }
+        // This process's readers need not wait for the notification.
+        changeListener?.committed()
     }
 
     /// Gives the space of deleted rows back for reuse and refreshes the

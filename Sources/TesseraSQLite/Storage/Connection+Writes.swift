@@ -4,7 +4,7 @@ import TesseraStore
 
 /// The writer connection changes the store's rows for ``LayoutStore`` in
 /// every role (see `WriteTransaction`), inside the pool's write transaction.
-extension Connection: WriteTransaction, SpecWrites, LayoutWrites, CellWrites {
+extension Connection: WriteTransaction, SpecRows, LayoutRows, CellRows {
     // MARK: Specs
 
     package func insertSpec(_ spec: SpecRow) throws -> Int64 {

@@ -53,9 +53,9 @@ final class SQLiteStorage: StorageBackend {
         return connection
     }
 
-    func write(_ body: (any WriteTransaction) throws -> Void) throws {
+    func write(_ body: (any WriteTransaction) async throws -> Void) async throws {
         try refuseIfReadOnly()
-        try Self.reporting(path: pool.path) { try pool.write { connection in try body(connection) } }
+        try await Self.reporting(path: pool.path) { try await pool.write { connection in try await body(connection) } }
         checkpointer.didCommit()
     }
 
@@ -164,6 +164,14 @@ final class SQLiteStorage: StorageBackend {
     static func reporting<T>(path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let error as SQLiteError {
+            throw StoreError(sqlite: error, path: path)
+        }
+    }
+
+    static func reporting<T>(path: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
         } catch let error as SQLiteError {
             throw StoreError(sqlite: error, path: path)
         }

@@ -18,10 +18,46 @@ public protocol BlockingExecutor: Sendable {
     /// query that found none): a server keeps serving stored layouts at its
     /// pace while a new width is computed. By default the same as `run`.
     func runInBackground<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T
+
+    /// Runs `work` on one of the executor's threads, later, and returns at
+    /// once: how the store runs async work that blocks (a write's body over
+    /// a file-backed backend) on the executor's threads (see
+    /// ``BlockingTaskExecutor``). `work` must run even when the executor
+    /// is shutting down, or the task it belongs to never ends. By default
+    /// through ``run(_:)`` from a task of its own.
+    func submit(_ work: @escaping @Sendable () -> Void)
 }
 
 extension BlockingExecutor {
+    public func submit(_ work: @escaping @Sendable () -> Void) {
+        Task.detached {
+            do {
+                try await self.run(work)
+            } catch {
+                // The executor refused it (shut down): it runs here instead.
+                work()
+            }
+        }
+    }
+
     public func runInBackground<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await run(body)
+    }
+}
+
+/// A store's ``BlockingExecutor`` as the executor of async work: a task
+/// that prefers it (`withTaskExecutorPreference`) runs its synchronous
+/// parts on the blocking executor's threads, where they may block (a
+/// file-backed backend's writes), and awaits without holding one.
+final class BlockingTaskExecutor: TaskExecutor {
+    let base: any BlockingExecutor
+
+    init(_ base: any BlockingExecutor) {
+        self.base = base
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        base.submit { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 }

@@ -165,16 +165,23 @@ extension LayoutStore {
         return result
     }
 
-    /// The blocking work of a write on the executor, through the write
-    /// gate, cancelled between chunks of cells when the calling task is:
-    /// `body` checks the flag.
-    func writeAsync<T: Sendable>(_ body: @escaping @Sendable (CancellationFlag) throws -> T) async throws -> T {
+    /// `body`, async work that writes, through the write gate, on the
+    /// store's executor (see `onExecutor`), cancelled between chunks of
+    /// cells when the calling task is: `body` checks the flag.
+    func writeAsync<T: Sendable>(_ body: (CancellationFlag) async throws -> T) async throws -> T {
         try await gatedWrite { flag in
-            try await runBlocking {
+            try await onExecutor {
                 try flag.check()
-                return try body(flag)
+                return try await body(flag)
             }
         }
+    }
+
+    /// `body` with the store's executor as its task executor: its
+    /// synchronous parts (a file-backed backend's statements, the engine)
+    /// run on the executor's threads, where they may block.
+    func onExecutor<T>(_ body: () async throws -> T) async throws -> T {
+        try await withTaskExecutorPreference(taskExecutor) { try await body() }
     }
 
     /// `body`, an async write, once the write gate lets it through, with a

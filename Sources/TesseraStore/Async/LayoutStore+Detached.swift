@@ -15,15 +15,13 @@ extension LayoutStore {
                 defer { _ = self.flights.withLock { $0.removeValue(forKey: key) } }
                 // Not cancelled with a caller: the others may still wait for it.
                 return try await self.computeGate.pass {
-                    try await self.executor.runInBackground {
-                        // A spec that changed while it was laid out is laid out again,
-                        // as it now is: a query asked for the layout, not for that version.
-                        for _ in 0..<Self.computeAttempts {
-                            if let computed = try self.computeDetached(name: name, crossExtent: crossExtent, progress: progress) { return computed }
-                        }
-                        throw StoreError(.conflict, "spec \(name.quotedForMessage) changed while its layout at \(JSONWriter.format(crossExtent)) was "
-                            + "computed, \(Self.computeAttempts) times in a row; try again", spec: name, crossExtent: crossExtent)
+                    // A spec that changed while it was laid out is laid out again,
+                    // as it now is: a query asked for the layout, not for that version.
+                    for _ in 0..<Self.computeAttempts {
+                        if let computed = try await self.computeDetached(name: name, crossExtent: crossExtent, progress: progress) { return computed }
                     }
+                    throw StoreError(.conflict, "spec \(name.quotedForMessage) changed while its layout at \(JSONWriter.format(crossExtent)) was "
+                        + "computed, \(Self.computeAttempts) times in a row; try again", spec: name, crossExtent: crossExtent)
                 }
             }
             table[key] = task
@@ -37,15 +35,16 @@ extension LayoutStore {
     /// How often a computation starts again when the spec changed under it.
     static let computeAttempts = 3
 
-    /// Reads the spec, computes its layout into memory, and stores it in one
-    /// short write, unless another writer stored it meanwhile; nil when the
-    /// spec changed while it was laid out (what was computed is of no use).
-    func computeDetached(name: String, crossExtent: Double, progress: (@Sendable (PrecomputeProgress) -> Void)?) throws -> ComputedLayout? {
-        enum Found { case fresh(StoredLayout), spec(LoadedSpec, SpecFingerprint) }
-        let found: Found = try read { storage in
-            if let fresh = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) { return .fresh(fresh.layout) }
-            guard let loaded = try loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
-            let fingerprint = try reportingSpecErrors(name: name) { try SpecFingerprint(spec: loaded.spec) }
+    /// Reads the spec, computes its layout into memory (on the executor's
+    /// background threads), and stores it in one short write, unless another
+    /// writer stored it meanwhile; nil when the spec changed while it was
+    /// laid out (what was computed is of no use).
+    func computeDetached(name: String, crossExtent: Double, progress: (@Sendable (PrecomputeProgress) -> Void)?) async throws -> ComputedLayout? {
+        enum Found: Sendable { case fresh(StoredLayout), spec(LoadedSpec, SpecFingerprint) }
+        let found: Found = try await readAsync { storage in
+            if let fresh = try self.freshRecord(name: name, crossExtent: crossExtent, storage: storage) { return .fresh(fresh.layout) }
+            guard let loaded = try self.loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
+            let fingerprint = try self.reportingSpecErrors(name: name) { try SpecFingerprint(spec: loaded.spec) }
             guard fingerprint.specHash == loaded.contentHash else { throw Self.itemFilesChanged(name: name, crossExtent: crossExtent) }
             return .spec(loaded, fingerprint)
         }
@@ -53,17 +52,19 @@ extension LayoutStore {
             if case .fresh(let layout) = found { return ComputedLayout(layout: layout, computed: false) }
             preconditionFailure("unreachable")
         }
-        let computed = try computeBuffered(loaded.spec, name: name, crossExtent: crossExtent, progress: progress, cancellation: nil)
-        let result: ComputedLayout? = try write { storage in
-            if let fresh = try storage.layouts.freshLayoutRecord(name: name, crossExtent: crossExtent) {
+        let computed = try await executor.runInBackground {
+            try self.computeBuffered(loaded.spec, name: name, crossExtent: crossExtent, progress: progress, cancellation: nil)
+        }
+        let result: ComputedLayout? = try await onExecutor { try await self.write { storage in
+            if let fresh = try await storage.layoutRows.freshLayoutRecord(name: name, crossExtent: crossExtent) {
                 return ComputedLayout(layout: fresh.layout, computed: false)
             }
-            guard let record = try storage.specs.specRecord(name: name), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
+            guard let record = try await storage.specRows.specRecord(name: name), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
                 return nil
             }
-            let id = try storeBuffered(computed, specID: loaded.id, fingerprint: fingerprint, storage: storage)
-            return ComputedLayout(layout: try Self.written(id: id, name: name, crossExtent: crossExtent, storage: storage), computed: true)
-        }
+            let id = try await self.storeBuffered(computed, specID: loaded.id, fingerprint: fingerprint, storage: storage)
+            return ComputedLayout(layout: try await Self.written(id: id, name: name, crossExtent: crossExtent, storage: storage), computed: true)
+        } }
         if result != nil {
             let cells = computed.totals.cellCount
             progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: cells, cellsExpected: cells))

@@ -20,7 +20,7 @@ extension LayoutStore {
         _ spec: Spec, as name: String? = nil, crossExtents: [Double] = [], progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
     ) async throws -> SaveResult {
         try await writeAsync { flag in
-            try self.save(spec, as: name, crossExtents: crossExtents, progress: progress, cancellation: flag)
+            try await self.save(spec, as: name, crossExtents: crossExtents, progress: progress, cancellation: flag)
         }
     }
 
@@ -34,7 +34,7 @@ extension LayoutStore {
     /// stale layout); it runs inside the write and must not write to the store.
     @discardableResult
     public func update(name: String, with spec: Spec, progress: (@Sendable (PrecomputeProgress) -> Void)? = nil) async throws -> UpdateReport {
-        try await writeAsync { flag in try self.update(name: name, with: spec, progress: progress, cancellation: flag) }
+        try await writeAsync { flag in try await self.update(name: name, with: spec, progress: progress, cancellation: flag) }
     }
 
     /// Appends `items` to section `section` of the spec stored under `name`
@@ -42,7 +42,7 @@ extension LayoutStore {
     /// from where each layout stopped: about the work of the new items.
     @discardableResult
     public func append(name: String, section: Int, items: [Item]) async throws -> UpdateReport {
-        try await writeAsync { flag in try self.append(name: name, section: section, items: items, cancellation: flag) }
+        try await writeAsync { flag in try await self.append(name: name, section: section, items: items, cancellation: flag) }
     }
 
     /// Marks layouts stale: the spec's layout at `crossExtent`, or all of its
@@ -51,27 +51,52 @@ extension LayoutStore {
     /// - Returns: the number of layouts marked.
     @discardableResult
     public func invalidate(name: String, crossExtent: Double? = nil) async throws -> Int {
-        try await writeAsync { _ in try self.invalidate(name: name, crossExtent: crossExtent) as Int }
+        try await writeAsync { _ in
+            try await self.write { storage in
+                guard let specID = try await storage.specRows.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
+                return try await storage.layoutRows.invalidate(specID: specID, crossExtent: crossExtent, updatedAt: Clock.wall())
+            }
+        }
     }
 
     /// Deletes the spec's layout at one extent, all of its rows, at once;
     /// returns whether there was one.
     @discardableResult
     public func deleteLayout(name: String, crossExtent: Double) async throws -> Bool {
-        try await writeAsync { _ in try self.deleteLayout(name: name, crossExtent: crossExtent) as Bool }
+        try await writeAsync { _ in
+            try await self.write { storage in
+                guard let specID = try await storage.specRows.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
+                guard let id = try await storage.layoutRows.layoutID(specID: specID, crossExtent: crossExtent) else { return false }
+                try await storage.layoutRows.deleteLayout(id: id)
+                return true
+            }
+        }
     }
 
     /// Deletes a spec and all its layouts; returns whether it existed.
     @discardableResult
     public func deleteSpec(named name: String) async throws -> Bool {
-        try await writeAsync { _ in try self.deleteSpec(named: name) as Bool }
+        try await writeAsync { _ in try await self.deleteSpec(in: name) }
     }
 
     /// Deletes every stale layout and gives the freed space (theirs, and that
     /// of layouts replaced or updated before) back to the file system.
     @discardableResult
     public func prune() async throws -> PruneReport {
-        try await writeAsync { _ in try self.prune() as PruneReport }
+        try await writeAsync { _ in
+            let before = self.fileBytes
+            let deleted = try await self.write { storage in
+                var count = 0
+                for record in try await storage.layoutRows.layoutRecords(specID: nil, engineVersion: LayoutEngine.version)
+                where record.layout.state == .stale {
+                    try await storage.layoutRows.deleteLayout(id: record.layout.id)
+                    count += 1
+                }
+                return count
+            }
+            try self.backend.compact()
+            return PruneReport(layoutsDeleted: deleted, bytesBefore: before, bytesAfter: self.fileBytes)
+        }
     }
 
     /// Reads everything the store keeps and checks it: the backend's own
@@ -86,8 +111,18 @@ extension LayoutStore {
     ///   computed again from their specs when next used; the report lists
     ///   them in ``CheckReport/markedStale``. Without it the check writes nothing.
     public func check(repair: Bool = false) async throws -> CheckReport {
-        guard repair else { return try await runBlocking { try self.check(repair: false) } }
-        return try await writeAsync { _ in try self.check(repair: true) }
+        var (report, damaged) = try await runBlocking { try self.checkAll() }
+        // Marked stale in one write after the check, through the write gate.
+        guard repair, !damaged.isEmpty else { return report }
+        try await writeAsync { _ in
+            try await self.write { storage in
+                for id in damaged.keys.sorted() { try await storage.layoutRows.markStale(layoutID: id, updatedAt: Clock.wall()) }
+            }
+        }
+        report.markedStale = damaged.keys.sorted().compactMap { damaged[$0] }.map {
+            CheckReport.Problem(spec: $0.spec, crossExtent: $0.crossExtent, message: "marked stale: computed again from its spec when next used")
+        }
+        return report
     }
 
     /// `body`, blocking work that is not one read or one write of the store

@@ -33,6 +33,13 @@ public final class StoreThreads: BlockingExecutor {
     public func runInBackground<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await background.run(body)
     }
+
+    public func submit(_ work: @escaping @Sendable () -> Void) {
+        foreground.submit {
+            work()
+            return {}
+        }
+    }
 }
 
 /// Threads that take jobs from one queue.

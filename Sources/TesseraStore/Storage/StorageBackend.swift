@@ -42,8 +42,11 @@ package protocol StorageBackend: Sendable {
     /// fetching what a run lacked without holding a thread, then runs it again.
     func read(_ body: @escaping @Sendable (any ReadSnapshot) throws -> Void, on executor: any BlockingExecutor) async throws
 
-    /// Runs `body` in one write transaction.
-    func write(_ body: (any WriteTransaction) throws -> Void) throws
+    /// Runs `body` in one write transaction. A backend behind a network
+    /// awaits each answer the body asks for (no thread waits); a file-backed
+    /// one answers at once, on the thread the body runs on (the store runs
+    /// it on its ``BlockingExecutor``).
+    func write(_ body: (any WriteTransaction) async throws -> Void) async throws
 
     // MARK: Maintenance
 
@@ -83,16 +86,20 @@ package protocol ReadSnapshot: AnyObject {
 }
 
 /// One write transaction: what it reads (its own writes included) and
-/// what it changes, by role.
-package protocol WriteTransaction: ReadSnapshot {
-    var specChanges: any SpecWrites { get }
-    var layoutChanges: any LayoutWrites { get }
+/// what it changes, by role. Every method may suspend: a backend behind a
+/// network awaits the answers it needs, and sends the rows it writes
+/// without waiting for them (a failure is thrown by a later call, or by
+/// the commit); a file-backed one implements them with the synchronous
+/// methods of its snapshot.
+package protocol WriteTransaction: AnyObject {
+    var specRows: any SpecRows { get }
+    var layoutRows: any LayoutRows { get }
     /// The section and cell group rows of the layouts being written.
-    var cellChanges: any CellWrites { get }
+    var cellRows: any CellRows { get }
 
     /// Runs `body` inside a savepoint of the write: when it throws, what it
     /// wrote is rolled back and the rest of the transaction stays.
-    func savepoint<T>(_ body: () throws -> T) throws -> T
+    func savepoint<T>(_ body: () async throws -> T) async throws -> T
 }
 
 extension StorageBackend {
@@ -111,8 +118,8 @@ extension ReadSnapshot where Self: SpecReads & LayoutReads & SectionReads & Cell
     package var groups: any CellGroupReads { self }
 }
 
-extension WriteTransaction where Self: SpecWrites & LayoutWrites & CellWrites {
-    package var specChanges: any SpecWrites { self }
-    package var layoutChanges: any LayoutWrites { self }
-    package var cellChanges: any CellWrites { self }
+extension WriteTransaction where Self: SpecRows & LayoutRows & CellRows {
+    package var specRows: any SpecRows { self }
+    package var layoutRows: any LayoutRows { self }
+    package var cellRows: any CellRows { self }
 }

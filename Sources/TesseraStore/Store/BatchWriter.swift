@@ -50,7 +50,7 @@ struct BatchWriter: Sendable {
             // The first spec of a transaction is waited for before it begins,
             // without a thread: no transaction stays open for a slow reader.
             guard let first = try await channel.next() else { break }
-            let (chunk, finished) = try await store.executor.run { try writeTransaction(startingWith: first) }
+            let (chunk, finished) = try await store.onExecutor { try await writeTransaction(startingWith: first) }
             report.merge(chunk)
             if chunk.specsDone > 0 {
                 report.transactions += 1
@@ -63,14 +63,14 @@ struct BatchWriter: Sendable {
 
     /// One transaction: `first`, then the specs that come within its time
     /// and count; whether the batch ends with it.
-    private func writeTransaction(startingWith first: BatchItem) throws -> (BatchReport, finished: Bool) {
-        try store.write { storage in
+    private func writeTransaction(startingWith first: BatchItem) async throws -> (BatchReport, finished: Bool) {
+        try await store.write { storage in
             let started = Clock.monotonic()
             var chunk = BatchReport()
             var next = first
             while true {
                 try cancellation?.check()
-                if try save(next, storage: storage, into: &chunk) { return (chunk, true) }
+                if try await save(next, storage: storage, into: &chunk) { return (chunk, true) }
                 guard chunk.specsDone < max(1, transactionSpecs), Clock.monotonic() - started < transactionSeconds else { return (chunk, false) }
                 switch try channel.take(deadline: started + transactionSeconds) {
                 case .item(let item): next = item
@@ -83,7 +83,7 @@ struct BatchWriter: Sendable {
 
     /// Stores one spec in a savepoint, or lists its failure; true when the
     /// batch stops there.
-    private func save(_ item: BatchItem, storage: any WriteTransaction, into chunk: inout BatchReport) throws -> Bool {
+    private func save(_ item: BatchItem, storage: any WriteTransaction, into chunk: inout BatchReport) async throws -> Bool {
         defer { channel.settle() }
         do {
             let outcome: LayoutStore.SaveOutcome
@@ -91,13 +91,13 @@ struct BatchWriter: Sendable {
             case .failed(let error):
                 throw error
             case .prepared(let prepared, let computed):
-                outcome = try store.reportingSpecErrors(name: prepared.name) {
-                    try storage.savepoint {
+                outcome = try await store.reportingSpecErrors(name: prepared.name) {
+                    try await storage.savepoint {
                         // Computed ahead for a spec the store did not hold: still so?
-                        if let computed, try storage.specs.specID(name: prepared.name) == nil {
-                            return try store.saveNew(prepared, computed: computed, storage: storage)
+                        if let computed, try await storage.specRows.specID(name: prepared.name) == nil {
+                            return try await store.saveNew(prepared, computed: computed, storage: storage)
                         }
-                        return try store.saveInWrite(prepared, storage: storage, progress: nil, cancellation: cancellation)
+                        return try await store.saveInWrite(prepared, storage: storage, progress: nil, cancellation: cancellation)
                     }
                 }
             }

@@ -33,12 +33,12 @@ extension LayoutStore {
     /// caller's write: its row goes in whole, then its cells. Returns its id.
     func storeBuffered(
         _ computed: BufferedComputation, specID: Int64, fingerprint: SpecFingerprint, storage: any WriteTransaction, replacing: Bool = true
-    ) throws -> Int64 {
-        let id = try insertLayout(
+    ) async throws -> Int64 {
+        let id = try await insertLayout(
             specID: specID, crossExtent: computed.crossExtent, fingerprint: fingerprint, storage: storage,
             replacing: replacing, finished: (computed.totals, computed.seconds)
         )
-        try computed.rows.replay(into: storage.cellChanges, layoutID: id)
+        try computed.rows.replay(into: storage.cellRows, layoutID: id)
         return id
     }
 
@@ -46,14 +46,14 @@ extension LayoutStore {
     /// write), with its layouts computed before the write (at each extent of
     /// `prepared`, in order), inside the caller's write. For a batch, which
     /// reports counts only: the result's `layouts` are not read back.
-    func saveNew(_ prepared: PreparedSave, computed: [BufferedComputation], storage: any WriteTransaction) throws -> SaveOutcome {
-        let specID = try upsertSpec(
+    func saveNew(_ prepared: PreparedSave, computed: [BufferedComputation], storage: any WriteTransaction) async throws -> SaveOutcome {
+        let specID = try await upsertSpec(
             prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage, isNew: true
         )
         var report = UpdateReport()
         for layout in computed {
             // A new spec has no layouts to replace.
-            _ = try storeBuffered(layout, specID: specID, fingerprint: prepared.fingerprint, storage: storage, replacing: false)
+            _ = try await storeBuffered(layout, specID: specID, fingerprint: prepared.fingerprint, storage: storage, replacing: false)
             report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: prepared.spec.sections.count))
         }
         return SaveOutcome(result: SaveResult(layouts: [], report: report, created: true), unchanged: false)

@@ -40,24 +40,14 @@ public struct CheckReport: Sendable, Hashable {
 }
 
 extension LayoutStore {
-    /// Reads everything the store keeps and checks it: the backend's own
-    /// integrity check; every stored spec parses and can be read by this
-    /// program; every layout has its section rows, its cell groups cover
-    /// each section's items exactly once, in order, with one exact frame per
-    /// item, and each group's stored bounds are the union of its frames;
-    /// every row and frame blob matches its checksum. Reads in one snapshot.
-    ///
-    /// - Parameter repair: marks the layouts found damaged stale (in one
-    ///   write after the check), so that they are computed again from their
-    ///   specs when next used; the report lists them in
-    ///   ``CheckReport/markedStale``. Without it the check writes nothing.
-    ///
-    /// The body of the async `check(repair:)`; `package` for a backend's
-    /// module that checks a copy of its own (an export).
-    package func check(repair: Bool = false) throws -> CheckReport {
+    /// What ``check(repair:)`` finds, read in one snapshot on the calling
+    /// thread, and the layouts found damaged (by id), which a repair marks
+    /// stale. `package` for a backend's module that checks a copy of its
+    /// own (an export).
+    package func checkAll() throws -> (report: CheckReport, damaged: [Int64: CheckReport.Problem]) {
         let backendProblems = try backend.integrityProblems()
         var damaged: [Int64: CheckReport.Problem] = [:]
-        var report = try read { storage in
+        let report = try read { storage in
             var report = CheckReport()
             report.problems = backendProblems.map { CheckReport.Problem(message: $0) }
             var mismatches: [DamagedRow: Int] = [:]
@@ -95,15 +85,7 @@ extension LayoutStore {
             }
             return report
         }
-        if repair, !damaged.isEmpty {
-            try write { storage in
-                for id in damaged.keys.sorted() { try storage.layoutChanges.markStale(layoutID: id, updatedAt: Clock.wall()) }
-            }
-            report.markedStale = damaged.keys.sorted().compactMap { damaged[$0] }.map {
-                CheckReport.Problem(spec: $0.spec, crossExtent: $0.crossExtent, message: "marked stale: computed again from its spec when next used")
-            }
-        }
-        return report
+        return (report, damaged)
     }
 
     /// Checks that a stored spec reads back whole.

@@ -2,35 +2,6 @@ import TesseraLayout
 
 /// Computing and persisting layouts.
 extension LayoutStore {
-    /// The body of `layout(name:crossExtent:progress:)` for the synchronous
-    /// queries: the layout computed inside the writer when it is missing or
-    /// stale (the async form computes it outside, once for every task asking).
-    @discardableResult
-    func layout(
-        name: String,
-        crossExtent: Double,
-        progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
-    ) throws -> ComputedLayout {
-        if let fresh = try freshLayoutOrCheck(name: name, crossExtent: crossExtent) {
-            return ComputedLayout(layout: fresh, computed: false)
-        }
-        let result: ComputedLayout = try write { storage in
-            // Another thread or process may have computed it meanwhile.
-            if let fresh = try storage.layouts.freshLayoutRecord(name: name, crossExtent: crossExtent) {
-                return ComputedLayout(layout: fresh.layout, computed: false)
-            }
-            guard let loaded = try loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
-            let fingerprint = try SpecFingerprint(spec: loaded.spec)
-            guard fingerprint.specHash == loaded.contentHash else { throw Self.itemFilesChanged(name: name, crossExtent: crossExtent) }
-            let id = try computeLayout(
-                spec: loaded.spec, name: name, specID: loaded.id, fingerprint: fingerprint,
-                crossExtent: crossExtent, storage: storage, progress: progress
-            )
-            return ComputedLayout(layout: try Self.written(id: id, name: name, crossExtent: crossExtent, storage: storage), computed: true)
-        }
-        return result
-    }
-
     /// The fresh layout, from a read; nil when it must be computed. A spec
     /// that does not exist or an extent it cannot take is an error found on
     /// the read path, without waiting for a writer.
@@ -69,14 +40,14 @@ extension LayoutStore {
         storage: any WriteTransaction,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag? = nil
-    ) throws -> Int64 {
+    ) async throws -> Int64 {
         let started = Clock.monotonic()
-        let layoutID = try insertLayout(specID: specID, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
-        var writer = CellGroupWriter(storage: storage.cellChanges, layoutID: layoutID)
+        let layoutID = try await insertLayout(specID: specID, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
+        var writer = CellGroupWriter(storage: storage.cellRows, layoutID: layoutID)
         writer.cancellation = cancellation
         writer.progress = Self.cellProgress(progress, spec: spec, name: name, crossExtent: crossExtent)
         let summary = try engine.run(spec, crossExtent: crossExtent, into: &writer)
-        try storage.layoutChanges.finishLayout(id: layoutID, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: Clock.monotonic() - started)
+        try await storage.layoutRows.finishLayout(id: layoutID, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: Clock.monotonic() - started)
         progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
         return layoutID
     }
@@ -87,16 +58,16 @@ extension LayoutStore {
     func insertLayout(
         specID: Int64, crossExtent: Double, fingerprint: SpecFingerprint, storage: any WriteTransaction,
         replacing: Bool = true, finished: (totals: LayoutTotals, seconds: Double)? = nil
-    ) throws -> Int64 {
-        if replacing, let old = try storage.layouts.layoutID(specID: specID, crossExtent: crossExtent) {
-            try storage.layoutChanges.deleteLayout(id: old)
+    ) async throws -> Int64 {
+        if replacing, let old = try await storage.layoutRows.layoutID(specID: specID, crossExtent: crossExtent) {
+            try await storage.layoutRows.deleteLayout(id: old)
         }
         let row = NewLayoutRow(
             specID: specID, crossExtent: crossExtent, engineVersion: LayoutEngine.version,
             specHash: fingerprint.specHash, createdAt: Clock.wall()
         )
-        guard let finished else { return try storage.layoutChanges.insertLayout(row) }
-        return try storage.layoutChanges.insertFinishedLayout(row, finished.totals, computeSeconds: finished.seconds)
+        guard let finished else { return try await storage.layoutRows.insertLayout(row) }
+        return try await storage.layoutRows.insertFinishedLayout(row, finished.totals, computeSeconds: finished.seconds)
     }
 
     /// A `CellGroupWriter` progress callback that reports every 64k cells:
@@ -118,8 +89,8 @@ extension LayoutStore {
     }
 
     /// The layout a write just stored under `id`, read back in that write.
-    static func written(id: Int64, name: String, crossExtent: Double, storage: any ReadSnapshot) throws -> StoredLayout {
-        guard let record = try storage.layouts.layoutRecord(id: id, engineVersion: LayoutEngine.version) else {
+    static func written(id: Int64, name: String, crossExtent: Double, storage: any WriteTransaction) async throws -> StoredLayout {
+        guard let record = try await storage.layoutRows.layoutRecord(id: id, engineVersion: LayoutEngine.version) else {
             throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
                              spec: name, crossExtent: crossExtent)
         }

@@ -7,8 +7,9 @@ import TesseraLayout
 ///
 /// These are the synchronous forms of the hot reads, for a caller on a
 /// thread of its own that asks many in a row (a benchmark, a probe): they
-/// read on the calling thread and compute a missing layout there, inside
-/// the writer. From async code, call the `async` forms.
+/// read on the calling thread, and a missing layout is computed as the
+/// async forms compute it while the calling thread waits. From async code,
+/// call the `async` forms.
 extension LayoutStore {
     /// Every element that intersects `rect`.
     ///
@@ -46,7 +47,8 @@ extension LayoutStore {
             if let hit = read.directoryHit { layoutCache.count(hit: hit) }
             if let result = read.value { return result }
             guard computeIfMissing else { throw Self.notComputed(name: name, crossExtent: crossExtent) }
-            try layout(name: name, crossExtent: crossExtent)
+            // Computed as the async queries compute it, this thread waiting.
+            _ = try waitForAsync { try await self.computeShared(name: name, crossExtent: crossExtent, progress: nil) }
         }
         throw Self.keepsBeingReplaced(name: name, crossExtent: crossExtent)
     }

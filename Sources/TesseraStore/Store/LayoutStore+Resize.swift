@@ -43,11 +43,11 @@ extension LayoutStore {
     /// - Returns: what the resize did to each stored layout, as ``append(name:section:items:)``.
     @discardableResult
     public func resize(name: String, section: Int, changes: [ItemChange]) async throws -> UpdateReport {
-        try await writeAsync { flag in try self.resize(name: name, section: section, changes: changes, cancellation: flag) }
+        try await writeAsync { flag in try await self.resize(name: name, section: section, changes: changes, cancellation: flag) }
     }
 
     /// The body of ``resize(name:section:changes:)``.
-    func resize(name: String, section: Int, changes: [ItemChange], cancellation: CancellationFlag?) throws -> UpdateReport {
+    func resize(name: String, section: Int, changes: [ItemChange], cancellation: CancellationFlag?) async throws -> UpdateReport {
         guard let first = changes.map(\.item).min() else {
             throw StoreError(.invalidArgument, "a resize needs at least one change", spec: name, section: section)
         }
@@ -60,7 +60,7 @@ extension LayoutStore {
             }
         }
         do {
-            return try rewriteSection(name: name, section: section, cancellation: cancellation) { old in
+            return try await rewriteSection(name: name, section: section, cancellation: cancellation) { old in
                 var items = try old.items.items(at: Set(changes.map(\.item)), section: section)
                 for change in changes {
                     guard let item = items[change.item] else {

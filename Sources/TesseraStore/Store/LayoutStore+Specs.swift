@@ -17,12 +17,11 @@ extension LayoutStore {
         crossExtents: [Double],
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
-    ) throws -> SaveResult {
+    ) async throws -> SaveResult {
         let prepared = try prepareSave(spec, as: name, crossExtents: crossExtents)
-        let result = try reportingSpecErrors(name: prepared.name) { try write { storage in
-            try saveInWrite(prepared, storage: storage, progress: progress, cancellation: cancellation).result
+        return try await reportingSpecErrors(name: prepared.name) { try await write { storage in
+            try await saveInWrite(prepared, storage: storage, progress: progress, cancellation: cancellation).result
         } }
-        return result
     }
 
     /// A spec ready to be saved: its name, its items files resolved, its
@@ -68,9 +67,9 @@ extension LayoutStore {
         storage: any WriteTransaction,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
-    ) throws -> SaveOutcome {
+    ) async throws -> SaveOutcome {
         let (name, stored, fingerprint) = (prepared.name, prepared.spec, prepared.fingerprint)
-        if let kept = try unchangedLayouts(prepared, storage: storage) {
+        if let kept = try await unchangedLayouts(prepared, storage: storage) {
             var report = UpdateReport()
             for layout in kept {
                 var entry = UpdateReport.Layout(crossExtent: layout.crossExtent)
@@ -82,27 +81,27 @@ extension LayoutStore {
         var report = UpdateReport()
         let specID: Int64
         let created: Bool
-        if let existing = try storage.specs.specID(name: name) {
-            report = try applyUpdate(
+        if let existing = try await storage.specRows.specID(name: name) {
+            report = try await applyUpdate(
                 name: name, spec: stored, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage,
                 progress: progress, cancellation: cancellation
             )
             specID = existing
             created = false
         } else {
-            specID = try upsertSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
+            specID = try await upsertSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
             created = true
         }
-        let existing = try storage.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout.crossExtent)
+        let existing = try await storage.layoutRows.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout.crossExtent)
         for extent in prepared.crossExtents.sorted() where !existing.contains(extent) && !report.layouts.contains(where: { $0.crossExtent == extent }) {
-            _ = try computeLayout(
+            _ = try await computeLayout(
                 spec: stored, name: name, specID: specID, fingerprint: fingerprint,
                 crossExtent: extent, storage: storage, progress: progress, cancellation: cancellation
             )
             report.layouts.append(.fullRecompute(crossExtent: extent, sections: stored.sections.count))
         }
         report.layouts.sort { $0.crossExtent < $1.crossExtent }
-        let layouts = try storage.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
+        let layouts = try await storage.layoutRows.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
         return SaveOutcome(result: SaveResult(layouts: layouts, report: report, created: created), unchanged: false)
     }
 
@@ -111,26 +110,46 @@ extension LayoutStore {
     /// every layout of it is fresh, at every extent asked for. Two indexed
     /// lookups by name and spec id, plus the section identities when the
     /// hash matches; nil as soon as one differs.
+    func unchangedLayouts(_ prepared: PreparedSave, storage: any WriteTransaction) async throws -> [StoredLayout]? {
+        guard let record = try await storage.specRows.specRecord(name: prepared.name),
+              let layouts = Self.keptLayouts(prepared, record: record,
+                  try await storage.layoutRows.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version))
+        else { return nil }
+        return Self.sameSections(prepared, try await storage.specRows.sectionIdentities(specID: record.id)) ? layouts : nil
+    }
+
+    /// The same judgement in a read, without the writer.
     func unchangedLayouts(_ prepared: PreparedSave, storage: any ReadSnapshot) throws -> [StoredLayout]? {
         guard let record = try storage.specs.specRecord(name: prepared.name),
-              record.contentHash == prepared.fingerprint.specHash else { return nil }
-        let layouts = try storage.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
+              let layouts = Self.keptLayouts(prepared, record: record,
+                  try storage.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version))
+        else { return nil }
+        return Self.sameSections(prepared, try storage.specs.sectionIdentities(specID: record.id)) ? layouts : nil
+    }
+
+    /// The layouts of a spec stored with the content hash of `prepared`
+    /// when all are fresh and cover every extent it asks for, else nil.
+    private static func keptLayouts(_ prepared: PreparedSave, record: SpecRecord, _ records: [LayoutRecord]) -> [StoredLayout]? {
+        guard record.contentHash == prepared.fingerprint.specHash else { return nil }
+        let layouts = records.map(\.layout)
         guard layouts.allSatisfy({ $0.state == .fresh }),
               prepared.crossExtents.allSatisfy({ extent in layouts.contains { $0.crossExtent == extent } }) else { return nil }
-        let identities = try storage.specs.sectionIdentities(specID: record.id)
-        guard identities.map(\.identity) == prepared.fingerprint.sectionIdentities,
-              identities.map(\.hash) == prepared.fingerprint.sectionHashes else { return nil }
         return layouts
     }
 
+    /// Whether the stored sections have the identities and hashes of `prepared`'s.
+    private static func sameSections(_ prepared: PreparedSave, _ identities: [SectionIdentity]) -> Bool {
+        identities.map(\.identity) == prepared.fingerprint.sectionIdentities && identities.map(\.hash) == prepared.fingerprint.sectionHashes
+    }
+
     /// Deletes a spec and all its layouts. Returns whether it existed.
-    func deleteSpec(named name: String) throws -> Bool {
-        try write { storage in
-            guard let specID = try storage.specs.specID(name: name) else { return false }
-            for record in try storage.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) {
-                try storage.layoutChanges.deleteLayout(id: record.layout.id)
+    func deleteSpec(in name: String) async throws -> Bool {
+        try await write { storage in
+            guard let specID = try await storage.specRows.specID(name: name) else { return false }
+            for record in try await storage.layoutRows.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) {
+                try await storage.layoutRows.deleteLayout(id: record.layout.id)
             }
-            try storage.specChanges.deleteSpec(id: specID)
+            try await storage.specRows.deleteSpec(id: specID)
             return true
         }
     }
@@ -139,11 +158,30 @@ extension LayoutStore {
     func reportingSpecErrors<T>(name: String?, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as SpecError {
-            throw StoreError.invalidSpec(error, name: name)
-        } catch var error as StoreError where error.code == .invalidSpec && error.spec == nil {
+        } catch {
+            throw Self.naming(name, in: error)
+        }
+    }
+
+    /// Runs `body`, naming the spec in the errors of the engine.
+    func reportingSpecErrors<T>(name: String?, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw Self.naming(name, in: error)
+        }
+    }
+
+    /// An engine's error as the store's, naming spec `name`.
+    private static func naming(_ name: String?, in error: any Error) -> any Error {
+        switch error {
+        case let error as SpecError:
+            return StoreError.invalidSpec(error, name: name)
+        case var error as StoreError where error.code == .invalidSpec && error.spec == nil:
             error.spec = name
-            throw error
+            return error
+        default:
+            return error
         }
     }
 
@@ -161,7 +199,7 @@ extension LayoutStore {
         storage: any WriteTransaction,
         previous: [SectionIdentity]? = nil,
         isNew: Bool = false
-    ) throws -> Int64 {
+    ) async throws -> Int64 {
         var header = spec
         header.sections = []
         var headerJSON = header.jsonValue
@@ -175,13 +213,13 @@ extension LayoutStore {
             axis: spec.axis, sectionCount: spec.sections.count, updatedAt: Clock.wall()
         )
         let specID: Int64
-        if !isNew, let existing = try storage.specs.specID(name: name) {
-            try storage.specChanges.updateSpec(id: existing, row)
+        if !isNew, let existing = try await storage.specRows.specID(name: name) {
+            try await storage.specRows.updateSpec(id: existing, row)
             specID = existing
         } else {
-            specID = try storage.specChanges.insertSpec(row)
+            specID = try await storage.specRows.insertSpec(row)
         }
-        if !isNew, previous?.count != spec.sections.count { try storage.specChanges.deleteSectionBodies(specID: specID) }
+        if !isNew, previous?.count != spec.sections.count { try await storage.specRows.deleteSectionBodies(specID: specID) }
         for (index, section) in spec.sections.enumerated() {
             let identity = fingerprint.sectionIdentities[index]
             let hash = fingerprint.sectionHashes[index]
@@ -189,12 +227,12 @@ extension LayoutStore {
                 continue
             }
             let body = bodies?[index] ?? JSONWriter.canonical(section.jsonValue)
-            try storage.specChanges.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: body)
+            try await storage.specRows.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: body)
         }
         return specID
     }
 
-    struct LoadedSpec {
+    struct LoadedSpec: Sendable {
         var id: Int64
         var spec: Spec
         var contentHash: String
@@ -219,8 +257,17 @@ extension LayoutStore {
 
     func loadSpec(name: String, storage: any ReadSnapshot) throws -> LoadedSpec? {
         guard let record = try storage.specs.specRecord(name: name) else { return nil }
+        return try parseSpec(record, bodies: try storage.specs.sectionBodies(specID: record.id), name: name)
+    }
+
+    func loadSpec(name: String, storage: any WriteTransaction) async throws -> LoadedSpec? {
+        guard let record = try await storage.specRows.specRecord(name: name) else { return nil }
+        return try parseSpec(record, bodies: try await storage.specRows.sectionBodies(specID: record.id), name: name)
+    }
+
+    /// A stored spec from its row and its sections' bodies.
+    private func parseSpec(_ record: SpecRecord, bodies: [String], name: String) throws -> LoadedSpec {
         var header = try storedHeader(record, name: name)
-        let bodies = try storage.specs.sectionBodies(specID: record.id)
         guard bodies.count == record.sectionCount else {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has \(bodies.count) section rows, not \(record.sectionCount)")
         }
@@ -238,8 +285,8 @@ extension LayoutStore {
     }
 
     /// Section `index` of a stored spec, read on its own.
-    func storedSection(specID: Int64, index: Int, name: String, storage: any ReadSnapshot) throws -> Section {
-        guard let body = try storage.specs.sectionBody(specID: specID, index: index) else {
+    func storedSection(specID: Int64, index: Int, name: String, storage: any WriteTransaction) async throws -> Section {
+        guard let body = try await storage.specRows.sectionBody(specID: specID, index: index) else {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has no section \(index)")
         }
         do {

@@ -59,12 +59,12 @@ extension LayoutStore {
         with spec: Spec,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
-    ) throws -> UpdateReport {
+    ) async throws -> UpdateReport {
         let stored = spec.resolvingItemFiles()
         let (fingerprint, bodies) = try reportingSpecErrors(name: name) { try SpecFingerprint.withBodies(spec: stored) }
-        return try reportingSpecErrors(name: name) {
-            try write { storage in
-                try applyUpdate(
+        return try await reportingSpecErrors(name: name) {
+            try await write { storage in
+                try await applyUpdate(
                     name: name, spec: stored, fingerprint: fingerprint, bodies: bodies, storage: storage,
                     progress: progress, cancellation: cancellation
                 )
@@ -76,8 +76,8 @@ extension LayoutStore {
     /// and updates every stored layout of it in one transaction, going on
     /// from where each layout stopped: about the work of the new items. Only
     /// the changed section of the stored spec is read and written.
-    func append(name: String, section: Int, items: [Item], cancellation: CancellationFlag?) throws -> UpdateReport {
-        try rewriteSection(name: name, section: section, cancellation: cancellation) { old in (old.items.appending(items), nil) }
+    func append(name: String, section: Int, items: [Item], cancellation: CancellationFlag?) async throws -> UpdateReport {
+        try await rewriteSection(name: name, section: section, cancellation: cancellation) { old in (old.items.appending(items), nil) }
     }
 
     /// Replaces the items of section `section` of the spec stored under
@@ -91,9 +91,9 @@ extension LayoutStore {
         section: Int,
         cancellation: CancellationFlag?,
         _ change: (Section) throws -> (items: ItemSource, changedFrom: Int?)
-    ) throws -> UpdateReport {
-        try reportingSpecErrors(name: name) { try write { storage in
-            guard let record = try storage.specs.specRecord(name: name) else { throw StoreError.noSuchSpec(name: name) }
+    ) async throws -> UpdateReport {
+        try await reportingSpecErrors(name: name) { try await write { storage in
+            guard let record = try await storage.specRows.specRecord(name: name) else { throw StoreError.noSuchSpec(name: name) }
             var headerObject = try storedHeader(record, name: name)
             headerObject["sections"] = .array([])
             let header: Spec
@@ -102,13 +102,13 @@ extension LayoutStore {
             } catch let error as SpecError {
                 throw StoreError.unreadableSpec(name: name, store: location, error)
             }
-            let previous = try storage.specs.sectionIdentities(specID: record.id)
+            let previous = try await storage.specRows.sectionIdentities(specID: record.id)
             guard previous.indices.contains(section) else {
                 throw StoreError.noSuchSection(name: name, section: section, count: previous.count)
             }
             // States are judged against the old content, before the spec rows change.
-            let layouts = try storage.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
-            let old = try storedSection(specID: record.id, index: section, name: name, storage: storage)
+            let layouts = try await storage.layoutRows.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
+            let old = try await storedSection(specID: record.id, index: section, name: name, storage: storage)
             var changed = old
             let (newItems, changedFrom) = try change(old)
             changed.items = newItems
@@ -118,17 +118,17 @@ extension LayoutStore {
                 axis: header.axis, sectionSpacing: header.sectionSpacing,
                 sectionHashes: hashes, sectionIdentities: previous.map(\.identity)
             )
-            try storage.specChanges.writeSection(
+            try await storage.specRows.writeSection(
                 specID: record.id, index: section, identity: previous[section].identity,
                 contentHash: hashes[section], body: JSONWriter.canonical(changed.jsonValue)
             )
-            try storage.specChanges.touchSpec(id: record.id, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
+            try await storage.specRows.touchSpec(id: record.id, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
 
             var report = UpdateReport()
             for layout in layouts {
                 guard layout.state == .fresh else {
-                    guard let spec = try loadSpec(name: name, storage: storage)?.spec else { throw StoreError.noSuchSpec(name: name) }
-                    _ = try computeLayout(
+                    guard let spec = try await loadSpec(name: name, storage: storage)?.spec else { throw StoreError.noSuchSpec(name: name) }
+                    _ = try await computeLayout(
                         spec: spec, name: name, specID: record.id, fingerprint: fingerprint,
                         crossExtent: layout.crossExtent, storage: storage, progress: nil, cancellation: cancellation
                     )
@@ -139,15 +139,15 @@ extension LayoutStore {
                     engine: engine, storage: storage, layout: layout, location: location, axis: header.axis, sectionSpacing: header.sectionSpacing,
                     oldIdentities: previous, fingerprint: fingerprint,
                     oldSection: { index in
-                        index == section ? old : try self.storedSection(specID: record.id, index: index, name: name, storage: storage)
+                        index == section ? old : try await self.storedSection(specID: record.id, index: index, name: name, storage: storage)
                     },
                     newSection: { index in
-                        index == section ? changed : try self.storedSection(specID: record.id, index: index, name: name, storage: storage)
+                        index == section ? changed : try await self.storedSection(specID: record.id, index: index, name: name, storage: storage)
                     },
                     cancellation: cancellation
                 )
                 updater.changedFrom = changedFrom.map { [section: $0] } ?? [:]
-                report.layouts.append(try updater.run())
+                report.layouts.append(try await updater.run())
             }
             return report
         } }
@@ -162,12 +162,12 @@ extension LayoutStore {
         storage: any WriteTransaction,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
-    ) throws -> UpdateReport {
-        guard let old = try loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
+    ) async throws -> UpdateReport {
+        guard let old = try await loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
         // States are judged against the old content, before the spec row changes.
-        let layouts = try storage.layouts.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version).map(\.layout)
-        let oldIdentities = try storage.specs.sectionIdentities(specID: old.id)
-        _ = try upsertSpec(spec, name: name, fingerprint: fingerprint, bodies: bodies, storage: storage, previous: oldIdentities)
+        let layouts = try await storage.layoutRows.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version).map(\.layout)
+        let oldIdentities = try await storage.specRows.sectionIdentities(specID: old.id)
+        _ = try await upsertSpec(spec, name: name, fingerprint: fingerprint, bodies: bodies, storage: storage, previous: oldIdentities)
         var report = UpdateReport()
         for layout in layouts {
             if layout.state == .fresh, fingerprint.specHash == old.contentHash {
@@ -178,7 +178,7 @@ extension LayoutStore {
                 continue
             }
             if layout.state == .stale || spec.axis != old.spec.axis {
-                _ = try computeLayout(
+                _ = try await computeLayout(
                     spec: spec, name: name, specID: old.id, fingerprint: fingerprint,
                     crossExtent: layout.crossExtent, storage: storage, progress: progress, cancellation: cancellation
                 )
@@ -191,7 +191,7 @@ extension LayoutStore {
                 oldSection: { old.spec.sections[$0] }, newSection: { spec.sections[$0] },
                 cancellation: cancellation
             )
-            report.layouts.append(try updater.run())
+            report.layouts.append(try await updater.run())
         }
         return report
     }

@@ -48,6 +48,8 @@ public final class LayoutStore: Sendable {
     let directoryLoads = Locked<Set<LayoutCacheKey>>([])
     /// Runs the work of async calls that blocks (see ``BlockingExecutor``).
     let executor: any BlockingExecutor
+    /// The same, as the executor of async work that blocks in parts (writes).
+    let taskExecutor: BlockingTaskExecutor
     /// Async writes in flight at most: two, as many as can overlap usefully
     /// (one writes while the other computes its cells); the others wait
     /// without a thread.
@@ -64,7 +66,9 @@ public final class LayoutStore: Sendable {
         loadsDirectoriesInline: Bool = false, executor: (any BlockingExecutor)? = nil, resolvedNames: ResolvedNames? = nil
     ) {
         self.backend = backend
-        self.executor = executor ?? StoreThreads()
+        let executor = executor ?? StoreThreads()
+        self.executor = executor
+        self.taskExecutor = BlockingTaskExecutor(executor)
         self.registry = registry
         self.layoutCache = LayoutCache(budget: cacheBudget)
         self.resolvedNames = resolvedNames
@@ -117,9 +121,10 @@ public final class LayoutStore: Sendable {
     }
 
     /// Runs a write, turning the engine's spec errors into store errors.
-    func write<T>(_ body: (any WriteTransaction) throws -> T) throws -> T {
+    /// The caller runs it on ``taskExecutor`` (see `onExecutor`).
+    func write<T>(_ body: (any WriteTransaction) async throws -> T) async throws -> T {
         var result: T?
-        try reportingSpecErrors(name: nil) { try backend.write { storage in result = try body(storage) } }
+        try await reportingSpecErrors(name: nil) { try await backend.write { storage in result = try await body(storage) } }
         guard let result else { preconditionFailure("a write that returned ran its body") }
         return result
     }

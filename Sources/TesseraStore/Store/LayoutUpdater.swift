@@ -16,8 +16,8 @@ struct LayoutUpdater {
     let fingerprint: SpecFingerprint
     /// Section `i` of the old and of the new spec, asked for only when it
     /// changed: an append reads one section, not the whole spec.
-    let oldSection: (Int) throws -> Section
-    let newSection: (Int) throws -> Section
+    let oldSection: (Int) async throws -> Section
+    let newSection: (Int) async throws -> Section
     /// Checked between chunks of cells.
     var cancellation: CancellationFlag? = nil
     /// Sections (new indices) whose items changed from this item on, and
@@ -46,9 +46,9 @@ struct LayoutUpdater {
         var moved: Bool
     }
 
-    mutating func run() throws -> UpdateReport.Layout {
+    mutating func run() async throws -> UpdateReport.Layout {
         var entry = UpdateReport.Layout(crossExtent: layout.crossExtent)
-        let oldSections = try storage.sections.sections(layoutID: layout.id)
+        let oldSections = try await storage.cellRows.sections(layoutID: layout.id)
         var oldByIdentity: [String: Int] = [:]
         for (index, info) in oldIdentities.enumerated() where oldByIdentity[info.identity] == nil {
             oldByIdentity[info.identity] = index
@@ -66,7 +66,7 @@ struct LayoutUpdater {
                 plans.append(.reuse(old))
                 continue
             }
-            let (before, after) = (try oldSection(oldIndex), try newSection(index))
+            let (before, after) = (try await oldSection(oldIndex), try await newSection(index))
             let sameShape = SpecFingerprint.shape(of: before, crossExtent: layout.crossExtent)
                 == SpecFingerprint.shape(of: after, crossExtent: layout.crossExtent)
             if sameShape, try sameItems(before, after, oldIndex: oldIndex) {
@@ -81,12 +81,12 @@ struct LayoutUpdater {
             }
         }
         for (index, old) in oldSections.enumerated() where !used.contains(index) {
-            try storage.cellChanges.deleteGroups(layoutID: layout.id, slot: old.slot)
+            try await storage.cellRows.deleteGroups(layoutID: layout.id, slot: old.slot)
             entry.removed += 1
         }
 
         var nextSlot = (oldSections.map(\.slot).max() ?? -1) + 1
-        var writer = CellGroupWriter(storage: storage.cellChanges, layoutID: layout.id)
+        var writer = CellGroupWriter(storage: storage.cellRows, layoutID: layout.id)
         writer.cancellation = cancellation
         writer.location = location
         writer.writesSectionRows = false
@@ -99,19 +99,19 @@ struct LayoutUpdater {
                 geometry.index = index
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .none, moved: moved))
             case .resume(let old, let limit):
-                let section = try newSection(index)
-                let stored = try storage.sections.placerState(layoutID: layout.id, slot: old.slot).map(StoredStates.init(bytes:))
+                let section = try await newSection(index)
+                let stored = try await storage.cellRows.placerState(layoutID: layout.id, slot: old.slot).map(StoredStates.init(bytes:))
                 let start = stored?.latest(atMost: limit, itemCount: old.geometry.itemCount)
                 let restored = try start.map { try resumablePlacer(for: section, index: index, state: $0.state) }
                 guard case .placer(let placer) = restored, let start else {
-                    placed.append(try recompute(section, index: index, replacing: old, slot: &nextSlot, writer: &writer))
+                    placed.append(try await recompute(section, index: index, replacing: old, slot: &nextSlot, writer: &writer))
                     entry.recomputed += 1
                     if case .unreadable = restored { entry.unreadableStates += 1 }
                     continue
                 }
                 writer.slots[index] = old.slot
                 writer.checkpoints = stored?.checkpoints.filter { $0.itemCount <= start.itemCount } ?? []
-                writer.resumedGroup = try ResumedGroup.read(
+                writer.resumedGroup = try await ResumedGroup.read(
                     layoutID: layout.id, slot: old.slot, section: index, firstWritten: placer.firstWrittenItem(after: start.itemCount),
                     storage: storage, location: location
                 )
@@ -123,19 +123,19 @@ struct LayoutUpdater {
                 let state = try writer.closeSection(geometry, placer: finalPlacer)
                 // This call wrote only the new and open cells: the span comes
                 // from all the section's groups, exactly.
-                geometry.cellSpan = try storage.groups.scrollSpan(layoutID: layout.id, slot: old.slot)
+                geometry.cellSpan = try await storage.cellRows.scrollSpan(layoutID: layout.id, slot: old.slot)
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .some(state), moved: true))
                 entry.resumed += 1
             case .recompute(let old):
-                placed.append(try recompute(try newSection(index), index: index, replacing: old, slot: &nextSlot, writer: &writer))
+                placed.append(try await recompute(try await newSection(index), index: index, replacing: old, slot: &nextSlot, writer: &writer))
                 entry.recomputed += 1
             }
         }
 
         // Place the sections as the engine does; then write the rows that changed.
         let renumbered = placed.count != oldSections.count || placed.contains { $0.moved && $0.state == nil }
-        let keptStates = renumbered ? try storage.sections.placerStates(layoutID: layout.id) : [:]
-        if renumbered { try storage.cellChanges.deleteSections(layoutID: layout.id) }
+        let keptStates = renumbered ? try await storage.cellRows.placerStates(layoutID: layout.id) : [:]
+        if renumbered { try await storage.cellRows.deleteSections(layoutID: layout.id) }
         var chain = SectionChain(sectionSpacing: sectionSpacing)
         var overhang = 0.0
         var cellCount = 0
@@ -151,14 +151,14 @@ struct LayoutUpdater {
             elementCount += geometry.elementCount
             let record = SectionRecord(geometry: geometry, slot: section.slot)
             if let state = section.state {
-                try storage.cellChanges.writeSection(layoutID: layout.id, record, placerState: state)
+                try storage.cellRows.writeSection(layoutID: layout.id, record, placerState: state)
             } else if renumbered {
-                try storage.cellChanges.writeSection(layoutID: layout.id, record, placerState: keptStates[section.slot])
+                try storage.cellRows.writeSection(layoutID: layout.id, record, placerState: keptStates[section.slot])
             } else if geometry.start != oldStart {
-                try storage.cellChanges.moveSection(layoutID: layout.id, index: index, start: geometry.start, end: geometry.end)
+                try await storage.cellRows.moveSection(layoutID: layout.id, index: index, start: geometry.start, end: geometry.end)
             }
         }
-        try storage.layoutChanges.updateLayout(
+        try await storage.layoutRows.updateLayout(
             id: layout.id,
             LayoutTotals(contentLength: chain.end, sectionCount: placed.count, cellCount: cellCount, elementCount: elementCount, overhang: overhang),
             specHash: fingerprint.specHash,
@@ -173,8 +173,8 @@ struct LayoutUpdater {
         replacing old: OldSection?,
         slot nextSlot: inout Int,
         writer: inout CellGroupWriter
-    ) throws -> Placed {
-        if let old { try storage.cellChanges.deleteGroups(layoutID: layout.id, slot: old.slot) }
+    ) async throws -> Placed {
+        if let old { try await storage.cellRows.deleteGroups(layoutID: layout.id, slot: old.slot) }
         let slot = nextSlot
         nextSlot += 1
         writer.slots[index] = slot
