@@ -20,8 +20,8 @@ twins=$(grep -rlE '^extension LayoutStore|class LayoutStore' Sources --include=*
     while (/^    public func (\w+)\(\s*(\w*)([^{]*)\{/mg) { my ($k, $rest) = ("$1($2)", $3); print "$k ", ($rest =~ /\)\s*async\b/ ? "async" : "sync"), "\n" } ' \
     | sort -u | awk '{ if ($2=="async") a[$1]=1; else s[$1]=1 } END { n=0; for (k in a) if (k in s) n++; print n }')
 echo "sync/async twins:                  $twins"
-port_files=$(grep -rlE 'protocol (StorageBackend|StorageReader|StorageWriter|CellSink|ReadSnapshot|WriteTransaction|SpecReads|LayoutReads|SectionReads|CellGroupReads|SpecWrites|LayoutWrites|CellWrites)\b' $store --include=*.swift || true)
-echo "port requirements (func/var/init): $( [ -n "$port_files" ] && awk '/^package protocol (StorageBackend|StorageReader|StorageWriter|CellSink|ReadSnapshot|WriteTransaction|SpecReads|LayoutReads|SectionReads|CellGroupReads|SpecWrites|LayoutWrites|CellWrites)[^A-Za-z]/{p=1} p && /^}/{p=0} p && /^    (func|var|init|associatedtype)/' $port_files | wc -l | tr -d ' ' || echo 0)"
+port_files=$(grep -rlE 'protocol (StorageBackend|StorageReader|StorageWriter|CellSink|ReadSnapshot|WriteTransaction|SpecReads|LayoutReads|SectionReads|CellGroupReads|SpecWrites|LayoutWrites|CellWrites|SpecRows|LayoutRows|CellRows)\b' $store --include=*.swift || true)
+echo "port requirements (func/var/init): $( [ -n "$port_files" ] && awk '/^package protocol (StorageBackend|StorageReader|StorageWriter|CellSink|ReadSnapshot|WriteTransaction|SpecReads|LayoutReads|SectionReads|CellGroupReads|SpecWrites|LayoutWrites|CellWrites|SpecRows|LayoutRows|CellRows)[^A-Za-z]/{p=1} p && /^}/{p=0} p && /^    (func|var|init|associatedtype)/' $port_files | wc -l | tr -d ' ' || echo 0)"
 echo "@unchecked Sendable:               $(count '@unchecked Sendable' Sources)"
 echo ".wait() in TesseraPostgres:        $(count '\.wait\(\)' Sources/TesseraPostgres)"
 echo "TesseraStore files naming a backend: $(grep -rliE 'sqlite|postgres' $store --include=*.swift | wc -l | tr -d ' ')"

@@ -12,11 +12,9 @@ struct ReentrancyTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let path = "/tmp/tessera-reentrancy-message-\(getpid()).sqlite"
             defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
-            let store = try LayoutStore(path: path)
-            let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 2}, "items": [{}]}]}"#)
-            // A progress callback runs inside the write: writing from it (the
-            // write's synchronous body, internal) would wait for itself.
-            try await store.save(spec, as: "feed", crossExtents: [100]) { _ in _ = try? store.invalidate(name: "feed") }
+            let pool = try DatabasePool(path: path)
+            // A write's body that writes again on its thread would wait for itself.
+            try pool.write { _ in try pool.write { _ in } }
         }
         let standardError = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
         #expect(standardError.contains("a write was started inside another write of the same store"))

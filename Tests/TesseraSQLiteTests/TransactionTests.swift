@@ -61,8 +61,8 @@ struct TransactionTests {
         #expect(try all.step())
         #expect(all.text(at: 0) == "1,2")
         // Outside a transaction a savepoint is a transaction of its own.
-        #expect(throws: Refusal.self) {
-            try db.savepoint {
+        await #expect(throws: Refusal.self) {
+            try await db.savepoint {
                 try db.execute("DELETE FROM t")
                 throw Refusal()
             }

@@ -104,7 +104,6 @@ struct AsyncStoreTests {
         #endif
         #expect(try await store.visibleElements(name: "other", crossExtent: 300, viewport: Self.everything).count == 30)
         #expect(try await store.layout(name: "other", crossExtent: 600).computed)
-        #expect(try Self.sync { try store.invalidate(name: "third") } == 1)
         #expect(try await store.invalidate(name: "third") == 1)
         #expect(try await store.layouts(name: "gated").isEmpty)
 
@@ -129,9 +128,9 @@ struct AsyncStoreTests {
         try await store.save(Self.grid(), as: "other", crossExtents: [300])
         let gate = Gate.make()
         let spec = try GateLayout.spec(gate: gate)
-        // A sync save computes inside its write: the writer is busy until the gate opens.
-        // On a thread of its own: a blocked cooperative thread would slow every other test.
-        let writing = Self.onThread { try store.save(spec, as: "gated", crossExtents: [100], progress: nil, cancellation: nil).layouts }
+        // A save computes inside its write: the writer is busy until the gate opens.
+        // Waited for on a thread of its own: a blocked cooperative thread would slow every other test.
+        let writing = Self.onThread { try waitForAsync { try await store.save(spec, as: "gated", crossExtents: [100]).layouts } }
         #expect(await Self.arrival(at: gate))
 
         let unknown = await #expect(throws: StoreError.self) { try await store.visibleElements(name: "nope", crossExtent: 390, viewport: Self.everything) }

@@ -23,6 +23,14 @@ struct ExecutorTests {
             backgroundJobs.withLock { $0 += 1 }
             return try await threads.runInBackground(body)
         }
+
+        /// Parts of async work that may block (a write's body) run here.
+        let submitted = Mutex(0)
+
+        func submit(_ work: @escaping @Sendable () -> Void) {
+            submitted.withLock { $0 += 1 }
+            threads.submit(work)
+        }
     }
 
     @Test("async writes and computations run on the executor given to LayoutStore(path:executor:), a computation in the background")
@@ -34,7 +42,9 @@ struct ExecutorTests {
         let store = try LayoutStore(path: directory.appendingPathComponent("s.sqlite").path, executor: executor)
         defer { store.close() }
         _ = try await store.save(AsyncStoreTests.grid(), as: "feed", crossExtents: [300])
+        // One job that finds the executor running, then the write's body on its threads.
         #expect(executor.jobs.withLock { $0 } == 1)
+        #expect(executor.submitted.withLock { $0 } >= 1)
         #expect(executor.backgroundJobs.withLock { $0 } == 0)
         guard case .found(_, true) = try await store.query(.viewport(Rect(x: 0, y: 0, width: 300, height: 300)), name: "feed", crossExtent: 310) else {
             Issue.record("the missing layout was not computed")

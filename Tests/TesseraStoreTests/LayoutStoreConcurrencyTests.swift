@@ -68,8 +68,8 @@ struct LayoutStoreConcurrencyTests {
         let results = LockedList()
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             do {
-                // Threads of their own: the synchronous body, computed in the writer.
-                let result = try store.layout(name: "feed", crossExtent: 250)
+                // Threads of their own, each waiting for the layout.
+                let result = try waitForAsync { try await store.layout(name: "feed", crossExtent: 250) }
                 let layout = result.layout
                 if result.computed { computed.increment() }
                 results.append("\(layout.id) \(layout.elementCount)")

@@ -27,15 +27,15 @@ final class ChangeListener: Sendable {
 
     /// Connects and listens; `unsupported` where PostgreSQL refuses LISTEN
     /// (a hot standby).
-    init(url: PostgresURL, eventLoop: any EventLoop) throws {
+    init(url: PostgresURL, eventLoop: any EventLoop) async throws {
         self.url = url
         self.eventLoop = eventLoop
-        let first = try PostgresSession.connect(to: url, on: eventLoop, id: 0)
+        let first = try await PostgresSession.connect(to: url, on: eventLoop, id: 0)
         do {
             // The channel the triggers notify: one per store, whatever its schema's name.
-            guard let channel = try first.rows(
-                "SELECT 'tessera_' || oid::text FROM pg_namespace WHERE nspname = $1", .of(url.schema)
-            ).first.map({ try $0.text(0) }) else {
+            guard let channel = try await first.answering({ session in
+                try session.rows("SELECT 'tessera_' || oid::text FROM pg_namespace WHERE nspname = $1", .of(url.schema)).first.map { try $0.text(0) }
+            }) else {
                 throw StoreError(.notFound, "no store at \(url.description.quotedForMessage)", store: url.description)
             }
             self.channel = channel
@@ -45,7 +45,7 @@ final class ChangeListener: Sendable {
         }
         session = Locked(first)
         do {
-            try listen(on: first)
+            try await listen(on: first)
         } catch let error as StoreError {
             first.close()
             throw StoreError(
@@ -57,10 +57,10 @@ final class ChangeListener: Sendable {
     }
 
     /// Listens on `connected`, and watches for its end.
-    private func listen(on connected: PostgresSession) throws {
+    private func listen(on connected: PostgresSession) async throws {
         // The handler first, then LISTEN: no notification after LISTEN is missed.
         connected.connection.addListener(channel: channel) { [weak self] _, _ in self?.committed() }
-        try connected.query("LISTEN \(channel)")
+        try await connected.run("LISTEN \(channel)")
         listening.store(true, ordering: .sequentiallyConsistent)
         connected.connection.closeFuture.whenComplete { [weak self] _ in self?.lost(after: 1) }
     }
@@ -71,16 +71,16 @@ final class ChangeListener: Sendable {
         listening.store(false, ordering: .sequentiallyConsistent)
         committed()
         guard !closed.load(ordering: .sequentiallyConsistent) else { return }
-        // Off the event loop: connecting waits for it.
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
+        Task { [weak self] in
+            try? await Task.sleep(for: .seconds(delay))
             guard let self, !self.closed.load(ordering: .sequentiallyConsistent) else { return }
             do {
-                let connected = try PostgresSession.connect(to: url, on: eventLoop, id: 0)
+                let connected = try await PostgresSession.connect(to: url, on: eventLoop, id: 0)
                 session.withLock { $0 = connected }
                 // Commits made while nobody listened: every reader resolves again.
                 committed()
                 do {
-                    try listen(on: connected)
+                    try await listen(on: connected)
                 } catch {
                     connected.close()
                     lost(after: min(30, delay * 2))

@@ -93,7 +93,7 @@ struct StatementKey: Hashable {
 extension PostgresSession {
     /// Sends one statement the body wanted and waits for its answer
     /// without holding a thread.
-    fileprivate func fetch(_ wanted: ReplayLog.Wanted) async throws -> ReplayLog.Answer {
+    func fetch(_ wanted: ReplayLog.Wanted) async throws -> ReplayLog.Answer {
         statementsSent.add(1, ordering: .relaxed)
         do {
             if let values = wanted.preparedValues {

@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 import NIOCore
 import NIOPosix
@@ -6,10 +5,15 @@ import PostgresNIO
 import Synchronization
 import TesseraStore
 
-/// One connection to the server, used synchronously: the store's port is
-/// synchronous and runs on the store's own threads (or a caller's), never
-/// on an event loop, so each statement waits for its answer. A session is
-/// used by one thread at a time (the pool hands it out).
+/// One connection to the server. Its statements are written as synchronous
+/// methods (the store's reads are synchronous). In an async read or a
+/// write they never wait: they run against the answers fetched so far, the
+/// one they lacked is fetched without holding a thread, and they run again
+/// (see `ReplayLog`, `answering`); a write sends the statements whose
+/// answer it does not need without waiting (`pipeline`). Only a
+/// synchronous read (a synchronous caller's) waits for each answer,
+/// through the one bridge (`waitForAsync`). A session is used by one task
+/// or thread at a time (the pool hands it out).
 final class PostgresSession {
     let connection: PostgresConnection
     let location: String
@@ -62,18 +66,8 @@ final class PostgresSession {
         self.logger = logger
     }
 
-    /// Connects and authenticates, with the store's schema first on the search path.
-    static func connect(to url: PostgresURL, on eventLoop: any EventLoop, id: Int) throws -> PostgresSession {
-        let logger = Self.noLogger
-        do {
-            let connection = try waitFor(PostgresConnection.connect(on: eventLoop, configuration: configuration(url), id: id, logger: logger))
-            return PostgresSession(connection: connection, location: url.description, logger: logger)
-        } catch {
-            throw StoreError(postgres: error, location: url.description, connecting: true)
-        }
-    }
-
-    /// Connects and authenticates without holding a thread.
+    /// Connects and authenticates without holding a thread, with the
+    /// store's schema first on the search path.
     static func connect(to url: PostgresURL, on eventLoop: any EventLoop, id: Int) async throws -> PostgresSession {
         let logger = Self.noLogger
         do {
@@ -130,28 +124,21 @@ final class PostgresSession {
     /// (`$1::int8`): the binds are sent in binary, as `binds` type them.
     func preparedRows(_ sql: String, _ binds: [PostgresData]) throws -> [RowColumns] {
         try beginStatement()
-        if let replay {
-            let key = StatementKey(sql: sql, prepared: binds)
-            guard case .prepared(let rows)? = replay.answer(key) else {
-                throw replay.want(ReplayLog.Wanted(key: key, binds: PostgresBindings(), preparedValues: binds))
-            }
+        let key = StatementKey(sql: sql, prepared: binds)
+        let wanted = ReplayLog.Wanted(key: key, binds: PostgresBindings(), preparedValues: binds)
+        guard let replay else {
+            guard case .prepared(let rows) = try fetchWaiting(wanted) else { preconditionFailure("a prepared statement answered with rows") }
             return rows.map { RowColumns($0, location: location) }
         }
-        do {
-            let statement: PreparedQuery
-            if let known = preparedStatements[sql] {
-                statement = known
-            } else {
-                statement = try Self.waitFor(connection.prepare(query: sql))
-                preparedStatements[sql] = statement
-            }
-            statementsSent.add(1, ordering: .relaxed)
-            return try Self.waitFor(statement.execute(binds)).map { RowColumns($0, location: location) }
-        } catch {
-            // Prepared again next time (after a change of the schema, say).
-            forgetPreparedStatement(sql)
-            throw StoreError(postgres: error, location: location, connecting: false)
-        }
+        guard case .prepared(let rows)? = replay.answer(key) else { throw replay.want(wanted) }
+        return rows.map { RowColumns($0, location: location) }
+    }
+
+    /// Fetches one statement's answer for a synchronous caller (a
+    /// synchronous read: the command line's), which waits through the one
+    /// bridge (`waitForAsync`); async reads and writes never do.
+    private func fetchWaiting(_ wanted: ReplayLog.Wanted) throws -> ReplayLog.Answer {
+        try waitForAsync { try await fetch(wanted) }
     }
 
     /// The statement `sql` prepared on this session, prepared now the
@@ -174,24 +161,6 @@ final class PostgresSession {
         return StoreError(.internal, "a read outside a transaction needed a snapshot of more than one statement", store: location)
     }
 
-    /// Sends one statement without waiting for its answer: the next
-    /// statement of the session queues behind it. Its future tells how it went.
-    @discardableResult
-    func send(withoutWaiting sql: String) -> EventLoopFuture<PostgresQueryResult> {
-        statementsSent.add(1, ordering: .relaxed)
-        return connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
-    }
-
-    /// Checks a statement sent without waiting (complete by now, when a
-    /// later statement of the session answered).
-    func check(_ sent: EventLoopFuture<PostgresQueryResult>) throws {
-        do {
-            _ = try Self.waitFor(sent)
-        } catch {
-            throw StoreError(postgres: error, location: location, connecting: false)
-        }
-    }
-
     /// Sends the rows a write has pending, without waiting (see `pipeline`).
     func flushPending() throws {
         guard !pending.isEmpty else { return }
@@ -201,19 +170,14 @@ final class PostgresSession {
     }
 
     private func send(_ sql: String, _ binds: PostgresBindings) throws -> PostgresQueryResult {
-        if let replay {
-            let key = StatementKey(sql: sql, binds: binds)
-            guard case .rows(let result)? = replay.answer(key) else {
-                throw replay.want(ReplayLog.Wanted(key: key, binds: binds, preparedValues: nil))
-            }
+        let key = StatementKey(sql: sql, binds: binds)
+        let wanted = ReplayLog.Wanted(key: key, binds: binds, preparedValues: nil)
+        guard let replay else {
+            guard case .rows(let result) = try fetchWaiting(wanted) else { preconditionFailure("a statement answered as a prepared one") }
             return result
         }
-        statementsSent.add(1, ordering: .relaxed)
-        do {
-            return try Self.waitFor(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger))
-        } catch {
-            throw StoreError(postgres: error, location: location, connecting: false)
-        }
+        guard case .rows(let result)? = replay.answer(key) else { throw replay.want(wanted) }
+        return result
     }
 
     /// Runs one statement; its rows as ``RowColumns``.
@@ -226,46 +190,32 @@ final class PostgresSession {
         try rows(sql, binds).first.map { try $0.int64(0) }
     }
 
-    /// Runs `body` in one transaction: committed when it returns, rolled
-    /// back (with the rows it left pending) when it throws.
-    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` in one transaction, its statements awaited (see
+    /// `answering`): committed when it returns, rolled back when it throws.
+    func inTransaction<T>(_ body: (PostgresSession) throws -> T) async throws -> T {
+        try await run("BEGIN")
         do {
-            try query("BEGIN")
-            let result = try body()
-            try query("COMMIT")
+            let result = try await answering(body)
+            try await run("COMMIT")
             return result
         } catch {
-            pending = PendingRows()
-            _ = try? query("ROLLBACK")
+            try? await run("ROLLBACK")
             throw error
         }
     }
 
     /// Runs statements without parameters (a migration's script), one after
-    /// another (see `SQLScript`).
+    /// another (see `SQLScript`), inside `answering`.
     func execute(script: String) throws {
         for statement in SQLScript.statements(script) { try query(statement) }
     }
 
+    /// Closes the connection, without waiting for it to end: the
+    /// connection lives until it has (PostgresNIO requires it closed when
+    /// it goes).
     func close() {
-        _ = try? Self.waitFor(connection.close())
-    }
-
-    /// Waits for `future`, which completes on the storage's own event loop.
-    /// A caller on another event loop's thread (a server that runs Swift
-    /// concurrency on NIO's threads, opening its store) may not use NIO's
-    /// `wait()`: it blocks on a semaphore instead.
-    static func waitFor<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
-        if MultiThreadedEventLoopGroup.currentEventLoop == nil { return try future.wait() }
-        let semaphore = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: Result<T, any Error>?
-        future.whenComplete { outcome in
-            result = outcome
-            semaphore.signal()
-        }
-        semaphore.wait()
-        guard let result else { throw StoreError(.internal, "a PostgreSQL request ended without a result") }
-        return try result.get()
+        let connection = connection
+        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
     var isClosed: Bool { connection.isClosed }

@@ -3,8 +3,7 @@ import NIOCore
 import TesseraStore
 
 /// Up to `maximum` sessions, opened when first needed and kept open; a
-/// caller beyond that waits for one to be given back (a task without
-/// holding a thread, a synchronous caller blocking its own). A session
+/// caller beyond that waits for one to be given back, without holding a thread. A session
 /// whose connection broke is closed and replaced by the next caller.
 final class SessionPool: Sendable {
     private let url: PostgresURL
@@ -28,8 +27,9 @@ final class SessionPool: Sendable {
         slots = AsyncGate(width: maximum)
     }
 
-    /// Runs `body` with a session of its own, blocking the calling thread
-    /// while it waits for one.
+    /// Runs `body` with a session of its own, for a synchronous caller:
+    /// blocking the calling thread while it waits for one, and connecting
+    /// through the one bridge (`waitForAsync`).
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
         try slots.passBlocking {
             let session = try take()
@@ -40,7 +40,7 @@ final class SessionPool: Sendable {
 
     /// Runs `body` with a session of its own, waiting for one without
     /// holding a thread (and connecting so).
-    func withSession<T: Sendable>(_ body: (PostgresSession) async throws -> T) async throws -> T {
+    func withSession<T>(_ body: (PostgresSession) async throws -> T) async throws -> T {
         try await slots.pass {
             let session: PostgresSession
             switch try reuseOrNumber() {
@@ -63,7 +63,7 @@ final class SessionPool: Sendable {
         switch try reuseOrNumber() {
         case .reused(let session): return session
         case .new(let id):
-            let session = try PostgresSession.connect(to: url, on: eventLoop, id: id)
+            let session = try waitForAsync { try await PostgresSession.connect(to: url, on: eventLoop, id: id) }
             state.withLock { $0.all.append(session) }
             return session
         }

@@ -10,11 +10,12 @@ enum PostgresMigrator {
     static let versionsTable = "tessera_migrations"
 
     /// Migrates the store of `url` (creating it when missing) through `session`.
-    static func migrate(_ session: PostgresSession, url: PostgresURL) throws {
+    static func migrate(_ session: PostgresSession, url: PostgresURL) async throws {
         // A store at this version is left alone, without a write: a
         // hot-standby replica opens it too (its writes then fail, readOnly).
-        if (try? existingVersion(session, url: url, creating: false)) == PostgresMigrations.all.count { return }
-        try session.inTransaction {
+        let found = try? await session.answering { try existingVersion($0, url: url, creating: false) }
+        if found == PostgresMigrations.all.count { return }
+        try await session.inTransaction { session in
             // One lock for the whole database: stores in other schemas share the extension it creates.
             try session.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", .of("tessera.migrate"))
             try session.query("CREATE SCHEMA IF NOT EXISTS \(url.schema)")
@@ -27,8 +28,8 @@ enum PostgresMigrator {
     }
 
     /// Fails unless the store of `url` exists at this build's version; writes nothing.
-    static func requireCurrent(_ session: PostgresSession, url: PostgresURL) throws {
-        let current = try existingVersion(session, url: url, creating: false)
+    static func requireCurrent(_ session: PostgresSession, url: PostgresURL) async throws {
+        let current = try await session.answering { try existingVersion($0, url: url, creating: false) }
         if current < PostgresMigrations.all.count {
             throw StoreError(
                 .readOnly,

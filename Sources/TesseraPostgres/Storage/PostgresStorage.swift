@@ -37,12 +37,15 @@ final class PostgresStorage: StorageBackend, Sendable {
         writers = SessionPool(url: url, eventLoop: eventLoop, maximum: 1)
         var listener: ChangeListener?
         do {
-            if readOnly {
-                try readers.withSession { session in try PostgresMigrator.requireCurrent(session, url: url) }
-            } else {
-                try writers.withSession { session in try PostgresMigrator.migrate(session, url: url) }
+            // Opening is synchronous (`LayoutStore(url:)`): the one bridge waits.
+            listener = try waitForAsync { [readers, writers] in
+                if readOnly {
+                    try await readers.withSession { session in try await PostgresMigrator.requireCurrent(session, url: url) }
+                } else {
+                    try await writers.withSession { session in try await PostgresMigrator.migrate(session, url: url) }
+                }
+                return url.freshness == .notified ? try await ChangeListener(url: url, eventLoop: eventLoop) : nil
             }
-            if url.freshness == .notified { listener = try ChangeListener(url: url, eventLoop: eventLoop) }
         } catch {
             changeListener = nil
             shutdown()
@@ -81,6 +84,9 @@ final class PostgresStorage: StorageBackend, Sendable {
     /// statement, it runs again from the start in one REPEATABLE READ,
     /// READ ONLY transaction. Whatever the first attempt did or cached came
     /// from a snapshot that includes every commit before the read began.
+    /// For a synchronous caller: each statement waits for its answer
+    /// through the one bridge (`waitForAsync`), so that a read of many
+    /// statements (a check) runs its body once.
     func read(_ body: (any ReadSnapshot) throws -> Void) throws {
         try refuseIfClosed()
         try readers.withSession { session in
@@ -102,18 +108,17 @@ final class PostgresStorage: StorageBackend, Sendable {
             } catch {}
             session.singleStatementRead = false
             session.prefetched.removeAll(keepingCapacity: true)
-            // BEGIN and COMMIT are not waited for: the statements between
-            // them queue behind BEGIN, and the next read's behind COMMIT
-            // (of a read-only transaction: nothing to fail but the
-            // connection, which the next statement would report). One
-            // round trip per statement of the body, none more.
-            let begun = session.send(withoutWaiting: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            // BEGIN is not waited for: the body's first statement queues behind it.
+            session.sendPipelined("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", PostgresBindings())
             do {
                 try body(session)
-                try session.check(begun)
-                session.send(withoutWaiting: "COMMIT")
+                try waitForAsync { try await session.drainPipeline() }
+                session.sendPipelined("COMMIT", PostgresBindings())
             } catch {
-                _ = try? session.query("ROLLBACK")
+                try? waitForAsync {
+                    try? await session.drainPipeline()
+                    try await session.run("ROLLBACK")
+                }
                 throw error
             }
         }
@@ -131,6 +136,10 @@ final class PostgresStorage: StorageBackend, Sendable {
     /// fetched so far, and what a run lacked is fetched, awaited, before
     /// the next run (see `ReplayLog`). Nothing runs on `executor`.
     func read(_ body: @escaping @Sendable (any ReadSnapshot) throws -> Void, on executor: any BlockingExecutor) async throws {
+        try await readReplaying(body)
+    }
+
+    private func readReplaying(_ body: (any ReadSnapshot) throws -> Void) async throws {
         try refuseIfClosed()
         try await readers.withSession { session in
             let log = ReplayLog()
@@ -226,8 +235,10 @@ final class PostgresStorage: StorageBackend, Sendable {
     /// planner's statistics (VACUUM of the store's tables).
     func compact() throws {
         try refuseIfReadOnly()
-        _ = try writers.withSession { session in
-            try session.query("VACUUM (ANALYZE) specs, spec_sections, layouts, layout_sections, cell_groups")
+        try waitForAsync {
+            try await writers.withSession { session in
+                try await session.run("VACUUM (ANALYZE) specs, spec_sections, layouts, layout_sections, cell_groups")
+            }
         }
     }
 
@@ -239,7 +250,7 @@ final class PostgresStorage: StorageBackend, Sendable {
 
     /// Runs `script` in one transaction of the writer's session, outside the store's rules.
     func execute(script: String) throws {
-        try writers.withSession { session in try session.inTransaction { try session.execute(script: script) } }
+        try waitForAsync { try await writers.withSession { session in try await session.inTransaction { try $0.execute(script: script) } } }
     }
 
     /// Nothing runs in the background: every write is committed when it returns.
@@ -247,19 +258,19 @@ final class PostgresStorage: StorageBackend, Sendable {
 
     /// Bytes of the store's tables, their TOAST tables and indexes.
     var storageBytes: Int {
-        let bytes = try? readers.withSession { session in
+        let bytes = try? waitForAsync { try await readers.withSession { session in try await session.answering { session in
             try session.scalarInt64("""
                 SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::int8 FROM pg_class AS c
                 JOIN pg_namespace AS n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'
                 """, .of(url.schema))
-        }
+        } } }
         return Int((bytes ?? nil) ?? 0)
     }
 
     /// Rows the schema's constraints cannot catch: groups of a slot that has
     /// no section row, and sections counted differently from their layout's row.
     func integrityProblems() throws -> [String] {
-        try readers.withSession { session in
+        try waitForAsync { try await readers.withSession { session in try await session.answering { session in
             var problems: [String] = []
             let orphans = try session.scalarInt64("""
                 SELECT count(*) FROM cell_groups AS g WHERE NOT EXISTS (
@@ -289,6 +300,6 @@ final class PostgresStorage: StorageBackend, Sendable {
                 """) ?? 0
             if unreached > 0 { problems.append("\(unreached) cell groups' reach disagrees with the bounds of their slot's groups") }
             return problems
-        }
+        } } }
     }
 }

@@ -35,7 +35,7 @@ package final class AsyncGate: Sendable {
     }
 
     /// Runs `body` once the gate lets this task through.
-    package func pass<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    package func pass<T>(_ body: () async throws -> T) async throws -> T {
         await enter()
         defer { leave() }
         return try await body()

@@ -181,7 +181,10 @@ extension LayoutStore {
     /// synchronous parts (a file-backed backend's statements, the engine)
     /// run on the executor's threads, where they may block.
     func onExecutor<T>(_ body: () async throws -> T) async throws -> T {
-        try await withTaskExecutorPreference(taskExecutor) { try await body() }
+        // An executor that runs nothing now (a pool shut down) fails here,
+        // before anything is read or written.
+        try await executor.run {}
+        return try await withTaskExecutorPreference(taskExecutor) { try await body() }
     }
 
     /// `body`, an async write, once the write gate lets it through, with a

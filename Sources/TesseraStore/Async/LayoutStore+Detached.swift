@@ -11,7 +11,10 @@ extension LayoutStore {
         let key = LayoutKey(name: name, crossExtent: crossExtent)
         let (task, started) = flights.withLock { table -> (Task<ComputedLayout, any Error>, Bool) in
             if let running = table[key] { return (running, false) }
-            let task = Task<ComputedLayout, any Error> {
+            // On the store's executor, not Swift concurrency's pool: a
+            // synchronous caller that waits for it (`waitForAsync`) may be
+            // holding one of the pool's few threads.
+            let task = Task<ComputedLayout, any Error>(executorPreference: taskExecutor) {
                 defer { _ = self.flights.withLock { $0.removeValue(forKey: key) } }
                 // Not cancelled with a caller: the others may still wait for it.
                 return try await self.computeGate.pass {
