@@ -158,6 +158,7 @@ let package = Package(
                 "SQLiteToolkit",
                 "TesseraBackends",
                 "TesseraCommandSupport",
+                "TesseraGzip",
                 "TesseraHummingbird",
                 "TesseraServerSupport",
                 .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),

@@ -10,8 +10,9 @@
 public struct SectionPinning: Sendable, Hashable {
     /// The section's index.
     public var section: Int
-    /// The section's start and end along the scroll axis, left to right.
+    /// The section's start along the scroll axis, left to right.
     public var start: Double
+    /// The section's end along the scroll axis, left to right.
     public var end: Double
     /// The union of the section's cells along the scroll axis ([a, b] of
     /// the contract), left to right.
@@ -19,11 +20,13 @@ public struct SectionPinning: Sendable, Hashable {
     /// The section's inset before its items along the scroll axis
     /// (insets.top of a vertical spec): a pinned footer stays below a − inset.
     public var scrollStartInset: Double
-    /// The section's header, unpinned, and whether it pins.
+    /// The section's header, unpinned; nil without one.
     public var header: LayoutElement?
+    /// Whether the header pins.
     public var headerPinned: Bool
-    /// The section's footer, unpinned, and whether it pins.
+    /// The section's footer, unpinned; nil without one.
     public var footer: LayoutElement?
+    /// Whether the footer pins.
     public var footerPinned: Bool
 
     /// A section's pinning data, as a tile carries it.

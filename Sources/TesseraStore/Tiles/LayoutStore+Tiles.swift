@@ -26,8 +26,11 @@ public struct TileManifest: Sendable, Hashable {
 /// along the scroll axis (whole cross extent, whole carousels), unpinned,
 /// with what a client needs to pin headers and footers itself.
 public struct LayoutTile: Sendable {
+    /// The manifest of the revision the tile was cut from.
     public var manifest: TileManifest
+    /// The tile's number, from 0: its band is [index·T, (index+1)·T).
     public var index: Int
+    /// The direction of its frames (and of its band's coordinates).
     public var direction: LayoutDirection
     /// In the order of a rect query's answer.
     public var elements: [LayoutElement]
@@ -43,20 +46,31 @@ public struct LayoutTile: Sendable {
 /// when this read computed it first), or the layout missing or stale as
 /// the ``ComputePolicy`` left it.
 public enum TileResult<Value: Sendable>: Sendable {
+    /// The value, from the fresh layout; `computed` when this read computed it first.
     case found(Value, computed: Bool)
+    /// The layout is missing or stale, and the policy did not compute it.
     case missing(MissingLayout)
 }
 
 /// The cause of a `notFound` ``StoreError`` for a tile of a revision that is
 /// not the layout's current one.
 public struct StaleTileRevision: Error, Sendable, Hashable {
+    /// The revision the request named.
     public var asked: String
+    /// The layout's current revision (its manifest's).
     public var current: String
 }
 
 extension LayoutStore {
     /// The tile manifest of the layout of `name` at `crossExtent`, in one
     /// read (computing the layout first as `policy` says).
+    ///
+    /// ```swift
+    /// guard case .found(let manifest, _) = try await store.tileManifest(name: "home", crossExtent: 390) else { return }
+    /// let tile = try await store.tile(name: "home", crossExtent: 390, revision: manifest.revision, index: 0)
+    /// ```
+    ///
+    /// - Throws: ``StoreError`` as ``query(_:name:crossExtent:direction:offsets:maximumElements:compute:)``.
     public func tileManifest(name: String, crossExtent: Double, compute policy: ComputePolicy = .always) async throws -> TileResult<TileManifest> {
         let result = try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) { reader in
             try self.tiled(reader).manifest
