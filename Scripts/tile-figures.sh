@@ -4,7 +4,7 @@
 # holding most items), loopback only, every run bounded in time:
 #   - tiles an 844-point viewport needs, mean over random offsets, phone widths;
 #   - bytes per element of a tile, gzip (the server's, level 6) and plain, staggered part;
-#   - requests/s of tile requests against /v1/health under wrk (-t2 -c64),
+#   - requests/s of tile requests (plain and gzip) and of /visible against /v1/health under wrk (-t2 -c64),
 #     in ROUNDS alternating rounds (the ratio within each round, then the median).
 #
 #   bash Scripts/tile-figures.sh          DURATION=5 ROUNDS=3 by default
@@ -69,6 +69,23 @@ for index in range(count // 2, count // 2 + 50):
     best += len(gzip.compress(text, 9, mtime=0))
 print(f"staggered tiles {count // 2}…{count // 2 + 49} at 390: {elements} elements, {elements / 50:.0f} per tile")
 print(f"  bytes per element: plain {plain / elements:.1f}, gzip (server, level 6) {compressed / elements:.2f}, gzip level 9 {best / elements:.2f}")
+content = manifest["contentSize"][1]
+with open(f"{work}/visible.lua", "w") as lua:
+    lua.write(f'''
+local requests = {{}}
+local index = 0
+setup = function(thread) thread:set("seed", math.random(1, 1000000)) end
+init = function()
+  math.randomseed(seed)
+  for i = 1, 4096 do
+    requests[i] = wrk.format("GET", "/v1/feeds/demo-feed/layouts/390/visible?rect=0," .. math.random(0, {int(content - 844)}) .. ",390,844")
+  end
+end
+request = function()
+  index = index % 4096 + 1
+  return requests[index]
+end
+''')
 with open(f"{work}/tiles.lua", "w") as lua:
     lua.write(f'''
 local requests = {{}}
@@ -77,7 +94,8 @@ setup = function(thread) thread:set("seed", math.random(1, 1000000)) end
 init = function()
   math.randomseed(seed)
   for i = 1, 4096 do
-    requests[i] = wrk.format("GET", "{base}":gsub("{{index}}", tostring(math.random(0, {count - 1}))))
+    local path = string.gsub("{base}", "{{index}}", tostring(math.random(0, {count - 1})))
+    requests[i] = wrk.format("GET", path)
   end
 end
 request = function()
@@ -94,13 +112,16 @@ done = function(summary, latency, requests)
 end
 LUA
 cat "$WORK/report.lua" >>"$WORK/tiles.lua"
+cat "$WORK/report.lua" >>"$WORK/visible.lua"
 wrk -t2 -c64 -d2s -s "$WORK/tiles.lua" "$URL" >/dev/null
 echo "wrk -t2 -c64, ${DURATION}s each: requests/s (p50 ms, p99 ms)"
 for round in $(seq "$ROUNDS"); do
     health=$(wrk -t2 -c64 -d "${DURATION}s" -s "$WORK/report.lua" "$URL/v1/health" | sed -n 's/^RESULT //p')
     tiles=$(wrk -t2 -c64 -d "${DURATION}s" -s "$WORK/tiles.lua" "$URL" | sed -n 's/^RESULT //p')
     gzipped=$(wrk -t2 -c64 -d "${DURATION}s" -H "Accept-Encoding: gzip" -s "$WORK/tiles.lua" "$URL" | sed -n 's/^RESULT //p')
-    echo "  round $round: health $health | tiles $tiles | tiles gzip $gzipped" \
+    visible=$(wrk -t2 -c64 -d "${DURATION}s" -s "$WORK/visible.lua" "$URL" | sed -n 's/^RESULT //p')
+    echo "  round $round: health $health | visible $visible | tiles $tiles | tiles gzip $gzipped" \
+        "| visible ratio $(awk -v a="${visible%% *}" -v b="${health%% *}" 'BEGIN {printf "%.2f", a / b}')" \
         "| ratio $(awk -v a="${tiles%% *}" -v b="${health%% *}" 'BEGIN {printf "%.2f", a / b}')" \
         "gzip ratio $(awk -v a="${gzipped%% *}" -v b="${health%% *}" 'BEGIN {printf "%.2f", a / b}')"
 done

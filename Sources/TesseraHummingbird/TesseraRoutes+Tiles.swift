@@ -38,7 +38,7 @@ extension TesseraRoutes {
         let tile = try found(result, name: name, extent: extent)
         return TileResponses.response(
             TileJSON.tile(tile), tag: "\(revision)-\(index)" + variant.tagSuffix,
-            cacheControl: "public, max-age=31536000, immutable", request: request)
+            cacheControl: "public, max-age=31536000, immutable", request: request, compressed: compressedTiles)
     }
 
     private func layoutValues(_ context: Context) throws(Problem) -> (name: String, extent: Double) {
@@ -79,7 +79,10 @@ struct TileVariant {
 /// The answers of the tile routes: JSON with a strong ETag (a 304 for a
 /// matching `If-None-Match`), gzip-compressed when the request accepts it.
 enum TileResponses {
-    static func response(_ body: [UInt8], tag: String, cacheControl: String, request: Request) -> Response {
+    /// `compressed` keeps gzip bodies by tag, for bodies that never change under theirs (tiles).
+    static func response(
+        _ body: [UInt8], tag: String, cacheControl: String, request: Request, compressed: ByteBudgetCache<String, [UInt8]>? = nil
+    ) -> Response {
         let gzip = acceptsGzip(request.headers[.acceptEncoding])
         // A strong tag names one representation: the compressed one its own.
         let etag = "\"" + tag + (gzip ? "-gzip" : "") + "\""
@@ -88,9 +91,11 @@ enum TileResponses {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json"
-        if gzip, let compressed = Gzip.compress(body) {
+        let cached = gzip ? compressed?.value(tag) : nil
+        if gzip, let gzipped = cached ?? Gzip.compress(body) {
+            if cached == nil { compressed?.insert(gzipped, bytes: gzipped.count + tag.utf8.count + 64, for: tag) }
             headers[.contentEncoding] = "gzip"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: compressed)))
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
         }
         // Sent as it is: the tag must not claim gzip.
         if gzip { headers[.eTag] = "\"" + tag + "\"" }

@@ -28,6 +28,8 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     let admission: ComputeAdmission
     let budget: AnswerBudget
     let metrics: TesseraMetrics
+    /// Tiles' gzip bodies by entity tag: a tile's bytes never change under its tag.
+    let compressedTiles = ByteBudgetCache<String, [UInt8]>(budget: 32 << 20, shards: 4)
 
     /// Routes over `store`; metrics go to `metricsFactory`, or to the
     /// process's bootstrapped `MetricsSystem` when nil.

@@ -72,6 +72,12 @@ struct TileRoutesTests {
             let bytes = Array(compressed.body.readableBytesView)
             #expect(bytes.count * 4 < plain.body.readableBytes)
             #expect(Gzip.decompress(bytes) == Array(plain.body.readableBytesView))
+            // The second answer comes from the cache of compressed tiles: the same bytes.
+            let again = try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: "gzip"])
+            #expect(Array(again.body.readableBytesView) == bytes && again.headers[.eTag] == compressed.headers[.eTag])
+            // The manifest compresses too.
+            let manifestGzip = try await client.execute(uri: "/v1/feeds/feed/layouts/390/tiles", method: .get, headers: [.acceptEncoding: "x-gzip"])
+            #expect(manifestGzip.headers[.contentEncoding] == "gzip" && manifestGzip.headers[.eTag] == "\"\(manifest.revision)-gzip\"")
             let revalidated = try await client.execute(
                 uri: uri, method: .get, headers: [.acceptEncoding: "gzip", .ifNoneMatch: "\"\(manifest.revision)-0-gzip\""])
             #expect(revalidated.status == .notModified)

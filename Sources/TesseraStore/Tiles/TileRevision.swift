@@ -14,6 +14,13 @@ enum TileRevision {
 
     /// 16 lowercase hex digits.
     static func of(_ directory: CachedLayout, layout: StoredLayout, tiles: TileGeometry) -> String {
+        if let known = directory.tileRevision.withLock({ $0 }) { return known }
+        let revision = hash(directory, layout: layout, tiles: tiles)
+        directory.tileRevision.withLock { $0 = revision }
+        return revision
+    }
+
+    private static func hash(_ directory: CachedLayout, layout: StoredLayout, tiles: TileGeometry) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + directory.sections.count * 120 + layout.cellCount / CellGroupWriter.groupSize * 16)
         func put(_ value: UInt64) {
