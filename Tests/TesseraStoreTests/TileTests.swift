@@ -99,7 +99,7 @@ struct TileTests {
     }
 
     @Test("revisions derive from the frames: equal across backends, new after a change, the old one back when the change is undone",
-          arguments: [TestBackend.sqlite, .memory])
+          arguments: TestBackend.all)
     func revisions(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let other = try TemporaryStore(.sqlite)
@@ -118,7 +118,7 @@ struct TileTests {
     static let seeds: [UInt64] = Array(1...24)
 
     @Test("property: the union of the tiles over a viewport, pinned by the client, is /visible (both directions, carousels scrolled)",
-          arguments: [TestBackend.sqlite, .memory], seeds)
+          arguments: TestBackend.all, seeds)
     func tilesMakeViewports(backend: TestBackend, seed: UInt64) async throws {
         var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
         generator.carouselChance = 0.3
