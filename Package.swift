@@ -46,6 +46,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // gzip for the tile routes and `tessera export --tiles` (zlib1g-dev).
+        .systemLibrary(
+            name: "CZlib",
+            path: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(name: "TesseraGzip", dependencies: ["CZlib"]),
         .target(name: "TesseraLayout"),
         // The package's lock, one that ThreadSanitizer understands.
         .target(name: "Locking"),
@@ -89,6 +97,7 @@ let package = Package(
                 "Locking",
                 "TesseraBackends",
                 "TesseraCommandSupport",
+                "TesseraGzip",
                 .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -98,6 +107,7 @@ let package = Package(
             dependencies: [
                 "TesseraLayout",
                 "TesseraStore",
+                "TesseraGzip",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -148,6 +158,7 @@ let package = Package(
                 "SQLiteToolkit",
                 "TesseraBackends",
                 "TesseraCommandSupport",
+                "TesseraGzip",
                 "TesseraHummingbird",
                 "TesseraServerSupport",
                 .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),
@@ -183,7 +194,7 @@ let package = Package(
             dependencies: [
                 // `tessera` for its binary: answers are compared with the CLI's;
                 // `tessera-bench` for its binary: the server's benchmarks run.
-                "tessera", "tessera-server", "tessera-bench", "TesseraHummingbird", "TesseraServerSupport", "TesseraSQLite", "SQLiteToolkit",
+                "tessera", "tessera-server", "tessera-bench", "TesseraHummingbird", "TesseraServerSupport", "TesseraSQLite", "SQLiteToolkit", "TesseraGzip",
                 "TesseraStore", "TesseraLayout", "TesseraTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

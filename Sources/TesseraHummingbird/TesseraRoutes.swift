@@ -28,6 +28,8 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     let admission: ComputeAdmission
     let budget: AnswerBudget
     let metrics: TesseraMetrics
+    /// Tiles' gzip bodies by entity tag: a tile's bytes never change under its tag.
+    let compressedTiles = ByteBudgetCache<String, [UInt8]>(budget: 32 << 20, shards: 4)
 
     /// Routes over `store`; metrics go to `metricsFactory`, or to the
     /// process's bootstrapped `MetricsSystem` when nil.
@@ -59,6 +61,8 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
             return try await answer(.item(section: section, item: item), request: request, context: context)
         })
         register(on: router, "/v1/feeds/{name}/sections/{section}/items", post: appendItems, patch: resizeItems)
+        register(on: router, "/v1/feeds/{name}/layouts/{extent}/tiles", get: tileManifest)
+        register(on: router, "/v1/feeds/{name}/layouts/{extent}/revisions/{revision}/tiles/{index}", get: tile)
     }
 
     package typealias Handler = @Sendable (Request, Context) async throws -> Response
@@ -117,14 +121,9 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
         // admission allows, in the same call, or its refusal is the answer;
         // a rect over more elements than allowed is refused (400) before
         // all of it is read.
-        let admission = admission
-        let admitted = ComputePolicy.admittedBy { missing in
-            let ticket = try admission.admit(name: name, extent: extent, stored: missing.storedLayouts)
-            return { ticket.release() }
-        }
         let result = try await store.query(
             query, name: name, crossExtent: extent, direction: direction, offsets: offsets,
-            maximumElements: configuration.maximumAnswerElements, compute: admitted
+            maximumElements: configuration.maximumAnswerElements, compute: computePolicy(name: name, extent: extent)
         )
         guard case .found(let answer, let computed) = result else {
             throw Problem(.internalServerError, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(extent)) was neither answered nor refused")
@@ -136,5 +135,16 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
                 + "would pass the server's limit of \(budget.limit) elements in large answers being sent at once; try again shortly", headers: [.retryAfter: "1"])
         }
         return JSONResponses.answer(answer, request: request, holding: lease)
+    }
+
+    /// A missing or stale layout is computed when the admission allows
+    /// (`--compute-extents`, `--max-extents`, `--no-compute`), or its
+    /// refusal is the answer.
+    func computePolicy(name: String, extent: Double) -> ComputePolicy {
+        let admission = admission
+        return ComputePolicy.admittedBy { missing in
+            let ticket = try admission.admit(name: name, extent: extent, stored: missing.storedLayouts)
+            return { ticket.release() }
+        }
     }
 }

@@ -118,11 +118,13 @@ package struct PinnedSupplementaries: Sendable {
         guard !section.isEmpty, let span = section.absoluteCellSpan else { return }
         let view = axis.localFrame(viewport)
         if let header = section.header, header.pinned, var frame = section.headerFrame(crossExtent: crossExtent) {
-            frame.scroll = max(frame.scroll, min(view.scroll, span.upperBound - header.size))
+            frame.scroll = SectionPinning.headerScroll(original: frame.scroll, viewportStart: view.scroll, cellsEnd: span.upperBound, size: header.size)
             self.header = LayoutElement(kind: .header, section: section.index, frame: axis.screenRect(frame), zIndex: 2)
         }
         if let footer = section.footer, footer.pinned, var frame = section.footerFrame(crossExtent: crossExtent) {
-            frame.scroll = max(span.lowerBound - section.scrollStartInset, min(frame.scroll, view.scrollEnd - footer.size))
+            frame.scroll = SectionPinning.footerScroll(
+                original: frame.scroll, viewportEnd: view.scrollEnd, cellsStart: span.lowerBound, inset: section.scrollStartInset, size: footer.size
+            )
             self.footer = LayoutElement(kind: .footer, section: section.index, frame: axis.screenRect(frame), zIndex: 2)
         }
     }

@@ -1,3 +1,4 @@
+import Locking
 import TesseraLayout
 
 /// A layout's sections and cell groups, as the store's readers cache them.
@@ -9,6 +10,9 @@ struct CachedLayout: Sendable {
     /// contiguous doubles misses the processor's cache far less often than
     /// one over the geometries.
     private let ends: [Double]
+    /// The layout's tile revision once a tile read hashed it (``TileRevision``):
+    /// a directory is one revision of one layout's rows, so it never changes.
+    let tileRevision = Locked<String?>(nil)
 
     init(sections: [SectionRecord], groups: [SectionGroups]) {
         self.sections = sections

@@ -14,10 +14,10 @@ struct BenchCommand: AsyncParsableCommand {
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine, store, serving, feeds, postgres, carousels, features, resize, all
+        case engine, store, serving, feeds, postgres, carousels, features, resize, tiles, all
     }
 
-    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), or all.")
+    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), tiles (the tile routes' figures on a staggered feed of --size items at phone widths; not part of all), or all.")
     var suite: Suite = .all
 
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
@@ -88,6 +88,12 @@ struct BenchCommand: AsyncParsableCommand {
         if suite == .carousels {
             note("carousels: \(CarouselBenchmark.carousels) carousels, 20000 viewports with and without offsets, \(runs) runs")
             let report = try spawn(["--child", "carousels"], count: count, as: CarouselBenchmark.Report.self)
+            print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+            return
+        }
+        if suite == .tiles {
+            note("tiles: a staggered feed of \(count) items at phone widths: tiles per viewport, bytes per element, tile and viewport reads, \(runs) runs")
+            let report = try spawn(["--child", "tiles"], count: count, as: TileBenchmark.Report.self)
             print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
             return
         }
@@ -163,6 +169,8 @@ struct BenchCommand: AsyncParsableCommand {
             data = try await JSONEncoder().encode(QueryFeaturesBenchmark(count: count, queries: 20_000, runs: runs, directory: directory).run())
         } else if child == "carousels" {
             data = try await JSONEncoder().encode(CarouselBenchmark(queries: 20_000, runs: runs, directory: directory).run())
+        } else if child == "tiles" {
+            data = try await JSONEncoder().encode(TileBenchmark(count: count, queries: 2_000, runs: runs, directory: directory).run())
         } else if child == "ndjson" {
             data = try await JSONEncoder().encode(NDJSONBenchmark(count: count, directory: directory).run())
         } else {

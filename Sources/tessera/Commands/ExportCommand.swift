@@ -3,7 +3,8 @@ import ArgumentParser
 import TesseraSQLite
 
 /// `tessera export --db FILE --out ARTIFACT [--replace]`: a compact, checked
-/// copy of a store, ready to ship and open read-only.
+/// copy of a store, ready to ship and open read-only; and/or
+/// `--name NAME --width W… --tiles DIR [--gzip]`: a layout's tiles as static files.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -12,21 +13,71 @@ struct ExportCommand: AsyncParsableCommand {
             Reads the store read-only, copies one snapshot of it into a single file in rollback-journal mode, \
             checks the copy (every checksum included), and only then puts it at --out. An existing --out is \
             refused unless --replace is given.
+
+            With --tiles DIR, --name and one or more --width (vertical spec) or --height (horizontal spec): writes the \
+            tile manifest and every tile of the spec's layout at each extent as files under DIR, at the paths of \
+            tessera-server's tile routes (DIR/v1/feeds/NAME/layouts/W/tiles, DIR/v1/feeds/NAME/layouts/W/revisions/R/tiles/I), \
+            byte for byte the server's answers; --gzip adds a .gz beside each. A missing or stale layout is computed \
+            first, as query does.
             """
     )
 
     @OptionGroup var database: DatabaseOption
 
     @Option(help: "The file to write the copy to.")
-    var out: String
+    var out: String?
 
     @Flag(help: "Replace --out if it exists.")
     var replace = false
 
+    @Option(help: "With --tiles: the spec whose tiles to write.")
+    var name: String?
+
+    @Option(parsing: .unconditionalSingleValue, help: "With --tiles: a container width of the (vertical) spec; repeatable.")
+    var width: [Double] = []
+
+    @Option(parsing: .unconditionalSingleValue, help: "With --tiles: a container height of the (horizontal) spec; repeatable.")
+    var height: [Double] = []
+
+    @Option(help: "Write the tile manifest and tiles of --name at each --width or --height under this folder.")
+    var tiles: String?
+
+    @Flag(help: "With --tiles: also write a .gz file beside each (for nginx's gzip_static).")
+    var gzip = false
+
+    func validate() throws {
+        guard out != nil || tiles != nil else { throw ValidationError("give --out FILE (a copy of the store) or --tiles DIR (a layout's tiles), or both") }
+        if tiles == nil, name != nil || !width.isEmpty || !height.isEmpty || gzip {
+            throw ValidationError("--name, --width, --height and --gzip go with --tiles DIR")
+        }
+        guard tiles != nil else { return }
+        guard let name else { throw ValidationError("--tiles needs --name: the spec whose tiles to write") }
+        guard !width.isEmpty || !height.isEmpty else { throw ValidationError("--tiles needs one or more --width (or --height for a horizontal spec)") }
+        try TileExport.checkName(name)
+        for value in width { try ArgumentCheck.extent(value, flag: "--width") }
+        for value in height { try ArgumentCheck.extent(value, flag: "--height") }
+    }
+
     func run() async throws {
+        if let tiles, let name { try await exportTiles(to: tiles, name: name) }
+        guard let out else { return }
         let store = try database.openForReading()
         defer { store.close() }
         let report = try await reportingErrors { try await store.export(to: out, replacing: replace) }
         print("exported \(counted(report.specsChecked, "spec")), \(counted(report.layoutsChecked, "layout")) to \(out.quotedPathForMessage): checked, no problems")
+    }
+
+    private func exportTiles(to directory: String, name: String) async throws {
+        let export = TileExport(directory: directory, name: name, gzip: gzip)
+        for (flag, values) in [("width", width), ("height", height)] {
+            for value in values {
+                let extent = try ExtentOptions.parse(["--\(flag)", JSONWriter.format(value)])
+                let (store, layout) = try await StoreFile.freshLayout(database.db, name: name, extent: extent, command: "export")
+                defer { store.close() }
+                let written = try await reportingErrors { try await export.write(store: store, crossExtent: layout.crossExtent) }
+                print("exported \(counted(written.tiles, "tile")) of \(name.quotedForMessage) at \(flag) \(JSONWriter.format(value)), "
+                    + "revision \(written.revision), to \(directory.quotedPathForMessage)")
+            }
+        }
     }
 }

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The tile routes' figures (README, "Serving"; issue 26's targets), on the
+# 1M-item demo feed (tessera demo: section 26 is one staggered waterfall
+# holding most items), loopback only, every run bounded in time:
+#   - tiles an 844-point viewport needs, mean over random offsets, phone widths;
+#   - bytes per element of a tile, gzip (the server's, level 6) and plain, staggered part;
+#   - requests/s of tile requests (plain and gzip) and of /visible against /v1/health under wrk (-t2 -c64),
+#     in ROUNDS alternating rounds (the ratio within each round, then the median).
+#
+#   bash Scripts/tile-figures.sh          DURATION=5 ROUNDS=3 by default
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-5}
+ROUNDS=${ROUNDS:-3}
+command -v wrk >/dev/null || { echo "tile-figures: wrk is needed (apt-get install wrk)" >&2; exit 1; }
+
+swift build -c release --traits PostgreSQL --product tessera >/dev/null
+swift build -c release --traits PostgreSQL --product tessera-server >/dev/null
+BIN=.build/release
+
+WORK=$(mktemp -d)
+SERVER=""
+cleanup() {
+    [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+"$BIN/tessera" demo --out-dir "$WORK" >/dev/null
+STORE="$WORK/tessera-demo.sqlite"
+"$BIN/tessera-server" --db "$STORE" --port 0 --max-extents 64 >"$WORK/server.out" 2>"$WORK/server.log" &
+SERVER=$!
+for _ in $(seq 100); do grep -q listening "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
+PORT=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$WORK/server.out")
+URL="http://127.0.0.1:$PORT"
+
+python3 - "$URL" "$WORK" <<'PY'
+import gzip, json, random, sys, urllib.request
+url, work = sys.argv[1], sys.argv[2]
+def get(path, encoding=None):
+    request = urllib.request.Request(url + path, headers={"Accept-Encoding": encoding} if encoding else {})
+    with urllib.request.urlopen(request, timeout=120) as answer:
+        return answer.read(), answer.headers
+print("tiles per 844-point viewport (vertical, phone widths), mean of 100,000 random offsets:")
+random.seed(26)
+for width in (320, 375, 390, 414, 430):
+    manifest = json.loads(get(f"/v1/feeds/demo-feed/layouts/{width}/tiles")[0])
+    length, count, content = manifest["tileLength"], manifest["tileCount"], manifest["contentSize"][1]
+    total = 0
+    for _ in range(100_000):
+        y = random.uniform(0, content - 844)
+        total += min(count - 1, int((y + 844) // length - (1 if (y + 844) % length == 0 else 0))) - int(y // length) + 1
+    print(f"  width {width}: T = {length:g}, {count} tiles, {total / 100_000:.3f} tiles per viewport")
+manifest = json.loads(get("/v1/feeds/demo-feed/layouts/390/tiles")[0])
+base = "/v1/feeds/demo-feed/layouts/390/" + manifest["tiles"]
+count = manifest["tileCount"]
+# The staggered waterfall: the middle of the feed.
+elements = plain = compressed = best = 0
+for index in range(count // 2, count // 2 + 50):
+    body, headers = get(base.replace("{index}", str(index)), "gzip")
+    assert headers["Content-Encoding"] == "gzip"
+    text = gzip.decompress(body)
+    tile = json.loads(text)
+    assert all(e["section"] == 26 for e in tile["elements"])
+    elements += len(tile["elements"])
+    plain += len(text)
+    compressed += len(body)
+    best += len(gzip.compress(text, 9, mtime=0))
+print(f"staggered tiles {count // 2}…{count // 2 + 49} at 390: {elements} elements, {elements / 50:.0f} per tile")
+print(f"  bytes per element: plain {plain / elements:.1f}, gzip (server, level 6) {compressed / elements:.2f}, gzip level 9 {best / elements:.2f}")
+content = manifest["contentSize"][1]
+with open(f"{work}/visible.lua", "w") as lua:
+    lua.write(f'''
+local requests = {{}}
+local index = 0
+setup = function(thread) thread:set("seed", math.random(1, 1000000)) end
+init = function()
+  math.randomseed(seed)
+  for i = 1, 4096 do
+    requests[i] = wrk.format("GET", "/v1/feeds/demo-feed/layouts/390/visible?rect=0," .. math.random(0, {int(content - 844)}) .. ",390,844")
+  end
+end
+request = function()
+  index = index % 4096 + 1
+  return requests[index]
+end
+''')
+with open(f"{work}/tiles.lua", "w") as lua:
+    lua.write(f'''
+local requests = {{}}
+local index = 0
+setup = function(thread) thread:set("seed", math.random(1, 1000000)) end
+init = function()
+  math.randomseed(seed)
+  for i = 1, 4096 do
+    local path = string.gsub("{base}", "{{index}}", tostring(math.random(0, {count - 1})))
+    requests[i] = wrk.format("GET", path)
+  end
+end
+request = function()
+  index = index % 4096 + 1
+  return requests[index]
+end
+''')
+PY
+
+cat >"$WORK/report.lua" <<'LUA'
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %.0f %.2f %.2f\n", summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+end
+LUA
+cat "$WORK/report.lua" >>"$WORK/tiles.lua"
+cat "$WORK/report.lua" >>"$WORK/visible.lua"
+wrk -t2 -c64 -d2s -s "$WORK/tiles.lua" "$URL" >/dev/null
+echo "wrk -t2 -c64, ${DURATION}s each: requests/s (p50 ms, p99 ms)"
+for round in $(seq "$ROUNDS"); do
+    health=$(wrk -t2 -c64 -d "${DURATION}s" -s "$WORK/report.lua" "$URL/v1/health" | sed -n 's/^RESULT //p')
+    tiles=$(wrk -t2 -c64 -d "${DURATION}s" -s "$WORK/tiles.lua" "$URL" | sed -n 's/^RESULT //p')
+    gzipped=$(wrk -t2 -c64 -d "${DURATION}s" -H "Accept-Encoding: gzip" -s "$WORK/tiles.lua" "$URL" | sed -n 's/^RESULT //p')
+    visible=$(wrk -t2 -c64 -d "${DURATION}s" -s "$WORK/visible.lua" "$URL" | sed -n 's/^RESULT //p')
+    echo "  round $round: health $health | visible $visible | tiles $tiles | tiles gzip $gzipped" \
+        "| visible ratio $(awk -v a="${visible%% *}" -v b="${health%% *}" 'BEGIN {printf "%.2f", a / b}')" \
+        "| ratio $(awk -v a="${tiles%% *}" -v b="${health%% *}" 'BEGIN {printf "%.2f", a / b}')" \
+        "gzip ratio $(awk -v a="${gzipped%% *}" -v b="${health%% *}" 'BEGIN {printf "%.2f", a / b}')"
+done

@@ -1,0 +1,121 @@
+import Hummingbird
+import TesseraGzip
+import TesseraLayout
+import TesseraStore
+
+/// The tile routes (`http-api.md`): a manifest a CDN revalidates, and tiles
+/// under revisioned URLs it keeps for a year. Both take `direction=rtl`
+/// and `offset=SECTION:X`; the manifest passes them on in its URL template.
+extension TesseraRoutes {
+    /// `GET …/layouts/{extent}/tiles`: `Cache-Control: no-cache` and an ETag.
+    @Sendable func tileManifest(_ request: Request, _ context: Context) async throws -> Response {
+        let (name, extent) = try layoutValues(context)
+        let variant = try TileVariant(request)
+        let result = try await store.tileManifest(name: name, crossExtent: extent, compute: computePolicy(name: name, extent: extent))
+        let manifest = try found(result, name: name, extent: extent)
+        return TileResponses.response(
+            TileJSON.manifest(manifest, query: variant.query), tag: manifest.revision + variant.tagSuffix,
+            cacheControl: "no-cache", request: request)
+    }
+
+    /// `GET …/layouts/{extent}/revisions/{revision}/tiles/{index}`: immutable,
+    /// with an ETag; 404 once the revision is not current, or past the last tile.
+    @Sendable func tile(_ request: Request, _ context: Context) async throws -> Response {
+        let (name, extent) = try layoutValues(context)
+        let revision = context.parameters.get("revision") ?? ""
+        let index = try RequestValues.index(context.parameters.get("index"), of: "tile")
+        let variant = try TileVariant(request)
+        let result: TileResult<LayoutTile>
+        do {
+            result = try await store.tile(
+                name: name, crossExtent: extent, revision: revision, index: index, direction: variant.direction, offsets: variant.offsets,
+                maximumElements: configuration.maximumAnswerElements, compute: computePolicy(name: name, extent: extent))
+        } catch let error as StoreError where error.code == .notFound {
+            // The revision may come back (revisions derive from the frames):
+            // a cache must not keep the 404.
+            throw Problem(.notFound, error.message, headers: [.cacheControl: "no-store"])
+        }
+        let tile = try found(result, name: name, extent: extent)
+        return TileResponses.response(
+            TileJSON.tile(tile), tag: "\(revision)-\(index)" + variant.tagSuffix,
+            cacheControl: "public, max-age=31536000, immutable", request: request, compressed: compressedTiles)
+    }
+
+    private func layoutValues(_ context: Context) throws(Problem) -> (name: String, extent: Double) {
+        (try RequestValues.name(context.parameters.get("name")), try RequestValues.extent(context.parameters.get("extent")))
+    }
+
+    private func found<Value>(_ result: TileResult<Value>, name: String, extent: Double) throws -> Value {
+        guard case .found(let value, let computed) = result else {
+            throw Problem(.internalServerError, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(extent)) was neither answered nor refused")
+        }
+        if computed { metrics.layoutComputed() }
+        return value
+    }
+}
+
+/// A tile request's direction and carousel offsets, and how they show in
+/// URL templates and entity tags.
+struct TileVariant {
+    let direction: LayoutDirection
+    let offsets: OrthogonalOffsets
+    /// `direction=rtl&offset=2:240…`, canonical (offsets by section), or empty.
+    let query: String
+    /// Appended to a revision's tag: empty for the plain variant.
+    let tagSuffix: String
+
+    init(_ request: Request) throws(Problem) {
+        direction = try RequestValues.direction(request)
+        offsets = try RequestValues.offsets(request)
+        var parts: [String] = direction == .rightToLeft ? ["direction=rtl"] : []
+        for entry in offsets.entries.sorted(by: { $0.section < $1.section }) {
+            parts.append("offset=\(entry.section):\(JSONWriter.format(entry.offset))")
+        }
+        query = parts.joined(separator: "&")
+        tagSuffix = query.isEmpty ? "" : "-" + String(UInt64(bitPattern: Checksum.of(Array(query.utf8))), radix: 36)
+    }
+}
+
+/// The answers of the tile routes: JSON with a strong ETag (a 304 for a
+/// matching `If-None-Match`), gzip-compressed when the request accepts it.
+enum TileResponses {
+    /// `compressed` keeps gzip bodies by tag, for bodies that never change under theirs (tiles).
+    static func response(
+        _ body: [UInt8], tag: String, cacheControl: String, request: Request, compressed: ByteBudgetCache<String, [UInt8]>? = nil
+    ) -> Response {
+        let gzip = acceptsGzip(request.headers[.acceptEncoding])
+        // A strong tag names one representation: the compressed one its own.
+        let etag = "\"" + tag + (gzip ? "-gzip" : "") + "\""
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: cacheControl, .vary: "Accept-Encoding"]
+        if let condition = request.headers[.ifNoneMatch], JSONResponses.matches(condition, tag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "application/json"
+        let cached = gzip ? compressed?.value(tag) : nil
+        if gzip, let gzipped = cached ?? Gzip.compress(body) {
+            if cached == nil { compressed?.insert(gzipped, bytes: gzipped.count + tag.utf8.count + 64, for: tag) }
+            headers[.contentEncoding] = "gzip"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
+        }
+        // Sent as it is: the tag must not claim gzip.
+        if gzip { headers[.eTag] = "\"" + tag + "\"" }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Whether `Accept-Encoding` allows gzip (`gzip` or `x-gzip`, or `*`,
+    /// with a q-value above 0); without the header, no.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        var star: Bool?
+        for part in header.utf8.split(separator: UInt8(ascii: ",")) {
+            let fields = part.split(separator: UInt8(ascii: ";")).map { field in
+                String(decoding: field.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }, as: UTF8.self).lowercased()
+            }
+            guard let coding = fields.first else { continue }
+            let allowed = !fields.dropFirst().contains { $0.hasPrefix("q=") && (Double($0.dropFirst(2)) ?? 1) <= 0 }
+            if coding == "gzip" || coding == "x-gzip" { return allowed }
+            if coding == "*" { star = allowed }
+        }
+        return star ?? false
+    }
+}

@@ -1,0 +1,174 @@
+import TesseraLayout
+
+/// A layout's tile manifest (`http-api.md`, `GET …/layouts/{extent}/tiles`):
+/// its current tile revision, how it is cut into tiles, and its size.
+public struct TileManifest: Sendable, Hashable {
+    /// The layout as stored (axis, extent, content size).
+    public var layout: StoredLayout
+    /// Derived from the layout's frames (16 hex digits): the same on every
+    /// server of one store, and changed whenever the frames change.
+    public var revision: String
+    /// The tiles' length along the scroll axis (the band of tile i is
+    /// [i·T, (i+1)·T)).
+    public var tileLength: Double
+    /// At least 1: tiles 0 to `tileCount − 1`.
+    public var tileCount: Int
+
+    package init(layout: StoredLayout, revision: String, tileLength: Double, tileCount: Int) {
+        self.layout = layout
+        self.revision = revision
+        self.tileLength = tileLength
+        self.tileCount = tileCount
+    }
+}
+
+/// One tile of a layout: every stored element that intersects its band
+/// along the scroll axis (whole cross extent, whole carousels), unpinned,
+/// with what a client needs to pin headers and footers itself.
+public struct LayoutTile: Sendable {
+    /// The manifest of the revision the tile was cut from.
+    public var manifest: TileManifest
+    /// The tile's number, from 0: its band is [index·T, (index+1)·T).
+    public var index: Int
+    /// The direction of its frames (and of its band's coordinates).
+    public var direction: LayoutDirection
+    /// In the order of a rect query's answer.
+    public var elements: [LayoutElement]
+    /// The contract's `"orthogonal"` for ``elements``.
+    public var orthogonal: [OrthogonalContent]
+    /// Every section with cells and a pinned header or footer whose reach
+    /// (where its header and footer can be, pinned or not) meets the band,
+    /// by section: its header and footer even when they lie in another tile.
+    public var pinning: [SectionPinning]
+}
+
+/// What a tile read found: the value, from the fresh layout (`computed`
+/// when this read computed it first), or the layout missing or stale as
+/// the ``ComputePolicy`` left it.
+public enum TileResult<Value: Sendable>: Sendable {
+    /// The value, from the fresh layout; `computed` when this read computed it first.
+    case found(Value, computed: Bool)
+    /// The layout is missing or stale, and the policy did not compute it.
+    case missing(MissingLayout)
+}
+
+/// The cause of a `notFound` ``StoreError`` for a tile of a revision that is
+/// not the layout's current one.
+public struct StaleTileRevision: Error, Sendable, Hashable {
+    /// The revision the request named.
+    public var asked: String
+    /// The layout's current revision (its manifest's).
+    public var current: String
+}
+
+extension LayoutStore {
+    /// The tile manifest of the layout of `name` at `crossExtent`, in one
+    /// read (computing the layout first as `policy` says).
+    ///
+    /// ```swift
+    /// guard case .found(let manifest, _) = try await store.tileManifest(name: "home", crossExtent: 390) else { return }
+    /// let tile = try await store.tile(name: "home", crossExtent: 390, revision: manifest.revision, index: 0)
+    /// ```
+    ///
+    /// - Throws: ``StoreError`` as ``query(_:name:crossExtent:direction:offsets:maximumElements:compute:)``.
+    public func tileManifest(name: String, crossExtent: Double, compute policy: ComputePolicy = .always) async throws -> TileResult<TileManifest> {
+        let result = try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) { reader in
+            try self.tiled(reader).manifest
+        }
+        return TileResult(result)
+    }
+
+    /// Tile `index` of revision `revision` of the layout of `name` at
+    /// `crossExtent`, in `direction` (the band in the answer's coordinates),
+    /// carousels scrolled by `offsets`; all of it from one snapshot.
+    ///
+    /// - Throws: ``StoreError`` `notFound` when `revision` is not the
+    ///   layout's current one (a ``StaleTileRevision`` cause that names
+    ///   it), or `index` is not below the tile count; `tooLarge` for a tile
+    ///   of more than `maximumElements` elements; as
+    ///   ``query(_:name:crossExtent:direction:offsets:maximumElements:compute:)``.
+    public func tile(
+        name: String, crossExtent: Double, revision: String, index: Int, direction: LayoutDirection = .leftToRight,
+        offsets: OrthogonalOffsets = .none, maximumElements: Int? = nil, compute policy: ComputePolicy = .always
+    ) async throws -> TileResult<LayoutTile> {
+        let result = try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) { reader in
+            let tiled = try self.tiled(reader)
+            let manifest = tiled.manifest
+            guard manifest.revision == revision else {
+                throw StoreError(
+                    .notFound, "revision \(revision.quotedForMessage) of the tiles of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) "
+                        + "is not current; the current revision is \(manifest.revision.quotedForMessage)",
+                    spec: name, crossExtent: crossExtent, cause: StaleTileRevision(asked: revision, current: manifest.revision))
+            }
+            guard index >= 0, index < manifest.tileCount else {
+                throw StoreError(
+                    .notFound, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) has \(manifest.tileCount) "
+                        + "tile\(manifest.tileCount == 1 ? "" : "s") (0 to \(manifest.tileCount - 1)), no tile \(index)",
+                    spec: name, crossExtent: crossExtent)
+            }
+            return try Self.tile(index, of: tiled, direction: direction, offsets: offsets, maximumElements: maximumElements)
+        }
+        return TileResult(result)
+    }
+
+    /// A layout read for tiles: its reader over the whole cached directory
+    /// (loaded now when the cache has none), its cut and its manifest.
+    private func tiled(_ reader: LayoutReader) throws -> (reader: LayoutReader, directory: CachedLayout, tiles: TileGeometry, manifest: TileManifest) {
+        var reader = reader
+        if reader.cache == nil {
+            let loaded = try loadDirectory(of: reader.record, storage: reader.storage)
+            if layoutCache.budget > 0 { layoutCache.insert(loaded, for: LayoutCacheKey(layoutID: reader.record.layout.id, revision: reader.record.revision)) }
+            reader = LayoutReader(record: reader.record, storage: reader.storage, readerCache: reader.verified, cached: loaded, location: location)
+        }
+        guard let directory = reader.cache else { throw StoreError(.internal, "a tile read without the layout's directory") }
+        let tiles = TileGeometry(layout: reader.layout, overhang: reader.record.overhang)
+        let revision = TileRevision.of(directory, layout: reader.layout, tiles: tiles)
+        return (reader, directory, tiles, TileManifest(layout: reader.layout, revision: revision, tileLength: tiles.length, tileCount: tiles.count))
+    }
+
+    private static func tile(
+        _ index: Int, of tiled: (reader: LayoutReader, directory: CachedLayout, tiles: TileGeometry, manifest: TileManifest),
+        direction: LayoutDirection, offsets: OrthogonalOffsets, maximumElements: Int?
+    ) throws -> LayoutTile {
+        let layout = tiled.reader.layout
+        let rect = tiled.tiles.rect(index)
+        let answer = try answer(
+            .rect(rect), reader: tiled.reader, direction: direction, offsets: offsets,
+            limit: maximumElements.map { AnswerLimit(limit: $0, layout: layout) }
+        )
+        // The band left to right (the stored frames'), along the scroll axis.
+        let stored = direction == .rightToLeft ? Mirror(contentSize: layout.contentSize)(rect) : rect
+        let band = layout.axis.localFrame(stored)
+        var pinning: [SectionPinning] = []
+        let margin = tiled.reader.record.overhang + tiled.tiles.length
+        for section in tiled.directory.sections(from: band.scroll - margin, through: band.scrollEnd + margin) {
+            let geometry = section.geometry
+            guard let cells = geometry.absoluteCellSpan, geometry.header?.pinned == true || geometry.footer?.pinned == true else { continue }
+            // Where its header and footer can be, pinned or not.
+            let footerFloor = cells.lowerBound - geometry.scrollStartInset
+            let low = min(geometry.start, footerFloor)
+            let high = max(geometry.end, cells.upperBound, footerFloor + geometry.footerLength)
+            guard low < band.scrollEnd, band.scroll < high else { continue }
+            let query = SectionQuery(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent)
+            pinning.append(SectionPinning(
+                section: geometry.index, start: geometry.start, end: geometry.end, cells: cells, scrollStartInset: geometry.scrollStartInset,
+                header: query.supplementary(.header).map { direction.apply(to: $0, contentSize: layout.contentSize) },
+                headerPinned: geometry.header?.pinned == true,
+                footer: query.supplementary(.footer).map { direction.apply(to: $0, contentSize: layout.contentSize) },
+                footerPinned: geometry.footer?.pinned == true
+            ))
+        }
+        return LayoutTile(
+            manifest: tiled.manifest, index: index, direction: direction, elements: answer.elements, orthogonal: answer.orthogonal, pinning: pinning
+        )
+    }
+}
+
+extension TileResult {
+    init(_ fresh: Fresh<Value>) {
+        switch fresh {
+        case .found(let value, let computed): self = .found(value, computed: computed)
+        case .missing(let missing): self = .missing(missing)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import TesseraLayout
+
+/// The JSON of the tile routes (`http-api.md`), one writer for the server
+/// and `tessera export --tiles`, so their bytes are the same. Elements are
+/// written by `LayoutJSON`, as every other answer's; each text ends with a
+/// newline, as the CLI prints.
+package enum TileJSON {
+    /// `{"revision": "…", "tileLength": T, "tileCount": n, "contentSize": [w, h],
+    /// "tiles": "revisions/…/tiles/{index}", "axis": "vertical", "extent": 390}`.
+    /// The template is relative to the manifest's own URL
+    /// (`…/layouts/{extent}/tiles`), with `query` (e.g. `direction=rtl`) after it.
+    package static func manifest(_ manifest: TileManifest, query: String = "") -> [UInt8] {
+        var out = Members(capacity: 256)
+        out.string("revision", manifest.revision)
+        out.number("tileLength", manifest.tileLength)
+        out.integer("tileCount", manifest.tileCount)
+        out.pair("contentSize", manifest.layout.contentSize.width, manifest.layout.contentSize.height)
+        out.string("tiles", template(revision: manifest.revision, query: query))
+        out.string("axis", manifest.layout.axis.rawValue)
+        out.number("extent", manifest.layout.crossExtent)
+        out.bytes.append(contentsOf: "}\n".utf8)
+        return out.bytes
+    }
+
+    /// The tiles' URL template, relative to the manifest's URL.
+    package static func template(revision: String, query: String) -> String {
+        "revisions/\(revision)/tiles/{index}" + (query.isEmpty ? "" : "?" + query)
+    }
+
+    /// `{"revision": "…", "index": i, "tileLength": T, "band": [i·T, (i+1)·T],
+    /// "direction": "ltr", "axis": …, "extent": …, "contentSize": …, ["orthogonal": …,]
+    /// "pinning": [{…}, …], "elements": [{…}, …]}`, one element or pinning
+    /// entry a line.
+    package static func tile(_ tile: LayoutTile) -> [UInt8] {
+        let manifest = tile.manifest
+        var out = Members(capacity: LayoutJSON.maximumAnswerLength(
+            elementCount: tile.elements.count + 2 * tile.pinning.count, orthogonalCount: tile.orthogonal.count) + 256 + 160 * tile.pinning.count)
+        out.string("revision", manifest.revision)
+        out.integer("index", tile.index)
+        out.number("tileLength", manifest.tileLength)
+        out.pair("band", Double(tile.index) * manifest.tileLength, Double(tile.index + 1) * manifest.tileLength)
+        out.string("direction", tile.direction.rawValue)
+        out.bytes.append(contentsOf: ", ".utf8)
+        LayoutJSON.appendMembers(of: manifest.layout.summary, orthogonal: tile.orthogonal, to: &out.bytes)
+        out.bytes.append(contentsOf: ",\n \"pinning\": [".utf8)
+        for (offset, entry) in tile.pinning.enumerated() {
+            out.bytes.append(contentsOf: (offset == 0 ? "\n  " : ",\n  ").utf8)
+            append(entry, to: &out.bytes)
+        }
+        out.bytes.append(contentsOf: (tile.pinning.isEmpty ? "]" : "\n ]").utf8)
+        out.bytes.append(contentsOf: ",\n \"elements\": [".utf8)
+        for (offset, element) in tile.elements.enumerated() {
+            LayoutJSON.appendAnswerElement(element, first: offset == 0, to: &out.bytes)
+        }
+        LayoutJSON.appendAnswerClosing(empty: tile.elements.isEmpty, to: &out.bytes)
+        out.bytes.append(UInt8(ascii: "\n"))
+        return out.bytes
+    }
+
+    /// `{"section": s, "start": …, "end": …, "cells": [a, b], "scrollStartInset": …,
+    /// "header": {…}, "headerPinned": true, "footer": {…}, "footerPinned": false}`
+    /// (`header` and `footer` only when the section has them).
+    private static func append(_ entry: SectionPinning, to bytes: inout [UInt8]) {
+        var out = Members(capacity: 512)
+        out.integer("section", entry.section)
+        out.number("start", entry.start)
+        out.number("end", entry.end)
+        out.pair("cells", entry.cells.lowerBound, entry.cells.upperBound)
+        out.number("scrollStartInset", entry.scrollStartInset)
+        for (key, element, pinned) in [("header", entry.header, entry.headerPinned), ("footer", entry.footer, entry.footerPinned)] {
+            if let element {
+                out.key(key)
+                LayoutJSON.append(element, to: &out.bytes)
+            }
+            out.key(key + "Pinned")
+            out.bytes.append(contentsOf: (pinned ? "true" : "false").utf8)
+        }
+        out.bytes.append(UInt8(ascii: "}"))
+        bytes.append(contentsOf: out.bytes)
+    }
+}
+
+/// An object's members, written one after another: `{"key": value, "key": value`
+/// (the caller closes it).
+private struct Members {
+    var bytes: [UInt8] = []
+    private var first = true
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func key(_ key: String) {
+        bytes.append(contentsOf: (first ? "{\"" : ", \"").utf8)
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(contentsOf: "\": ".utf8)
+        first = false
+    }
+
+    mutating func string(_ key: String, _ value: String) {
+        self.key(key)
+        bytes.append(contentsOf: JSONWriter.quote(value).utf8)
+    }
+
+    mutating func number(_ key: String, _ value: Double) {
+        self.key(key)
+        JSONWriter.append(value, to: &bytes)
+    }
+
+    mutating func integer(_ key: String, _ value: Int) {
+        self.key(key)
+        JSONWriter.append(value, to: &bytes)
+    }
+
+    /// `[first, second]`.
+    mutating func pair(_ key: String, _ first: Double, _ second: Double) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "["))
+        JSONWriter.append(first, to: &bytes)
+        bytes.append(contentsOf: ", ".utf8)
+        JSONWriter.append(second, to: &bytes)
+        bytes.append(UInt8(ascii: "]"))
+    }
+}

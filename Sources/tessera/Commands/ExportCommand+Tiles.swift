@@ -1,0 +1,61 @@
+import Foundation
+import TesseraCommandSupport
+import TesseraGzip
+import TesseraLayout
+import TesseraStore
+
+/// `tessera export --tiles DIR`: a layout's tile manifest and every tile as
+/// files at the paths of the HTTP routes, byte for byte the server's
+/// answers, for a static host or an object store behind a CDN.
+///
+/// `DIR/v1/feeds/NAME/layouts/EXTENT/tiles` holds the manifest and
+/// `DIR/v1/feeds/NAME/layouts/EXTENT/revisions/R/tiles/I` tile I (the
+/// manifest's relative template leads there from the manifest's URL);
+/// with `--gzip`, each file has a `.gz` sibling (nginx's `gzip_static`).
+struct TileExport {
+    let directory: String
+    let name: String
+    let gzip: Bool
+
+    /// Writes one layout's manifest and tiles; the number of tiles.
+    func write(store: LayoutStore, crossExtent: Double) async throws -> (revision: String, tiles: Int) {
+        guard case .found(let manifest, _) = try await store.tileManifest(name: name, crossExtent: crossExtent, compute: .never) else {
+            throw CommandError("the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) is missing or stale")
+        }
+        let layoutPath = "\(directory)/v1/feeds/\(name)/layouts/\(JSONWriter.format(crossExtent))"
+        let tilesPath = "\(layoutPath)/revisions/\(manifest.revision)/tiles"
+        try FileManager.default.createDirectory(atPath: tilesPath, withIntermediateDirectories: true)
+        for index in 0..<manifest.tileCount {
+            let result = try await store.tile(name: name, crossExtent: crossExtent, revision: manifest.revision, index: index, compute: .never)
+            guard case .found(let tile, _) = result else {
+                throw CommandError("the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) changed while its tiles were written; run export again")
+            }
+            try put(TileJSON.tile(tile), at: "\(tilesPath)/\(index)")
+        }
+        // The manifest last: a host never names tiles not yet written.
+        try put(TileJSON.manifest(manifest), at: "\(layoutPath)/tiles")
+        return (manifest.revision, manifest.tileCount)
+    }
+
+    private func put(_ bytes: [UInt8], at path: String) throws {
+        try write(bytes, to: path)
+        if gzip, let compressed = Gzip.compress(bytes, level: 9) { try write(compressed, to: path + ".gz") }
+    }
+
+    private func write(_ bytes: [UInt8], to path: String) throws {
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandError("could not write \(path.quotedPathForMessage): \(error.localizedDescription)")
+        }
+    }
+
+    /// A spec name that can be a folder's name as a static server maps the
+    /// URL to files (percent-decoded): no `/`, not `.` or `..`.
+    static func checkName(_ name: String) throws {
+        guard !name.contains("/"), name != ".", name != "..", !name.isEmpty else {
+            throw CommandError("the spec name \(name.quotedForMessage) cannot be a folder name (it holds '/' or is '.' or '..'): "
+                + "serve its tiles with tessera-server")
+        }
+    }
+}

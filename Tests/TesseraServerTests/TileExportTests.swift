@@ -1,0 +1,205 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+import TesseraGzip
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tessera export --tiles`: files at the paths of the tile routes, byte for
+/// byte the server's answers, served as they are by a real nginx.
+@Suite("export: static tiles")
+struct TileExportTests {
+    /// Exports the fixture's feed at two widths (one not stored yet), with `.gz` files.
+    static func export(_ fixture: ServerFixture) throws -> String {
+        let directory = fixture.directory.appendingPathComponent("static").path
+        let output = try Executable.run("tessera", [
+            "export", "--db", fixture.path, "--name", "feed", "--width", "390", "--width", "430", "--tiles", directory, "--gzip",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("of \"feed\" at width 390, revision "), "\(output.stdout)")
+        return directory
+    }
+
+    /// Every path of the export and the server's answer there.
+    static func answers(_ fixture: ServerFixture) async throws -> [(path: String, body: String)] {
+        try await fixture.application().test(.router) { client in
+            var answers: [(path: String, body: String)] = []
+            for width in ["390", "430"] {
+                let manifestPath = "/v1/feeds/feed/layouts/\(width)/tiles"
+                let manifest = try await client.execute(uri: manifestPath, method: .get)
+                answers.append((manifestPath, manifest.text))
+                let decoded = try TileRoutesTests.manifest(manifest)
+                for index in 0..<decoded.tileCount {
+                    let path = "/v1/feeds/feed/layouts/\(width)/" + decoded.tiles.replacingOccurrences(of: "{index}", with: "\(index)")
+                    let tile = try await client.execute(uri: path, method: .get)
+                    #expect(tile.status == .ok)
+                    answers.append((path, tile.text))
+                }
+            }
+            return answers
+        }
+    }
+
+    @Test("the files are the server's answers byte for byte, each with a .gz of the same bytes")
+    func filesEqualAnswers() async throws {
+        let fixture = try await ServerFixture()
+        let directory = try Self.export(fixture)
+        let answers = try await Self.answers(fixture)
+        #expect(answers.count > 4)
+        for (path, body) in answers {
+            let file = FileManager.default.contents(atPath: directory + path)
+            #expect(file == Data(body.utf8) as Data?, "\(path)")
+            let compressed = FileManager.default.contents(atPath: directory + path + ".gz").map { Array($0) } ?? []
+            let same = Gzip.decompress(compressed) == Array(body.utf8)
+            #expect(same, "\(path).gz")
+        }
+    }
+
+    @Test("refusals: --tiles without --name or a width, --name without --tiles, a name that cannot be a folder")
+    func refusals() async throws {
+        let fixture = try await ServerFixture()
+        for (arguments, message) in [
+            (["--tiles", "x", "--width", "390"], "--tiles needs --name"),
+            (["--tiles", "x", "--name", "feed"], "--tiles needs one or more --width"),
+            (["--name", "feed", "--width", "390"], "give --out FILE"),
+            (["--out", "copy.sqlite", "--name", "feed"], "--name, --width, --height and --gzip go with --tiles DIR"),
+            (["--tiles", "x", "--name", "a/b", "--width", "390"], "cannot be a folder name"),
+        ] {
+            let output = try Executable.run("tessera", ["export", "--db", fixture.path] + arguments)
+            #expect(output.status != 0 && output.stderr.contains(message), "\(arguments): \(output.stderr)")
+        }
+    }
+
+    @Test("a real nginx serves the export: the manifest and every tile as the server answers them, as JSON, gzip from the .gz files")
+    func nginx() async throws {
+        let fixture = try await ServerFixture()
+        let directory = try Self.export(fixture)
+        let answers = try await Self.answers(fixture)
+        let server = try NginxServer(root: directory, in: fixture.directory.appendingPathComponent("nginx"))
+        defer { server.stop() }
+        for (path, body) in answers {
+            let response = try ServerProcessTests.get(port: server.port, path)
+            let (head, served) = NginxServer.split(response)
+            #expect(head.hasPrefix("HTTP/1.1 200"), "\(path): \(head)")
+            #expect(head.lowercased().contains("content-type: application/json"), "\(path): \(head)")
+            let same = served == body
+            #expect(same, "\(path)")
+        }
+        let gzipped = try ServerProcessTests.exchange(
+            port: server.port, "GET \(answers[1].path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n")
+        #expect(NginxServer.split(gzipped).head.lowercased().contains("content-encoding: gzip"))
+    }
+}
+
+/// nginx from the system's packages, started as an unprivileged user on a
+/// free loopback port with a configuration, pid file and logs of its own,
+/// serving `root` as static files (no extension: JSON).
+final class NginxServer {
+    let port: Int
+    private let process: Process
+    private let prefix: URL
+
+    /// Where nginx is: on PATH or in /usr/sbin. Missing is a failure, never a skip.
+    static func executable() throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for folder in path.split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/local/sbin", "/sbin"] {
+            if FileManager.default.isExecutableFile(atPath: folder + "/nginx") { return folder + "/nginx" }
+        }
+        throw NginxMissing()
+    }
+
+    struct NginxMissing: Error, CustomStringConvertible {
+        var description: String { "nginx was not found (PATH, /usr/sbin): install Debian's package nginx (.ci/run does), the export test needs it" }
+    }
+
+    init(root: String, in prefix: URL) throws {
+        let nginx = try Self.executable()
+        self.prefix = prefix
+        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("temp"), withIntermediateDirectories: true)
+        port = try Self.freePort()
+        let temp = prefix.appendingPathComponent("temp").path
+        let configuration = """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(prefix.path)/nginx.pid;
+            error_log \(prefix.path)/error.log warn;
+            events { worker_connections 64; }
+            http {
+                access_log off;
+                client_body_temp_path \(temp)/body;
+                proxy_temp_path \(temp)/proxy;
+                fastcgi_temp_path \(temp)/fastcgi;
+                uwsgi_temp_path \(temp)/uwsgi;
+                scgi_temp_path \(temp)/scgi;
+                types { }
+                default_type application/json;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(root);
+                    gzip_static on;
+                    location / { try_files $uri =404; }
+                }
+            }
+            """
+        try configuration.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        let arguments = ["-p", prefix.path, "-c", prefix.appendingPathComponent("nginx.conf").path, "-e", prefix.path + "/error.log"]
+        process = Process()
+        if getuid() == 0 {
+            // As root: drop to nobody for nginx, which then needs to write its prefix and read the export.
+            for path in [prefix.path, temp] { chmod(path, 0o777) }
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", nginx] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: nginx)
+            process.arguments = arguments
+        }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while (try? LoopbackSocket(port: port)) == nil {
+            guard process.isRunning, Date() < deadline else {
+                let log = (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? ""
+                stop()
+                throw NginxFailed(description: "nginx did not start listening on 127.0.0.1:\(port): \(log)")
+            }
+            usleep(20_000)
+        }
+    }
+
+    struct NginxFailed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// SIGKILL: nginx run by the test process inherits its blocked signals,
+    /// SIGTERM and SIGQUIT among them, and would never see them.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// A port that was free a moment ago.
+    private static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// An HTTP/1.1 answer's head and body.
+    static func split(_ response: String) -> (head: String, body: String) {
+        guard let end = response.range(of: "\r\n\r\n") else { return (response, "") }
+        return (String(response[..<end.lowerBound]), String(response[end.upperBound...]))
+    }
+}
