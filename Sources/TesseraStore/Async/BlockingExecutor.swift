@@ -20,11 +20,11 @@ public protocol BlockingExecutor: Sendable {
     func runInBackground<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T
 
     /// Runs `work` on one of the executor's threads, later, and returns at
-    /// once: how the store runs async work that blocks (a write's body over
-    /// a file-backed backend) on the executor's threads (see
-    /// ``BlockingTaskExecutor``). `work` must run even when the executor
-    /// is shutting down, or the task it belongs to never ends. By default
-    /// through ``run(_:)`` from a task of its own.
+    /// once: how the store runs the parts of async work that may block (a
+    /// write's body over a file-backed backend) on the executor's threads,
+    /// as the task executor of that work. `work` must run even when the
+    /// executor is shutting down, or the task it belongs to never ends. By
+    /// default through ``run(_:)`` from a task of its own.
     func submit(_ work: @escaping @Sendable () -> Void)
 }
 
