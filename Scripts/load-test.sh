@@ -5,6 +5,7 @@
 #
 #   bash Scripts/load-test.sh            # 3 rounds of 10 s runs, a 60 s soak
 #   DURATION=5 SOAK=20 ROUNDS=5 bash Scripts/load-test.sh
+#   BIN_DIR=/other/.build-release/release bash Scripts/load-test.sh   # binaries built elsewhere
 #
 # wrk shares the machine's two cores with the server, and the same run
 # varies by ±20 % from one minute to the next; so health, visible and errors
@@ -30,17 +31,8 @@ if ! command -v wrk >/dev/null; then
     apt-get update -q && apt-get install -y -q wrk
 fi
 
-swift build -c release --product tessera --scratch-path .build-release >/dev/null
-swift build -c release --product tessera-server --scratch-path .build-release >/dev/null
-BIN=.build-release/release
-
-WORK=$(mktemp -d)
-SERVER=""
-cleanup() {
-    [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+source Scripts/lib/server.sh
+tessera_binaries
 
 echo "load-test: a 1M-item feed at 390, 430 and 820 (tessera demo)"
 "$BIN/tessera" demo --out-dir "$WORK" >/dev/null
@@ -49,41 +41,11 @@ STORE="$WORK/tessera-demo.sqlite"
 MAX_Y=$("$BIN/tessera" list --db "$STORE" --format ndjson \
     | python3 -c 'import json,sys; print(int(min(json.loads(l)["contentSize"][1] for l in sys.stdin if json.loads(l)["extent"] in (390, 430)) - 844))')
 
-"$BIN/tessera-server" --db "$STORE" --port 0 --max-extents 64 >"$WORK/server.out" 2>"$WORK/server.log" &
-SERVER=$!
-for _ in $(seq 100); do grep -q listening "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
-PORT=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$WORK/server.out")
-[ -n "$PORT" ] || { echo "load-test: the server did not start" >&2; cat "$WORK/server.log" >&2; exit 1; }
-URL="http://127.0.0.1:$PORT"
+start_server "$STORE" --max-extents 64
 
-cat >"$WORK/report.lua" <<'LUA'
-done = function(summary, latency, requests)
-  local seconds = summary.duration / 1e6
-  local e = summary.errors
-  io.write(string.format("RESULT %.0f %.2f %.2f %.2f %d %d\n", summary.requests / seconds,
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-    e.status, e.connect + e.read + e.write + e.timeout))
-end
-LUA
-# 4,096 random viewports made once per thread, so that wrk spends its share
-# of the cores sending, not building requests.
-cat "$WORK/report.lua" - >"$WORK/visible.lua" <<LUA
-local requests = {}
-local index = 0
-setup = function(thread) thread:set("seed", math.random(1, 1000000)) end
-init = function()
-  math.randomseed(seed)
-  local widths = {390, 430}
-  for i = 1, 4096 do
-    local w = widths[i % 2 + 1]
-    requests[i] = wrk.format("GET", "/v1/feeds/demo-feed/layouts/" .. w .. "/visible?rect=0," .. math.random(0, $MAX_Y) .. "," .. w .. ",844")
-  end
-end
-request = function()
-  index = index % 4096 + 1
-  return requests[index]
-end
-LUA
+# Random 844-point viewports of the feed, widths 390 and 430 in turn.
+request_script "$WORK/visible.lua" \
+    '"/v1/feeds/demo-feed/layouts/" .. (390 + 40 * (i % 2)) .. "/visible?rect=0," .. math.random(0, '"$MAX_Y"') .. "," .. (390 + 40 * (i % 2)) .. ",844"'
 cat "$WORK/report.lua" - >"$WORK/errors.lua" <<'LUA'
 local paths = {
   "/v1/feeds/no-such-feed/layouts/390/visible?rect=0,0,390,844",

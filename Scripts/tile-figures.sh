@@ -15,25 +15,12 @@ DURATION=${DURATION:-5}
 ROUNDS=${ROUNDS:-3}
 command -v wrk >/dev/null || { echo "tile-figures: wrk is needed (apt-get install wrk)" >&2; exit 1; }
 
-swift build -c release --traits PostgreSQL --product tessera >/dev/null
-swift build -c release --traits PostgreSQL --product tessera-server >/dev/null
-BIN=.build/release
-
-WORK=$(mktemp -d)
-SERVER=""
-cleanup() {
-    [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+source Scripts/lib/server.sh
+tessera_binaries
 
 "$BIN/tessera" demo --out-dir "$WORK" >/dev/null
 STORE="$WORK/tessera-demo.sqlite"
-"$BIN/tessera-server" --db "$STORE" --port 0 --max-extents 64 >"$WORK/server.out" 2>"$WORK/server.log" &
-SERVER=$!
-for _ in $(seq 100); do grep -q listening "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
-PORT=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$WORK/server.out")
-URL="http://127.0.0.1:$PORT"
+start_server "$STORE" --max-extents 64
 
 python3 - "$URL" "$WORK" <<'PY'
 import gzip, json, random, sys, urllib.request
@@ -69,52 +56,14 @@ for index in range(count // 2, count // 2 + 50):
     best += len(gzip.compress(text, 9, mtime=0))
 print(f"staggered tiles {count // 2}…{count // 2 + 49} at 390: {elements} elements, {elements / 50:.0f} per tile")
 print(f"  bytes per element: plain {plain / elements:.1f}, gzip (server, level 6) {compressed / elements:.2f}, gzip level 9 {best / elements:.2f}")
-content = manifest["contentSize"][1]
-with open(f"{work}/visible.lua", "w") as lua:
-    lua.write(f'''
-local requests = {{}}
-local index = 0
-setup = function(thread) thread:set("seed", math.random(1, 1000000)) end
-init = function()
-  math.randomseed(seed)
-  for i = 1, 4096 do
-    requests[i] = wrk.format("GET", "/v1/feeds/demo-feed/layouts/390/visible?rect=0," .. math.random(0, {int(content - 844)}) .. ",390,844")
-  end
-end
-request = function()
-  index = index % 4096 + 1
-  return requests[index]
-end
-''')
-with open(f"{work}/tiles.lua", "w") as lua:
-    lua.write(f'''
-local requests = {{}}
-local index = 0
-setup = function(thread) thread:set("seed", math.random(1, 1000000)) end
-init = function()
-  math.randomseed(seed)
-  for i = 1, 4096 do
-    local path = string.gsub("{base}", "{{index}}", tostring(math.random(0, {count - 1})))
-    requests[i] = wrk.format("GET", path)
-  end
-end
-request = function()
-  index = index % 4096 + 1
-  return requests[index]
-end
-''')
+with open(f"{work}/tiles.env", "w") as env:
+    env.write(f'TILES="{base}"\nCOUNT={count}\nMAX_Y={int(manifest["contentSize"][1] - 844)}\n')
 PY
-
-cat >"$WORK/report.lua" <<'LUA'
-done = function(summary, latency, requests)
-  io.write(string.format("RESULT %.0f %.2f %.2f\n", summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000))
-end
-LUA
-cat "$WORK/report.lua" >>"$WORK/tiles.lua"
-cat "$WORK/report.lua" >>"$WORK/visible.lua"
+source "$WORK/tiles.env"
+request_script "$WORK/visible.lua" '"/v1/feeds/demo-feed/layouts/390/visible?rect=0," .. math.random(0, '"$MAX_Y"') .. ",390,844"'
+request_script "$WORK/tiles.lua" '(string.gsub("'"$TILES"'", "{index}", tostring(math.random(0, '"$((COUNT - 1))"'))))'
 wrk -t2 -c64 -d2s -s "$WORK/tiles.lua" "$URL" >/dev/null
-echo "wrk -t2 -c64, ${DURATION}s each: requests/s (p50 ms, p99 ms)"
+echo "wrk -t2 -c64, ${DURATION}s each: requests/s, p50 ms, p99 ms, max ms, non-2xx, socket errors"
 for round in $(seq "$ROUNDS"); do
     health=$(wrk -t2 -c64 -d "${DURATION}s" -s "$WORK/report.lua" "$URL/v1/health" | sed -n 's/^RESULT //p')
     tiles=$(wrk -t2 -c64 -d "${DURATION}s" -s "$WORK/tiles.lua" "$URL" | sed -n 's/^RESULT //p')

@@ -126,19 +126,18 @@ final class PostgresSession {
         try beginStatement()
         let key = StatementKey(sql: sql, prepared: binds)
         let wanted = ReplayLog.Wanted(key: key, binds: PostgresBindings(), preparedValues: binds)
-        guard let replay else {
-            guard case .prepared(let rows) = try fetchWaiting(wanted) else { preconditionFailure("a prepared statement answered with rows") }
-            return rows.map { RowColumns($0, location: location) }
-        }
-        guard case .prepared(let rows)? = replay.answer(key) else { throw replay.want(wanted) }
+        guard case .prepared(let rows) = try answer(wanted) else { preconditionFailure("a prepared statement answered with rows") }
         return rows.map { RowColumns($0, location: location) }
     }
 
-    /// Fetches one statement's answer for a synchronous caller (a
-    /// synchronous read: the command line's), which waits through the one
-    /// bridge (`waitForAsync`); async reads and writes never do.
-    private func fetchWaiting(_ wanted: ReplayLog.Wanted) throws -> ReplayLog.Answer {
-        try waitForAsync { try await fetch(wanted) }
+    /// The answer to one statement: a synchronous caller (a synchronous
+    /// read: the command line's) fetches it now, waiting through the one
+    /// bridge (`waitForAsync`); an async read or write finds it fetched
+    /// already, or asks its driver for it (see `ReplayLog`).
+    private func answer(_ wanted: ReplayLog.Wanted) throws -> ReplayLog.Answer {
+        guard let replay else { return try waitForAsync { try await fetch(wanted) } }
+        guard let answer = replay.answer(wanted.key) else { throw replay.want(wanted) }
+        return answer
     }
 
     /// The statement `sql` prepared on this session, prepared now the
@@ -172,11 +171,7 @@ final class PostgresSession {
     private func send(_ sql: String, _ binds: PostgresBindings) throws -> PostgresQueryResult {
         let key = StatementKey(sql: sql, binds: binds)
         let wanted = ReplayLog.Wanted(key: key, binds: binds, preparedValues: nil)
-        guard let replay else {
-            guard case .rows(let result) = try fetchWaiting(wanted) else { preconditionFailure("a statement answered as a prepared one") }
-            return result
-        }
-        guard case .rows(let result)? = replay.answer(key) else { throw replay.want(wanted) }
+        guard case .rows(let result) = try answer(wanted) else { preconditionFailure("a statement answered as a prepared one") }
         return result
     }
 

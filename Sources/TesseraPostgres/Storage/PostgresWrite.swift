@@ -41,17 +41,11 @@ final class PostgresWrite: WriteTransaction, SpecRows, LayoutRows, CellRows {
         }
     }
 
-    // MARK: Specs
+    func read<T>(_ body: (any ReadSnapshot) throws -> T) async throws -> T {
+        try await session.answering { try body($0) }
+    }
 
-    func specID(name: String) async throws -> Int64? { try await session.answering { try $0.specID(name: name) } }
-    func specRecord(name: String) async throws -> SpecRecord? { try await session.answering { try $0.specRecord(name: name) } }
-    func sectionBodies(specID: Int64) async throws -> [String] { try await session.answering { try $0.sectionBodies(specID: specID) } }
-    func sectionBody(specID: Int64, index: Int) async throws -> String? {
-        try await session.answering { try $0.sectionBody(specID: specID, index: index) }
-    }
-    func sectionIdentities(specID: Int64) async throws -> [SectionIdentity] {
-        try await session.answering { try $0.sectionIdentities(specID: specID) }
-    }
+    // MARK: Specs
 
     func insertSpec(_ spec: SpecRow) async throws -> Int64 { try await session.answering { try $0.insertSpec(spec) } }
     func updateSpec(id: Int64, _ spec: SpecRow) throws { try session.updateSpec(id: id, spec) }
@@ -65,19 +59,6 @@ final class PostgresWrite: WriteTransaction, SpecRows, LayoutRows, CellRows {
     }
 
     // MARK: Layouts
-
-    func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) async throws -> LayoutRecord? {
-        try await session.answering { try $0.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: engineVersion) }
-    }
-    func layoutRecord(id: Int64, engineVersion: Int) async throws -> LayoutRecord? {
-        try await session.answering { try $0.layoutRecord(id: id, engineVersion: engineVersion) }
-    }
-    func layoutRecords(specID: Int64?, engineVersion: Int) async throws -> [LayoutRecord] {
-        try await session.answering { try $0.layoutRecords(specID: specID, engineVersion: engineVersion) }
-    }
-    func layoutID(specID: Int64, crossExtent: Double) async throws -> Int64? {
-        try await session.answering { try $0.layoutID(specID: specID, crossExtent: crossExtent) }
-    }
 
     func insertLayout(_ layout: NewLayoutRow) async throws -> Int64 { try await session.answering { try $0.insertLayout(layout) } }
     func finishLayout(id: Int64, _ summary: LayoutTotals, computeSeconds: Double) throws {
@@ -93,24 +74,6 @@ final class PostgresWrite: WriteTransaction, SpecRows, LayoutRows, CellRows {
     func deleteLayout(id: Int64) throws { try session.deleteLayout(id: id) }
 
     // MARK: Sections and cell groups
-
-    func sections(layoutID: Int64) async throws -> [SectionRecord] { try await session.answering { try $0.sections(layoutID: layoutID) } }
-    func placerState(layoutID: Int64, slot: Int) async throws -> [UInt8]? {
-        try await session.answering { try $0.placerState(layoutID: layoutID, slot: slot) }
-    }
-    func placerStates(layoutID: Int64) async throws -> [Int: [UInt8]] {
-        try await session.answering { try $0.placerStates(layoutID: layoutID) }
-    }
-    func groups(
-        layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?, framesOf: ClosedRange<Int>?
-    ) async throws -> [GroupRecord] {
-        try await session.answering {
-            try $0.groups(layoutID: layoutID, slot: slot, firstItems: firstItems, alsoFirstItem: alsoFirstItem, framesOf: framesOf)
-        }
-    }
-    func scrollSpan(layoutID: Int64, slot: Int) async throws -> ClosedRange<Double>? {
-        try await session.answering { try $0.scrollSpan(layoutID: layoutID, slot: slot) }
-    }
 
     func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws {
         try session.writeGroup(layoutID: layoutID, slot: slot, firstItem: firstItem, frames: frames, bounds: bounds, reach: reach)

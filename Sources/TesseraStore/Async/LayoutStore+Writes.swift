@@ -53,7 +53,7 @@ extension LayoutStore {
     public func invalidate(name: String, crossExtent: Double? = nil) async throws -> Int {
         try await writeAsync { _ in
             try await self.write { storage in
-                guard let specID = try await storage.specRows.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
+                guard let specID = try await storage.read({ try $0.specs.specID(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
                 return try await storage.layoutRows.invalidate(specID: specID, crossExtent: crossExtent, updatedAt: Clock.wall())
             }
         }
@@ -65,8 +65,10 @@ extension LayoutStore {
     public func deleteLayout(name: String, crossExtent: Double) async throws -> Bool {
         try await writeAsync { _ in
             try await self.write { storage in
-                guard let specID = try await storage.specRows.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
-                guard let id = try await storage.layoutRows.layoutID(specID: specID, crossExtent: crossExtent) else { return false }
+                guard let id = try await storage.read({ rows in
+                    guard let specID = try rows.specs.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
+                    return try rows.layouts.layoutID(specID: specID, crossExtent: crossExtent)
+                }) else { return false }
                 try await storage.layoutRows.deleteLayout(id: id)
                 return true
             }
@@ -87,7 +89,7 @@ extension LayoutStore {
             let before = self.fileBytes
             let deleted = try await self.write { storage in
                 var count = 0
-                for record in try await storage.layoutRows.layoutRecords(specID: nil, engineVersion: LayoutEngine.version)
+                for record in try await storage.read({ try $0.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) })
                 where record.layout.state == .stale {
                     try await storage.layoutRows.deleteLayout(id: record.layout.id)
                     count += 1

@@ -21,9 +21,9 @@ struct ResumedGroup: Sendable {
     ) async throws -> ResumedGroup {
         let first = CellGroupWriter.firstItem(ofGroupHolding: firstWritten)
         let previous = max(0, first - CellGroupWriter.groupSize)
-        let rows = try await storage.cellRows.groups(
+        let rows = try await storage.read { try $0.groups.groups(
             layoutID: layoutID, slot: slot, firstItems: previous...first, alsoFirstItem: nil, framesOf: first...first
-        )
+        ) }
         var frames: [LocalFrame] = []
         if let row = rows.first(where: { $0.firstItem == first }) {
             guard let bytes = row.frames, Checksum.of(bytes) == row.framesChecksum else {

@@ -92,6 +92,13 @@ package protocol ReadSnapshot: AnyObject {
 /// the commit); a file-backed one implements them with the synchronous
 /// methods of its snapshot.
 package protocol WriteTransaction: AnyObject {
+    /// Runs `body` against the transaction's rows as they are now (its own
+    /// writes included), through the same repositories a read uses. `body`
+    /// may run more than once (a backend behind a network runs it against
+    /// the answers fetched so far, then again once it fetched what it
+    /// lacked), so it only reads.
+    func read<T>(_ body: (any ReadSnapshot) throws -> T) async throws -> T
+
     var specRows: any SpecRows { get }
     var layoutRows: any LayoutRows { get }
     /// The section and cell group rows of the layouts being written.
@@ -122,4 +129,10 @@ extension WriteTransaction where Self: SpecRows & LayoutRows & CellRows {
     package var specRows: any SpecRows { self }
     package var layoutRows: any LayoutRows { self }
     package var cellRows: any CellRows { self }
+}
+
+// A backend whose write sees its rows at once reads them in place.
+
+extension WriteTransaction where Self: ReadSnapshot {
+    package func read<T>(_ body: (any ReadSnapshot) throws -> T) async throws -> T { try body(self) }
 }

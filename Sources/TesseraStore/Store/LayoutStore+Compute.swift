@@ -59,7 +59,7 @@ extension LayoutStore {
         specID: Int64, crossExtent: Double, fingerprint: SpecFingerprint, storage: any WriteTransaction,
         replacing: Bool = true, finished: (totals: LayoutTotals, seconds: Double)? = nil
     ) async throws -> Int64 {
-        if replacing, let old = try await storage.layoutRows.layoutID(specID: specID, crossExtent: crossExtent) {
+        if replacing, let old = try await storage.read({ try $0.layouts.layoutID(specID: specID, crossExtent: crossExtent) }) {
             try await storage.layoutRows.deleteLayout(id: old)
         }
         let row = NewLayoutRow(
@@ -90,7 +90,7 @@ extension LayoutStore {
 
     /// The layout a write just stored under `id`, read back in that write.
     static func written(id: Int64, name: String, crossExtent: Double, storage: any WriteTransaction) async throws -> StoredLayout {
-        guard let record = try await storage.layoutRows.layoutRecord(id: id, engineVersion: LayoutEngine.version) else {
+        guard let record = try await storage.read({ try $0.layouts.layoutRecord(id: id, engineVersion: LayoutEngine.version) }) else {
             throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
                              spec: name, crossExtent: crossExtent)
         }

@@ -81,7 +81,7 @@ extension LayoutStore {
         var report = UpdateReport()
         let specID: Int64
         let created: Bool
-        if let existing = try await storage.specRows.specID(name: name) {
+        if let existing = try await storage.read({ try $0.specs.specID(name: name) }) {
             report = try await applyUpdate(
                 name: name, spec: stored, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage,
                 progress: progress, cancellation: cancellation
@@ -92,7 +92,7 @@ extension LayoutStore {
             specID = try await upsertSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
             created = true
         }
-        let existing = try await storage.layoutRows.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout.crossExtent)
+        let existing = try await storage.read { try $0.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) }.map(\.layout.crossExtent)
         for extent in prepared.crossExtents.sorted() where !existing.contains(extent) && !report.layouts.contains(where: { $0.crossExtent == extent }) {
             _ = try await computeLayout(
                 spec: stored, name: name, specID: specID, fingerprint: fingerprint,
@@ -101,7 +101,7 @@ extension LayoutStore {
             report.layouts.append(.fullRecompute(crossExtent: extent, sections: stored.sections.count))
         }
         report.layouts.sort { $0.crossExtent < $1.crossExtent }
-        let layouts = try await storage.layoutRows.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
+        let layouts = try await storage.read { try $0.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) }.map(\.layout)
         return SaveOutcome(result: SaveResult(layouts: layouts, report: report, created: created), unchanged: false)
     }
 
@@ -111,11 +111,13 @@ extension LayoutStore {
     /// lookups by name and spec id, plus the section identities when the
     /// hash matches; nil as soon as one differs.
     func unchangedLayouts(_ prepared: PreparedSave, storage: any WriteTransaction) async throws -> [StoredLayout]? {
-        guard let record = try await storage.specRows.specRecord(name: prepared.name),
-              let layouts = Self.keptLayouts(prepared, record: record,
-                  try await storage.layoutRows.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version))
-        else { return nil }
-        return Self.sameSections(prepared, try await storage.specRows.sectionIdentities(specID: record.id)) ? layouts : nil
+        try await storage.read { rows in
+            guard let record = try rows.specs.specRecord(name: prepared.name),
+                  let layouts = Self.keptLayouts(prepared, record: record,
+                      try rows.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version))
+            else { return nil }
+            return Self.sameSections(prepared, try rows.specs.sectionIdentities(specID: record.id)) ? layouts : nil
+        }
     }
 
     /// The same judgement in a read, without the writer.
@@ -145,8 +147,11 @@ extension LayoutStore {
     /// Deletes a spec and all its layouts. Returns whether it existed.
     func deleteSpec(in name: String) async throws -> Bool {
         try await write { storage in
-            guard let specID = try await storage.specRows.specID(name: name) else { return false }
-            for record in try await storage.layoutRows.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) {
+            guard let (specID, layouts) = try await storage.read({ rows -> (Int64, [LayoutRecord])? in
+                guard let specID = try rows.specs.specID(name: name) else { return nil }
+                return (specID, try rows.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version))
+            }) else { return false }
+            for record in layouts {
                 try await storage.layoutRows.deleteLayout(id: record.layout.id)
             }
             try await storage.specRows.deleteSpec(id: specID)
@@ -213,7 +218,7 @@ extension LayoutStore {
             axis: spec.axis, sectionCount: spec.sections.count, updatedAt: Clock.wall()
         )
         let specID: Int64
-        if !isNew, let existing = try await storage.specRows.specID(name: name) {
+        if !isNew, let existing = try await storage.read({ try $0.specs.specID(name: name) }) {
             try await storage.specRows.updateSpec(id: existing, row)
             specID = existing
         } else {
@@ -261,8 +266,7 @@ extension LayoutStore {
     }
 
     func loadSpec(name: String, storage: any WriteTransaction) async throws -> LoadedSpec? {
-        guard let record = try await storage.specRows.specRecord(name: name) else { return nil }
-        return try parseSpec(record, bodies: try await storage.specRows.sectionBodies(specID: record.id), name: name)
+        try await storage.read { try loadSpec(name: name, storage: $0) }
     }
 
     /// A stored spec from its row and its sections' bodies.
@@ -286,7 +290,7 @@ extension LayoutStore {
 
     /// Section `index` of a stored spec, read on its own.
     func storedSection(specID: Int64, index: Int, name: String, storage: any WriteTransaction) async throws -> Section {
-        guard let body = try await storage.specRows.sectionBody(specID: specID, index: index) else {
+        guard let body = try await storage.read({ try $0.specs.sectionBody(specID: specID, index: index) }) else {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has no section \(index)")
         }
         do {

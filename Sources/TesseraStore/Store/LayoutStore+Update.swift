@@ -93,7 +93,7 @@ extension LayoutStore {
         _ change: (Section) throws -> (items: ItemSource, changedFrom: Int?)
     ) async throws -> UpdateReport {
         try await reportingSpecErrors(name: name) { try await write { storage in
-            guard let record = try await storage.specRows.specRecord(name: name) else { throw StoreError.noSuchSpec(name: name) }
+            guard let record = try await storage.read({ try $0.specs.specRecord(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
             var headerObject = try storedHeader(record, name: name)
             headerObject["sections"] = .array([])
             let header: Spec
@@ -102,12 +102,12 @@ extension LayoutStore {
             } catch let error as SpecError {
                 throw StoreError.unreadableSpec(name: name, store: location, error)
             }
-            let previous = try await storage.specRows.sectionIdentities(specID: record.id)
+            let previous = try await storage.read { try $0.specs.sectionIdentities(specID: record.id) }
             guard previous.indices.contains(section) else {
                 throw StoreError.noSuchSection(name: name, section: section, count: previous.count)
             }
             // States are judged against the old content, before the spec rows change.
-            let layouts = try await storage.layoutRows.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
+            let layouts = try await storage.read { try $0.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version) }.map(\.layout)
             let old = try await storedSection(specID: record.id, index: section, name: name, storage: storage)
             var changed = old
             let (newItems, changedFrom) = try change(old)
@@ -165,8 +165,8 @@ extension LayoutStore {
     ) async throws -> UpdateReport {
         guard let old = try await loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
         // States are judged against the old content, before the spec row changes.
-        let layouts = try await storage.layoutRows.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version).map(\.layout)
-        let oldIdentities = try await storage.specRows.sectionIdentities(specID: old.id)
+        let layouts = try await storage.read { try $0.layouts.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version) }.map(\.layout)
+        let oldIdentities = try await storage.read { try $0.specs.sectionIdentities(specID: old.id) }
         _ = try await upsertSpec(spec, name: name, fingerprint: fingerprint, bodies: bodies, storage: storage, previous: oldIdentities)
         var report = UpdateReport()
         for layout in layouts {

@@ -48,7 +48,7 @@ struct LayoutUpdater {
 
     mutating func run() async throws -> UpdateReport.Layout {
         var entry = UpdateReport.Layout(crossExtent: layout.crossExtent)
-        let oldSections = try await storage.cellRows.sections(layoutID: layout.id)
+        let oldSections = try await storage.read { try $0.sections.sections(layoutID: layout.id) }
         var oldByIdentity: [String: Int] = [:]
         for (index, info) in oldIdentities.enumerated() where oldByIdentity[info.identity] == nil {
             oldByIdentity[info.identity] = index
@@ -100,7 +100,7 @@ struct LayoutUpdater {
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .none, moved: moved))
             case .resume(let old, let limit):
                 let section = try await newSection(index)
-                let stored = try await storage.cellRows.placerState(layoutID: layout.id, slot: old.slot).map(StoredStates.init(bytes:))
+                let stored = try await storage.read { try $0.sections.placerState(layoutID: layout.id, slot: old.slot) }.map(StoredStates.init(bytes:))
                 let start = stored?.latest(atMost: limit, itemCount: old.geometry.itemCount)
                 let restored = try start.map { try resumablePlacer(for: section, index: index, state: $0.state) }
                 guard case .placer(let placer) = restored, let start else {
@@ -123,7 +123,7 @@ struct LayoutUpdater {
                 let state = try writer.closeSection(geometry, placer: finalPlacer)
                 // This call wrote only the new and open cells: the span comes
                 // from all the section's groups, exactly.
-                geometry.cellSpan = try await storage.cellRows.scrollSpan(layoutID: layout.id, slot: old.slot)
+                geometry.cellSpan = try await storage.read { try $0.groups.scrollSpan(layoutID: layout.id, slot: old.slot) }
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .some(state), moved: true))
                 entry.resumed += 1
             case .recompute(let old):
@@ -134,7 +134,7 @@ struct LayoutUpdater {
 
         // Place the sections as the engine does; then write the rows that changed.
         let renumbered = placed.count != oldSections.count || placed.contains { $0.moved && $0.state == nil }
-        let keptStates = renumbered ? try await storage.cellRows.placerStates(layoutID: layout.id) : [:]
+        let keptStates = renumbered ? try await storage.read { try $0.sections.placerStates(layoutID: layout.id) } : [:]
         if renumbered { try await storage.cellRows.deleteSections(layoutID: layout.id) }
         var chain = SectionChain(sectionSpacing: sectionSpacing)
         var overhang = 0.0
