@@ -14,49 +14,48 @@ struct DecodedTile: Sendable {
     /// manifest: the same revision, index, tile length, axis, extent and
     /// content size.
     init(body: [UInt8], index: Int, manifest: RemoteManifest, url: URL) throws(TileClientError) {
-        do {
-            let members = try JSONMembers(try BodyJSON.parse(body, url: url), at: JSONPath.root)
-            func expect(_ key: String, _ same: Bool, _ what: String) throws(JSONMembers.Failure) {
-                guard same else { throw members.failure(key, "differs from the manifest's \(what)") }
+        let json = try BodyJSON.parse(body, url: url)
+        self = try JSONMembers.reading(url, "not tile \(index) of revision \(manifest.revision)") { () throws(JSONMembers.Failure) in
+            try Self(json: json, index: index, manifest: manifest)
+        }
+    }
+
+    private init(json: JSONValue, index: Int, manifest: RemoteManifest) throws(JSONMembers.Failure) {
+        let members = try JSONMembers(json, at: JSONPath.root)
+        func expect(_ key: String, _ same: Bool, _ what: String) throws(JSONMembers.Failure) {
+            guard same else { throw members.failure(key, "differs from the manifest's \(what)") }
+        }
+        try expect("revision", try members.string("revision", maximumLength: 128) == manifest.revision, "revision \(manifest.revision)")
+        guard try members.integer("index", in: 0...RemoteManifest.maximumTileCount) == index else {
+            throw members.failure("index", "expected tile \(index)")
+        }
+        try expect("tileLength", try members.number("tileLength") == manifest.tileLength, "tile length")
+        try expect("axis", try members.axis("axis") == manifest.axis, "axis")
+        try expect("extent", try members.number("extent") == manifest.extent, "extent")
+        try expect("contentSize", try members.size("contentSize") == manifest.contentSize, "content size")
+        guard let direction = LayoutDirection(rawValue: try members.string("direction", maximumLength: 8)) else {
+            throw members.failure("direction", "expected \"ltr\" or \"rtl\"")
+        }
+        self.index = index
+        self.direction = direction
+        orthogonal = []
+        if members.object["orthogonal"] != nil {
+            for (offset, value) in try members.array("orthogonal").enumerated() {
+                let entry = try JSONMembers(value, at: JSONPath.root.appending("orthogonal").appending(offset))
+                orthogonal.append(OrthogonalContent(section: try entry.integer("section"), contentLength: try entry.number("contentLength")))
             }
-            try expect("revision", try members.string("revision", maximumLength: 128) == manifest.revision, "revision \(manifest.revision)")
-            guard try members.integer("index", in: 0...RemoteManifest.maximumTileCount) == index else {
-                throw members.failure("index", "expected tile \(index)")
-            }
-            try expect("tileLength", try members.number("tileLength") == manifest.tileLength, "tile length")
-            try expect("axis", try members.axis("axis") == manifest.axis, "axis")
-            try expect("extent", try members.number("extent") == manifest.extent, "extent")
-            try expect("contentSize", try members.size("contentSize") == manifest.contentSize, "content size")
-            guard let direction = LayoutDirection(rawValue: try members.string("direction", maximumLength: 8)) else {
-                throw members.failure("direction", "expected \"ltr\" or \"rtl\"")
-            }
-            self.index = index
-            self.direction = direction
-            orthogonal = []
-            if members.object["orthogonal"] != nil {
-                for (offset, value) in try members.array("orthogonal").enumerated() {
-                    let entry = try JSONMembers(value, at: JSONPath.root.appending("orthogonal").appending(offset))
-                    orthogonal.append(OrthogonalContent(section: try entry.integer("section"), contentLength: try entry.number("contentLength")))
-                }
-            }
-            let pinningValues = try members.array("pinning")
-            pinning = []
-            pinning.reserveCapacity(pinningValues.count)
-            for (offset, value) in pinningValues.enumerated() {
-                pinning.append(try Self.pinning(JSONMembers(value, at: JSONPath.root.appending("pinning").appending(offset))))
-            }
-            let elementValues = try members.array("elements")
-            elements = []
-            elements.reserveCapacity(elementValues.count)
-            for (offset, value) in elementValues.enumerated() {
-                elements.append(try JSONMembers(value, at: JSONPath.root.appending("elements").appending(offset)).element())
-            }
-        } catch let failure as JSONMembers.Failure {
-            throw TileClientError(url: url, reason: .invalidContent("not tile \(index) of revision \(manifest.revision): " + failure.message))
-        } catch let error as TileClientError {
-            throw error
-        } catch {
-            throw TileClientError(url: url, reason: .invalidContent("\(error)"))
+        }
+        let pinningValues = try members.array("pinning")
+        pinning = []
+        pinning.reserveCapacity(pinningValues.count)
+        for (offset, value) in pinningValues.enumerated() {
+            pinning.append(try Self.pinning(JSONMembers(value, at: JSONPath.root.appending("pinning").appending(offset))))
+        }
+        let elementValues = try members.array("elements")
+        elements = []
+        elements.reserveCapacity(elementValues.count)
+        for (offset, value) in elementValues.enumerated() {
+            elements.append(try JSONMembers(value, at: JSONPath.root.appending("elements").appending(offset)).element())
         }
     }
 

@@ -13,6 +13,15 @@ struct JSONMembers {
         var message: String
     }
 
+    /// `body`'s value, or its failure as an error naming `url`, `what` before the member's path.
+    static func reading<Value>(_ url: URL, _ what: String, _ body: () throws(Failure) -> Value) throws(TileClientError) -> Value {
+        do {
+            return try body()
+        } catch {
+            throw TileClientError(url: url, reason: .invalidContent(what + ": " + error.message))
+        }
+    }
+
     init(_ value: JSONValue, at path: @escaping @autoclosure () -> JSONPath) throws(Failure) {
         guard case .object(let object) = value else { throw Self.failure(path(), "expected an object, found \(value.typeName)") }
         self.object = object

@@ -40,37 +40,34 @@ public struct RemoteManifest: Sendable, Hashable {
     /// into tiles of that length, a template with one `{index}` that
     /// resolves to an http(s) or file URL.
     init(url: URL, body: [UInt8], etag: String?) throws(TileClientError) {
-        do {
-            let members = try JSONMembers(try BodyJSON.parse(body, url: url), at: JSONPath.root)
-            self.url = url
-            self.etag = etag
-            revision = try members.string("revision", maximumLength: 128)
-            guard !revision.isEmpty, revision.utf8.allSatisfy(Self.isRevisionByte) else {
-                throw members.failure("revision", "expected letters, digits, '-' or '_' (a path segment)")
-            }
-            tileLength = try members.number("tileLength")
-            guard tileLength > 0 else { throw members.failure("tileLength", "must be above 0") }
-            tileCount = try members.integer("tileCount", in: 1...Self.maximumTileCount)
-            axis = try members.axis("axis")
-            extent = try members.number("extent")
-            guard extent > 0 else { throw members.failure("extent", "must be above 0") }
-            contentSize = try members.size("contentSize")
-            let length = axis == .vertical ? contentSize.height : contentSize.width
-            let expected = max(1, (length / tileLength).rounded(.up))
-            guard Double(tileCount) == expected else {
-                throw members.failure("tileCount", "\(tileCount) tiles of \(JSONWriter.format(tileLength)) do not cut a content length of \(JSONWriter.format(length))")
-            }
-            template = try members.string("tiles")
-            guard template.components(separatedBy: "{index}").count == 2 else { throw members.failure("tiles", "expected one {index} in the template") }
-            guard let first = tileURL(0), ["http", "https", "file"].contains(first.scheme?.lowercased() ?? "") else {
-                throw members.failure("tiles", "the template does not make an http(s) or file URL")
-            }
-        } catch let failure as JSONMembers.Failure {
-            throw TileClientError(url: url, reason: .invalidContent("not a tile manifest: " + failure.message))
-        } catch let error as TileClientError {
-            throw error
-        } catch {
-            throw TileClientError(url: url, reason: .invalidContent("\(error)"))
+        let json = try BodyJSON.parse(body, url: url)
+        self = try JSONMembers.reading(url, "not a tile manifest") { () throws(JSONMembers.Failure) in try Self(json: json, url: url, etag: etag) }
+    }
+
+    private init(json: JSONValue, url: URL, etag: String?) throws(JSONMembers.Failure) {
+        let members = try JSONMembers(json, at: JSONPath.root)
+        self.url = url
+        self.etag = etag
+        revision = try members.string("revision", maximumLength: 128)
+        guard !revision.isEmpty, revision.utf8.allSatisfy(Self.isRevisionByte) else {
+            throw members.failure("revision", "expected letters, digits, '-' or '_' (a path segment)")
+        }
+        tileLength = try members.number("tileLength")
+        guard tileLength > 0 else { throw members.failure("tileLength", "must be above 0") }
+        tileCount = try members.integer("tileCount", in: 1...Self.maximumTileCount)
+        axis = try members.axis("axis")
+        extent = try members.number("extent")
+        guard extent > 0 else { throw members.failure("extent", "must be above 0") }
+        contentSize = try members.size("contentSize")
+        let length = axis == .vertical ? contentSize.height : contentSize.width
+        let expected = max(1, (length / tileLength).rounded(.up))
+        guard Double(tileCount) == expected else {
+            throw members.failure("tileCount", "\(tileCount) tiles of \(JSONWriter.format(tileLength)) do not cut a content length of \(JSONWriter.format(length))")
+        }
+        template = try members.string("tiles")
+        guard template.components(separatedBy: "{index}").count == 2 else { throw members.failure("tiles", "expected one {index} in the template") }
+        guard let first = tileURL(0), ["http", "https", "file"].contains(first.scheme?.lowercased() ?? "") else {
+            throw members.failure("tiles", "the template does not make an http(s) or file URL")
         }
     }
 
