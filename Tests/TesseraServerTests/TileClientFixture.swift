@@ -70,10 +70,12 @@ enum TileClientFixture {
         }
     }
 
-    /// The server's `/visible` for `viewport`, decoded by Foundation's decoder.
-    static func visible(port: Int, _ feed: Feed, _ viewport: Rect) throws -> [LayoutElement] {
+    /// The server's `/visible` for `viewport` (`query` after the rect:
+    /// `direction=rtl`, `offset=…`), decoded by Foundation's decoder.
+    static func visible(port: Int, _ feed: Feed, _ viewport: Rect, query: String = "") throws -> [LayoutElement] {
         let rect = [viewport.x, viewport.y, viewport.width, viewport.height].map(JSONNumber).joined(separator: ",")
-        let response = try ServerProcessTests.get(port: port, "/v1/feeds/\(feed.name)/layouts/\(JSONNumber(feed.extent))/visible?rect=\(rect)")
+        let path = "/v1/feeds/\(feed.name)/layouts/\(JSONNumber(feed.extent))/visible?rect=\(rect)" + (query.isEmpty ? "" : "&" + query)
+        let response = try ServerProcessTests.get(port: port, path)
         let (head, body) = NginxServer.split(response)
         guard head.hasPrefix("HTTP/1.1 200") else { throw VisibleFailed(description: "\(rect): \(response)") }
         struct Answer: Decodable { var elements: [LayoutElement] }
@@ -102,8 +104,11 @@ enum TileClientFixture {
         return axis.screenRect(LocalFrame(cross: cross, scroll: scroll, crossLength: crossLength, scrollLength: length))
     }
 
-    /// `count` viewports of `feed`: the client's answers against the server's `/visible`.
-    static func compare(_ client: TileClient, _ feed: Feed, serverPort: Int, count: Int, seed: UInt64, source: String) async throws {
+    /// `count` viewports of `feed`: the client's answers against the
+    /// server's `/visible` (with `query`), element for element, bit for bit.
+    static func compare(
+        _ client: TileClient, _ feed: Feed, serverPort: Int, count: Int, seed: UInt64, source: String, query: String = ""
+    ) async throws {
         let manifest = try await client.refresh()
         var random = SeededRandom(seed: seed)
         var last: Rect?
@@ -112,7 +117,7 @@ enum TileClientFixture {
             let viewport = viewport(after: last, manifest: manifest, random: &random)
             last = viewport
             let answered = try await client.visibleElements(viewport: viewport)
-            let expected = try visible(port: serverPort, feed, viewport)
+            let expected = try visible(port: serverPort, feed, viewport, query: query)
             if answered != expected {
                 mismatches += 1
                 if mismatches <= 3 {

@@ -46,6 +46,28 @@ struct TileClientTests {
         }
     }
 
+    @Test("right to left and scrolled carousels: the manifest URL's query reaches the tiles, and the answers are /visible's with it")
+    func variants() async throws {
+        let fixture = try await ServerFixture()
+        let store = fixture.directory.appendingPathComponent("client.sqlite").path
+        let feeds = [TileClientFixture.pinned, TileClientFixture.horizontal, TileClientFixture.carousels]
+        try TileClientFixture.precompute(feeds, into: store, in: fixture.directory)
+        let server = try ServerProcessTests.Running(["--db", store, "--log-level", "warning"])
+        defer { _ = server.stop() }
+        for (offset, feed) in feeds.enumerated() {
+            // The carousels' orthogonal sections are 1, 4, 7, …: two of them scrolled.
+            let scrolled = feed.name == "carousels" ? ["offset=1:240", "offset=4:-30.5"] : []
+            for query in [scrolled, ["direction=rtl"] + scrolled].map({ $0.joined(separator: "&") }) where !query.isEmpty {
+                let fetcher = CountingFetcher()
+                let client = TileClient(
+                    manifestURL: Self.url(server.port, feed.manifestPath + "?" + query), configuration: .init(maximumCachedTiles: 4), fetcher: fetcher)
+                try await TileClientFixture.compare(
+                    client, feed, serverPort: server.port, count: 300, seed: UInt64(offset * 17 + 3), source: query, query: query)
+                #expect(fetcher.requests.allSatisfy { $0.url.hasSuffix("?" + query) && $0.status == 200 }, "\(query)")
+            }
+        }
+    }
+
     @Test("the LRU keeps at most maximumCachedTiles decoded tiles: a kept tile costs no request, an evicted one is fetched again")
     func lruBound() async throws {
         let feed = TileClientFixture.staggered
