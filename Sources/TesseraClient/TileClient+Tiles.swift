@@ -34,14 +34,20 @@ extension TileClient {
     private func fetchTile(_ index: Int, of manifest: RemoteManifest) async throws -> DecodedTile {
         let key = TileLRU.Key(revision: manifest.revision, index: index)
         defer { loading[key] = nil }
-        guard let url = manifest.tileURL(index) else {
-            throw TileClientError(url: manifest.url, reason: .invalidContent("the template \(manifest.template) makes no URL for tile \(index)"))
-        }
-        let response = try await get(url, ifNoneMatch: nil, limit: configuration.maximumTileBytes, expecting: [200])
-        let tile = try DecodedTile(body: Array(response.body), index: index, manifest: manifest, url: url)
+        let tile = try await Self.download(index, of: manifest, fetcher: fetcher, limit: configuration.maximumTileBytes)
         // Kept only while its revision is the current one.
         if self.manifest?.revision == manifest.revision { tiles.insert(tile, for: key) }
         return tile
+    }
+
+    /// Fetches and decodes tile `index`, off the actor (a large tile's
+    /// decoding holds no other viewport back).
+    private nonisolated static func download(_ index: Int, of manifest: RemoteManifest, fetcher: any TileFetching, limit: Int) async throws -> DecodedTile {
+        guard let url = manifest.tileURL(index) else {
+            throw TileClientError(url: manifest.url, reason: .invalidContent("the template \(manifest.template) makes no URL for tile \(index)"))
+        }
+        let response = try await get(url, ifNoneMatch: nil, limit: limit, expecting: [200], fetcher: fetcher)
+        return try DecodedTile(body: Array(response.body), index: index, manifest: manifest, url: url)
     }
 
     /// Fetches tile `index` in the background unless it is kept, under
@@ -55,7 +61,9 @@ extension TileClient {
     }
 
     /// One GET through the fetcher, its body bounded by `limit`.
-    func get(_ url: URL, ifNoneMatch: String?, limit: Int, expecting statuses: Set<Int>) async throws -> TileFetchResponse {
+    nonisolated static func get(
+        _ url: URL, ifNoneMatch: String?, limit: Int, expecting statuses: Set<Int>, fetcher: any TileFetching
+    ) async throws -> TileFetchResponse {
         let response: TileFetchResponse
         do {
             response = try await fetcher.fetch(TileFetchRequest(url: url, ifNoneMatch: ifNoneMatch, maximumBodyBytes: limit))
@@ -69,5 +77,57 @@ extension TileClient {
         guard statuses.contains(response.status) else { throw TileClientError(url: url, reason: .status(response.status)) }
         guard response.body.count <= limit else { throw TileClientError(url: url, reason: .bodyTooLarge(limit: limit)) }
         return response
+    }
+}
+
+/// Decoded tiles by revision and index, at most `capacity` of them: the
+/// least recently used goes first.
+struct TileLRU {
+    struct Key: Hashable {
+        var revision: String
+        var index: Int
+    }
+
+    let capacity: Int
+    private var tiles: [Key: DecodedTile] = [:]
+    /// Least recently used first.
+    private var order: [Key] = []
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    var count: Int { tiles.count }
+
+    /// The tile, now the most recently used.
+    mutating func tile(_ key: Key) -> DecodedTile? {
+        guard let tile = tiles[key] else { return nil }
+        touch(key)
+        return tile
+    }
+
+    func contains(_ key: Key) -> Bool { tiles[key] != nil }
+
+    mutating func insert(_ tile: DecodedTile, for key: Key) {
+        if tiles.updateValue(tile, forKey: key) == nil {
+            order.append(key)
+        } else {
+            touch(key)
+        }
+        while tiles.count > capacity, let oldest = order.first {
+            order.removeFirst()
+            tiles[oldest] = nil
+        }
+    }
+
+    /// Drops every tile of another revision.
+    mutating func keepOnly(revision: String) {
+        order.removeAll { $0.revision != revision }
+        tiles = tiles.filter { $0.key.revision == revision }
+    }
+
+    private mutating func touch(_ key: Key) {
+        if let position = order.firstIndex(of: key) { order.remove(at: position) }
+        order.append(key)
     }
 }

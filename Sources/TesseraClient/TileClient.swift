@@ -96,7 +96,8 @@ public actor TileClient {
     /// - Throws: ``TileClientError`` naming the manifest's URL and why.
     @discardableResult
     public func refresh() async throws -> RemoteManifest {
-        let response = try await get(manifestURL, ifNoneMatch: manifest?.etag, limit: configuration.maximumManifestBytes, expecting: [200, 304])
+        let response = try await Self.get(
+            manifestURL, ifNoneMatch: manifest?.etag, limit: configuration.maximumManifestBytes, expecting: [200, 304], fetcher: fetcher)
         if response.status == 304, let manifest { return manifest }
         guard response.status == 200 else { throw TileClientError(url: manifestURL, reason: .status(response.status)) }
         let fresh = try RemoteManifest(url: manifestURL, body: Array(response.body), etag: response.etag)
@@ -121,5 +122,48 @@ public actor TileClient {
     func currentManifest() async throws -> RemoteManifest {
         if let manifest { return manifest }
         return try await refresh()
+    }
+}
+
+/// Why a ``TileClient`` could not answer: the URL it read and what was
+/// wrong with what came back.
+public struct TileClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Reason: Sendable, Hashable {
+        /// No answer: the connection failed, timed out or was cancelled.
+        case transport(String)
+        /// An answer with a status other than the one expected (a tile's
+        /// 404 once the client has followed the current revision and
+        /// retried).
+        case status(Int)
+        /// A body longer than the configured limit (bytes).
+        case bodyTooLarge(limit: Int)
+        /// A body that is not JSON: where and why.
+        case invalidJSON(String)
+        /// JSON that is not a manifest or tile of the contract, or one
+        /// whose numbers make no sense: the member and why.
+        case invalidContent(String)
+    }
+
+    /// The manifest's or the tile's URL.
+    public var url: URL
+    /// What was wrong.
+    public var reason: Reason
+
+    /// An error reading `url`.
+    public init(url: URL, reason: Reason) {
+        self.url = url
+        self.reason = reason
+    }
+
+    public var description: String {
+        let what: String = switch reason {
+        case .transport(let message): "no answer: \(message)"
+        case .status(let status): "the answer's status is \(status)"
+        case .bodyTooLarge(let limit): "the body is longer than the limit of \(limit) bytes"
+        case .invalidJSON(let message): "the body is not JSON: \(message)"
+        case .invalidContent(let message): message
+        }
+        return "\(url.absoluteString): \(what)"
     }
 }

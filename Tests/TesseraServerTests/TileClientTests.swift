@@ -68,6 +68,37 @@ struct TileClientTests {
         }
     }
 
+    @Test("a static export: the client keeps the revision it read until refresh(), then follows the new export")
+    func exportRefresh() async throws {
+        let fixture = try await ServerFixture()
+        let store = fixture.directory.appendingPathComponent("client.sqlite").path
+        var feed = TileClientFixture.pinned
+        try TileClientFixture.precompute([feed], into: store, in: fixture.directory)
+        let directory = fixture.directory.appendingPathComponent("static").path
+        try TileClientFixture.export([feed], from: store, to: directory)
+        let nginx = try NginxServer(root: directory, in: fixture.directory.appendingPathComponent("nginx"))
+        defer { nginx.stop() }
+        let client = TileClient(manifestURL: Self.url(nginx.port, feed.manifestPath), configuration: .init(prefetch: false))
+        let first = try await client.refresh()
+        let top = Rect(x: 0, y: 300, width: 390, height: 844)
+        let before = try await client.visibleElements(viewport: top)
+        // Fewer items in the first section, stored and exported again: the old revision's files stay.
+        feed.json = feed.json.replacingOccurrences(of: #""count": 300"#, with: #""count": 240"#)
+        try TileClientFixture.precompute([feed], into: store, in: fixture.directory)
+        try TileClientFixture.export([feed], from: store, to: directory)
+        let server = try ServerProcessTests.Running(["--db", store, "--log-level", "warning"])
+        defer { _ = server.stop() }
+        #expect(try await client.visibleElements(viewport: top) == before)
+        #expect(await client.manifest?.revision == first.revision)
+        let second = try await client.refresh()
+        #expect(second.revision != first.revision && second.contentSize.height < first.contentSize.height)
+        #expect(await client.cachedTileCount == 0)
+        let end = Rect(x: 0, y: second.contentSize.height - 600, width: 390, height: 844)
+        for viewport in [top, end] {
+            #expect(try await client.visibleElements(viewport: viewport) == (try TileClientFixture.visible(port: server.port, feed, viewport)))
+        }
+    }
+
     @Test("the LRU keeps at most maximumCachedTiles decoded tiles: a kept tile costs no request, an evicted one is fetched again")
     func lruBound() async throws {
         let feed = TileClientFixture.staggered
