@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "TesseraStore", targets: ["TesseraStore"]),
         .library(name: "TesseraSQLite", targets: ["TesseraSQLite"]),
         .executable(name: "tessera", targets: ["tessera"]),
+        // A client of the tile routes (or of a static export): Foundation
+        // and the engine only, for apps and servers alike.
+        .library(name: "TesseraClient", targets: ["TesseraClient"]),
         // The HTTP service and the module to mount it in a Hummingbird app: separate
         // products, so that `swift run tessera` never builds Hummingbird.
         .library(name: "TesseraHummingbird", targets: ["TesseraHummingbird"]),
@@ -55,6 +58,7 @@ let package = Package(
         ),
         .target(name: "TesseraGzip", dependencies: ["CZlib"]),
         .target(name: "TesseraLayout"),
+        .target(name: "TesseraClient", dependencies: ["TesseraLayout"]),
         // The package's lock, one that ThreadSanitizer understands.
         .target(name: "Locking"),
         .target(name: "TesseraStore", dependencies: ["TesseraLayout", "Locking"]),
@@ -195,7 +199,7 @@ let package = Package(
                 // `tessera` for its binary: answers are compared with the CLI's;
                 // `tessera-bench` for its binary: the server's benchmarks run.
                 "tessera", "tessera-server", "tessera-bench", "TesseraHummingbird", "TesseraServerSupport", "TesseraSQLite", "SQLiteToolkit", "TesseraGzip",
-                "TesseraStore", "TesseraLayout", "TesseraTestSupport",
+                "TesseraClient", "TesseraStore", "TesseraLayout", "TesseraTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -6,7 +6,7 @@
 # Usage: Scripts/build-docs.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-for target in TesseraLayout TesseraStore TesseraSQLite TesseraPostgres TesseraHummingbird; do
+for target in TesseraLayout TesseraClient TesseraStore TesseraSQLite TesseraPostgres TesseraHummingbird; do
     log="$(mktemp)"
     if ! swift package generate-documentation --target "$target" --warnings-as-errors > "$log" 2>&1; then
         grep -v "^\[" "$log" >&2

@@ -139,9 +139,8 @@ struct TileTests {
             let (given, rect) = random.carouselQuery(sectionCount: spec.sections.count, size: size, offsets: -200...900)
             let offsets = OrthogonalOffsets(given)
             let direction: LayoutDirection = round % 2 == 0 ? .leftToRight : .rightToLeft
-            let local = axis.localFrame(rect)
-            let first = max(0, min(manifest.tileCount - 1, Int((local.scroll / manifest.tileLength).rounded(.down))))
-            let last = max(first, min(manifest.tileCount - 1, Int((local.scrollEnd / manifest.tileLength).rounded(.up)) - 1))
+            let covering = TiledViewport.tiles(covering: rect, axis: axis, tileLength: manifest.tileLength, tileCount: manifest.tileCount)
+            let (first, last) = (covering.lowerBound, covering.upperBound)
             var elements: [LayoutElement] = []
             var pinning: [SectionPinning] = []
             for index in first...last {

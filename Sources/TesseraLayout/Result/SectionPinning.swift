@@ -116,6 +116,26 @@ public enum TiledViewport {
         return result.sorted { ElementKey($0) < ElementKey($1) }
     }
 
+    /// The tiles whose elements can meet `viewport`: tile i holds the band
+    /// [i·`tileLength`, (i+1)·`tileLength`) along `axis` (in the tiles'
+    /// direction, the viewport's), the first tile everything before it
+    /// and the last everything after it, so the range is clamped to
+    /// 0…`tileCount` − 1.
+    ///
+    /// ```swift
+    /// for index in TiledViewport.tiles(covering: viewport, axis: .vertical, tileLength: 2048, tileCount: 12) { … }
+    /// ```
+    public static func tiles(covering viewport: Rect, axis: Axis, tileLength: Double, tileCount: Int) -> ClosedRange<Int> {
+        let last = max(0, tileCount - 1)
+        let view = axis.localFrame(viewport)
+        func clamped(_ value: Double) -> Int {
+            guard value.isFinite else { return value > 0 ? last : 0 }
+            return value <= 0 ? 0 : value >= Double(last) ? last : Int(value)
+        }
+        let first = clamped((view.scroll / tileLength).rounded(.down))
+        return first...max(first, clamped((view.scrollEnd / tileLength).rounded(.up) - 1))
+    }
+
     /// An element's identity and its place in a viewport answer.
     private struct ElementKey: Hashable, Comparable {
         var section: Int
