@@ -58,7 +58,7 @@ let package = Package(
         ),
         .target(name: "TesseraGzip", dependencies: ["CZlib"]),
         .target(name: "TesseraLayout"),
-        .target(name: "TesseraClient", dependencies: ["TesseraLayout"]),
+        .target(name: "TesseraClient", dependencies: ["TesseraLayout", "Locking"]),
         // The package's lock, one that ThreadSanitizer understands.
         .target(name: "Locking"),
         .target(name: "TesseraStore", dependencies: ["TesseraLayout", "Locking"]),

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Locking
 
 /// How a ``TileClient`` reads its manifest and tiles: one GET a call.
 /// ``URLSessionTileFetcher`` is the one to use; another conformance can
@@ -55,7 +56,7 @@ public struct TileFetchResponse: Sendable, Hashable {
 /// keeps decoded tiles; a CDN or the system keeps bytes), gzip undone by
 /// `URLSession`, and a body read only up to its limit, the transfer
 /// cancelled past it.
-public final class URLSessionTileFetcher: TileFetching, @unchecked Sendable {
+public final class URLSessionTileFetcher: TileFetching {
     private let session: URLSession
     private let transfers: Transfers
 
@@ -90,23 +91,22 @@ public final class URLSessionTileFetcher: TileFetching, @unchecked Sendable {
 
 /// The transfers under way, by task: each one's body so far and the
 /// continuation its end resumes.
-private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+private final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
     private struct Transfer {
         var limit: Int
         var body = Data()
         var continuation: CheckedContinuation<TileFetchResponse, any Error>
     }
 
-    private let lock = NSLock()
-    private var transfers: [Int: Transfer] = [:]
+    private let transfers = Locked<[Int: Transfer]>([:])
 
     func start(_ task: URLSessionDataTask, limit: Int, continuation: CheckedContinuation<TileFetchResponse, any Error>) {
-        lock.withLock { transfers[task.taskIdentifier] = Transfer(limit: max(0, limit), continuation: continuation) }
+        transfers.withLock { $0[task.taskIdentifier] = Transfer(limit: max(0, limit), continuation: continuation) }
         task.resume()
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let full: Bool = lock.withLock {
+        let full: Bool = transfers.withLock { transfers in
             guard var transfer = transfers[dataTask.taskIdentifier] else { return false }
             let room = transfer.limit + 1 - transfer.body.count
             transfer.body.append(data.prefix(max(0, room)))
@@ -121,7 +121,7 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let transfer = lock.withLock({ transfers.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if let error {
             transfer.continuation.resume(throwing: error)
         } else {

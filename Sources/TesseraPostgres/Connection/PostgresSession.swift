@@ -135,7 +135,9 @@ final class PostgresSession {
     /// bridge (`waitForAsync`); an async read or write finds it fetched
     /// already, or asks its driver for it (see `ReplayLog`).
     private func answer(_ wanted: ReplayLog.Wanted) throws -> ReplayLog.Answer {
-        guard let replay else { return try waitForAsync { try await fetch(wanted) } }
+        // The statement is sent from this thread, and its answer taken on
+        // the event loop that receives it (the fetch's one step after it).
+        guard let replay else { return try waitForAsync(resuming: .inPlace) { try await fetch(wanted) } }
         guard let answer = replay.answer(wanted.key) else { throw replay.want(wanted) }
         return answer
     }

@@ -19,7 +19,7 @@ extension StoreError {
             (code, sentence) = (.busy, "the PostgreSQL store \(location.quotedForMessage) stopped this write to let a concurrent one finish (\(message)); try again")
         case (.server, "53100"):
             (code, sentence) = (.diskFull, "the disk of the PostgreSQL server of \(location.quotedForMessage) is full; nothing was written")
-        case (.server, "25006"), (.server, "55000") where state == "25006" || message.contains("recovery"):
+        case (.server, let state) where state == "25006" || (state == "55000" && message.contains("recovery")):
             (code, sentence) = (.readOnly, "the PostgreSQL server of \(location.quotedForMessage) takes no writes (a hot-standby replica?); nothing was written")
         case (.server, "3D000"):
             (code, sentence) = (.notFound, "the PostgreSQL server has no database named in \(location.quotedForMessage)")
