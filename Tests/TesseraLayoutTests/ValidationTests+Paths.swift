@@ -135,6 +135,24 @@ struct QuotedValueTests {
         let long = "/tmp/" + String(repeating: "\u{7F}", count: 200) + "items.ndjson"
         #expect(!long.quotedPathForMessage.unicodeScalars.contains { $0.value == 0x7F })
     }
+
+    /// The libFuzzer target found an unknown kind of "sca" and 450 DEL: each
+    /// escaped to six characters, its first 60 characters made a message
+    /// of 452. The limit is on the escaped text, and no escape is cut.
+    @Test("a value of characters escaped to six stays short, its escapes whole")
+    func escapedRun() throws {
+        #expect(("sca" + String(repeating: "\u{7F}", count: 450)).quotedForMessage
+            == "\"sca" + String(repeating: #"\u007F"#, count: 9) + "…\"")
+        #expect(String(repeating: "é", count: 61).quotedForMessage == "\"" + String(repeating: "é", count: 60) + "…\"")
+        #expect(String(repeating: "\n", count: 30).quotedForMessage == "\"" + String(repeating: #"\n"#, count: 30) + "\"")
+        #expect(String(repeating: "\n", count: 31).quotedForMessage == "\"" + String(repeating: #"\n"#, count: 30) + "…\"")
+        let kind = "sca" + String(repeating: "\u{7F}", count: 450)
+        let error = try #require(throws: SpecError.self) {
+            try Spec(json: .object(JSONObject(["format": .number(1), "sections": .array([
+                .object(JSONObject(["layout": .object(JSONObject(["kind": .string(kind)]))]))])])))
+        }
+        #expect(error.reason.count + error.path.count <= 250)
+    }
 }
 
 @Suite("strict UTF-8 in JSON")

@@ -85,14 +85,24 @@ extension String {
         return "'\(text.prefix(30))…\(text.suffix(limit - 31))'"
     }
 
-    /// This text in double quotes for a message, escaped as in JSON: its
-    /// first 60 characters, and `…` when there are more, so that a value from
-    /// the input (a 1 MB kind, a name with a newline) keeps an error to one
-    /// short line.
+    /// This text in double quotes for a message, escaped as in JSON: at
+    /// most 60 characters of escaped text (no escape cut in two), and `…`
+    /// when there is more, so that a value from the input (a 1 MB kind, a
+    /// name with a newline, a run of control characters, each escaped to
+    /// six) keeps an error to one short line.
     package var quotedForMessage: String {
         let limit = 60
-        guard count > limit else { return Self.escapingLineBreaks(JSONWriter.quote(self)) }
-        return Self.escapingLineBreaks(JSONWriter.quote(String(prefix(limit)))).dropLast() + "…\""
+        let whole = Self.escapingLineBreaks(JSONWriter.quote(self))
+        guard whole.count > limit + 2 else { return whole }
+        var text = "\""
+        var length = 0
+        for character in self {
+            let escaped = Self.escapingLineBreaks(JSONWriter.quote(String(character))).dropFirst().dropLast()
+            guard length + escaped.count <= limit else { break }
+            text += escaped
+            length += escaped.count
+        }
+        return text + "…\""
     }
 
     /// JSON text with the characters JSON lets through that still break or
