@@ -20,10 +20,14 @@ Scripts/cdn-figures.sh starts the server on the 1M-item demo feed and runs it.
 import argparse
 import collections
 import json
+import os
 import random
 import sys
 import urllib.error
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import tiles  # noqa: E402
 
 PHONE_WIDTHS = (320, 375, 390, 414, 430)
 VIEWPORT_HEIGHT = 844.0
@@ -125,9 +129,7 @@ class Person:
         self.y = min(self.end, max(0.0, self.y + delta))
 
     def tiles(self):
-        first = int(self.y // self.length)
-        last = int(min(self.count - 1, (self.y + VIEWPORT_HEIGHT) // self.length - (1 if (self.y + VIEWPORT_HEIGHT) % self.length == 0 else 0)))
-        return range(first, max(first, last) + 1)
+        return tiles.covering(self.y, VIEWPORT_HEIGHT, self.length, self.count)
 
 
 def simulate(arguments):

@@ -24,6 +24,8 @@ start_server "$STORE" --max-extents 64
 
 python3 - "$URL" "$WORK" <<'PY'
 import gzip, json, random, sys, urllib.request
+sys.path.insert(0, "Scripts/lib")
+import tiles
 url, work = sys.argv[1], sys.argv[2]
 def get(path, encoding=None):
     request = urllib.request.Request(url + path, headers={"Accept-Encoding": encoding} if encoding else {})
@@ -37,7 +39,7 @@ for width in (320, 375, 390, 414, 430):
     total = 0
     for _ in range(100_000):
         y = random.uniform(0, content - 844)
-        total += min(count - 1, int((y + 844) // length - (1 if (y + 844) % length == 0 else 0))) - int(y // length) + 1
+        total += len(tiles.covering(y, 844, length, count))
     print(f"  width {width}: T = {length:g}, {count} tiles, {total / 100_000:.3f} tiles per viewport")
 manifest = json.loads(get("/v1/feeds/demo-feed/layouts/390/tiles")[0])
 base = "/v1/feeds/demo-feed/layouts/390/" + manifest["tiles"]

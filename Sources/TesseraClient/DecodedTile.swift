@@ -38,25 +38,11 @@ struct DecodedTile: Sendable {
         }
         self.index = index
         self.direction = direction
-        orthogonal = []
-        if members.object["orthogonal"] != nil {
-            for (offset, value) in try members.array("orthogonal").enumerated() {
-                let entry = try JSONMembers(value, at: JSONPath.root.appending("orthogonal").appending(offset))
-                orthogonal.append(OrthogonalContent(section: try entry.integer("section"), contentLength: try entry.number("contentLength")))
-            }
+        orthogonal = members.object["orthogonal"] == nil ? [] : try members.objects("orthogonal") { entry throws(JSONMembers.Failure) in
+            OrthogonalContent(section: try entry.integer("section"), contentLength: try entry.number("contentLength"))
         }
-        let pinningValues = try members.array("pinning")
-        pinning = []
-        pinning.reserveCapacity(pinningValues.count)
-        for (offset, value) in pinningValues.enumerated() {
-            pinning.append(try Self.pinning(JSONMembers(value, at: JSONPath.root.appending("pinning").appending(offset))))
-        }
-        let elementValues = try members.array("elements")
-        elements = []
-        elements.reserveCapacity(elementValues.count)
-        for (offset, value) in elementValues.enumerated() {
-            elements.append(try JSONMembers(value, at: JSONPath.root.appending("elements").appending(offset)).element())
-        }
+        pinning = try members.objects("pinning", Self.pinning)
+        elements = try members.objects("elements") { entry throws(JSONMembers.Failure) in try entry.element() }
     }
 
     /// `{"section", "start", "end", "cells": [a, b], "scrollStartInset",

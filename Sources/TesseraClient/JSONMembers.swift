@@ -51,10 +51,10 @@ struct JSONMembers {
     /// A whole number within `range`.
     func integer(_ key: String, in range: ClosedRange<Int> = 0...Int(Int32.max)) throws(Failure) -> Int {
         let number = try number(key)
-        guard number == number.rounded(), number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+        guard let integer = exactInteger(number), range.contains(integer) else {
             throw failure(key, "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(JSONWriter.format(number))")
         }
-        return Int(number)
+        return integer
     }
 
     /// A string of at most `maximumLength` UTF-8 bytes.
@@ -74,6 +74,17 @@ struct JSONMembers {
         guard case .array(let values) = try value(key) else { throw failure(key, "expected an array") }
         guard values.count <= maximumCount else { throw failure(key, "more than \(maximumCount) values") }
         return values
+    }
+
+    /// Each value of the array `key` as an object, read by `body`.
+    func objects<Value>(_ key: String, _ body: (JSONMembers) throws(Failure) -> Value) throws(Failure) -> [Value] {
+        let values = try array(key)
+        var results: [Value] = []
+        results.reserveCapacity(values.count)
+        for (offset, value) in values.enumerated() {
+            results.append(try body(JSONMembers(value, at: self.path().appending(key).appending(offset))))
+        }
+        return results
     }
 
     /// Exactly `count` finite numbers.

@@ -74,7 +74,7 @@ extension Item {
 
 /// The integer a double holds exactly, or nil for fractions and values
 /// outside the range that converts without loss.
-func exactInteger(_ number: Double) -> Int? {
+package func exactInteger(_ number: Double) -> Int? {
     guard number.isFinite, number == number.rounded(), abs(number) < 9_007_199_254_740_992 else { return nil }
     return Int(number)
 }
