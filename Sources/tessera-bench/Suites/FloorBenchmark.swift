@@ -1,0 +1,163 @@
+import Foundation
+import TesseraCommandSupport
+import TesseraLayout
+import TesseraSQLite
+import TesseraStore
+
+/// The store against its physical floor, each figure beside the baseline
+/// of the same run: warm viewports of one layout beside the engine's
+/// in-memory ``LayoutResult`` of that layout, 64 layouts in rotation beside
+/// one, the first query of feeds a store never read among 20,000 small
+/// ones beside the same queries warm, and appends (see
+/// `FloorBenchmark+Appends.swift`). `LayoutStore(path:)` defaults throughout.
+struct FloorBenchmark {
+    struct Report: Codable {
+        var feeds: Int
+        var widths: Int
+        var elementsPerLayout: Int
+        var queries: Int
+        var inMemoryP50Microseconds: Double
+        var inMemoryP99Microseconds: Double
+        var oneLayoutP50Microseconds: Double
+        var oneLayoutP99Microseconds: Double
+        var rotationP50Microseconds: Double
+        var rotationP99Microseconds: Double
+        var smallFeeds: Int
+        var firstQueryP50Microseconds: Double
+        var firstQueryP99Microseconds: Double
+        var smallWarmP50Microseconds: Double
+        var smallWarmP99Microseconds: Double
+        var appends: Appends
+        var peakResidentBytes: Int?
+    }
+
+    /// Items per layout of the warm figures (`--size`).
+    let count: Int
+    let runs: Int
+    let directory: String
+    /// Viewports timed per figure.
+    var queries = 20_000
+    /// Small feeds of the first-query figure.
+    var smallFeeds = 20_000
+    /// Items of the feed the whole-process append writes to.
+    var appendFeedItems = 3_000_000
+
+    func run() async throws -> Report {
+        let warm = try await warmFigures()
+        let first = try await firstQueries()
+        let appends = try await appendFigures()
+        return Report(
+            feeds: ServingBenchmark.feeds, widths: ServingBenchmark.widths.count, elementsPerLayout: warm.elements, queries: queries,
+            inMemoryP50Microseconds: warm.memory.median * 1e6, inMemoryP99Microseconds: warm.memory.percentile(0.99) * 1e6,
+            oneLayoutP50Microseconds: warm.one.median * 1e6, oneLayoutP99Microseconds: warm.one.percentile(0.99) * 1e6,
+            rotationP50Microseconds: warm.rotation.median * 1e6, rotationP99Microseconds: warm.rotation.percentile(0.99) * 1e6,
+            smallFeeds: smallFeeds,
+            firstQueryP50Microseconds: first.first.median * 1e6, firstQueryP99Microseconds: first.first.percentile(0.99) * 1e6,
+            smallWarmP50Microseconds: first.warm.median * 1e6, smallWarmP99Microseconds: first.warm.percentile(0.99) * 1e6,
+            appends: appends, peakResidentBytes: ProcessMemory.peakResidentBytes
+        )
+    }
+
+    /// 8 feeds × 8 widths of `count` items. The in-memory layout of the
+    /// first and the store's answers for it are timed in turn, viewport by
+    /// viewport; then the same number of viewports over all 64 layouts.
+    /// Every viewport is queried once untimed first, as a server meets the
+    /// same regions again and again.
+    private func warmFigures() async throws -> (elements: Int, memory: Samples, one: Samples, rotation: Samples) {
+        let path = directory + "/tessera-bench-floor.sqlite"
+        StoreBenchmark.remove(path)
+        defer { StoreBenchmark.remove(path) }
+        let spec = try StoreBenchmark.spec(count: count)
+        let store = try LayoutStore(path: path)
+        for feed in 0..<ServingBenchmark.feeds { try await store.save(spec, as: "feed\(feed)", crossExtents: ServingBenchmark.widths) }
+        store.finishBackgroundWork()
+        let layouts = try await store.layouts()
+        guard let one = layouts.first(where: { $0.specName == "feed0" && $0.crossExtent == BenchSpecs.width }) else {
+            throw CommandError("the floor suite's store lacks feed0 at \(BenchSpecs.width)")
+        }
+        let memory = try LayoutEngine().layout(spec, crossExtent: one.crossExtent)
+
+        var random = BenchRandom(seed: 27)
+        func viewport(_ layout: StoredLayout) -> Rect {
+            Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: layout.crossExtent, height: 844)
+        }
+        let oneViewports = (0..<queries).map { _ in viewport(one) }
+        let rotation = (0..<queries).map { index in
+            let layout = layouts[index % layouts.count]
+            return (layout: layout, rect: viewport(layout))
+        }
+        var found = 0
+        var memorySamples = Samples()
+        var oneSamples = Samples()
+        var rotationSamples = Samples()
+        try synchronously {
+            for rect in oneViewports {
+                found &+= memory.visibleElements(viewport: rect).count
+                found &+= try store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
+            }
+            for (layout, rect) in rotation {
+                found &+= try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
+            }
+            for _ in 0..<runs {
+                // In turn, viewport by viewport: a drift of the machine touches both alike.
+                for rect in oneViewports {
+                    var start = now()
+                    found &+= memory.visibleElements(viewport: rect).count
+                    memorySamples.add(now() - start)
+                    start = now()
+                    found &+= try store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
+                    oneSamples.add(now() - start)
+                }
+                for (layout, rect) in rotation {
+                    let start = now()
+                    found &+= try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
+                    rotationSamples.add(now() - start)
+                }
+            }
+        }
+        if found == -1 { print(found) }
+        return (one.elementCount, memorySamples, oneSamples, rotationSamples)
+    }
+
+    /// `smallFeeds` feeds of 150–300 items at two widths (the feeds suite's),
+    /// saved in a batch; each run opens the store anew (a process that read
+    /// none of them) and queries `queries` different layouts of random
+    /// feeds once; the baseline is the same queries again, warm.
+    private func firstQueries() async throws -> (first: Samples, warm: Samples) {
+        let path = directory + "/tessera-bench-floor-feeds.sqlite"
+        StoreBenchmark.remove(path)
+        defer { StoreBenchmark.remove(path) }
+        let writer = try LayoutStore(path: path)
+        let saved = try await writer.saveBatch((0..<smallFeeds).lazy.map(FeedsBenchmark.feed), crossExtents: FeedsBenchmark.widths)
+        guard saved.saved == smallFeeds else { throw CommandError("the batch saved \(saved.saved) of \(smallFeeds) feeds") }
+        writer.finishBackgroundWork()
+        let lengths = Dictionary(uniqueKeysWithValues: try await writer.layouts().map { ("\($0.specName)@\($0.crossExtent)", $0.contentLength) })
+        writer.close()
+
+        var random = BenchRandom(seed: 31)
+        var first = Samples()
+        var warm = Samples()
+        for _ in 0..<runs {
+            // Distinct layouts, in random order: each is read for the first time.
+            var all = (0..<smallFeeds).flatMap { feed in FeedsBenchmark.widths.map { (name: "feed-\(feed)", width: $0) } }
+            for index in all.indices.reversed() { all.swapAt(index, Int(random.next() % UInt64(index + 1))) }
+            let picks = all.prefix(min(queries, all.count - 1) + 1).map { pick in
+                (pick.name, pick.width, Rect(x: 0, y: random.unit() * max(0, (lengths["\(pick.name)@\(pick.width)"] ?? 0) - 844), width: pick.width, height: 844))
+            }
+            let store = try LayoutStore(path: path)
+            defer { store.close() }
+            try synchronously {
+                // The connection's own first use is not a feed's: untimed.
+                _ = try store.visibleElements(name: picks[0].0, crossExtent: picks[0].1, viewport: picks[0].2, computeIfMissing: false)
+                for pass in 0..<2 {
+                    for (name, width, rect) in picks.dropFirst() {
+                        let start = now()
+                        _ = try store.visibleElements(name: name, crossExtent: width, viewport: rect, computeIfMissing: false)
+                        if pass == 0 { first.add(now() - start) } else { warm.add(now() - start) }
+                    }
+                }
+            }
+        }
+        return (first, warm)
+    }
+}
