@@ -59,8 +59,8 @@ struct FloorBenchmark {
     }
 
     /// 8 feeds × 8 widths of `count` items. The in-memory layout of the
-    /// first and the store's answers for it are timed in turn, viewport by
-    /// viewport; then the same number of viewports over all 64 layouts.
+    /// first, the store's answers for it, and the same number of viewports
+    /// over all 64 layouts, each timed as a block, the blocks in turn.
     /// Every viewport is queried once untimed first, as a server meets the
     /// same regions again and again.
     private func warmFigures() async throws -> (elements: Int, memory: Samples, one: Samples, rotation: Samples) {
@@ -99,12 +99,16 @@ struct FloorBenchmark {
                 found &+= try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
             }
             for _ in 0..<runs {
-                // In turn, viewport by viewport: a drift of the machine touches both alike.
+                // Each figure a block of its own (interleaved, each source would
+                // evict the other's data from the processor's caches); the blocks
+                // in turn, run after run, so that a drift touches all alike.
                 for rect in oneViewports {
-                    var start = now()
+                    let start = now()
                     found &+= memory.visibleElements(viewport: rect).count
                     memorySamples.add(now() - start)
-                    start = now()
+                }
+                for rect in oneViewports {
+                    let start = now()
                     found &+= try store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
                     oneSamples.add(now() - start)
                 }
