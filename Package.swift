@@ -182,7 +182,11 @@ let package = Package(
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
         .testTarget(
             name: "TesseraStoreTests",
-            dependencies: ["TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraInMemory", "TesseraLayout", "TesseraTestSupport"]
+            dependencies: [
+                "TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraInMemory", "TesseraLayout", "TesseraTestSupport",
+                // The column tiles' decoder, against their encoder.
+                "TesseraClient", "TesseraGzip",
+            ]
         ),
         .testTarget(
             name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "SQLiteToolkit", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]

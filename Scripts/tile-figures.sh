@@ -3,7 +3,7 @@
 # 1M-item demo feed (tessera demo: section 26 is one staggered waterfall
 # holding most items), loopback only, every run bounded in time:
 #   - tiles an 844-point viewport needs, mean over random offsets, phone widths;
-#   - bytes per element of a tile, gzip (the server's, level 6) and plain, staggered part;
+#   - bytes per element of a tile, gzip (the server's, level 6) and plain, staggered part, as JSON objects and as columns;
 #   - requests/s of tile requests (plain and gzip) and of /visible against /v1/health under wrk (-t2 -c64),
 #     in ROUNDS alternating rounds (the ratio within each round, then the median).
 #
@@ -45,19 +45,25 @@ manifest = json.loads(get("/v1/feeds/demo-feed/layouts/390/tiles")[0])
 base = "/v1/feeds/demo-feed/layouts/390/" + manifest["tiles"]
 count = manifest["tileCount"]
 # The staggered waterfall: the middle of the feed.
-elements = plain = compressed = best = 0
+columns = "/v1/feeds/demo-feed/layouts/390/" + manifest["columnTiles"]
+elements = 0
+sizes = {"objects": [0, 0, 0], "columns": [0, 0, 0]}
 for index in range(count // 2, count // 2 + 50):
-    body, headers = get(base.replace("{index}", str(index)), "gzip")
-    assert headers["Content-Encoding"] == "gzip"
-    text = gzip.decompress(body)
-    tile = json.loads(text)
-    assert all(e["section"] == 26 for e in tile["elements"])
-    elements += len(tile["elements"])
-    plain += len(text)
-    compressed += len(body)
-    best += len(gzip.compress(text, 9, mtime=0))
+    for name, template in (("objects", base), ("columns", columns)):
+        body, headers = get(template.replace("{index}", str(index)), "gzip")
+        assert headers["Content-Encoding"] == "gzip"
+        text = gzip.decompress(body)
+        tile = json.loads(text)
+        if name == "objects":
+            assert all(e["section"] == 26 for e in tile["elements"])
+            elements += len(tile["elements"])
+        else:
+            assert set(tile["section"][1:]) <= {0} and tile["count"] == len(tile["kind"])
+        for slot, size in enumerate((len(text), len(body), len(gzip.compress(text, 9, mtime=0)))):
+            sizes[name][slot] += size
 print(f"staggered tiles {count // 2}…{count // 2 + 49} at 390: {elements} elements, {elements / 50:.0f} per tile")
-print(f"  bytes per element: plain {plain / elements:.1f}, gzip (server, level 6) {compressed / elements:.2f}, gzip level 9 {best / elements:.2f}")
+for name, (plain, compressed, best) in sizes.items():
+    print(f"  bytes per element, {name}: plain {plain / elements:.1f}, gzip (server, level 6) {compressed / elements:.2f}, gzip level 9 {best / elements:.2f}")
 with open(f"{work}/tiles.env", "w") as env:
     env.write(f'TILES="{base}"\nCOUNT={count}\nMAX_Y={int(manifest["contentSize"][1] - 844)}\n')
 PY

@@ -10,17 +10,17 @@ struct DecodedTile: Sendable {
     var pinning: [SectionPinning]
     var orthogonal: [OrthogonalContent]
 
-    /// Tile `index` of `manifest` from `body`, checked against the
-    /// manifest: the same revision, index, tile length, axis, extent and
-    /// content size.
-    init(body: [UInt8], index: Int, manifest: RemoteManifest, url: URL) throws(TileClientError) {
+    /// Tile `index` of `manifest` from `body` (`columns`: the column
+    /// format of `…/columns/{index}`), checked against the manifest: the
+    /// same revision, index, tile length, axis, extent and content size.
+    init(body: [UInt8], index: Int, manifest: RemoteManifest, url: URL, columns: Bool = false) throws(TileClientError) {
         let json = try BodyJSON.parse(body, url: url)
         self = try JSONMembers.reading(url, "not tile \(index) of revision \(manifest.revision)") { () throws(JSONMembers.Failure) in
-            try Self(json: json, index: index, manifest: manifest)
+            try Self(json: json, index: index, manifest: manifest, columns: columns)
         }
     }
 
-    private init(json: JSONValue, index: Int, manifest: RemoteManifest) throws(JSONMembers.Failure) {
+    private init(json: JSONValue, index: Int, manifest: RemoteManifest, columns: Bool) throws(JSONMembers.Failure) {
         let members = try JSONMembers(json, at: JSONPath.root)
         func expect(_ key: String, _ same: Bool, _ what: String) throws(JSONMembers.Failure) {
             guard same else { throw members.failure(key, "differs from the manifest's \(what)") }
@@ -42,7 +42,9 @@ struct DecodedTile: Sendable {
             OrthogonalContent(section: try entry.integer("section"), contentLength: try entry.number("contentLength"))
         }
         pinning = try members.objects("pinning", Self.pinning)
-        elements = try members.objects("elements") { entry throws(JSONMembers.Failure) in try entry.element() }
+        elements = columns
+            ? try TileColumnsReader(members, axis: manifest.axis).elements()
+            : try members.objects("elements") { entry throws(JSONMembers.Failure) in try entry.element() }
     }
 
     /// `{"section", "start", "end", "cells": [a, b], "scrollStartInset",

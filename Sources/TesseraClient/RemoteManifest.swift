@@ -23,13 +23,26 @@ public struct RemoteManifest: Sendable, Hashable {
     public var contentSize: Size
     /// The tiles' URL template, with `{index}`, relative to ``url``.
     public var template: String
+    /// The URL template of the same tiles as columns (the manifest's
+    /// `columnTiles`, relative to ``url``); nil when the manifest names none.
+    public var columnTemplate: String?
     /// The manifest's entity tag, revalidated with `If-None-Match`.
     public var etag: String?
 
     /// The URL of tile `index`: the template's `{index}` replaced,
     /// resolved against the manifest's URL.
     public func tileURL(_ index: Int) -> URL? {
-        URL(string: template.replacingOccurrences(of: "{index}", with: String(index)), relativeTo: url)?.absoluteURL
+        Self.url(template, index: index, relativeTo: url)
+    }
+
+    /// The URL of tile `index` as columns, nil when the manifest names no
+    /// column tiles.
+    public func columnTileURL(_ index: Int) -> URL? {
+        columnTemplate.flatMap { Self.url($0, index: index, relativeTo: url) }
+    }
+
+    private static func url(_ template: String, index: Int, relativeTo base: URL) -> URL? {
+        URL(string: template.replacingOccurrences(of: "{index}", with: String(index)), relativeTo: base)?.absoluteURL
     }
 
     /// At most this many tiles (the server's own bound).
@@ -38,7 +51,8 @@ public struct RemoteManifest: Sendable, Hashable {
     /// The manifest in `body`, checked: a revision that can be a path
     /// segment, a positive tile length, a tile count that cuts the content
     /// into tiles of that length, a template with one `{index}` that
-    /// resolves to an http(s) or file URL.
+    /// resolves to an http(s) or file URL (and the same of `columnTiles`
+    /// when there is one).
     init(url: URL, body: [UInt8], etag: String?) throws(TileClientError) {
         let json = try BodyJSON.parse(body, url: url)
         self = try JSONMembers.reading(url, "not a tile manifest") { () throws(JSONMembers.Failure) in try Self(json: json, url: url, etag: etag) }
@@ -64,11 +78,18 @@ public struct RemoteManifest: Sendable, Hashable {
         guard Double(tileCount) == expected else {
             throw members.failure("tileCount", "\(tileCount) tiles of \(JSONWriter.format(tileLength)) do not cut a content length of \(JSONWriter.format(length))")
         }
-        template = try members.string("tiles")
-        guard template.components(separatedBy: "{index}").count == 2 else { throw members.failure("tiles", "expected one {index} in the template") }
-        guard let first = tileURL(0), ["http", "https", "file"].contains(first.scheme?.lowercased() ?? "") else {
-            throw members.failure("tiles", "the template does not make an http(s) or file URL")
+        template = try Self.template(members, "tiles", base: url)
+        columnTemplate = members.object["columnTiles"] == nil ? nil : try Self.template(members, "columnTiles", base: url)
+    }
+
+    /// The template of `key`: one `{index}`, making an http(s) or file URL.
+    private static func template(_ members: JSONMembers, _ key: String, base: URL) throws(JSONMembers.Failure) -> String {
+        let template = try members.string(key)
+        guard template.components(separatedBy: "{index}").count == 2 else { throw members.failure(key, "expected one {index} in the template") }
+        guard let first = url(template, index: 0, relativeTo: base), ["http", "https", "file"].contains(first.scheme?.lowercased() ?? "") else {
+            throw members.failure(key, "the template does not make an http(s) or file URL")
         }
+        return template
     }
 
     private static func isRevisionByte(_ byte: UInt8) -> Bool {

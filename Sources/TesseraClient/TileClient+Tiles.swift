@@ -6,6 +6,10 @@ extension TileClient {
     /// The answer for `viewport` from the tiles of `manifest` that cover it.
     func visibleElements(viewport: Rect, manifest: RemoteManifest) async throws -> [LayoutElement] {
         let covering = TiledViewport.tiles(covering: viewport, axis: manifest.axis, tileLength: manifest.tileLength, tileCount: manifest.tileCount)
+        // Every tile of one answer is held at once: no more than the cache keeps.
+        guard covering.count <= tiles.capacity else {
+            throw TileClientError(url: manifest.url, reason: .viewportTooLarge(tiles: covering.count, limit: tiles.capacity))
+        }
         // Every missing tile is asked for before the first is awaited.
         let pending = covering.map { load($0, of: manifest) }
         var covered: [DecodedTile] = []
@@ -34,20 +38,25 @@ extension TileClient {
     private func fetchTile(_ index: Int, of manifest: RemoteManifest) async throws -> DecodedTile {
         let key = TileLRU.Key(revision: manifest.revision, index: index)
         defer { loading[key] = nil }
-        let tile = try await Self.download(index, of: manifest, fetcher: fetcher, limit: configuration.maximumTileBytes)
+        let tile = try await Self.download(
+            index, of: manifest, columns: configuration.prefersColumnTiles, fetcher: fetcher, limit: configuration.maximumTileBytes)
         // Kept only while its revision is the current one.
         if self.manifest?.revision == manifest.revision { tiles.insert(tile, for: key) }
         return tile
     }
 
     /// Fetches and decodes tile `index`, off the actor (a large tile's
-    /// decoding holds no other viewport back).
-    private nonisolated static func download(_ index: Int, of manifest: RemoteManifest, fetcher: any TileFetching, limit: Int) async throws -> DecodedTile {
-        guard let url = manifest.tileURL(index) else {
+    /// decoding holds no other viewport back): as columns when `columns`
+    /// and the manifest names column tiles, else as JSON objects.
+    private nonisolated static func download(
+        _ index: Int, of manifest: RemoteManifest, columns: Bool, fetcher: any TileFetching, limit: Int
+    ) async throws -> DecodedTile {
+        let columnURL = columns ? manifest.columnTileURL(index) : nil
+        guard let url = columnURL ?? manifest.tileURL(index) else {
             throw TileClientError(url: manifest.url, reason: .invalidContent("the template \(manifest.template) makes no URL for tile \(index)"))
         }
         let response = try await get(url, ifNoneMatch: nil, limit: limit, expecting: [200], fetcher: fetcher)
-        return try DecodedTile(body: Array(response.body), index: index, manifest: manifest, url: url)
+        return try DecodedTile(body: Array(response.body), index: index, manifest: manifest, url: url, columns: columnURL != nil)
     }
 
     /// Fetches tile `index` in the background unless it is kept, under

@@ -21,7 +21,8 @@ import TesseraLayout
 public actor TileClient {
     /// Limits and behaviour.
     public struct Configuration: Sendable, Hashable {
-        /// The most decoded tiles kept (at least 1).
+        /// The most decoded tiles kept (at least 1), and the most one
+        /// viewport may need: a larger viewport is refused before any fetch.
         public var maximumCachedTiles: Int
         /// Whether a viewport answer fetches the next tile in the scroll
         /// direction in the background.
@@ -32,14 +33,23 @@ public actor TileClient {
         /// Decoding a tile holds a parse of its JSON for a moment: a small
         /// multiple of this.
         public var maximumTileBytes: Int
+        /// Whether tiles are read as columns (the manifest's `columnTiles`,
+        /// fewer bytes on the wire) when the manifest names them; as JSON
+        /// objects (`tiles`) otherwise. The answers are the same.
+        public var prefersColumnTiles: Bool
 
         /// 16 tiles, prefetching, manifests of 64 KiB and tiles of 8 MiB
-        /// at most (the server's 50,000 elements a tile fit).
-        public init(maximumCachedTiles: Int = 16, prefetch: Bool = true, maximumManifestBytes: Int = 64 << 10, maximumTileBytes: Int = 8 << 20) {
+        /// at most (the server's 50,000 elements a tile fit), column tiles
+        /// when offered.
+        public init(
+            maximumCachedTiles: Int = 16, prefetch: Bool = true, maximumManifestBytes: Int = 64 << 10, maximumTileBytes: Int = 8 << 20,
+            prefersColumnTiles: Bool = true
+        ) {
             self.maximumCachedTiles = maximumCachedTiles
             self.prefetch = prefetch
             self.maximumManifestBytes = maximumManifestBytes
             self.maximumTileBytes = maximumTileBytes
+            self.prefersColumnTiles = prefersColumnTiles
         }
     }
 
@@ -74,7 +84,9 @@ public actor TileClient {
     /// footers moved and raised to zIndex 2, in the order of a viewport
     /// query.
     ///
-    /// - Throws: ``TileClientError`` naming the URL that failed and why.
+    /// - Throws: ``TileClientError`` naming the URL that failed and why;
+    ///   `viewportTooLarge` (naming the manifest) for a viewport that
+    ///   needs more tiles than ``Configuration/maximumCachedTiles``.
     public func visibleElements(viewport: Rect) async throws -> [LayoutElement] {
         let current = try await currentManifest()
         let answer: [LayoutElement]
@@ -143,6 +155,10 @@ public struct TileClientError: Error, Sendable, Hashable, CustomStringConvertibl
         /// JSON that is not a manifest or tile of the contract, or one
         /// whose numbers make no sense: the member and why.
         case invalidContent(String)
+        /// A viewport that needs more tiles than
+        /// ``TileClient/Configuration/maximumCachedTiles`` (the limit):
+        /// nothing was fetched.
+        case viewportTooLarge(tiles: Int, limit: Int)
     }
 
     /// The manifest's or the tile's URL.
@@ -163,6 +179,8 @@ public struct TileClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case .bodyTooLarge(let limit): "the body is longer than the limit of \(limit) bytes"
         case .invalidJSON(let message): "the body is not JSON: \(message)"
         case .invalidContent(let message): message
+        case .viewportTooLarge(let tiles, let limit):
+            "the viewport needs \(tiles) tiles, more than the \(limit) a call may hold (maximumCachedTiles); ask for a shorter viewport or allow more tiles"
         }
         return "\(url.absoluteString): \(what)"
     }

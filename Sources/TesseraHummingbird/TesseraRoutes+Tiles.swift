@@ -21,6 +21,17 @@ extension TesseraRoutes {
     /// `GET …/layouts/{extent}/revisions/{revision}/tiles/{index}`: immutable,
     /// with an ETag; 404 once the revision is not current, or past the last tile.
     @Sendable func tile(_ request: Request, _ context: Context) async throws -> Response {
+        try await tile(request, context, columns: false)
+    }
+
+    /// `GET …/layouts/{extent}/revisions/{revision}/columns/{index}`: the
+    /// same tile as columns (`TileJSON.columnTile`), as the manifest's
+    /// `columnTiles` names it; cached and refused as a tile.
+    @Sendable func columnTile(_ request: Request, _ context: Context) async throws -> Response {
+        try await tile(request, context, columns: true)
+    }
+
+    private func tile(_ request: Request, _ context: Context, columns: Bool) async throws -> Response {
         let (name, extent) = try layoutValues(context)
         let revision = context.parameters.get("revision") ?? ""
         let index = try RequestValues.index(context.parameters.get("index"), of: "tile")
@@ -37,7 +48,7 @@ extension TesseraRoutes {
         }
         let tile = try found(result, name: name, extent: extent)
         return TileResponses.response(
-            TileJSON.tile(tile), tag: "\(revision)-\(index)" + variant.tagSuffix,
+            columns ? TileJSON.columnTile(tile) : TileJSON.tile(tile), tag: "\(revision)-\(columns ? "c" : "")\(index)" + variant.tagSuffix,
             cacheControl: "public, max-age=31536000, immutable", request: request, compressed: compressedTiles)
     }
 
@@ -67,11 +78,7 @@ struct TileVariant {
     init(_ request: Request) throws(Problem) {
         direction = try RequestValues.direction(request)
         offsets = try RequestValues.offsets(request)
-        var parts: [String] = direction == .rightToLeft ? ["direction=rtl"] : []
-        for entry in offsets.entries.sorted(by: { $0.section < $1.section }) {
-            parts.append("offset=\(entry.section):\(JSONWriter.format(entry.offset))")
-        }
-        query = parts.joined(separator: "&")
+        query = TileJSON.query(direction: direction, offsets: offsets)
         tagSuffix = query.isEmpty ? "" : "-" + String(UInt64(bitPattern: Checksum.of(Array(query.utf8))), radix: 36)
     }
 }

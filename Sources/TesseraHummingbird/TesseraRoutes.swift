@@ -63,6 +63,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
         register(on: router, "/v1/feeds/{name}/sections/{section}/items", post: appendItems, patch: resizeItems)
         register(on: router, "/v1/feeds/{name}/layouts/{extent}/tiles", get: tileManifest)
         register(on: router, "/v1/feeds/{name}/layouts/{extent}/revisions/{revision}/tiles/{index}", get: tile)
+        register(on: router, "/v1/feeds/{name}/layouts/{extent}/revisions/{revision}/columns/{index}", get: columnTile)
     }
 
     package typealias Handler = @Sendable (Request, Context) async throws -> Response

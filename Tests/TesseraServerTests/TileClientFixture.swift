@@ -16,6 +16,8 @@ enum TileClientFixture {
         var axis: Axis { json.contains(#""axis": "horizontal""#) ? .horizontal : .vertical }
         var extentFlag: String { axis == .horizontal ? "--height" : "--width" }
         var manifestPath: String { "/v1/feeds/\(name)/layouts/\(JSONNumber(extent))/tiles" }
+        /// The right-to-left manifest of an export.
+        var rtlExportPath: String { "/v1/feeds/\(name)/layouts/\(JSONNumber(extent))/rtl/tiles" }
     }
 
     static let staggered = Feed(name: "staggered", json: #"""
@@ -60,11 +62,11 @@ enum TileClientFixture {
         }
     }
 
-    /// Exports every feed's tiles with `tessera export --tiles` (and `.gz` files) under `directory`.
+    /// Exports every feed's tiles with `tessera export --tiles` (and `.gz` files, and right to left) under `directory`.
     static func export(_ feeds: [Feed], from store: String, to directory: String) throws {
         for feed in feeds {
             let output = try Executable.run("tessera", [
-                "export", "--db", store, "--name", feed.name, feed.extentFlag, JSONNumber(feed.extent), "--tiles", directory, "--gzip",
+                "export", "--db", store, "--name", feed.name, feed.extentFlag, JSONNumber(feed.extent), "--tiles", directory, "--gzip", "--rtl",
             ])
             #expect(output.status == 0, "\(feed.name): \(output.stderr)")
         }

@@ -22,7 +22,25 @@ struct TileClientTests {
         return (fixture, try ServerProcessTests.Running(["--db", store, "--log-level", "warning"]))
     }
 
-    @Test("1,000 random viewports per feed (staggered, pinned, horizontal, carousels): the client equals /visible, from the server and from nginx",
+    /// The staggered feed served by a real `tessera-server`, a counted
+    /// client of it, and the manifest it read first (the caller stops the server).
+    struct Counted {
+        let fixture: ServerFixture
+        let server: ServerProcessTests.Running
+        let client: TileClient
+        let fetcher: CountingFetcher
+        let manifest: RemoteManifest
+
+        init(_ configuration: TileClient.Configuration) async throws {
+            (fixture, server) = try await TileClientTests.serve(TileClientFixture.staggered)
+            fetcher = CountingFetcher()
+            client = TileClient(
+                manifestURL: TileClientTests.url(server.port, TileClientFixture.staggered.manifestPath), configuration: configuration, fetcher: fetcher)
+            manifest = try await client.refresh()
+        }
+    }
+
+    @Test("1,000 random viewports per feed (staggered, pinned, horizontal, carousels) from column tiles, 300 from JSON tiles: the client equals /visible, from the server and from nginx",
           arguments: ["sqlite", "postgres"])
     func equalsVisible(backend: String) async throws {
         let fixture = try await ServerFixture()
@@ -37,24 +55,44 @@ struct TileClientTests {
         defer { nginx.stop() }
         for (offset, feed) in feeds.enumerated() {
             for (source, port) in [("server", server.port), ("nginx", nginx.port)] {
-                let client = TileClient(manifestURL: Self.url(port, feed.manifestPath), configuration: .init(maximumCachedTiles: 4))
-                let manifest = try await client.refresh()
-                #expect(manifest.tileCount >= 2, "\(feed.name): \(manifest.tileCount) tiles")
-                try await TileClientFixture.compare(
-                    client, feed, serverPort: server.port, count: 1000, seed: UInt64(offset * 31 + 7), source: "\(backend) \(source)")
+                // Column tiles (the default, the manifest names them), then JSON objects on fewer viewports.
+                for (columns, count) in [(true, 1000), (false, 300)] {
+                    let fetcher = CountingFetcher()
+                    let client = TileClient(
+                        manifestURL: Self.url(port, feed.manifestPath), configuration: .init(maximumCachedTiles: 4, prefersColumnTiles: columns),
+                        fetcher: fetcher)
+                    let manifest = try await client.refresh()
+                    #expect(manifest.tileCount >= 2, "\(feed.name): \(manifest.tileCount) tiles")
+                    #expect(manifest.columnTemplate == "revisions/\(manifest.revision)/columns/{index}")
+                    try await TileClientFixture.compare(
+                        client, feed, serverPort: server.port, count: count, seed: UInt64(offset * 31 + 7),
+                        source: "\(backend) \(source) \(columns ? "columns" : "objects")")
+                    let tileURLs = fetcher.requests.map(\.url).filter { !$0.hasSuffix("/tiles") }
+                    #expect(!tileURLs.isEmpty && tileURLs.allSatisfy { $0.contains(columns ? "/columns/" : "/tiles/") }, "\(tileURLs.prefix(3))")
+                }
             }
         }
     }
 
-    @Test("right to left and scrolled carousels: the manifest URL's query reaches the tiles, and the answers are /visible's with it")
+    @Test("right to left and scrolled carousels: the manifest URL's query reaches the tiles, and the answers are /visible's with it; right to left from the export's rtl/ files on nginx too")
     func variants() async throws {
         let fixture = try await ServerFixture()
         let store = fixture.directory.appendingPathComponent("client.sqlite").path
         let feeds = [TileClientFixture.pinned, TileClientFixture.horizontal, TileClientFixture.carousels]
         try TileClientFixture.precompute(feeds, into: store, in: fixture.directory)
+        let directory = fixture.directory.appendingPathComponent("static").path
+        try TileClientFixture.export(feeds, from: store, to: directory)
         let server = try ServerProcessTests.Running(["--db", store, "--log-level", "warning"])
         defer { _ = server.stop() }
+        let nginx = try NginxServer(root: directory, in: fixture.directory.appendingPathComponent("nginx"))
+        defer { nginx.stop() }
         for (offset, feed) in feeds.enumerated() {
+            for columns in [true, false] {
+                let client = TileClient(
+                    manifestURL: Self.url(nginx.port, feed.rtlExportPath), configuration: .init(maximumCachedTiles: 4, prefersColumnTiles: columns))
+                try await TileClientFixture.compare(
+                    client, feed, serverPort: server.port, count: 300, seed: UInt64(offset * 13 + 5), source: "nginx rtl/", query: "direction=rtl")
+            }
             // The carousels' orthogonal sections are 1, 4, 7, …: two of them scrolled.
             let scrolled = feed.name == "carousels" ? ["offset=1:240", "offset=4:-30.5"] : []
             for query in [scrolled, ["direction=rtl"] + scrolled].map({ $0.joined(separator: "&") }) where !query.isEmpty {
@@ -102,13 +140,9 @@ struct TileClientTests {
     @Test("the LRU keeps at most maximumCachedTiles decoded tiles: a kept tile costs no request, an evicted one is fetched again")
     func lruBound() async throws {
         let feed = TileClientFixture.staggered
-        let (fixture, server) = try await Self.serve(feed)
-        defer { _ = server.stop() }
-        _ = fixture
-        let fetcher = CountingFetcher()
-        let client = TileClient(
-            manifestURL: Self.url(server.port, feed.manifestPath), configuration: .init(maximumCachedTiles: 3, prefetch: false), fetcher: fetcher)
-        let manifest = try await client.refresh()
+        let counted = try await Counted(.init(maximumCachedTiles: 3, prefetch: false))
+        defer { _ = counted.server.stop() }
+        let (server, client, fetcher, manifest) = (counted.server, counted.client, counted.fetcher, counted.manifest)
         #expect(manifest.tileLength == 2048 && manifest.tileCount >= 10)
         /// A viewport inside tile `index`.
         func visit(_ index: Int) async throws {
@@ -180,12 +214,12 @@ struct TileClientTests {
         #expect(answered == (try TileClientFixture.visible(port: server.port, feed, end)))
         let second = try #require(await client.manifest)
         #expect(second.revision != first.revision)
-        #expect(fetcher.requests.contains { $0.status == 404 && $0.url.contains("/revisions/\(first.revision)/tiles/") })
+        #expect(fetcher.requests.contains { $0.status == 404 && $0.url.contains("/revisions/\(first.revision)/columns/") })
         #expect(fetcher.manifestRequests == 2)
         // The old revision's tiles are gone: the top is fetched again, from the new revision.
         let before = fetcher.requests.count
         #expect(try await client.visibleElements(viewport: top) == (try TileClientFixture.visible(port: server.port, feed, top)))
-        #expect(fetcher.requests.dropFirst(before).map(\.url).allSatisfy { $0.contains("/revisions/\(second.revision)/tiles/0") })
+        #expect(fetcher.requests.dropFirst(before).map(\.url).allSatisfy { $0.contains("/revisions/\(second.revision)/columns/0") })
         #expect(fetcher.requests.count == before + 1)
 
         // Nothing changed: the manifest revalidates with 304.

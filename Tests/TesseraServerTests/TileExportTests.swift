@@ -15,39 +15,52 @@ struct TileExportTests {
     static func export(_ fixture: ServerFixture) throws -> String {
         let directory = fixture.directory.appendingPathComponent("static").path
         let output = try Executable.run("tessera", [
-            "export", "--db", fixture.path, "--name", "feed", "--width", "390", "--width", "430", "--tiles", directory, "--gzip",
+            "export", "--db", fixture.path, "--name", "feed", "--width", "390", "--width", "430", "--tiles", directory, "--gzip", "--rtl",
         ])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("of \"feed\" at width 390, revision "), "\(output.stdout)")
         return directory
     }
 
-    /// Every path of the export and the server's answer there.
+    /// Every path of the export and the server's answer there: left to
+    /// right at the routes' paths, right to left (`direction=rtl`) under `…/rtl/`.
     static func answers(_ fixture: ServerFixture) async throws -> [(path: String, body: String)] {
         try await fixture.application().test(.router) { client in
             var answers: [(path: String, body: String)] = []
             for width in ["390", "430"] {
-                let manifestPath = "/v1/feeds/feed/layouts/\(width)/tiles"
-                let manifest = try await client.execute(uri: manifestPath, method: .get)
-                answers.append((manifestPath, manifest.text))
-                let decoded = try TileRoutesTests.manifest(manifest)
-                for index in 0..<decoded.tileCount {
-                    let path = "/v1/feeds/feed/layouts/\(width)/" + decoded.tiles.replacingOccurrences(of: "{index}", with: "\(index)")
-                    let tile = try await client.execute(uri: path, method: .get)
-                    #expect(tile.status == .ok)
-                    answers.append((path, tile.text))
+                let layout = "/v1/feeds/feed/layouts/\(width)"
+                for (folder, query) in [("", ""), ("/rtl", "?direction=rtl")] {
+                    let manifest = try await client.execute(uri: layout + "/tiles" + query, method: .get)
+                    answers.append((layout + folder + "/tiles", manifest.text))
+                    let decoded = try TileRoutesTests.manifest(manifest)
+                    for index in 0..<decoded.tileCount {
+                        // Each tile twice: as JSON objects and as columns.
+                        for template in [decoded.tiles, decoded.columnTiles] {
+                            let relative = template.replacingOccurrences(of: "{index}", with: "\(index)")
+                            #expect(relative.hasSuffix(query) && (query.isEmpty || relative.contains(query)))
+                            let tile = try await client.execute(uri: layout + "/" + relative, method: .get)
+                            #expect(tile.status == .ok)
+                            answers.append((layout + folder + "/" + relative.components(separatedBy: "?")[0], tile.text))
+                        }
+                    }
                 }
             }
             return answers
         }
     }
 
-    @Test("the files are the server's answers byte for byte, each with a .gz of the same bytes")
+    @Test("the files are the server's answers byte for byte (manifests, tiles, column tiles; right to left under rtl/), each with a .gz of the same bytes")
     func filesEqualAnswers() async throws {
         let fixture = try await ServerFixture()
         let directory = try Self.export(fixture)
         let answers = try await Self.answers(fixture)
-        #expect(answers.count > 4)
+        #expect(answers.count > 8)
+        #expect(answers.filter { $0.path.contains("/columns/") }.count == answers.filter { $0.path.contains("/tiles/") }.count)
+        // Right to left: its own files, the tiles' bodies in rtl coordinates.
+        let rtl = answers.filter { $0.path.contains("/rtl/") }
+        #expect(rtl.count * 2 == answers.count)
+        #expect(rtl.allSatisfy { $0.path.hasSuffix("/tiles") || $0.body.contains(#""direction": "rtl""#) })
+        #expect(rtl.filter { $0.path.hasSuffix("/tiles") }.allSatisfy { $0.body.contains("/tiles/{index}?direction=rtl") })
         for (path, body) in answers {
             let file = FileManager.default.contents(atPath: directory + path)
             #expect(file == Data(body.utf8) as Data?, "\(path)")
@@ -64,7 +77,8 @@ struct TileExportTests {
             (["--tiles", "x", "--width", "390"], "--tiles needs --name"),
             (["--tiles", "x", "--name", "feed"], "--tiles needs one or more --width"),
             (["--name", "feed", "--width", "390"], "give --out FILE"),
-            (["--out", "copy.sqlite", "--name", "feed"], "--name, --width, --height and --gzip go with --tiles DIR"),
+            (["--out", "copy.sqlite", "--name", "feed"], "--name, --width, --height, --gzip and --rtl go with --tiles DIR"),
+            (["--out", "copy.sqlite", "--rtl"], "--name, --width, --height, --gzip and --rtl go with --tiles DIR"),
             (["--tiles", "x", "--name", "a/b", "--width", "390"], "cannot be a folder name"),
         ] {
             let output = try Executable.run("tessera", ["export", "--db", fixture.path] + arguments)
@@ -72,7 +86,7 @@ struct TileExportTests {
         }
     }
 
-    @Test("a real nginx serves the export: the manifest and every tile as the server answers them, as JSON, gzip from the .gz files")
+    @Test("a real nginx serves the export: the manifests and every tile (objects, columns, both directions) as the server answers them, as JSON, gzip from the .gz files")
     func nginx() async throws {
         let fixture = try await ServerFixture()
         let directory = try Self.export(fixture)
@@ -80,16 +94,22 @@ struct TileExportTests {
         let server = try NginxServer(root: directory, in: fixture.directory.appendingPathComponent("nginx"))
         defer { server.stop() }
         for (path, body) in answers {
-            let response = try ServerProcessTests.get(port: server.port, path)
+            // A right-to-left tile asked as its manifest's template makes it: the query ignored, the path names the file.
+            let query = path.contains("/rtl/") && !path.hasSuffix("/tiles") ? "?direction=rtl" : ""
+            let response = try ServerProcessTests.get(port: server.port, path + query)
             let (head, served) = NginxServer.split(response)
             #expect(head.hasPrefix("HTTP/1.1 200"), "\(path): \(head)")
             #expect(head.lowercased().contains("content-type: application/json"), "\(path): \(head)")
             let same = served == body
             #expect(same, "\(path)")
         }
-        let gzipped = try ServerProcessTests.exchange(
-            port: server.port, "GET \(answers[1].path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n")
-        #expect(NginxServer.split(gzipped).head.lowercased().contains("content-encoding: gzip"))
+        // A tile and the same tile as columns, gzip from their .gz files.
+        #expect(answers[1].path.contains("/tiles/0") && answers[2].path.contains("/columns/0"))
+        for path in [answers[1].path, answers[2].path] {
+            let gzipped = try ServerProcessTests.exchange(
+                port: server.port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n")
+            #expect(NginxServer.split(gzipped).head.lowercased().contains("content-encoding: gzip"), "\(path)")
+        }
     }
 }
 

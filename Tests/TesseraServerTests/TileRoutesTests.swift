@@ -17,6 +17,7 @@ struct TileRoutesTests {
         var tileCount: Int
         var contentSize: [Double]
         var tiles: String
+        var columnTiles: String
     }
 
     static func manifest(_ response: TestResponse) throws -> Manifest {
@@ -55,6 +56,26 @@ struct TileRoutesTests {
             #expect(rtl.status == .ok && rtl.headers[.eTag] != tile.headers[.eTag] && rtl.text.contains(#""direction": "rtl""#))
             let rtlManifest = try await client.execute(uri: "/v1/feeds/feed/layouts/390/tiles?direction=rtl", method: .get)
             #expect(try Self.manifest(rtlManifest).tiles == "revisions/\(manifest.revision)/tiles/{index}?direction=rtl")
+            #expect(try Self.manifest(rtlManifest).columnTiles == "revisions/\(manifest.revision)/columns/{index}?direction=rtl")
+
+            // The same tile as columns: its own immutable path and tag, the one column writer's bytes.
+            #expect(manifest.columnTiles == "revisions/\(manifest.revision)/columns/{index}")
+            let columnURI = "/v1/feeds/feed/layouts/390/revisions/\(manifest.revision)/columns/1"
+            let columns = try await client.execute(uri: columnURI, method: .get)
+            #expect(columns.status == .ok && columns.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            #expect(columns.headers[.eTag] == "\"\(manifest.revision)-c1\"" && columns.headers[.contentType] == "application/json")
+            #expect(columns.text == String(decoding: TileJSON.columnTile(stored), as: UTF8.self))
+            let columnsCached = try await client.execute(uri: columnURI, method: .get, headers: [.ifNoneMatch: "\"\(manifest.revision)-c1\""])
+            #expect(columnsCached.status == .notModified)
+            // The JSON tile's gzip body is cached first: the column tile's is its own.
+            _ = try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: "gzip"])
+            let columnsGzip = try await client.execute(uri: columnURI, method: .get, headers: [.acceptEncoding: "gzip"])
+            #expect(columnsGzip.headers[.eTag] == "\"\(manifest.revision)-c1-gzip\"" && columnsGzip.headers[.contentEncoding] == "gzip")
+            #expect(Gzip.decompress(Array(columnsGzip.body.readableBytesView)) == Array(columns.text.utf8))
+            let staleColumns = try await client.execute(uri: "/v1/feeds/feed/layouts/390/revisions/0123456789abcdef/columns/1", method: .get)
+            #expect(staleColumns.status == .notFound && staleColumns.headers[.cacheControl] == "no-store")
+            let pastColumns = try await client.execute(uri: "/v1/feeds/feed/layouts/390/revisions/\(manifest.revision)/columns/\(manifest.tileCount)", method: .get)
+            #expect(pastColumns.status == .notFound)
         }
     }
 

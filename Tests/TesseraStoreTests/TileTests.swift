@@ -63,7 +63,8 @@ struct TileTests {
         let revision = manifest.revision
         #expect(String(decoding: TileJSON.manifest(manifest), as: UTF8.self) == """
             {"revision": "\(revision)", "tileLength": 2048, "tileCount": 2, "contentSize": [400, 2250], \
-            "tiles": "revisions/\(revision)/tiles/{index}", "axis": "vertical", "extent": 400}
+            "tiles": "revisions/\(revision)/tiles/{index}", "axis": "vertical", "extent": 400, \
+            "columnTiles": "revisions/\(revision)/columns/{index}"}
 
             """)
         #expect(String(decoding: TileJSON.tile(second), as: UTF8.self) == """

@@ -6,11 +6,12 @@ import TesseraLayout
 /// newline, as the CLI prints.
 package enum TileJSON {
     /// `{"revision": "…", "tileLength": T, "tileCount": n, "contentSize": [w, h],
-    /// "tiles": "revisions/…/tiles/{index}", "axis": "vertical", "extent": 390}`.
+    /// "tiles": "revisions/…/tiles/{index}", "axis": "vertical", "extent": 390,
+    /// "columnTiles": "revisions/…/columns/{index}"}`.
     /// The template is relative to the manifest's own URL
     /// (`…/layouts/{extent}/tiles`), with `query` (e.g. `direction=rtl`) after it.
     package static func manifest(_ manifest: TileManifest, query: String = "") -> [UInt8] {
-        var out = Members(capacity: 256)
+        var out = TileMembers(capacity: 256)
         out.string("revision", manifest.revision)
         out.number("tileLength", manifest.tileLength)
         out.integer("tileCount", manifest.tileCount)
@@ -18,8 +19,20 @@ package enum TileJSON {
         out.string("tiles", template(revision: manifest.revision, query: query))
         out.string("axis", manifest.layout.axis.rawValue)
         out.number("extent", manifest.layout.crossExtent)
+        out.string("columnTiles", columnTemplate(revision: manifest.revision, query: query))
         out.bytes.append(contentsOf: "}\n".utf8)
         return out.bytes
+    }
+
+    /// The query of a tile variant, passed on in the templates:
+    /// `direction=rtl&offset=2:240…`, canonical (offsets by section), or
+    /// empty for the plain one.
+    package static func query(direction: LayoutDirection, offsets: OrthogonalOffsets) -> String {
+        var parts: [String] = direction == .rightToLeft ? ["direction=rtl"] : []
+        for entry in offsets.entries.sorted(by: { $0.section < $1.section }) {
+            parts.append("offset=\(entry.section):\(JSONWriter.format(entry.offset))")
+        }
+        return parts.joined(separator: "&")
     }
 
     /// The tiles' URL template, relative to the manifest's URL.
@@ -27,14 +40,32 @@ package enum TileJSON {
         "revisions/\(revision)/tiles/{index}" + (query.isEmpty ? "" : "?" + query)
     }
 
+    /// The column tiles' URL template (``columnTile(_:)``), relative to the manifest's URL.
+    package static func columnTemplate(revision: String, query: String) -> String {
+        "revisions/\(revision)/columns/{index}" + (query.isEmpty ? "" : "?" + query)
+    }
+
     /// `{"revision": "…", "index": i, "tileLength": T, "band": [i·T, (i+1)·T],
     /// "direction": "ltr", "axis": …, "extent": …, "contentSize": …, ["orthogonal": …,]
     /// "pinning": [{…}, …], "elements": [{…}, …]}`, one element or pinning
     /// entry a line.
     package static func tile(_ tile: LayoutTile) -> [UInt8] {
-        let manifest = tile.manifest
-        var out = Members(capacity: LayoutJSON.maximumAnswerLength(
+        var out = head(tile, capacity: LayoutJSON.maximumAnswerLength(
             elementCount: tile.elements.count + 2 * tile.pinning.count, orthogonalCount: tile.orthogonal.count) + 256 + 160 * tile.pinning.count)
+        out.bytes.append(contentsOf: ",\n \"elements\": [".utf8)
+        for (offset, element) in tile.elements.enumerated() {
+            LayoutJSON.appendAnswerElement(element, first: offset == 0, to: &out.bytes)
+        }
+        LayoutJSON.appendAnswerClosing(empty: tile.elements.isEmpty, to: &out.bytes)
+        out.bytes.append(UInt8(ascii: "\n"))
+        return out.bytes
+    }
+
+    /// A tile's members before its elements, the same in both formats:
+    /// `{"revision": …, …, "pinning": […]` (unclosed).
+    static func head(_ tile: LayoutTile, capacity: Int) -> TileMembers {
+        let manifest = tile.manifest
+        var out = TileMembers(capacity: capacity)
         out.string("revision", manifest.revision)
         out.integer("index", tile.index)
         out.number("tileLength", manifest.tileLength)
@@ -48,20 +79,14 @@ package enum TileJSON {
             append(entry, to: &out.bytes)
         }
         out.bytes.append(contentsOf: (tile.pinning.isEmpty ? "]" : "\n ]").utf8)
-        out.bytes.append(contentsOf: ",\n \"elements\": [".utf8)
-        for (offset, element) in tile.elements.enumerated() {
-            LayoutJSON.appendAnswerElement(element, first: offset == 0, to: &out.bytes)
-        }
-        LayoutJSON.appendAnswerClosing(empty: tile.elements.isEmpty, to: &out.bytes)
-        out.bytes.append(UInt8(ascii: "\n"))
-        return out.bytes
+        return out
     }
 
     /// `{"section": s, "start": …, "end": …, "cells": [a, b], "scrollStartInset": …,
     /// "header": {…}, "headerPinned": true, "footer": {…}, "footerPinned": false}`
     /// (`header` and `footer` only when the section has them).
     private static func append(_ entry: SectionPinning, to bytes: inout [UInt8]) {
-        var out = Members(capacity: 512)
+        var out = TileMembers(capacity: 512)
         out.integer("section", entry.section)
         out.number("start", entry.start)
         out.number("end", entry.end)
@@ -82,7 +107,7 @@ package enum TileJSON {
 
 /// An object's members, written one after another: `{"key": value, "key": value`
 /// (the caller closes it).
-private struct Members {
+struct TileMembers {
     var bytes: [UInt8] = []
     private var first = true
 

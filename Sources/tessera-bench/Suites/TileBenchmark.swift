@@ -7,7 +7,7 @@ import TesseraStore
 /// feed of `count` items (2 columns, aspect ratios at random, a pinned
 /// header) at phone widths. Tiles an 844-point viewport needs (mean over
 /// random offsets), the bytes of a tile per element (plain, and gzip as the
-/// server sends it), and the median time of a tile read and its JSON beside
+/// server sends it; as JSON objects and as columns), and the median time of a tile read and its JSON beside
 /// a viewport read and its JSON, the same run.
 struct TileBenchmark {
     var count: Int
@@ -29,6 +29,9 @@ struct TileBenchmark {
         var elementsPerTile: Double
         var plainBytesPerElement: Double
         var gzipBytesPerElement: Double
+        /// The same tiles as columns (`…/columns/{index}`): plain, and gzip (level 6).
+        var columnPlainBytesPerElement: Double
+        var columnGzipBytesPerElement: Double
         /// p50 in microseconds of a tile read and its JSON, of a viewport read and its JSON, and of gzip of a tile.
         var tileP50Microseconds: Double
         var viewportP50Microseconds: Double
@@ -57,7 +60,7 @@ struct TileBenchmark {
         try await store.save(try spec(), crossExtents: Self.widths)
         var report = Report(
             items: count, widths: Self.widths, tileLengths: [], tileCounts: [], tilesPerViewport: [], elementsPerTile: 0,
-            plainBytesPerElement: 0, gzipBytesPerElement: 0, tileP50Microseconds: 0, viewportP50Microseconds: 0, gzipP50Microseconds: 0)
+            plainBytesPerElement: 0, gzipBytesPerElement: 0, columnPlainBytesPerElement: 0, columnGzipBytesPerElement: 0, tileP50Microseconds: 0, viewportP50Microseconds: 0, gzipP50Microseconds: 0)
         var random = BenchRandom(seed: 1)
         var manifests: [TileManifest] = []
         for width in Self.widths {
@@ -77,17 +80,22 @@ struct TileBenchmark {
         }
         guard let manifest = manifests.first(where: { $0.layout.crossExtent == 390 }) else { return report }
         // Bytes: every tile of the layout at 390.
-        var elements = 0, plain = 0, compressed = 0
+        var elements = 0, plain = 0, compressed = 0, columnPlain = 0, columnCompressed = 0
         for index in 0..<manifest.tileCount {
             let tile = try await tile(store, manifest, index)
             let bytes = TileJSON.tile(tile)
+            let columns = TileJSON.columnTile(tile)
             elements += tile.elements.count
             plain += bytes.count
             compressed += Gzip.compress(bytes)?.count ?? bytes.count
+            columnPlain += columns.count
+            columnCompressed += Gzip.compress(columns)?.count ?? columns.count
         }
         report.elementsPerTile = Double(elements) / Double(manifest.tileCount)
         report.plainBytesPerElement = Double(plain) / Double(max(1, elements))
         report.gzipBytesPerElement = Double(compressed) / Double(max(1, elements))
+        report.columnPlainBytesPerElement = Double(columnPlain) / Double(max(1, elements))
+        report.columnGzipBytesPerElement = Double(columnCompressed) / Double(max(1, elements))
         // Time: a tile and a viewport at random, in turn, medians over runs.
         var perRun: [[Double]] = []
         for _ in 0..<runs {

@@ -8,32 +8,54 @@ import TesseraStore
 /// files at the paths of the HTTP routes, byte for byte the server's
 /// answers, for a static host or an object store behind a CDN.
 ///
-/// `DIR/v1/feeds/NAME/layouts/EXTENT/tiles` holds the manifest and
-/// `DIR/v1/feeds/NAME/layouts/EXTENT/revisions/R/tiles/I` tile I (the
-/// manifest's relative template leads there from the manifest's URL);
+/// `DIR/v1/feeds/NAME/layouts/EXTENT/tiles` holds the manifest,
+/// `DIR/v1/feeds/NAME/layouts/EXTENT/revisions/R/tiles/I` tile I and
+/// `…/revisions/R/columns/I` the same tile as columns (the manifest's
+/// relative templates lead there from the manifest's URL);
 /// with `--gzip`, each file has a `.gz` sibling (nginx's `gzip_static`).
+///
+/// Right to left (`--rtl`), the same files under `…/layouts/EXTENT/rtl/`:
+/// each the server's answer to the same path with `direction=rtl`, the
+/// manifest's templates included (they carry `?direction=rtl`, which a
+/// static host ignores: the path alone names the file). Carousels are
+/// written unscrolled: `offset=` variants are not exported, since an app
+/// scrolls a carousel itself (a tile holds all of its cells, and
+/// `orthogonal` its content length).
 struct TileExport {
     let directory: String
     let name: String
     let gzip: Bool
+    /// Each direction's tiles: left to right at the routes' paths, right
+    /// to left under `…/EXTENT/rtl/`.
+    var directions: [LayoutDirection] = [.leftToRight]
 
-    /// Writes one layout's manifest and tiles; the number of tiles.
+    /// Writes one layout's manifest and tiles in each direction; the number of tiles.
     func write(store: LayoutStore, crossExtent: Double) async throws -> (revision: String, tiles: Int) {
+        var written: (revision: String, tiles: Int) = ("", 0)
+        for direction in directions { written = try await write(store: store, crossExtent: crossExtent, direction: direction) }
+        return written
+    }
+
+    private func write(store: LayoutStore, crossExtent: Double, direction: LayoutDirection) async throws -> (revision: String, tiles: Int) {
         guard case .found(let manifest, _) = try await store.tileManifest(name: name, crossExtent: crossExtent, compute: .never) else {
             throw CommandError("the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) is missing or stale")
         }
-        let layoutPath = "\(directory)/v1/feeds/\(name)/layouts/\(JSONWriter.format(crossExtent))"
-        let tilesPath = "\(layoutPath)/revisions/\(manifest.revision)/tiles"
-        try FileManager.default.createDirectory(atPath: tilesPath, withIntermediateDirectories: true)
+        let layoutPath = "\(directory)/v1/feeds/\(name)/layouts/\(JSONWriter.format(crossExtent))" + (direction == .rightToLeft ? "/rtl" : "")
+        let revisionPath = "\(layoutPath)/revisions/\(manifest.revision)"
+        for folder in ["tiles", "columns"] {
+            try FileManager.default.createDirectory(atPath: "\(revisionPath)/\(folder)", withIntermediateDirectories: true)
+        }
         for index in 0..<manifest.tileCount {
-            let result = try await store.tile(name: name, crossExtent: crossExtent, revision: manifest.revision, index: index, compute: .never)
+            let result = try await store.tile(
+                name: name, crossExtent: crossExtent, revision: manifest.revision, index: index, direction: direction, compute: .never)
             guard case .found(let tile, _) = result else {
                 throw CommandError("the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) changed while its tiles were written; run export again")
             }
-            try put(TileJSON.tile(tile), at: "\(tilesPath)/\(index)")
+            try put(TileJSON.tile(tile), at: "\(revisionPath)/tiles/\(index)")
+            try put(TileJSON.columnTile(tile), at: "\(revisionPath)/columns/\(index)")
         }
         // The manifest last: a host never names tiles not yet written.
-        try put(TileJSON.manifest(manifest), at: "\(layoutPath)/tiles")
+        try put(TileJSON.manifest(manifest, query: TileJSON.query(direction: direction, offsets: .none)), at: "\(layoutPath)/tiles")
         return (manifest.revision, manifest.tileCount)
     }
 

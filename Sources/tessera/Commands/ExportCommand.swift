@@ -16,8 +16,10 @@ struct ExportCommand: AsyncParsableCommand {
 
             With --tiles DIR, --name and one or more --width (vertical spec) or --height (horizontal spec): writes the \
             tile manifest and every tile of the spec's layout at each extent as files under DIR, at the paths of \
-            tessera-server's tile routes (DIR/v1/feeds/NAME/layouts/W/tiles, DIR/v1/feeds/NAME/layouts/W/revisions/R/tiles/I), \
-            byte for byte the server's answers; --gzip adds a .gz beside each. A missing or stale layout is computed \
+            tessera-server's tile routes (DIR/v1/feeds/NAME/layouts/W/tiles, DIR/v1/feeds/NAME/layouts/W/revisions/R/tiles/I, and the same tiles as columns at .../revisions/R/columns/I), \
+            byte for byte the server's answers; --gzip adds a .gz beside each. --rtl adds the right-to-left tiles under \
+            DIR/v1/feeds/NAME/layouts/W/rtl/ (the answers to direction=rtl; a static host ignores the query their manifest's \
+            templates carry). Carousels are written unscrolled (no offset=): an app scrolls them itself. A missing or stale layout is computed \
             first, as query does.
             """
     )
@@ -45,10 +47,13 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "With --tiles: also write a .gz file beside each (for nginx's gzip_static).")
     var gzip = false
 
+    @Flag(help: "With --tiles: also write the right-to-left tiles (the routes' direction=rtl) under DIR/v1/feeds/NAME/layouts/W/rtl/.")
+    var rtl = false
+
     func validate() throws {
         guard out != nil || tiles != nil else { throw ValidationError("give --out FILE (a copy of the store) or --tiles DIR (a layout's tiles), or both") }
-        if tiles == nil, name != nil || !width.isEmpty || !height.isEmpty || gzip {
-            throw ValidationError("--name, --width, --height and --gzip go with --tiles DIR")
+        if tiles == nil, name != nil || !width.isEmpty || !height.isEmpty || gzip || rtl {
+            throw ValidationError("--name, --width, --height, --gzip and --rtl go with --tiles DIR")
         }
         guard tiles != nil else { return }
         guard let name else { throw ValidationError("--tiles needs --name: the spec whose tiles to write") }
@@ -68,7 +73,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     private func exportTiles(to directory: String, name: String) async throws {
-        let export = TileExport(directory: directory, name: name, gzip: gzip)
+        let export = TileExport(directory: directory, name: name, gzip: gzip, directions: rtl ? [.leftToRight, .rightToLeft] : [.leftToRight])
         for (flag, values) in [("width", width), ("height", height)] {
             for value in values {
                 let extent = try ExtentOptions.parse(["--\(flag)", JSONWriter.format(value)])
