@@ -14,7 +14,7 @@ extension TesseraRoutes {
         let result = try await store.tileManifest(name: name, crossExtent: extent, compute: computePolicy(name: name, extent: extent))
         let manifest = try found(result, name: name, extent: extent)
         return TileResponses.response(
-            TileJSON.manifest(manifest, query: variant.query), tag: manifest.revision + variant.tagSuffix,
+            TileJSON.manifest(manifest, query: variant.query), tag: manifest.revision + TileJSON.manifestTagSuffix + variant.tagSuffix,
             cacheControl: "no-cache", request: request)
     }
 

@@ -35,6 +35,12 @@ package enum TileJSON {
         return parts.joined(separator: "&")
     }
 
+    /// What a manifest's ETag adds to its revision: the manifest's members
+    /// changed (`columnTiles` came), so a server of this version must not
+    /// answer 304 to a cache holding an older server's manifest of the
+    /// same revision (a strong tag names one body).
+    package static let manifestTagSuffix = "-m2"
+
     /// The tiles' URL template, relative to the manifest's URL.
     package static func template(revision: String, query: String) -> String {
         "revisions/\(revision)/tiles/{index}" + (query.isEmpty ? "" : "?" + query)
