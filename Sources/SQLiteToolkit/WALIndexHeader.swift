@@ -32,6 +32,9 @@ package final class WALIndexHeader: @unchecked Sendable {
         package var wordArray: [UInt64] {
             [words.0, words.1, words.2, words.3, words.4, words.5]
         }
+
+        /// The same, without an array.
+        package var wordTuple: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) { words }
     }
 
     // SQLite's mapping of the index's first region: it stays at this address
@@ -60,6 +63,22 @@ package final class WALIndexHeader: @unchecked Sendable {
         let copied = base.load(fromByteOffset: 96, as: UInt32.self)
         return last > copied ? Int(last - copied) : 0
     }
+
+    /// The header now, when its two copies agree: a commit writes the
+    /// second copy, then the first, and SQLite's readers read them in the
+    /// other order and trust them only when equal (a stamp read while a
+    /// commit writes it is nil, not a mix of two states).
+    package func settledStamp() -> Stamp? {
+        let first = stamp()
+        var second = Stamp()
+        withUnsafeMutableBytes(of: &second.words) { raw in
+            tessera_copy_wal_index_header(base + Self.headerBytes, raw.baseAddress?.assumingMemoryBound(to: UInt64.self))
+        }
+        return first == second ? first : nil
+    }
+
+    /// The bytes of one copy of the header.
+    private static let headerBytes = 48
 
     /// The header now. Two equal stamps taken at different times mean that
     /// nothing was committed in between.

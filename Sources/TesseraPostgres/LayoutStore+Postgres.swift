@@ -36,7 +36,7 @@ extension LayoutStore {
     ///   - cacheBudget: bytes of layout directories the store's readers share
     ///     in memory (see `LayoutStore(path:)`).
     ///   - frameCacheBudget: bytes of cells' frames the store's readers share
-    ///     in memory (see ``defaultFrameCacheBudget``): a query whose frames
+    ///     in memory (see `LayoutStore.defaultFrameCacheBudget`): a query whose frames
     ///     are cached sends one statement, the layout's row, whose revision
     ///     tells that the cached directory and frames are still the stored ones.
     ///   - busyTimeout: how long (seconds) a write waits for another writer
@@ -61,11 +61,6 @@ extension LayoutStore {
         )
     }
 
-    /// The default budget of a PostgreSQL store's shared cache of frames:
-    /// 128 MiB, the cells of about four layouts of a million items (32 bytes
-    /// a cell). 0 turns the cache off: every query fetches its frames.
-    public static let defaultFrameCacheBudget = 128 << 20
-
     /// The same, for this package's tools (see `LayoutStore.loadsDirectoriesInline`).
     package convenience init(
         url: String,
@@ -79,11 +74,11 @@ extension LayoutStore {
         executor: (any BlockingExecutor)? = nil
     ) throws {
         let storage = try PostgresStorage(
-            url: try PostgresURL(parsing: url), maximumReaders: maximumReaders, busyTimeout: busyTimeout, readOnly: readOnly,
-            frameCacheBudget: frameCacheBudget
+            url: try PostgresURL(parsing: url), maximumReaders: maximumReaders, busyTimeout: busyTimeout, readOnly: readOnly
         )
         self.init(
-            backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline, executor: executor
+            backend: storage, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
+            loadsDirectoriesInline: loadsDirectoriesInline, executor: executor
         )
     }
 }
@@ -97,7 +92,7 @@ extension LayoutStore {
             // Whether it exists, not whether it can be listened to.
             var parsed = try PostgresURL(parsing: url)
             parsed.freshness = .snapshot
-            _ = try PostgresStorage(url: parsed, maximumReaders: 1, busyTimeout: 1, readOnly: true, frameCacheBudget: 0)
+            _ = try PostgresStorage(url: parsed, maximumReaders: 1, busyTimeout: 1, readOnly: true)
         } catch let error as StoreError where error.code == .readOnly {
             // An older schema version: it exists.
         }
@@ -119,8 +114,4 @@ extension LayoutStore {
     /// Statements the store's PostgreSQL sessions sent so far; nil for
     /// another backend (for tests of how many statements a read takes).
     @_spi(Testing) public var postgresStatementsSent: Int? { (backend as? PostgresStorage)?.statementsSent }
-
-    /// What a PostgreSQL store's cache of frames holds (its `layouts` count
-    /// cell groups); nil for another backend (for tests).
-    @_spi(Testing) public var postgresFrameCacheStatistics: CacheStatistics? { (backend as? PostgresStorage)?.frameCacheStatistics }
 }

@@ -24,6 +24,12 @@ extension LayoutStore {
     ///     the store's readers share in memory, least recently used dropped
     ///     first; a layout not cached is queried through the R*Tree while its
     ///     directory loads. 0 sends every query through the R*Tree.
+    ///   - frameCacheBudget: bytes of cells' frames, verified, that the
+    ///     store's readers share in memory (see
+    ///     `LayoutStore.defaultFrameCacheBudget`): a warm query whose
+    ///     layout, directory and frames are all cached, in a state nothing
+    ///     was committed since, reads nothing from the file and takes no
+    ///     connection. 0 reads every query's frames from the file.
     ///   - busyTimeout: how long (seconds) a write waits for another
     ///     connection's or process's write to finish before failing with code
     ///     `busy`: longer than the longest write (a 10M-item precompute takes
@@ -42,13 +48,14 @@ extension LayoutStore {
         registry: LayoutRegistry = .standard,
         maximumReaders: Int = 4,
         cacheBudget: Int = LayoutStore.defaultCacheBudget,
+        frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget,
         busyTimeout: Double = 120,
         readOnly: Bool = false,
         executor: (any BlockingExecutor)? = nil
     ) throws {
         try self.init(
-            path: path, registry: registry, maximumReaders: maximumReaders, cacheBudget: cacheBudget, busyTimeout: busyTimeout,
-            readOnly: readOnly, loadsDirectoriesInline: false, executor: executor
+            path: path, registry: registry, maximumReaders: maximumReaders, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
+            busyTimeout: busyTimeout, readOnly: readOnly, loadsDirectoriesInline: false, executor: executor
         )
     }
 
@@ -60,6 +67,7 @@ extension LayoutStore {
         registry: LayoutRegistry = .standard,
         maximumReaders: Int = 4,
         cacheBudget: Int = LayoutStore.defaultCacheBudget,
+        frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget,
         busyTimeout: Double = 120,
         readOnly: Bool = false,
         loadsDirectoriesInline: Bool,
@@ -73,8 +81,8 @@ extension LayoutStore {
         let names = ResolvedNames(cacheBudget: cacheBudget)
         let storage = try SQLiteStorage(path: path, configuration: configuration, resolvedNames: names)
         self.init(
-            backend: storage, registry: registry, cacheBudget: cacheBudget, loadsDirectoriesInline: loadsDirectoriesInline, executor: executor,
-            resolvedNames: names
+            backend: storage, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
+            loadsDirectoriesInline: loadsDirectoriesInline, executor: executor, resolvedNames: names
         )
     }
 

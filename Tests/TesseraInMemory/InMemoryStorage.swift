@@ -31,6 +31,15 @@ package final class InMemoryStorage: StorageBackend {
 
     package var location: String { database.location }
 
+    /// Reads begun through this handle (for tests of answers from memory).
+    package let readsBegun = Atomic<Int>(0)
+
+    /// The commit a read begun now would see: the tag its readers share
+    /// resolved names under (see `InMemoryReader.freshLayout`).
+    package var committedState: SnapshotTag? {
+        SnapshotTag(words: [UInt64(bitPattern: database.committedVersion)])
+    }
+
     /// Throws `closed` once ``close()`` ran.
     private func refuseIfClosed() throws {
         if closed.load(ordering: .acquiring) { throw StoreError.closed(store: location) }
@@ -40,6 +49,7 @@ package final class InMemoryStorage: StorageBackend {
     /// (the resolved names are shared, keyed by the commit a reader sees).
     package func read(_ body: (any ReadSnapshot) throws -> Void) throws {
         try refuseIfClosed()
+        readsBegun.add(1, ordering: .relaxed)
         try body(InMemoryReader(database.snapshot(), location: location, resolvedNames: resolvedNames))
     }
 
@@ -103,6 +113,11 @@ extension LayoutStore {
     package var inMemoryDatabase: InMemoryDatabase? {
         (backend as? InMemoryStorage)?.database
     }
+
+    /// Reads begun by a store opened with `init(inMemory:)`; nil for another backend's.
+    package var inMemoryReadsBegun: Int? {
+        (backend as? InMemoryStorage)?.readsBegun.load(ordering: .relaxed)
+    }
 }
 
 /// The committed state of an in-memory store, shared by every handle on it
@@ -140,6 +155,11 @@ package final class InMemoryDatabase: Sendable {
     /// The committed state now.
     package func snapshot() -> Committed {
         committed.withLock { $0 }
+    }
+
+    /// The version of the committed state now.
+    package var committedVersion: Int64 {
+        committed.withLock { $0.version }
     }
 
     /// Runs `body` on the committed state while holding the writer lock,

@@ -30,10 +30,7 @@ struct LayoutStoreRoundTripTests {
         let size = memory.contentSize
         let all = memory.elements
         for query in 0..<30 {
-            var rect = Rect(
-                x: random.quarter(-50...(size.width + 50)), y: random.quarter(-50...(size.height + 50)),
-                width: random.quarter(0...500), height: random.quarter(0...900)
-            )
+            var rect = Self.randomRect(in: size, using: &random)
             if query % 2 == 0, let element = all.randomElement(using: &random) {
                 // A rect that only touches one of an element's edges: that element does not match.
                 let frame = element.frame
@@ -58,6 +55,14 @@ struct LayoutStoreRoundTripTests {
             }
             #expect(try await store.element(name: "random", crossExtent: extent, section: index, item: section.itemCount) == nil)
         }
+    }
+
+    /// A rect of up to 500 × 900 points (in quarters) around content of `size`.
+    static func randomRect(in size: Size, using random: inout SeededRandom) -> Rect {
+        Rect(
+            x: random.quarter(-50...(size.width + 50)), y: random.quarter(-50...(size.height + 50)),
+            width: random.quarter(0...500), height: random.quarter(0...900)
+        )
     }
 
     /// The contract's rule, element by element: open interiors overlap.

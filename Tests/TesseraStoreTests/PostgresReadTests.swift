@@ -49,7 +49,7 @@ struct PostgresReadTests {
         let newFrames = try Self.counted(store, far)
         #expect(newFrames.answer == engine.visibleElements(viewport: far))
         #expect(newFrames.statements == 2)
-        let statistics = try #require(store.postgresFrameCacheStatistics)
+        let statistics = try #require(store.frameCacheStatistics as CacheStatistics?)
         // Two groups of 250 frames: at least a byte per frame each (their scroll positions differ).
         #expect(statistics.layouts >= 2 && statistics.bytes > 2 * 250)
 
@@ -117,7 +117,7 @@ struct PostgresReadTests {
                     == after.visibleElements(viewport: viewport), "version \(current) at \(y)")
             }
         }
-        #expect(try #require(reader.postgresFrameCacheStatistics).hits > 0)
+        #expect(try #require(reader.frameCacheStatistics as CacheStatistics?).hits > 0)
     }
 
     @Test("frames that do not match the checksum the read's first statement gave are read again in one snapshot: damage, never cached")

@@ -41,8 +41,6 @@ final class PostgresSession {
     var prefetched: [Int64: [UInt8]] = [:]
     /// For reads: the storage's listener for commits (`freshness=notified`).
     var changeListener: ChangeListener?
-    /// For reads: the storage's cache of intact frames (see `prefetchFrames`).
-    var frameCache: ByteBudgetCache<FramesKey, [UInt8]>?
     /// For reads: whether the read runs outside a transaction, where its
     /// first statement is a snapshot by itself (see `PostgresStorage.read`).
     var singleStatementRead = false

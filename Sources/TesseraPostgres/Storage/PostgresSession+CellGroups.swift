@@ -30,14 +30,12 @@ extension PostgresSession {
         }
     }
 
-    /// Takes the frames of `groups` from what this read fetched and the
-    /// storage's frame cache, and fetches those it lacks in one statement
-    /// (caching the intact ones), then visits them in order.
+    /// Takes the frames of `groups` from what this read fetched, and
+    /// fetches those it lacks in one statement, then visits them in order.
+    /// The store caches the intact ones for every reader (its frame cache
+    /// is asked first: only groups it lacks come here).
     func visitFrames(_ groups: [FramesKey], _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
-        var missing: [FramesKey] = []
-        for key in groups where prefetched[key.id] == nil {
-            if let frames = frameCache?.value(key) { prefetched[key.id] = frames } else { missing.append(key) }
-        }
+        let missing = groups.filter { prefetched[$0.id] == nil }
         if !missing.isEmpty {
             let fetched = try fetchFrames(missing.map(\.id))
             for key in missing {
@@ -73,22 +71,15 @@ extension PostgresSession {
         return frames
     }
 
-    /// Frames fetched for `key`: cached when they match its checksum. When
-    /// they do not, in a read outside a transaction the group may have been
-    /// rewritten since the first statement's snapshot: the read runs again
-    /// in one snapshot, where a mismatch is damage (found by the store).
+    /// Frames fetched for `key`. In a read outside a transaction the group
+    /// may have been rewritten since the first statement's snapshot: frames
+    /// that do not match the checksum it gave make the read run again in
+    /// one snapshot, where a mismatch is damage (found by the store, which
+    /// verifies what it reads before it caches it).
     private func keep(_ frames: [UInt8], as key: FramesKey) throws -> [UInt8] {
-        guard frames.withUnsafeBytes({ Checksum.of($0) }) == key.checksum else {
-            if singleStatementRead { throw refuseOutsideTransaction() }
-            return frames
-        }
-        frameCache?.insert(frames, bytes: frames.count + Self.cachedFramesOverhead, for: key)
+        if singleStatementRead, Checksum.of(frames) != key.checksum { throw refuseOutsideTransaction() }
         return frames
     }
-
-    /// What a cached blob costs beyond its bytes (the array's header, the
-    /// cache's node and index entry), roughly.
-    private static let cachedFramesOverhead = 96
 
     func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         guard let columns = try rows("""

@@ -22,13 +22,8 @@ final class PostgresStorage: StorageBackend, Sendable {
     private let writers: SessionPool
     /// Hears of commits, with `freshness=notified`.
     private let changeListener: ChangeListener?
-    /// Intact frames of groups, by id and checksum, shared by the readers.
-    private let frameCache: ByteBudgetCache<FramesKey, [UInt8]>
-
-    init(url: PostgresURL, maximumReaders: Int, busyTimeout: Double, readOnly: Bool, frameCacheBudget: Int) throws {
+    init(url: PostgresURL, maximumReaders: Int, busyTimeout: Double, readOnly: Bool) throws {
         self.url = url
-        // In parts: every query looks up several groups, from many threads.
-        frameCache = ByteBudgetCache(budget: frameCacheBudget, shards: 16)
         self.readOnly = readOnly
         self.busyTimeout = busyTimeout
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -90,7 +85,6 @@ final class PostgresStorage: StorageBackend, Sendable {
     func read(_ body: (any ReadSnapshot) throws -> Void) throws {
         try refuseIfClosed()
         try readers.withSession { session in
-            session.frameCache = frameCache
             session.changeListener = changeListener
             defer {
                 session.prefetched.removeAll(keepingCapacity: true)
@@ -143,7 +137,6 @@ final class PostgresStorage: StorageBackend, Sendable {
         try refuseIfClosed()
         try await readers.withSession { session in
             let log = ReplayLog()
-            session.frameCache = frameCache
             session.changeListener = changeListener
             session.replay = log
             defer {
@@ -244,9 +237,6 @@ final class PostgresStorage: StorageBackend, Sendable {
 
     /// Statements sent by every session so far (for tests).
     var statementsSent: Int { readers.statementsSent + writers.statementsSent }
-
-    /// What the cache of frames holds, and its hits and misses.
-    var frameCacheStatistics: CacheStatistics { frameCache.statistics }
 
     /// Runs `script` in one transaction of the writer's session, outside the store's rules.
     func execute(script: String) throws {

@@ -129,6 +129,8 @@ extension LayoutStore {
     func freshLayout<T: Sendable>(
         name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (LayoutReader) throws -> T
     ) async throws -> Fresh<T> {
+        // From memory when it can be: no thread waits, nothing is fetched.
+        if let value = try answerFromMemory(name: name, crossExtent: crossExtent, body) { return .found(value, computed: false) }
         var computed = false
         for _ in 0..<3 {
             let missed = Locked(false)

@@ -30,6 +30,12 @@ package protocol StorageBackend: Sendable {
     /// Runs `body` in one read snapshot.
     func read(_ body: (any ReadSnapshot) throws -> Void) throws
 
+    /// The committed state a read begun now would see, named without
+    /// beginning one, from no connection (see ``SnapshotTag``): equal to
+    /// the tag under which reads of that state share what they resolve.
+    /// Nil when the backend cannot tell for sure (the default).
+    var committedState: SnapshotTag? { get }
+
     /// Runs `body` in one read snapshot if a connection is free at once;
     /// false, without running it, instead of waiting for one.
     func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool
@@ -110,6 +116,8 @@ package protocol WriteTransaction: AnyObject {
 }
 
 extension StorageBackend {
+    package var committedState: SnapshotTag? { nil }
+
     package func read(_ body: @escaping @Sendable (any ReadSnapshot) throws -> Void, on executor: any BlockingExecutor) async throws {
         if try readIfAvailable(body) { return }
         try await executor.run { try self.read(body) }

@@ -2,7 +2,9 @@ import Locking
 import TesseraLayout
 
 /// A layout's sections and cell groups, as the store's readers cache them.
-struct CachedLayout: Sendable {
+/// A class: every query takes it from a cache, and one reference costs one
+/// retain where the arrays would cost one each.
+final class CachedLayout: Sendable {
     let sections: [SectionRecord]
     /// Per section, its groups in item order.
     let groups: [SectionGroups]
@@ -22,7 +24,8 @@ struct CachedLayout: Sendable {
 
     /// The bytes its arrays take, for the cache's budget.
     var byteCount: Int {
-        var total = MemoryLayout<Self>.stride + sections.capacity * MemoryLayout<SectionRecord>.stride
+        // The object: its header, five references and the lock.
+        var total = 96 + sections.capacity * MemoryLayout<SectionRecord>.stride
             + ends.capacity * MemoryLayout<Double>.stride + groups.capacity * MemoryLayout<SectionGroups>.stride
         for section in groups {
             total += section.firstItems.capacity * MemoryLayout<Int>.stride + (section.ids.capacity + section.checksums.capacity) * MemoryLayout<Int64>.stride

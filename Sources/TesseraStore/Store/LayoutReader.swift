@@ -3,6 +3,7 @@ import TesseraLayout
 /// Queries on one stored layout, inside a read snapshot.
 struct LayoutReader {
     let record: LayoutRecord
+    /// The read's snapshot (``MemoryOnlySnapshot`` for an answer from memory alone).
     let storage: any ReadSnapshot
     /// What this read's reader cache remembers (the groups it verified).
     let verified: ReaderCache
@@ -19,6 +20,9 @@ struct LayoutReader {
         self.cache = cached
         self.location = location
     }
+
+    /// The store's shared cache of verified frames.
+    private var frames: FrameCache { verified.frames }
 
     var layout: StoredLayout { record.layout }
 
@@ -73,9 +77,9 @@ struct LayoutReader {
             }
             return
         }
-        // The candidates first, then their frames in one call: a backend
-        // behind a network fetches those it lacks in one request. The
-        // arrays are the reader cache's, lent for the call (no allocation).
+        // The candidates first, then the frames the shared cache lacks in
+        // one call: a backend behind a network fetches them in one request.
+        // The arrays are the reader cache's, lent for the call (no allocation).
         var (keys, firstItems) = verified.takeScratch()
         defer {
             keys.removeAll(keepingCapacity: true)
@@ -87,26 +91,56 @@ struct LayoutReader {
             firstItems.append(group.firstItem)
         }
         guard !keys.isEmpty else { return }
-        // The first group that failed, and how.
+        if frames.budget == 0 {
+            // No shared cache: each blob visited as read, verified once per reader cache.
+            try visitStored(keys) { index, raw in
+                visitIntact(raw, key: keys[index], firstItem: firstItems[index], bounds: bounds, visit)
+            } failed: { index, kind in throw error(kind, firstItem: firstItems[index], section: section) }
+            return
+        }
+        var found = verified.takeFrames()
+        defer { verified.giveBack(frames: &found) }
+        var missing: [Int] = []
+        for key in keys {
+            let cached = frames.value(key)
+            if cached == nil { missing.append(found.count) }
+            found.append(cached)
+        }
+        if !missing.isEmpty {
+            // Each read once, verified, and cached for the queries after this one.
+            let missingKeys = missing.map { keys[$0] }
+            try visitStored(missingKeys) { index, raw in
+                switch CachedFrames.verified(raw, checksum: missingKeys[index].checksum) {
+                case .success(let read):
+                    frames.insert(read, for: missingKeys[index])
+                    found[missing[index]] = read
+                    return nil
+                case .failure(let kind):
+                    return kind
+                }
+            } failed: { index, kind in throw error(kind, firstItem: firstItems[missing[index]], section: section) }
+        }
+        for index in found.indices {
+            found[index]?.visit(firstItem: firstItems[index], bounds: bounds, visit)
+        }
+    }
+
+    /// Runs `body` on the stored blobs of `keys`, in order, until one fails
+    /// (its index and how, passed to `failed`, which throws): blobs come in
+    /// order, so one skipped is missing.
+    private func visitStored(
+        _ keys: [FramesKey], _ body: (Int, UnsafeRawBufferPointer) -> GroupFailure?, failed: (Int, GroupFailure) throws -> Void
+    ) throws {
         var failure: (index: Int, kind: GroupFailure)?
         var next = 0
         try storage.groups.visitFrames(keys) { index, raw in
             guard failure == nil else { return }
-            // Blobs come in order; one skipped is missing.
             guard index == next else { failure = (next, .damaged); return }
             next += 1
-            if let kind = visitIntact(raw, key: keys[index], firstItem: firstItems[index], bounds: bounds, visit) { failure = (index, kind) }
+            if let kind = body(index, raw) { failure = (index, kind) }
         }
         if failure == nil, next < keys.count { failure = (next, .damaged) }
-        if let failure { throw error(failure.kind, firstItem: firstItems[failure.index], section: section) }
-    }
-
-    /// How a group's bytes failed a query.
-    private enum GroupFailure {
-        /// Missing, or not matching their checksum.
-        case damaged
-        /// Matching their checksum, but no frame blob this build reads.
-        case unreadable
+        if let failure { try failed(failure.index, failure.kind) }
     }
 
     /// Visits the cells of one group that may meet `bounds`, once its bytes

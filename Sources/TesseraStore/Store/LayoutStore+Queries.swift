@@ -39,9 +39,11 @@ extension LayoutStore {
     }
 
     /// Runs `body` on the fresh layout, all of it read from one snapshot,
-    /// computing the layout first when needed. If a writer replaces the
+    /// computing the layout first when needed (answered from memory when it
+    /// can be, see `answerFromMemory`). If a writer replaces the
     /// layout between the check and the read, the read is tried again.
     func withFreshLayout<T>(name: String, crossExtent: Double, computeIfMissing: Bool, _ body: (LayoutReader) throws -> T) throws -> T {
+        if let answer = try answerFromMemory(name: name, crossExtent: crossExtent, body) { return answer }
         for _ in 0..<3 {
             let read = try read { storage in try readFresh(name: name, crossExtent: crossExtent, storage: storage, body) }
             if let hit = read.directoryHit { layoutCache.count(hit: hit) }

@@ -42,8 +42,10 @@ public final class LayoutStore: Sendable {
     /// Layouts resolved by name in one committed state, shared by readers,
     /// when the backend keeps such a cache (for ``resolvedNameStatistics``).
     let resolvedNames: ResolvedNames?
+    /// Verified frames of the cell groups queried lately, shared by all readers.
+    let frameCache: FrameCache
     /// What readers remember between queries, lent to one read at a time.
-    let readerCaches = ReaderCaches()
+    let readerCaches: ReaderCaches
     /// Directories being loaded in the background.
     let directoryLoads = Locked<Set<LayoutCacheKey>>([])
     /// Runs the work of async calls that blocks (see ``BlockingExecutor``).
@@ -63,7 +65,8 @@ public final class LayoutStore: Sendable {
     /// A store over `backend`; backends' modules offer the public ways to open one.
     package init(
         backend: any StorageBackend, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget,
-        loadsDirectoriesInline: Bool = false, executor: (any BlockingExecutor)? = nil, resolvedNames: ResolvedNames? = nil
+        frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget, loadsDirectoriesInline: Bool = false,
+        executor: (any BlockingExecutor)? = nil, resolvedNames: ResolvedNames? = nil
     ) {
         self.backend = backend
         let executor = executor ?? StoreThreads()
@@ -71,6 +74,8 @@ public final class LayoutStore: Sendable {
         self.taskExecutor = BlockingTaskExecutor(executor)
         self.registry = registry
         self.layoutCache = LayoutCache(budget: cacheBudget)
+        frameCache = FrameCache(frameBudget: frameCacheBudget)
+        readerCaches = ReaderCaches(frames: frameCache)
         self.resolvedNames = resolvedNames
         self.loadsDirectoriesInline = loadsDirectoriesInline
     }
@@ -79,8 +84,19 @@ public final class LayoutStore: Sendable {
     /// room for about 150 layouts of a million cells in sections of 1,000.
     public static let defaultCacheBudget = 64 << 20
 
+    /// The default budget of a store's shared cache of verified frames:
+    /// 128 MiB, the cells of 64 layouts of 150,000 items in grid sections
+    /// (about 6 bytes a cell as stored, compact), or of four layouts of a
+    /// million cells stored plain (32 bytes a cell). 0 turns the cache off:
+    /// every query reads its frames from storage.
+    public static let defaultFrameCacheBudget = 128 << 20
+
     /// What the shared cache of layout directories holds, and its hits and misses.
     public var cacheStatistics: CacheStatistics { layoutCache.statistics }
+
+    /// What the shared cache of verified frames holds (`layouts`: cell
+    /// groups cached), and its hits and misses (groups looked up).
+    package var frameCacheStatistics: CacheStatistics { frameCache.statistics }
 
     /// Bytes the store takes on disk.
     public var fileBytes: Int { backend.storageBytes }

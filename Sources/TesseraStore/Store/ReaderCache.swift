@@ -12,9 +12,17 @@ final class ReaderCache {
         var checksum: Int64
     }
 
+    /// The store's shared cache of verified frames.
+    let frames: FrameCache
+
+    init(frames: FrameCache) {
+        self.frames = frames
+    }
+
     /// Arrays a query lends itself for its candidate groups (see `takeScratch`).
     private var scratchKeys: [FramesKey] = []
     private var scratchFirstItems: [Int] = []
+    private var scratchFrames: [CachedFrames?] = []
 
     /// Empty arrays with the capacity of earlier queries, for one query's
     /// candidates: hand them back with `giveBack`.
@@ -27,6 +35,19 @@ final class ReaderCache {
     func giveBack(_ keys: [FramesKey], _ firstItems: [Int]) {
         scratchKeys = keys
         scratchFirstItems = firstItems
+    }
+
+    /// An empty array with the capacity of earlier queries, for the cached
+    /// frames of one query's candidates: hand it back with `giveBack(frames:)`.
+    func takeFrames() -> [CachedFrames?] {
+        defer { scratchFrames = [] }
+        return scratchFrames
+    }
+
+    /// Takes back what `takeFrames` lent, emptying it.
+    func giveBack(frames: inout [CachedFrames?]) {
+        frames.removeAll(keepingCapacity: true)
+        scratchFrames = frames
     }
 
     /// Frame blobs this reader cache hashed and found intact, by id and the
@@ -47,6 +68,54 @@ final class ReaderCache {
         if verifiedGroups.count >= Self.maximumVerified { verifiedGroups.removeAll(keepingCapacity: true) }
         verifiedGroups.insert(VerifiedGroup(id: group, checksum: checksum))
         return true
+    }
+
+    /// Layouts this reader cache answered from memory lately, by name and
+    /// extent: the committed state they were resolved in, their record and
+    /// directory, found by one lookup and no lock (see `layout(_:in:names:directories:)`).
+    private var answered: [LayoutKey: Answered] = [:]
+    /// As many as a server's hot layouts (8 feeds × 8 widths, and more):
+    /// each holds a directory the shared cache holds too, but for those it
+    /// evicted since (dropped here within `usesBetweenLookups`).
+    private static let maximumAnswered = 128
+
+    /// A class: a use is counted in place, with no second lookup.
+    private final class Answered {
+        let state: SnapshotTag
+        let record: LayoutRecord
+        let directory: CachedLayout
+        var uses = 0
+
+        init(state: SnapshotTag, record: LayoutRecord, directory: CachedLayout) {
+            self.state = state
+            self.record = record
+            self.directory = directory
+        }
+    }
+
+    /// The record and directory of the fresh layout of `key` in the
+    /// committed state `state`: from the layouts answered lately, else
+    /// from the layouts `names` resolved in that state and the directories
+    /// `shared` holds (and remembered); nil when either lacks it. Every
+    /// `usesBetweenLookups` uses it is looked up there again, which keeps
+    /// it recent there and drops it here once evicted there. Uses are not
+    /// counted (the caller counts an answer).
+    func layout(
+        _ key: LayoutKey, in state: SnapshotTag, names: ResolvedNames, directories shared: LayoutCache
+    ) -> (record: LayoutRecord, directory: CachedLayout)? {
+        if let entry = answered[key], entry.state == state {
+            entry.uses += 1
+            if entry.uses < Self.usesBetweenLookups { return (entry.record, entry.directory) }
+        }
+        guard let record = names.value(ResolvedName(tag: state, name: key.name, crossExtent: key.crossExtent), counting: false),
+              let directory = shared.layout(LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
+        else {
+            answered[key] = nil
+            return nil
+        }
+        if answered.count >= Self.maximumAnswered, answered[key] == nil { answered.removeAll(keepingCapacity: true) }
+        answered[key] = Answered(state: state, record: record, directory: directory)
+        return (record, directory)
     }
 
     /// Directories this reader took from the shared cache lately: a
@@ -95,9 +164,15 @@ final class ReaderCache {
 final class ReaderCaches: Sendable {
     private let idle = Locked<[ReaderCache]>([])
     private static let maximumKept = 8
+    /// The store's shared cache of verified frames, which every reader cache names.
+    let frames: FrameCache
+
+    init(frames: FrameCache) {
+        self.frames = frames
+    }
 
     func withCache<T>(_ body: (ReaderCache) throws -> T) rethrows -> T {
-        let cache = idle.withLock { $0.popLast() } ?? ReaderCache()
+        let cache = idle.withLock { $0.popLast() } ?? ReaderCache(frames: frames)
         defer { idle.withLock { if $0.count < Self.maximumKept { $0.append(cache) } } }
         return try body(cache)
     }

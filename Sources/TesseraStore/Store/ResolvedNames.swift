@@ -18,10 +18,34 @@ package typealias ResolvedNames = ByteBudgetCache<ResolvedName, LayoutRecord>
 /// WAL index's header, unchanged from before the read began until after its
 /// snapshot was taken); what one read resolved is then right for the others.
 package struct SnapshotTag: Hashable, Sendable {
-    package var words: [UInt64]
+    // Inline, not an array: a query answered from memory makes one per
+    // query, and allocates nothing.
+    private var first: (UInt64, UInt64, UInt64)
+    private var second: (UInt64, UInt64, UInt64)
 
+    /// A tag of up to six words.
     package init(words: [UInt64]) {
-        self.words = words
+        precondition(words.count <= 6, "a snapshot tag holds at most six words")
+        let word = { (index: Int) in index < words.count ? words[index] : 0 }
+        self.init(word(0), word(1), word(2), word(3), word(4), word(5))
+    }
+
+    package init(_ w0: UInt64, _ w1: UInt64, _ w2: UInt64, _ w3: UInt64, _ w4: UInt64, _ w5: UInt64) {
+        first = (w0, w1, w2)
+        second = (w3, w4, w5)
+    }
+
+    package static func == (lhs: SnapshotTag, rhs: SnapshotTag) -> Bool {
+        lhs.first == rhs.first && lhs.second == rhs.second
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(first.0)
+        hasher.combine(first.1)
+        hasher.combine(first.2)
+        hasher.combine(second.0)
+        hasher.combine(second.1)
+        hasher.combine(second.2)
     }
 }
 
@@ -35,7 +59,7 @@ package struct ResolvedName: Hashable, Sendable {
     /// their strings, and the cache's bookkeeping (about 64 bytes).
     func bytes(of record: LayoutRecord) -> Int {
         MemoryLayout<ResolvedName>.stride + MemoryLayout<LayoutRecord>.stride + 64
-            + 8 * tag.words.count + name.utf8.count + record.layout.specName.utf8.count
+            + name.utf8.count + record.layout.specName.utf8.count
     }
 }
 

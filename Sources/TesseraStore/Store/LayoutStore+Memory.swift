@@ -1,0 +1,39 @@
+import TesseraLayout
+
+/// Warm queries answered from memory: no connection, no statement.
+///
+/// When the backend names the committed state without a transaction
+/// (``StorageBackend/committedState``: a file-backed store in WAL mode reads
+/// its WAL index's header), a query whose layout was resolved in that state
+/// by an earlier read (``ResolvedNames``), whose directory is cached
+/// (``LayoutCache``) and whose candidate groups' frames are cached, verified
+/// (``FrameCache``), is answered from those alone. Each is keyed by what
+/// names it exactly (the state; a layout's revision; a group's id and
+/// checksum), so the answer is the one a read begun now would give. Any
+/// miss, and any state the backend cannot name, runs the query as a read,
+/// which fills the caches for the next.
+extension LayoutStore {
+    /// `body` on the fresh layout of `name` at `crossExtent`, from memory;
+    /// nil when something it needs is not there.
+    func answerFromMemory<T>(name: String, crossExtent: Double, _ body: (LayoutReader) throws -> T) throws -> T? {
+        guard let resolvedNames, layoutCache.budget > 0, let state = backend.committedState else { return nil }
+        let answer: T? = try readerCaches.withCache { readerCache in
+            let key = LayoutKey(name: name, crossExtent: crossExtent)
+            guard let found = readerCache.layout(key, in: state, names: resolvedNames, directories: layoutCache) else { return nil }
+            let reader = LayoutReader(
+                record: found.record, storage: MemoryOnlySnapshot.shared, readerCache: readerCache, cached: found.directory, location: location
+            )
+            do {
+                return try body(reader)
+            } catch is AnswerNeedsStorage {
+                return nil
+            } catch let error as StoreError {
+                throw error.inLayout(name: name, crossExtent: crossExtent)
+            }
+        }
+        guard let answer else { return nil }
+        resolvedNames.count(hit: true)
+        layoutCache.count(hit: true)
+        return answer
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TesseraLayout
+import TesseraTestSupport
+@testable import TesseraStore
+import TesseraSQLite
+
+/// Warm queries answered from memory (`LayoutStore.answerFromMemory`) and
+/// the shared cache of verified frames (`FrameCache`): the same answers as
+/// reads, before and after commits, and damage still reported.
+@Suite("store: answers from memory")
+struct MemoryAnswerTests {
+    /// Random rects and viewports of a random layout, each asked twice (the
+    /// first read fills the caches, the second is answered from them): both
+    /// equal the engine's and brute force's.
+    @Test("warm answers equal the engine's and brute force's, cold and warm", arguments: TestBackend.all, UInt64(1)...12)
+    func warmEqualsEngine(backend: TestBackend, seed: UInt64) async throws {
+        var generator = RandomSpecGenerator(seed: seed &* 31, kinds: allKinds)
+        let (json, extent) = generator.spec(maxSections: 4, maxItems: 1200)
+        let spec = try Spec(jsonText: json)
+        let memory = try LayoutEngine().layout(spec, crossExtent: extent)
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        try await store.save(spec, as: "random", crossExtents: [extent])
+        var random = SeededRandom(seed: seed)
+        let all = memory.elements
+        for _ in 0..<25 {
+            let rect = LayoutStoreRoundTripTests.randomRect(in: memory.contentSize, using: &random)
+            for pass in 0..<2 {
+                let readsBefore = store.inMemoryReadsBegun
+                let hits = try await store.elements(name: "random", crossExtent: extent, in: rect)
+                #expect(hits == LayoutStoreRoundTripTests.bruteForce(all, rect), "seed \(seed) pass \(pass) rect \(rect)")
+                #expect(try await store.visibleElements(name: "random", crossExtent: extent, viewport: rect) == memory.visibleElements(viewport: rect),
+                        "seed \(seed) pass \(pass) viewport \(rect)")
+                #expect(try await store.visibleElements(name: "random", crossExtent: extent, viewport: rect, direction: .rightToLeft)
+                    == memory.visibleElements(viewport: rect, direction: .rightToLeft), "seed \(seed) pass \(pass) viewport \(rect)")
+                // The in-memory backend counts its reads: a warm pass begins none.
+                if pass == 1, let readsBefore {
+                    #expect(store.inMemoryReadsBegun == readsBefore, "seed \(seed): a warm query began a read")
+                }
+            }
+        }
+        #expect(store.frameCacheStatistics.hits > 0)
+    }
+
+    /// A commit by another handle (another process's connections and
+    /// caches) changes the state the store names: the next query reads,
+    /// and answers the new layout, then from memory again.
+    @Test("a commit by another handle is seen by the next query, which then answers from memory again", arguments: TestBackend.all)
+    func commitsInvalidate(backend: TestBackend) async throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        let other = try temporary.reopen()
+        let versions = try [(2000, 1.0), (2600, 0.75), (1500, 1.5)].map { count, aspect in
+            try Spec(jsonText: """
+            {"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3, "itemSpacing": 2, "lineSpacing": 2},
+              "header": {"size": 44, "pinned": true}, "items": {"count": \(count), "cycle": [{"aspectRatio": \(aspect)}, {}]}}]}
+            """)
+        }
+        try await store.save(versions[0], as: "feed", crossExtents: [390])
+        for (index, version) in versions.enumerated() {
+            if index > 0 { try await other.save(version, as: "feed") }
+            let engine = try LayoutEngine().layout(version, crossExtent: 390)
+            for y in stride(from: 0.0, to: engine.contentSize.height, by: 700) {
+                let viewport = Rect(x: 0, y: y, width: 390, height: 844)
+                for pass in 0..<2 {
+                    #expect(try await store.visibleElements(name: "feed", crossExtent: 390, viewport: viewport, computeIfMissing: false)
+                        == engine.visibleElements(viewport: viewport), "version \(index) at \(y), pass \(pass)")
+                }
+            }
+        }
+    }
+
+    /// Bytes that do not match their checksum never enter the cache: every
+    /// query of them fails, cold or after the rest of the layout was read.
+    @Test("damaged frames are reported by every query that meets them, and never cached", arguments: TestBackend.all)
+    func damageReported(backend: TestBackend) async throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 1000, "cycle": [{}]}}]}"#)
+        try await store.save(spec, as: "feed", crossExtents: [300])
+        let engine = try LayoutEngine().layout(spec, crossExtent: 300)
+        // Items 250… fill rows 84 to 166, 100 points each.
+        let damaged = Rect(x: 0, y: 9000, width: 300, height: 844)
+        let intact = Rect(x: 0, y: 100, width: 300, height: 844)
+        #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: damaged) == engine.visibleElements(viewport: damaged))
+        let cachedGroups = store.frameCacheStatistics.layouts
+        #expect(cachedGroups >= 1)
+        // A new store (no cache) on the damaged rows.
+        try temporary.change(
+            sql: "UPDATE cell_groups SET frames = zeroblob(length(frames)) WHERE id IN (SELECT group_id FROM cell_group_directory WHERE first_item = 250)",
+            postgres: "UPDATE cell_groups SET frames = decode(repeat('00', length(frames)), 'hex') WHERE first_item = 250",
+            memory: { tables in tables.alterGroups { if $0.firstItem == 250 { $0.frames = [UInt8](repeating: 0, count: $0.frames.count) } } }
+        )
+        let reader = try temporary.reopen()
+        for pass in 0..<3 {
+            #expect(try await reader.visibleElements(name: "feed", crossExtent: 300, viewport: intact) == engine.visibleElements(viewport: intact))
+            let error = try await #require(throws: StoreError.self, "pass \(pass)") {
+                try await reader.visibleElements(name: "feed", crossExtent: 300, viewport: damaged)
+            }
+            #expect(error.code == .damaged, "pass \(pass): \(error)")
+            #expect(error.message.contains("items 250…"), "\(error.message)")
+        }
+        // The store that verified them before the damage answers from the bytes it verified.
+        #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: damaged) == engine.visibleElements(viewport: damaged))
+    }
+
+    /// No connection is taken: with one reader connection held by another
+    /// thread, warm queries still answer (a read would wait for it).
+    @Test("a warm query of a file-backed store takes no connection")
+    func noConnection() async throws {
+        let temporary = try TemporaryStore(.sqlite)
+        let store = try LayoutStore(path: temporary.store.path, maximumReaders: 1)
+        let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 3000, "cycle": [{}]}}]}"#)
+        try await store.save(spec, as: "feed", crossExtents: [300])
+        let engine = try LayoutEngine().layout(spec, crossExtent: 300)
+        let viewports = (0..<20).map { Rect(x: 0, y: Double($0) * 1300, width: 300, height: 844) }
+        for viewport in viewports { _ = try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) }
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? store.read { _ in
+                held.signal()
+                // Released by the test, or after 5 s so that a failing test ends.
+                _ = release.wait(timeout: .now() + 5)
+            }
+        }
+        held.wait()
+        let started = Date()
+        for viewport in viewports {
+            #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == engine.visibleElements(viewport: viewport))
+        }
+        let seconds = Date().timeIntervalSince(started)
+        release.signal()
+        #expect(seconds < 4, "the warm queries waited for the held connection (\(seconds) s)")
+    }
+}
