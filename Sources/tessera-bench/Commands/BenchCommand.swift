@@ -14,10 +14,10 @@ struct BenchCommand: AsyncParsableCommand {
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine, store, serving, feeds, postgres, carousels, features, resize, tiles, all
+        case engine, store, serving, feeds, postgres, carousels, features, resize, tiles, appends, all
     }
 
-    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), tiles (the tile routes' figures on a staggered feed of --size items at phone widths; not part of all), or all.")
+    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), tiles (the tile routes' figures on a staggered feed of --size items at phone widths; not part of all), appends (100 appends of 1,000 items to a count/cycle section, first against last, and a whole `tessera append` process of 1,000 items to a --size feed beside the same append in process; not part of all), or all.")
     var suite: Suite = .all
 
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
@@ -109,6 +109,12 @@ struct BenchCommand: AsyncParsableCommand {
             print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : BenchTable.resize(report, runs: runs))
             return
         }
+        if suite == .appends {
+            note("appends: \(AppendsBenchmark.appends) appends to a count/cycle section; tessera append to a \(count)-item feed, \(runs) runs")
+            let report = try spawn(["--child", "appends"], count: count, as: AppendsBenchmark.Report.self)
+            print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : BenchTable.appends(report, runs: runs))
+            return
+        }
         if suite == .serving || suite == .all {
             note("serving: \(ServingBenchmark.feeds) feeds × \(ServingBenchmark.widths.count) widths of \(count) elements")
             output.serving = try spawn(["--child", "serving"], count: count, as: ServingBenchmark.Report.self)
@@ -161,6 +167,9 @@ struct BenchCommand: AsyncParsableCommand {
             return
         } else if child == "updates" {
             data = try await JSONEncoder().encode(UpdateBenchmark(count: count, runs: runs, directory: directory).run())
+        } else if child == "appends" {
+            let tessera = Self.executable.deletingLastPathComponent().appendingPathComponent("tessera").path
+            data = try await JSONEncoder().encode(AppendsBenchmark(feedItems: count, runs: runs, directory: directory, tessera: tessera).run())
         } else if child == "resize" {
             data = try await JSONEncoder().encode(ResizeBenchmark(count: count, runs: runs, directory: directory).run())
         } else if child == "feeds" {

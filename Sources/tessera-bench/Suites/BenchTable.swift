@@ -25,6 +25,22 @@ enum BenchTable {
         return "Updates: a feed of \(report.elements) elements in \(report.sections) sections at width 390, medians of \(runs) runs\n" + format(rows)
     }
 
+    static func appends(_ report: AppendsBenchmark.Report, runs: Int) -> String {
+        func milliseconds(_ value: Double) -> String { String(format: "%.1f ms", value * 1000) }
+        let rows = [
+            ["measure", "figure", "baseline (same run)", "ratio"],
+            ["append \(report.appendedItems) items to a count/cycle section of \(report.cycleItems): appends 96–100 (median)",
+             milliseconds(report.lastAppendsSeconds), "appends 1–5: " + milliseconds(report.firstAppendsSeconds),
+             String(format: "%.2f×", report.lastAppendsSeconds / report.firstAppendsSeconds)],
+            ["the same, append \(report.appends)", milliseconds(report.hundredthAppendSeconds), "", ""],
+            ["tessera append of \(report.appendedItems) items to a \(report.feedItems)-item feed, whole process",
+             milliseconds(report.processSeconds), "in process: " + milliseconds(report.inProcessSeconds),
+             String(format: "%.1f×", report.processSeconds / report.inProcessSeconds)],
+            ["tessera --version (start-up alone)", milliseconds(report.startupSeconds), "", ""],
+        ]
+        return "Appends: \(report.feedSections) sections at width 390, medians of \(runs) runs\n" + format(rows)
+    }
+
     static func feeds(_ report: FeedsBenchmark.Report) -> String {
         let rows = [
             ["measure", "batch", "baseline (same run)", "ratio"],
