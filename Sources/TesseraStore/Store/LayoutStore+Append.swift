@@ -88,20 +88,21 @@ extension LayoutStore {
         cancellation: CancellationFlag?,
         _ change: (Section) throws -> (items: ItemSource, changedFrom: Int?)
     ) async throws -> UpdateReport {
-        let (name, section, specID) = (target.name, target.section, target.record.id)
-        let old = try await storedSection(specID: specID, index: section, name: name, storage: storage)
-        var changed = old
+        let (name, index, specID) = (target.name, target.section, target.record.id)
+        let old = try await storedSection(specID: specID, index: index, name: name, storage: storage)
         let (newItems, changedFrom) = try change(old)
-        changed.items = newItems
-        let (body, hash) = try SpecFingerprint.bodyAndHash(changed, index: section, axis: target.header.axis)
+        var section = old
+        section.items = newItems
+        let changed = section
+        let (body, hash) = try SpecFingerprint.bodyAndHash(changed, index: index, axis: target.header.axis)
         let fingerprint = target.fingerprint(changing: hash)
         try await storage.specRows.writeSection(
-            specID: specID, index: section, identity: target.previous[section].identity, contentHash: hash, body: body
+            specID: specID, index: index, identity: target.previous[index].identity, contentHash: hash, body: body
         )
         try await storage.specRows.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
         return try await updateLayouts(target, fingerprint: fingerprint, storage: storage, cancellation: cancellation,
             oldSection: { old }, newSection: { changed },
-            configure: { updater in updater.changedFrom = changedFrom.map { [section: $0] } ?? [:] }
+            configure: { updater in updater.changedFrom = changedFrom.map { [index: $0] } ?? [:] }
         )
     }
 
