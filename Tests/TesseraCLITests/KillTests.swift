@@ -47,12 +47,29 @@ struct KillTests {
         }
     }
 
-    /// Stores `before` at `widths`, runs the command `killed` returns, kills
+    @Test("in an append to a section that already had items appended leaves its earlier runs and the previous layout intact")
+    func killMidwayThroughLaterAppend() async throws {
+        try await killDuring(
+            before: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "staggered", "columns": 3}, "items": {"count": 1000, "cycle": [{"aspectRatio": 0.75}, {"aspectRatio": 1.5}]}}]}"#,
+            appendsFirst: 3
+        ) { directory, database in
+            let items = directory.appendingPathComponent("more.ndjson")
+            let line = Data("{\"aspectRatio\": 0.8}\n".utf8)
+            var lines = Data(capacity: line.count * 300_000)
+            for _ in 0..<300_000 { lines.append(line) }
+            try lines.write(to: items)
+            return ["append", "--db", database, "--name", "feed", "--section", "0", items.path]
+        }
+    }
+
+    /// Stores `before` at `widths` (then appends 100 items to its section 0
+    /// `appendsFirst` times), runs the command `killed` returns, kills
     /// it with SIGKILL in the middle of its write, and checks that the file
     /// is consistent and every layout is still the one of `before`.
     private func killDuring(
         before: String,
         widths: [Double] = [390],
+        appendsFirst: Int = 0,
         killed: (_ directory: URL, _ database: String) throws -> [String]
     ) async throws {
         let directory = try CLIRunner.temporaryDirectory()
@@ -62,7 +79,14 @@ struct KillTests {
         try before.write(to: small, atomically: true, encoding: .utf8)
         let first = try CLIRunner.run(["precompute", small.path, "--db", database, "--quiet"] + widths.flatMap { ["--width", "\($0)"] })
         #expect(first.status == 0, "\(first.stderr)")
-        let spec = try Spec(contentsOfFile: small.path)
+        var spec = try Spec(contentsOfFile: small.path)
+        let few = directory.appendingPathComponent("few.ndjson")
+        try String(repeating: "{\"aspectRatio\": 1.25}\n", count: 100).write(to: few, atomically: true, encoding: .utf8)
+        for _ in 0..<appendsFirst {
+            let append = try CLIRunner.run(["append", "--db", database, "--name", "feed", "--section", "0", few.path, "--quiet"])
+            #expect(append.status == 0, "\(append.stderr)")
+            spec.sections[0].items = spec.sections[0].items.appending(Array(repeating: Item(aspectRatio: 1.25), count: 100))
+        }
         let expected = try widths.map { try LayoutEngine().layout(spec, crossExtent: $0).elements }
 
         let process = try CLIRunner.start(try killed(directory, database))
@@ -82,6 +106,7 @@ struct KillTests {
         connection.close()
 
         let store = try LayoutStore(path: database)
+        #expect(try await store.spec(named: "feed")?.canonicalText == spec.canonicalText)
         let layouts = try await store.layouts()
         #expect(layouts.map(\.crossExtent) == widths)
         for (width, elements) in zip(widths, expected) {

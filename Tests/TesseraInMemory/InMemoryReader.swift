@@ -88,6 +88,17 @@ package class InMemoryReader: ReadSnapshot, SpecReads, LayoutReads, SectionReads
         return row.body
     }
 
+    package func itemRuns(specID: Int64, section: Int?) throws -> [ItemRun] {
+        try (tables.itemRuns[specID] ?? []).filter { section == nil || $0.run.section == section }.map { row in
+            try verify(row.isIntact, "the items appended to section \(row.run.section) of spec \(specID)")
+            return row.run
+        }
+    }
+
+    package func lastItemRun(specID: Int64, section: Int) throws -> ItemRun? {
+        try itemRuns(specID: specID, section: section).last
+    }
+
     package func sectionIdentities(specID: Int64) throws -> [SectionIdentity] {
         try specSections(specID: specID, "identity").map { SectionIdentity(identity: $0.identity, hash: $0.contentHash) }
     }

@@ -38,6 +38,17 @@ package struct SpecRowData: ChecksummedRow {
     }
 }
 
+/// Items appended to one section of a spec (`spec_item_runs`).
+package struct ItemRunRow: ChecksummedRow {
+    package var specID: Int64
+    package var run: ItemRun
+    package var checksum: Int64 = 0
+
+    package var columnsChecksum: Int64 {
+        checksum(of: specID, run.section, run.firstItem, run.itemCount, run.items, run.hashState)
+    }
+}
+
 /// The stored body of one section of a spec (`spec_sections`).
 package struct SpecSectionRow: ChecksummedRow, KeyedRow {
     package var specID: Int64

@@ -26,6 +26,11 @@ extension InMemoryTables {
                 damaged.append(DamagedRow(what: "a stored section of its spec", layoutID: nil, spec: specs[specID]?.name, crossExtent: nil))
             }
         }
+        for (specID, rows) in itemRuns.sorted(by: { $0.key < $1.key }) {
+            for row in rows where !row.isIntact {
+                damaged.append(DamagedRow(what: "items appended to a section of its spec", layoutID: nil, spec: specs[specID]?.name, crossExtent: nil))
+            }
+        }
         for id in layouts.keys.sorted() where layouts[id]?.isIntact == false { add("its row in layouts", layoutID: id) }
         for (layoutID, rows) in sections.sorted(by: { $0.key < $1.key }) {
             for row in rows.rows where !row.isIntact { add("a section row", layoutID: layoutID) }

@@ -15,6 +15,8 @@ package struct InMemoryTables: Sendable {
     var specIDs: [String: Int64] = [:]
     /// `spec_sections`, by spec id, in section order.
     package var specSections: [Int64: SortedRows<SpecSectionRow>] = [:]
+    /// `spec_item_runs`, by spec id, in order of section and first item.
+    package var itemRuns: [Int64: [ItemRunRow]] = [:]
     /// `layouts`, by id.
     package var layouts: [Int64: LayoutRow] = [:]
     /// The unique index of `layouts` on spec and extent.
@@ -64,6 +66,9 @@ package struct InMemoryTables: Sendable {
         for rows in specSections.values {
             for row in rows.rows { total += 32 + row.identity.utf8.count + row.contentHash.utf8.count + row.body.utf8.count }
         }
+        for rows in itemRuns.values {
+            for row in rows { total += 48 + row.run.items.utf8.count + row.run.hashState.count }
+        }
         for layout in layouts.values { total += 128 + layout.specHash.utf8.count }
         for rows in sections.values {
             for row in rows.rows { total += 160 + (row.placerState?.count ?? 0) }
@@ -91,6 +96,12 @@ extension InMemoryTables {
 
     package mutating func alterSpecSections(_ change: (inout SpecSectionRow) -> Void) {
         for id in specSections.keys { specSections[id]?.alter(change) }
+    }
+
+    package mutating func alterItemRuns(_ change: (inout ItemRunRow) -> Void) {
+        for id in itemRuns.keys {
+            for index in itemRuns[id, default: []].indices { change(&itemRuns[id, default: []][index]) }
+        }
     }
 
     package mutating func alterLayouts(_ change: (inout LayoutRow) -> Void) {

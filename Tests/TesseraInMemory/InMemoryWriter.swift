@@ -61,16 +61,33 @@ package final class InMemoryWriter: InMemoryReader, WriteTransaction, SpecRows, 
         guard let row = tables.specs.removeValue(forKey: id) else { return }
         tables.specIDs[row.name] = nil
         tables.specSections[id] = nil
+        tables.itemRuns[id] = nil
     }
 
     package func deleteSectionBodies(specID: Int64) throws {
         tables.specSections[specID] = nil
+        tables.itemRuns[specID] = nil
     }
 
     package func writeSection(specID: Int64, index: Int, identity: String, contentHash: String, body: String) throws {
         var row = SpecSectionRow(specID: specID, section: index, identity: identity, contentHash: contentHash, body: body)
         row.resum()
         tables.specSections[specID, default: SortedRows()].upsert(row)
+        tables.itemRuns[specID]?.removeAll { $0.run.section == index }
+    }
+
+    package func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) throws {
+        var row = ItemRunRow(specID: specID, run: run)
+        row.resum()
+        var runs = tables.itemRuns[specID, default: []]
+        runs.removeAll { $0.run.section == run.section && $0.run.firstItem == run.firstItem }
+        runs.append(row)
+        runs.sort { ($0.run.section, $0.run.firstItem) < ($1.run.section, $1.run.firstItem) }
+        tables.itemRuns[specID] = runs
+        tables.specSections[specID]?.update(key: run.section) { section in
+            section.contentHash = contentHash
+            section.resum()
+        }
     }
 
     // MARK: Sections

@@ -240,8 +240,9 @@ struct PostgresReadTests {
         try await scratch.store.save(spec, as: "feed", crossExtents: [390])
         // As version 1 left it: no triggers, no function, no reach columns,
         // section rows without their orthogonal length (checksummed as
-        // then), one version recorded (version 3 changed no table).
+        // then), no item runs, one version recorded (version 3 changed no table).
         try scratch.store.executePostgres("""
+            DROP FUNCTION tessera_checksum(spec_item_runs); DROP TABLE spec_item_runs;
             DROP TRIGGER specs_notify ON specs; DROP TRIGGER spec_sections_notify ON spec_sections;
             DROP TRIGGER layouts_notify ON layouts; DROP TRIGGER layout_sections_notify ON layout_sections;
             DROP TRIGGER cell_groups_notify ON cell_groups; DROP FUNCTION tessera_notify_change();
@@ -272,6 +273,13 @@ struct PostgresReadTests {
         #expect(try await migrated.check().isHealthy)
         let near = Self.viewport(at: 1000)
         #expect(try Self.counted(migrated, near).answer == LayoutEngine().layout(spec, crossExtent: 390).visibleElements(viewport: near))
+        // Version 6's runs: an append to the migrated store goes into one, and reads back whole.
+        var appended = spec
+        appended.sections[0].items = appended.sections[0].items.appending([Item(aspectRatio: 2), Item(fraction: 2)])
+        try await scratch.store.append(name: "feed", section: 0, items: [Item(aspectRatio: 2), Item(fraction: 2)])
+        #expect(try await scratch.store.spec(named: "feed")?.canonicalText == appended.canonicalText)
+        let all = Rect(x: 0, y: 0, width: 390, height: 1e6)
+        #expect(try await scratch.store.elements(name: "feed", crossExtent: 390, in: all) == LayoutEngine().layout(appended, crossExtent: 390).elements(in: all))
         let changed = try Self.spec(aspect: 0.75)
         try await scratch.store.save(changed, as: "feed")
         let expected = try LayoutEngine().layout(changed, crossExtent: 390).visibleElements(viewport: near)

@@ -98,7 +98,10 @@ public struct LayoutEngine: Sendable {
     /// their frames, and again those of the placer's open items (their
     /// frames may change). The result is the same as laying the section out
     /// from its first item; the geometry's `cellSpan` covers only the frames
-    /// written by this call.
+    /// written by this call. With `appended` (whose first item is item
+    /// `itemCount`), the items from `itemCount` on are those, and
+    /// `section.items` need hold only the items before them: an append
+    /// reads none of the section's earlier items.
     package func resumeSection<Consumer: LayoutConsumer>(
         _ section: Section,
         index: Int,
@@ -107,11 +110,12 @@ public struct LayoutEngine: Sendable {
         start: Double,
         placer: any ResumableItemPlacer,
         after itemCount: Int,
+        appended: AppendedItems? = nil,
         into consumer: inout Consumer
     ) throws -> (geometry: SectionGeometry, placer: any ItemPlacer) {
         try layoutSection(
             section, index: index, axis: axis, crossExtent: crossExtent, start: start,
-            resuming: (placer, itemCount), into: &consumer
+            resuming: (placer, itemCount), appended: appended, into: &consumer
         )
     }
 
@@ -122,6 +126,7 @@ public struct LayoutEngine: Sendable {
         crossExtent: Double,
         start: Double,
         resuming: (placer: any ResumableItemPlacer, itemCount: Int)?,
+        appended: AppendedItems? = nil,
         into consumer: inout Consumer
     ) throws -> (geometry: SectionGeometry, placer: any ItemPlacer) {
         try Self.validate(section, path: JSONPath.root.appending("sections").appending(index))
@@ -151,11 +156,16 @@ public struct LayoutEngine: Sendable {
             }
         }
         let checkpointInterval = consumer.checkpointInterval.map { max(1, $0) } ?? Int.max
-        try section.items.forEach(section: index, from: firstItem) { item, itemIndex, location in
+        func place(_ item: Item, _ itemIndex: Int, _ location: ItemLocation) throws {
             try placer.place(item, index: itemIndex, location: location, into: &sink)
             itemCount = itemIndex + 1
             if sink.frames.count >= chunkSize { try sink.drain(deliver) }
             if itemCount % checkpointInterval == 0 { try consumer.checkpoint(section: index, itemCount: itemCount, placer: placer) }
+        }
+        if let appended {
+            try appended.forEach(section: index, from: firstItem, place)
+        } else {
+            try section.items.forEach(section: index, from: firstItem, place)
         }
         let kindExtent = placer.finish(into: &sink)
         try sink.drain(deliver)

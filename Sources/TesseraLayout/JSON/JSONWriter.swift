@@ -73,14 +73,22 @@ package enum JSONWriter {
 
     /// ``canonical(_:andWithout:)`` as UTF-8 bytes.
     package static func canonicalBytes(_ value: JSONValue, andWithout key: String) -> (full: [UInt8], without: [UInt8]) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        var marked: Range<Int>?
-        appendCanonical(value, to: &bytes, marking: key, range: &marked)
+        let (bytes, marked) = canonicalBytes(value, marking: key)
         guard let marked else { return (bytes, bytes) }
         var without = bytes
         without.removeSubrange(marked)
         return (bytes, without)
+    }
+
+    /// The canonical text of `value` and where its top-level member `key`
+    /// lies in it: the member's bytes and one comma beside it (nil when
+    /// `value` has no such member).
+    package static func canonicalBytes(_ value: JSONValue, marking key: String) -> (bytes: [UInt8], member: Range<Int>?) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        var marked: Range<Int>?
+        appendCanonical(value, to: &bytes, marking: key, range: &marked)
+        return (bytes, marked)
     }
 
     private static func appendCanonical(_ value: JSONValue, to bytes: inout [UInt8]) {

@@ -77,23 +77,6 @@ public indirect enum ItemSource: Sendable, Hashable {
         }
     }
 
-    /// These items followed by `items`, as compactly as the source allows.
-    public func appending(_ items: [Item]) -> ItemSource {
-        switch self {
-        case .list(let existing):
-            return ItemSource.list(existing + items)
-        case .segments(var parts):
-            if case .list(let last)? = parts.last {
-                parts[parts.count - 1] = ItemSource.list(last + items)
-            } else {
-                parts.append(ItemSource.list(items))
-            }
-            return ItemSource.segments(parts)
-        default:
-            return ItemSource.segments([self, ItemSource.list(items)])
-        }
-    }
-
     /// Calls `body` with each item from index `first` on, its index and its
     /// location, in order.
     package func forEach(

@@ -21,6 +21,10 @@ extension PostgresSession {
             SELECT NULL::int8, (SELECT s.name FROM specs AS s WHERE s.id = t.spec_id), NULL::float8 FROM spec_sections AS t
             WHERE NOT \(intact("t"))
             """),
+        ("items appended to a section of its spec", """
+            SELECT NULL::int8, (SELECT s.name FROM specs AS s WHERE s.id = t.spec_id), NULL::float8 FROM spec_item_runs AS t
+            WHERE NOT \(intact("t"))
+            """),
         ("its row in layouts", "SELECT \(layoutPlace("t.id")) FROM layouts AS t WHERE NOT \(intact("t"))"),
         ("a section row", "SELECT \(layoutPlace("t.layout_id")) FROM layout_sections AS t WHERE NOT \(intact("t"))"),
         ("a cell group's directory row", "SELECT \(layoutPlace("t.layout_id")) FROM cell_groups AS t WHERE NOT \(intact("t"))"),

@@ -101,6 +101,31 @@ extension PostgresSession: ReadSnapshot, SpecReads, LayoutReads, SectionReads, C
         }
     }
 
+    private static let itemRunColumns = "section, first_item, item_count, items, hash_state, \(intact("t")) FROM spec_item_runs AS t"
+
+    private func itemRun(_ columns: RowColumns, specID: Int64) throws -> ItemRun {
+        try columns.verify(5, "the items appended to section \(try columns.int(0)) of spec \(specID)")
+        return ItemRun(
+            section: try columns.int(0), firstItem: try columns.int(1), itemCount: try columns.int(2), items: try columns.text(3),
+            hashState: columns.byteArray(4) ?? []
+        )
+    }
+
+    func itemRuns(specID: Int64, section: Int?) throws -> [ItemRun] {
+        let found = if let section {
+            try rows("SELECT \(Self.itemRunColumns) WHERE spec_id = $1 AND section = $2 ORDER BY first_item", .of(specID, section))
+        } else {
+            try rows("SELECT \(Self.itemRunColumns) WHERE spec_id = $1 ORDER BY section, first_item", .of(specID))
+        }
+        return try found.map { try itemRun($0, specID: specID) }
+    }
+
+    func lastItemRun(specID: Int64, section: Int) throws -> ItemRun? {
+        try rows(
+            "SELECT \(Self.itemRunColumns) WHERE spec_id = $1 AND section = $2 ORDER BY first_item DESC LIMIT 1", .of(specID, section)
+        ).first.map { try itemRun($0, specID: specID) }
+    }
+
     // MARK: Layouts
 
     private static let layoutColumns = """

@@ -49,6 +49,7 @@ extension PostgresSession {
 
     func deleteSectionBodies(specID: Int64) throws {
         try pipeline("DELETE FROM spec_sections WHERE spec_id = $1", .of(specID))
+        try pipeline("DELETE FROM spec_item_runs WHERE spec_id = $1", .of(specID))
     }
 
     func writeSection(specID: Int64, index: Int, identity: String, contentHash: String, body: String) throws {
@@ -57,6 +58,15 @@ extension PostgresSession {
             ON CONFLICT (spec_id, section) DO UPDATE SET
                 identity = EXCLUDED.identity, content_hash = EXCLUDED.content_hash, body = EXCLUDED.body
             """, .of(specID, index, identity, contentHash, body))
+        try pipeline("DELETE FROM spec_item_runs WHERE spec_id = $1 AND section = $2", .of(specID, index))
+    }
+
+    func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) throws {
+        try pipeline("""
+            INSERT INTO spec_item_runs (spec_id, section, first_item, item_count, items, hash_state, checksum)
+            VALUES ($1, $2, $3, $4, $5, $6, 0)
+            """, .of(specID, run.section, run.firstItem, run.itemCount, run.items, ByteBuffer(bytes: run.hashState)))
+        try pipeline("UPDATE spec_sections SET content_hash = $1 WHERE spec_id = $2 AND section = $3", .of(contentHash, specID, run.section))
     }
 
     // MARK: Layouts

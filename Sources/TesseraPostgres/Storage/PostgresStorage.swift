@@ -230,7 +230,7 @@ final class PostgresStorage: StorageBackend, Sendable {
         try refuseIfReadOnly()
         try waitForAsync {
             try await writers.withSession { session in
-                try await session.run("VACUUM (ANALYZE) specs, spec_sections, layouts, layout_sections, cell_groups")
+                try await session.run("VACUUM (ANALYZE) specs, spec_sections, spec_item_runs, layouts, layout_sections, cell_groups")
             }
         }
     }

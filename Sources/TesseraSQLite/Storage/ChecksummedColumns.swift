@@ -5,6 +5,8 @@
 enum ChecksummedColumns {
     static let specs = "id, name, body, content_hash, axis, section_count"
     static let specSections = "spec_id, section, identity, content_hash, body"
+    /// Migrations/0008_item_runs.sql.
+    static let itemRuns = "spec_id, section, first_item, item_count, items, hash_state"
     static let layouts = """
         id, spec_id, cross_extent, engine_version, spec_hash, content_length, section_count, cell_count, element_count,
         overhang, status, revision

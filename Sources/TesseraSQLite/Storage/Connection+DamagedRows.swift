@@ -22,6 +22,10 @@ extension Connection {
             SELECT NULL, (SELECT s.name FROM specs AS s WHERE s.id = t.spec_id), NULL FROM spec_sections AS t
             WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.specSections, prefix: "t.")))
             """),
+        ("items appended to a section of its spec", """
+            SELECT NULL, (SELECT s.name FROM specs AS s WHERE s.id = t.spec_id), NULL FROM spec_item_runs AS t
+            WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.itemRuns, prefix: "t.")))
+            """),
         ("its row in layouts", """
             SELECT \(layoutPlace("t.id")) FROM layouts AS t WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.layouts, prefix: "t.")))
             """),

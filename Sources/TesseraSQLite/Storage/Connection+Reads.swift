@@ -116,6 +116,36 @@ extension Connection: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGr
         return result
     }
 
+    private static let itemRunColumns = """
+        section, first_item, item_count, items, hash_state, \(ChecksummedColumns.intact(ChecksummedColumns.itemRuns)) FROM spec_item_runs
+        """
+
+    private func itemRun(from query: Statement, specID: Int64) throws -> ItemRun {
+        try verify(query, at: 5, "the items appended to section \(query.int(at: 0)) of spec \(specID)")
+        return ItemRun(
+            section: query.int(at: 0), firstItem: query.int(at: 1), itemCount: query.int(at: 2), items: query.text(at: 3), hashState: query.blob(at: 4)
+        )
+    }
+
+    package func itemRuns(specID: Int64, section: Int?) throws -> [ItemRun] {
+        let query = try cachedStatement(section == nil
+            ? "SELECT \(Self.itemRunColumns) WHERE spec_id = ?1 ORDER BY section, first_item"
+            : "SELECT \(Self.itemRunColumns) WHERE spec_id = ?1 AND section = ?2 ORDER BY first_item")
+        try query.bind(specID)
+        if let section { try query.bind(section, at: 2) }
+        var runs: [ItemRun] = []
+        while try query.step() { runs.append(try itemRun(from: query, specID: specID)) }
+        return runs
+    }
+
+    package func lastItemRun(specID: Int64, section: Int) throws -> ItemRun? {
+        let query = try cachedStatement("SELECT \(Self.itemRunColumns) WHERE spec_id = ? AND section = ? ORDER BY first_item DESC LIMIT 1")
+        try query.bind(specID, section)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        return try itemRun(from: query, specID: specID)
+    }
+
     // MARK: Layouts
 
     private static let layoutColumns = """

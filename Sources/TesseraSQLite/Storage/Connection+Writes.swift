@@ -41,9 +41,11 @@ extension Connection: WriteTransaction, SpecRows, LayoutRows, CellRows {
     }
 
     package func deleteSectionBodies(specID: Int64) throws {
-        let clear = try cachedStatement("DELETE FROM spec_sections WHERE spec_id = ?")
-        try clear.bind(specID)
-        try clear.execute()
+        for table in ["spec_sections", "spec_item_runs"] {
+            let clear = try cachedStatement("DELETE FROM \(table) WHERE spec_id = ?")
+            try clear.bind(specID)
+            try clear.execute()
+        }
     }
 
     package func writeSection(specID: Int64, index: Int, identity: String, contentHash: String, body: String) throws {
@@ -56,6 +58,25 @@ extension Connection: WriteTransaction, SpecRows, LayoutRows, CellRows {
         )
         try write.bind(specID, index, identity, contentHash, body)
         try write.execute()
+        let clear = try cachedStatement("DELETE FROM spec_item_runs WHERE spec_id = ? AND section = ?")
+        try clear.bind(specID, index)
+        try clear.execute()
+    }
+
+    package func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) throws {
+        let insert = try cachedStatement(
+            // With its checksum (ChecksummedColumns.itemRuns' order).
+            """
+            INSERT INTO spec_item_runs (spec_id, section, first_item, item_count, items, hash_state, checksum)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, tessera_checksum(?1, ?2, ?3, ?4, ?5, ?6))
+            """
+        )
+        try insert.bind(specID, run.section, run.firstItem, run.itemCount, run.items)
+        try insert.bind(run.hashState, at: 6)
+        try insert.execute()
+        let update = try cachedStatement("UPDATE spec_sections SET content_hash = ? WHERE spec_id = ? AND section = ?")
+        try update.bind(contentHash, specID, run.section)
+        try update.execute()
     }
 
     // MARK: Layouts

@@ -27,6 +27,23 @@ struct ContentHasher {
         combine(CollectionOfOne(0xFF))
     }
 
+    /// The hasher's state as 24 bytes, little-endian, for a hash that goes
+    /// on later (see `AppendableHash`).
+    var state: [UInt8] {
+        [low, high, length].flatMap { lane in (0..<8).map { UInt8(truncatingIfNeeded: lane >> ($0 * 8)) } }
+    }
+
+    init() {}
+
+    /// A hasher that goes on from `state`; nil unless it holds 24 bytes.
+    init?(state: ArraySlice<UInt8>) {
+        guard state.count == 24 else { return nil }
+        func lane(_ index: Int) -> UInt64 {
+            (0..<8).reduce(0) { $0 | UInt64(state[state.startIndex + index * 8 + $1]) << ($1 * 8) }
+        }
+        (low, high, length) = (lane(0), lane(1), lane(2))
+    }
+
     var hex: String {
         let mixedHigh = high ^ length &* 0x9E37_79B9_7F4A_7C15
         return hex(mixedHigh) + hex(low)

@@ -11,6 +11,11 @@ package protocol SpecReads: AnyObject {
     func sectionBodies(specID: Int64) throws -> [String]
     func sectionBody(specID: Int64, index: Int) throws -> String?
     func sectionIdentities(specID: Int64) throws -> [SectionIdentity]
+    /// The item runs appended to a spec's section (or to all its
+    /// sections), each verified, by section and first item.
+    func itemRuns(specID: Int64, section: Int?) throws -> [ItemRun]
+    /// The last item run appended to a section, verified.
+    func lastItemRun(specID: Int64, section: Int) throws -> ItemRun?
 }
 
 /// The layout rows of a snapshot.

@@ -13,9 +13,14 @@ package protocol SpecRows: AnyObject {
     /// Deletes a spec's row and its sections' bodies (the store deletes its
     /// layouts first).
     func deleteSpec(id: Int64) async throws
+    /// Deletes a spec's sections' bodies and item runs.
     func deleteSectionBodies(specID: Int64) async throws
-    /// Inserts or replaces a section's stored body.
+    /// Inserts or replaces a section's stored body, and deletes the item
+    /// runs appended to the section it replaces.
     func writeSection(specID: Int64, index: Int, identity: String, contentHash: String, body: String) async throws
+    /// Appends a run of items to a stored section, and sets the section's
+    /// content hash to `contentHash`: its body is not written.
+    func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) async throws
 }
 
 /// What a write transaction changes of layout rows.

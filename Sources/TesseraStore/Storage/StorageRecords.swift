@@ -153,3 +153,29 @@ package struct DamagedRow: Sendable, Hashable {
         self.crossExtent = crossExtent
     }
 }
+
+/// Items appended to a stored section, kept in a row of their own so that
+/// an append writes what is new, not the section (see ``SpecRows``). A
+/// section's items are those of its stored body followed by its runs'
+/// items, in order (``ItemSource/appending(_:)`` of them all).
+package struct ItemRun: Sendable, Hashable {
+    package var section: Int
+    /// The section's item count before this run.
+    package var firstItem: Int
+    package var itemCount: Int
+    /// The run's items: canonical JSON, an array.
+    package var items: String
+    /// The section's content hash as it goes on after this run (see `AppendableHash`).
+    package var hashState: [UInt8]
+
+    package init(section: Int, firstItem: Int, itemCount: Int, items: String, hashState: [UInt8]) {
+        self.section = section
+        self.firstItem = firstItem
+        self.itemCount = itemCount
+        self.items = items
+        self.hashState = hashState
+    }
+
+    /// The section's item count after this run.
+    package var endItem: Int { firstItem + itemCount }
+}

@@ -262,7 +262,15 @@ extension LayoutStore {
 
     func loadSpec(name: String, storage: any ReadSnapshot) throws -> LoadedSpec? {
         guard let record = try storage.specs.specRecord(name: name) else { return nil }
-        return try parseSpec(record, bodies: try storage.specs.sectionBodies(specID: record.id), name: name)
+        var loaded = try parseSpec(record, bodies: try storage.specs.sectionBodies(specID: record.id), name: name)
+        let runs = Dictionary(grouping: try storage.specs.itemRuns(specID: record.id, section: nil), by: \.section)
+        for (index, sectionRuns) in runs {
+            guard loaded.spec.sections.indices.contains(index) else {
+                throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has items appended to a section \(index) it does not have")
+            }
+            loaded.spec.sections[index] = try appending(sectionRuns, to: loaded.spec.sections[index], name: name)
+        }
+        return loaded
     }
 
     func loadSpec(name: String, storage: any WriteTransaction) async throws -> LoadedSpec? {
@@ -288,8 +296,18 @@ extension LayoutStore {
         }
     }
 
-    /// Section `index` of a stored spec, read on its own.
-    func storedSection(specID: Int64, index: Int, name: String, storage: any WriteTransaction) async throws -> Section {
+    /// Section `index` of a stored spec, read on its own: its body and the
+    /// item runs appended to it (those that start before item `runsBefore`
+    /// when given).
+    func storedSection(specID: Int64, index: Int, name: String, storage: any WriteTransaction, runsBefore: Int? = nil) async throws -> Section {
+        let base = try await storedBody(specID: specID, index: index, name: name, storage: storage)
+        let runs = try await storage.read { try $0.specs.itemRuns(specID: specID, section: index) }
+        return try appending(runs.filter { $0.firstItem < runsBefore ?? .max }, to: base, name: name)
+    }
+
+    /// Section `index` of a stored spec as its stored body holds it,
+    /// without the item runs appended to it.
+    func storedBody(specID: Int64, index: Int, name: String, storage: any WriteTransaction) async throws -> Section {
         guard let body = try await storage.read({ try $0.specs.sectionBody(specID: specID, index: index) }) else {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has no section \(index)")
         }

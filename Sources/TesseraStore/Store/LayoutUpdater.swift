@@ -24,6 +24,18 @@ struct LayoutUpdater {
     /// not before it (a resize): they go on from the latest stored state
     /// at or before it.
     var changedFrom: [Int: Int] = [:]
+    /// Sections (new indices, at their old index) that only had items
+    /// appended: a layout that holds all their earlier items goes on from
+    /// its stored state without reading them.
+    var appended: [Int: AppendedSection] = [:]
+
+    /// A section that had `items` appended after its first `before` items.
+    struct AppendedSection {
+        var before: Int
+        /// The section as its stored body holds it (its items need not be all those before).
+        var base: Section
+        var items: AppendedItems
+    }
 
     private typealias OldSection = SectionRecord
 
@@ -66,6 +78,10 @@ struct LayoutUpdater {
                 plans.append(.reuse(old))
                 continue
             }
+            if let append = appended[index], oldIndex == index, old.geometry.itemCount == append.before {
+                plans.append(.resume(old, limit: append.before))
+                continue
+            }
             let (before, after) = (try await oldSection(oldIndex), try await newSection(index))
             let sameShape = SpecFingerprint.shape(of: before, crossExtent: layout.crossExtent)
                 == SpecFingerprint.shape(of: after, crossExtent: layout.crossExtent)
@@ -99,12 +115,14 @@ struct LayoutUpdater {
                 geometry.index = index
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .none, moved: moved))
             case .resume(let old, let limit):
-                let section = try await newSection(index)
                 let stored = try await storage.read { try $0.sections.placerState(layoutID: layout.id, slot: old.slot) }.map(StoredStates.init(bytes:))
                 let start = stored?.latest(atMost: limit, itemCount: old.geometry.itemCount)
+                // An append that goes on after all the earlier items reads none of them.
+                let append = appended[index].flatMap { $0.before == start?.itemCount ? $0 : nil }
+                let section = if let append { append.base } else { try await newSection(index) }
                 let restored = try start.map { try resumablePlacer(for: section, index: index, state: $0.state) }
                 guard case .placer(let placer) = restored, let start else {
-                    placed.append(try await recompute(section, index: index, replacing: old, slot: &nextSlot, writer: &writer))
+                    placed.append(try await recompute(try await newSection(index), index: index, replacing: old, slot: &nextSlot, writer: &writer))
                     entry.recomputed += 1
                     if case .unreadable = restored { entry.unreadableStates += 1 }
                     continue
@@ -117,7 +135,7 @@ struct LayoutUpdater {
                 )
                 var (geometry, finalPlacer) = try engine.resumeSection(
                     section, index: index, axis: axis, crossExtent: layout.crossExtent, start: 0,
-                    placer: placer, after: start.itemCount, into: &writer
+                    placer: placer, after: start.itemCount, appended: append?.items, into: &writer
                 )
                 // Writes the last open group (rows are written below, once placed).
                 let state = try writer.closeSection(geometry, placer: finalPlacer)

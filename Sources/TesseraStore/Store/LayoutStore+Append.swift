@@ -1,0 +1,200 @@
+import TesseraLayout
+
+/// Appends and other changes to one section's items: every stored layout of
+/// the spec is updated in the same transaction.
+extension LayoutStore {
+    /// What a change to one section reads first: the spec's row, its header,
+    /// its sections' identities and its layouts.
+    struct SectionTarget {
+        var name: String
+        var section: Int
+        var record: SpecRecord
+        var header: Spec
+        var previous: [SectionIdentity]
+        /// Read before the spec rows change: states are judged against the old content.
+        var layouts: [StoredLayout]
+    }
+
+    /// Appends `items` to section `section` of the spec stored under `name`
+    /// and updates every stored layout of it in one transaction, going on
+    /// from where each layout stopped: about the work of the new items.
+    /// The items are stored as a run of their own beside the section, and
+    /// the section's hash goes on from its stored state: nothing that grows
+    /// with the section is read or written (a section that reads an items
+    /// file, and an append of no items, which may change the section's
+    /// form, are written whole).
+    func append(name: String, section: Int, items: [Item], cancellation: CancellationFlag?) async throws -> UpdateReport {
+        try await reportingSpecErrors(name: name) { try await write { storage in
+            let target = try await sectionTarget(name: name, section: section, storage: storage)
+            let specID = target.record.id
+            let base = try await storedBody(specID: specID, index: section, name: name, storage: storage)
+            let last = try await storage.read { try $0.specs.lastItemRun(specID: specID, section: section) }
+            var hash = last.flatMap { AppendableHash(bytes: $0.hashState) }
+            if hash == nil, base.items.knownCount != nil {
+                // No run yet, or a state this build does not read: from the whole section once.
+                let whole = if last == nil { base } else { try await storedSection(specID: specID, index: section, name: name, storage: storage) }
+                hash = AppendableHash(section: whole, axis: target.header.axis)
+            }
+            guard !items.isEmpty, let baseCount = base.items.knownCount, var hash,
+                  let appended = AppendedItems(items, appendedTo: base.items, after: (last?.endItem ?? baseCount) - baseCount)
+            else {
+                return try await rewriteSection(target, storage: storage, cancellation: cancellation) { old in (old.items.appending(items), nil) }
+            }
+            let before = appended.firstIndex
+            guard items.count <= Spec.maximumItemCount - before else {
+                throw JSONPath.root.appending("sections").appending(section).appending("items")
+                    .error("would hold \(before) + \(items.count) items, more than a spec's limit of \(Spec.maximumItemCount)")
+            }
+            let run = hash.append(items)
+            let fingerprint = target.fingerprint(changing: hash.hash)
+            try await storage.specRows.appendItemRun(
+                specID: specID,
+                ItemRun(section: section, firstItem: before, itemCount: items.count, items: run, hashState: hash.bytes),
+                contentHash: hash.hash
+            )
+            try await storage.specRows.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
+            return try await updateLayouts(target, fingerprint: fingerprint, storage: storage, cancellation: cancellation,
+                oldSection: { try await self.storedSection(specID: specID, index: section, name: name, storage: storage, runsBefore: before) },
+                newSection: { try await self.storedSection(specID: specID, index: section, name: name, storage: storage) },
+                configure: { $0.appended = [section: .init(before: before, base: base, items: appended)] }
+            )
+        } }
+    }
+
+    /// Replaces the items of section `section` of the spec stored under
+    /// `name` with those `change` makes of the stored section, and updates
+    /// every stored layout of it in one transaction. With the first item
+    /// that changed (else items were only appended), each layout goes on
+    /// from its latest stored state at or before it. Only the changed
+    /// section of the stored spec is read and written.
+    func rewriteSection(
+        name: String,
+        section: Int,
+        cancellation: CancellationFlag?,
+        _ change: (Section) throws -> (items: ItemSource, changedFrom: Int?)
+    ) async throws -> UpdateReport {
+        try await reportingSpecErrors(name: name) { try await write { storage in
+            try await rewriteSection(
+                try await sectionTarget(name: name, section: section, storage: storage), storage: storage, cancellation: cancellation, change
+            )
+        } }
+    }
+
+    /// The same, inside the caller's write: the section's body is written
+    /// whole (its item runs folded into it).
+    private func rewriteSection(
+        _ target: SectionTarget,
+        storage: any WriteTransaction,
+        cancellation: CancellationFlag?,
+        _ change: (Section) throws -> (items: ItemSource, changedFrom: Int?)
+    ) async throws -> UpdateReport {
+        let (name, index, specID) = (target.name, target.section, target.record.id)
+        let old = try await storedSection(specID: specID, index: index, name: name, storage: storage)
+        let (newItems, changedFrom) = try change(old)
+        var section = old
+        section.items = newItems
+        let changed = section
+        let (body, hash) = try SpecFingerprint.bodyAndHash(changed, index: index, axis: target.header.axis)
+        let fingerprint = target.fingerprint(changing: hash)
+        try await storage.specRows.writeSection(
+            specID: specID, index: index, identity: target.previous[index].identity, contentHash: hash, body: body
+        )
+        try await storage.specRows.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
+        return try await updateLayouts(target, fingerprint: fingerprint, storage: storage, cancellation: cancellation,
+            oldSection: { old }, newSection: { changed },
+            configure: { updater in updater.changedFrom = changedFrom.map { [index: $0] } ?? [:] }
+        )
+    }
+
+    /// Reads what a change to section `section` of spec `name` starts from.
+    private func sectionTarget(name: String, section: Int, storage: any WriteTransaction) async throws -> SectionTarget {
+        guard let record = try await storage.read({ try $0.specs.specRecord(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
+        var headerObject = try storedHeader(record, name: name)
+        headerObject["sections"] = .array([])
+        let header: Spec
+        do {
+            header = try Spec(json: .object(headerObject), registry: registry)
+        } catch let error as SpecError {
+            throw StoreError.unreadableSpec(name: name, store: location, error)
+        }
+        let previous = try await storage.read { try $0.specs.sectionIdentities(specID: record.id) }
+        guard previous.indices.contains(section) else {
+            throw StoreError.noSuchSection(name: name, section: section, count: previous.count)
+        }
+        let layouts = try await storage.read { try $0.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version) }.map(\.layout)
+        return SectionTarget(name: name, section: section, record: record, header: header, previous: previous, layouts: layouts)
+    }
+
+    /// Brings every layout of `target` up to date once its section
+    /// changed: `oldSection` and `newSection` give that section before and
+    /// after (asked for only when a layout needs them).
+    private func updateLayouts(
+        _ target: SectionTarget,
+        fingerprint: SpecFingerprint,
+        storage: any WriteTransaction,
+        cancellation: CancellationFlag?,
+        oldSection: @escaping () async throws -> Section,
+        newSection: @escaping () async throws -> Section,
+        configure: (inout LayoutUpdater) -> Void
+    ) async throws -> UpdateReport {
+        let (name, section, specID) = (target.name, target.section, target.record.id)
+        var report = UpdateReport()
+        for layout in target.layouts {
+            guard layout.state == .fresh else {
+                guard let spec = try await loadSpec(name: name, storage: storage)?.spec else { throw StoreError.noSuchSpec(name: name) }
+                _ = try await computeLayout(
+                    spec: spec, name: name, specID: specID, fingerprint: fingerprint,
+                    crossExtent: layout.crossExtent, storage: storage, progress: nil, cancellation: cancellation
+                )
+                report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: target.previous.count))
+                continue
+            }
+            var updater = LayoutUpdater(
+                engine: engine, storage: storage, layout: layout, location: location,
+                axis: target.header.axis, sectionSpacing: target.header.sectionSpacing,
+                oldIdentities: target.previous, fingerprint: fingerprint,
+                oldSection: { index in
+                    index == section ? try await oldSection() : try await self.storedSection(specID: specID, index: index, name: name, storage: storage)
+                },
+                newSection: { index in
+                    index == section ? try await newSection() : try await self.storedSection(specID: specID, index: index, name: name, storage: storage)
+                },
+                cancellation: cancellation
+            )
+            configure(&updater)
+            report.layouts.append(try await updater.run())
+        }
+        return report
+    }
+
+    /// A stored section with its item runs appended, in order.
+    func appending(_ runs: [ItemRun], to section: Section, name: String) throws -> Section {
+        guard !runs.isEmpty else { return section }
+        var items: [Item] = []
+        for run in runs {
+            guard case .array(let values) = try parseStored(run.items, name: name), values.count == run.itemCount else {
+                throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has items appended to section \(run.section) that are not \(run.itemCount) items")
+            }
+            let path = JSONPath.root.appending("sections").appending(run.section).appending("items")
+            do {
+                items += try values.enumerated().map { offset, value in try Item(json: value, path: path.appending(run.firstItem + offset)) }
+            } catch let error as SpecError {
+                throw StoreError.unreadableSpec(name: name, store: location, error)
+            }
+        }
+        var appended = section
+        appended.items = section.items.appending(items)
+        return appended
+    }
+}
+
+extension LayoutStore.SectionTarget {
+    /// The spec's fingerprint once its section `section` has content hash `hash`.
+    func fingerprint(changing hash: String) -> SpecFingerprint {
+        var hashes = previous.map(\.hash)
+        hashes[section] = hash
+        return SpecFingerprint(
+            axis: header.axis, sectionSpacing: header.sectionSpacing, sectionHashes: hashes, sectionIdentities: previous.map(\.identity)
+        )
+    }
+}
