@@ -344,5 +344,34 @@ CREATE TRIGGER layout_sections_checksum BEFORE INSERT OR UPDATE OF
 
 """#
         ),
+        Migration(
+            version: 6,
+            name: "reserved",
+            sql: #"""
+-- Tessera PostgreSQL schema, version 6: reserved.
+--
+-- The number of another change of the same release (issue 27); this empty
+-- step only keeps the versions contiguous on the branch that adds version 7,
+-- and is replaced by that change's migration when the branches are merged.
+SELECT 1;
+
+"""#
+        ),
+        Migration(
+            version: 7,
+            name: "directory_summaries",
+            sql: #"""
+-- Tessera PostgreSQL schema, version 7: a layout's directory in one blob on
+-- its row (the SQLite schema's version 9 says why and how it is verified).
+--
+-- The layout row's checksum does not cover the new column: the blob
+-- carries its own, and the id and revision of the layout it summarizes.
+-- Layouts stored before this version have none (NULL) until a writer
+-- rewrites them, and are read through their rows, as before.
+
+ALTER TABLE layouts ADD COLUMN directory_summary bytea;
+
+"""#
+        ),
     ]
 }

@@ -32,10 +32,10 @@ package struct ResolvedName: Hashable, Sendable {
     var crossExtent: Double
 
     /// The bytes an entry takes, for the budget: the key, the record and
-    /// their strings, and the cache's bookkeeping (about 64 bytes).
+    /// their strings and summary, and the cache's bookkeeping (about 64 bytes).
     func bytes(of record: LayoutRecord) -> Int {
         MemoryLayout<ResolvedName>.stride + MemoryLayout<LayoutRecord>.stride + 64
-            + 8 * tag.words.count + name.utf8.count + record.layout.specName.utf8.count
+            + 8 * tag.words.count + name.utf8.count + record.layout.specName.utf8.count + (record.directorySummary?.count ?? 0)
     }
 }
 
