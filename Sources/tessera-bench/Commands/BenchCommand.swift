@@ -14,10 +14,10 @@ struct BenchCommand: AsyncParsableCommand {
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine, store, serving, feeds, postgres, carousels, features, resize, tiles, all
+        case engine, store, serving, feeds, first, postgres, carousels, features, resize, tiles, all
     }
 
-    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), tiles (the tile routes' figures on a staggered feed of --size items at phone widths; not part of all), or all.")
+    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), first (the first query of each of 20,000 of --feeds small feeds through a store opened anew, beside warm queries; not part of all), tiles (the tile routes' figures on a staggered feed of --size items at phone widths; not part of all), or all.")
     var suite: Suite = .all
 
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
@@ -109,6 +109,12 @@ struct BenchCommand: AsyncParsableCommand {
             print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : BenchTable.resize(report, runs: runs))
             return
         }
+        if suite == .first {
+            note("first: the first query of \(min(feedCount, 20_000)) of \(feedCount) feeds through a store opened anew")
+            let report = try spawn(["--child", "first"], count: feedCount, as: FirstQueryBenchmark.Report.self)
+            print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : BenchTable.firstQuery(report))
+            return
+        }
         if suite == .serving || suite == .all {
             note("serving: \(ServingBenchmark.feeds) feeds × \(ServingBenchmark.widths.count) widths of \(count) elements")
             output.serving = try spawn(["--child", "serving"], count: count, as: ServingBenchmark.Report.self)
@@ -163,6 +169,8 @@ struct BenchCommand: AsyncParsableCommand {
             data = try await JSONEncoder().encode(UpdateBenchmark(count: count, runs: runs, directory: directory).run())
         } else if child == "resize" {
             data = try await JSONEncoder().encode(ResizeBenchmark(count: count, runs: runs, directory: directory).run())
+        } else if child == "first" {
+            data = try await JSONEncoder().encode(FirstQueryBenchmark(count: count, directory: directory).run())
         } else if child == "feeds" {
             data = try await JSONEncoder().encode(FeedsBenchmark(count: count, directory: directory).run())
         } else if child == "features" {
