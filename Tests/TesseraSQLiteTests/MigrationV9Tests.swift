@@ -25,11 +25,11 @@ struct MigrationV9Tests {
         let everything = Rect(x: 0, y: 0, width: 400, height: 1e6)
         for extent in [300.0, 400] {
             let memory = try LayoutEngine().layout(spec, crossExtent: extent)
-            #expect(try store.elements(name: "feed", crossExtent: extent, in: everything, computeIfMissing: false) == memory.elements)
+            #expect(try await store.elements(name: "feed", crossExtent: extent, in: everything, computeIfMissing: false) == memory.elements)
             for y in stride(from: 0.0, to: memory.contentSize.height, by: 700) {
                 let viewport = Rect(x: 0, y: y, width: extent, height: 844)
                 let fresh = try LayoutStore(path: old)
-                #expect(try fresh.visibleElements(name: "feed", crossExtent: extent, viewport: viewport, computeIfMissing: false)
+                #expect(try await fresh.visibleElements(name: "feed", crossExtent: extent, viewport: viewport, computeIfMissing: false)
                     == memory.visibleElements(viewport: viewport))
                 fresh.close()
             }
@@ -44,7 +44,7 @@ struct MigrationV9Tests {
         let appended = try #require(try await store.spec(named: "feed"))
         for extent in [300.0, 400] {
             let fresh = try LayoutStore(path: old)
-            #expect(try fresh.elements(name: "feed", crossExtent: extent, in: everything, computeIfMissing: false)
+            #expect(try await fresh.elements(name: "feed", crossExtent: extent, in: everything, computeIfMissing: false)
                 == LayoutEngine().layout(appended, crossExtent: extent).elements)
             fresh.close()
         }

@@ -97,7 +97,7 @@ struct DirectorySummaryTests {
 
         // Intact, but the layout's row moved on (a writer that left it behind).
         try Self.setSummaries(temporary, to: intact)
-        #expect(try temporary.reopen().elements(name: "feed", crossExtent: 300, in: rect, computeIfMissing: false).count > 0)
+        #expect(try await temporary.reopen().elements(name: "feed", crossExtent: 300, in: rect, computeIfMissing: false).count > 0)
         try temporary.change(sql: "UPDATE layouts SET revision = revision + 1") { tables in
             for id in tables.layouts.keys {
                 tables.layouts[id]?.revision += 1
@@ -134,7 +134,7 @@ struct DirectorySummaryTests {
                 #expect(try (Self.summary(store, name: "feed", crossExtent: extent) != nil) == summarized, "\(step) at \(extent)")
                 let memory = try LayoutEngine().layout(spec, crossExtent: extent)
                 let fresh = try temporary.reopen()
-                #expect(try fresh.elements(name: "feed", crossExtent: extent, in: Self.everything, computeIfMissing: false) == memory.elements, "\(step)")
+                #expect(try await fresh.elements(name: "feed", crossExtent: extent, in: Self.everything, computeIfMissing: false) == memory.elements, "\(step)")
                 let report = try await fresh.check()
                 #expect(report.isHealthy, "\(step): \(report.problems)")
             }
