@@ -32,7 +32,7 @@ struct MigrationV7Tests {
         let store = try LayoutStore(path: old)
         let pool = try #require(store.sqlitePool)
         try pool.read { db throws in
-            #expect(try db.int("PRAGMA user_version") == 7)
+            #expect(try db.int("PRAGMA user_version") == EmbeddedMigrations.all.count)
             #expect(try db.int("SELECT count(*) FROM layout_sections WHERE orthogonal_content_length IS NOT NULL") == 0)
             let intact = ChecksummedColumns.intact(ChecksummedColumns.layoutSections)
             #expect(try db.int("SELECT count(*) FROM layout_sections WHERE \(intact)") == 1)

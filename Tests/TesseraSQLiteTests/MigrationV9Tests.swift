@@ -19,7 +19,7 @@ struct MigrationV9Tests {
         let store = try LayoutStore(path: old)
         let pool = try #require(store.sqlitePool)
         try pool.read { db throws in
-            #expect(try db.int("PRAGMA user_version") == 9)
+            #expect(try db.int("PRAGMA user_version") == EmbeddedMigrations.all.count)
             #expect(try db.int("SELECT count(*) FROM layouts WHERE directory_summary IS NULL") == 2)
         }
         let everything = Rect(x: 0, y: 0, width: 400, height: 1e6)
