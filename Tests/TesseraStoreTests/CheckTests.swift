@@ -140,7 +140,7 @@ struct CheckTests {
         // directory summary (verified, the section's intact copy): the right
         // frames; the row it no longer reads is the check's to find.
         let other = try temporary.reopen()
-        #expect(try other.elements(name: "grid", crossExtent: 300, in: everything, computeIfMissing: false) == before)
+        #expect(try await other.elements(name: "grid", crossExtent: 300, in: everything, computeIfMissing: false) == before)
         let report = try await store.check(repair: true)
         #expect(report.markedStale.map(\.crossExtent) == [300])
         #expect(try await store.layouts(name: "grid").map(\.state) == [.stale, .fresh])
