@@ -56,7 +56,12 @@ extension ByteBudgetCache where Key == ResolvedName, Value == LayoutRecord {
         let key = ResolvedName(tag: tag, name: name, crossExtent: crossExtent)
         if let layout = value(key) { return layout }
         guard let layout = try reads.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
-        insert(layout, bytes: key.bytes(of: layout), for: key)
+        // Without its directory summary: the query that resolved the name
+        // put the directory in the layout cache, and a summary in every entry
+        // took three times the bytes (names of 20,000 small feeds no longer fit).
+        var kept = layout
+        kept.directorySummary = nil
+        insert(kept, bytes: key.bytes(of: kept), for: key)
         return layout
     }
 }
