@@ -25,7 +25,8 @@ extension InMemoryReader {
                 computeSeconds: layout.computeSeconds
             ),
             overhang: layout.totals.overhang,
-            revision: layout.revision
+            revision: layout.revision,
+            directorySummary: layout.directorySummary
         )
     }
 

@@ -81,6 +81,8 @@ package struct LayoutRow: ChecksummedRow {
     package var computeSeconds: Double
     package var updatedAt: Double
     package var checksum: Int64 = 0
+    /// The directory summary, which carries its own checksum (not covered by the row's).
+    package var directorySummary: [UInt8]?
 
     package var columnsChecksum: Int64 {
         checksum(of: id, specID, crossExtent, engineVersion, specHash, totals.contentLength, totals.sectionCount,

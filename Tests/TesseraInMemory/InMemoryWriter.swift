@@ -148,6 +148,10 @@ extension InMemoryWriter {
         }
     }
 
+    package func writeDirectorySummary(layoutID: Int64, _ summary: [UInt8]?) throws {
+        change(\.layouts, id: layoutID) { $0.directorySummary = summary }
+    }
+
     package func markStale(layoutID: Int64, updatedAt: Double) throws {
         change(\.layouts, id: layoutID) { row in
             row.status = "stale"

@@ -132,7 +132,7 @@ extension PostgresSession: ReadSnapshot, SpecReads, LayoutReads, SectionReads, C
         l.id, s.name, s.axis, l.cross_extent,
         l.status = 'ready' AND l.spec_hash = s.content_hash AND l.engine_version = $1,
         l.content_length, l.section_count, l.cell_count, l.element_count, l.engine_version, l.compute_seconds,
-        l.overhang, l.revision, \(intact("l"))
+        l.overhang, l.revision, \(intact("l")), l.directory_summary
         FROM layouts AS l JOIN specs AS s ON s.id = l.spec_id
         """
 
@@ -153,7 +153,8 @@ extension PostgresSession: ReadSnapshot, SpecReads, LayoutReads, SectionReads, C
                 computeSeconds: try columns.double(10)
             ),
             overhang: try columns.double(11),
-            revision: try columns.int64(12)
+            revision: try columns.int64(12),
+            directorySummary: columns.byteArray(14)
         )
     }
 

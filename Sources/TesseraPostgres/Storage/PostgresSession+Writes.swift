@@ -1,3 +1,4 @@
+import NIOCore
 import PostgresNIO
 import TesseraLayout
 import TesseraStore
@@ -108,6 +109,11 @@ extension PostgresSession {
             try query("UPDATE layouts SET status = 'stale', updated_at = $1 WHERE spec_id = $2", .of(updatedAt, specID))
         }
         return result.metadata.rows ?? 0
+    }
+
+    func writeDirectorySummary(layoutID: Int64, _ summary: [UInt8]?) throws {
+        // Not a column of the row's checksum: its trigger does not fire.
+        try pipeline("UPDATE layouts SET directory_summary = $1 WHERE id = $2", .of(summary.map { ByteBuffer(bytes: $0) }, layoutID))
     }
 
     func deleteLayout(id: Int64) throws {

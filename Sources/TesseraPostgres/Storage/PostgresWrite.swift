@@ -75,6 +75,9 @@ final class PostgresWrite: WriteTransaction, SpecRows, LayoutRows, CellRows {
         try await session.answering { try $0.invalidate(specID: specID, crossExtent: crossExtent, updatedAt: updatedAt) }
     }
     func deleteLayout(id: Int64) throws { try session.deleteLayout(id: id) }
+    func writeDirectorySummary(layoutID: Int64, _ summary: [UInt8]?) throws {
+        try session.writeDirectorySummary(layoutID: layoutID, summary)
+    }
 
     // MARK: Sections and cell groups
 

@@ -459,5 +459,35 @@ END;
 
 """#
         ),
+        Migration(
+            version: 9,
+            name: "directory_summaries",
+            sql: #"""
+-- Tessera store schema, version 9: a layout's directory in one blob on its row.
+--
+-- A query's first look at a layout read its row, then its section rows,
+-- then its cell groups' directory rows: three statements and three B-tree
+-- searches before the first frame. A small layout's row now also holds
+-- directory_summary: its section rows and its groups' directory rows in
+-- one blob (Sources/TesseraStore/Layouts/DirectorySummary.swift), which
+-- the statement that resolves the name reads with the row.
+--
+-- The blob carries its own checksum (the XXH64 of everything before its
+-- last 8 bytes) and the id and revision of the layout it summarizes: a
+-- reader verifies all three, and the rows it summarizes, whole, before it
+-- uses any of it; one that fails is reported as damage, never skipped.
+-- The layout row's checksum does not cover it (the row stays as it was).
+--
+-- Every writer of a layout's rows (a compute, an update, an append, a
+-- resize) writes the summary in the same transaction, or clears it when
+-- the layout has more rows than a summary holds (64). Layouts stored
+-- before this version have none (NULL) until a writer rewrites them, and
+-- are read through their rows, every one verified, as before: a missing
+-- summary costs statements, never an answer.
+
+ALTER TABLE layouts ADD COLUMN directory_summary BLOB;
+
+"""#
+        ),
     ]
 }

@@ -152,7 +152,8 @@ extension Connection: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGr
         l.id, s.name, s.axis, l.cross_extent,
         l.status = 'ready' AND l.spec_hash = s.content_hash AND l.engine_version = ?1,
         l.content_length, l.section_count, l.cell_count, l.element_count, l.engine_version, l.compute_seconds,
-        l.overhang, l.revision, \(ChecksummedColumns.intact(ChecksummedColumns.layouts, prefix: "l.")), s.name
+        l.overhang, l.revision, \(ChecksummedColumns.intact(ChecksummedColumns.layouts, prefix: "l.")), s.name,
+        l.directory_summary
         FROM layouts AS l JOIN specs AS s ON s.id = l.spec_id
         """
     private static let resolveSQL = SQL("SELECT \(layoutColumns) WHERE s.name = ?2 AND l.cross_extent = ?3")
@@ -177,7 +178,8 @@ extension Connection: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGr
                 computeSeconds: query.double(at: 10)
             ),
             overhang: query.double(at: 11),
-            revision: query.int64(at: 12)
+            revision: query.int64(at: 12),
+            directorySummary: query.isNull(at: 15) ? nil : query.blob(at: 15)
         )
     }
 

@@ -146,6 +146,14 @@ extension Connection: WriteTransaction, SpecRows, LayoutRows, CellRows {
         return changes
     }
 
+    package func writeDirectorySummary(layoutID: Int64, _ summary: [UInt8]?) throws {
+        // Not a column of the row's checksum: no trigger fires.
+        let update = try cachedStatement("UPDATE layouts SET directory_summary = ? WHERE id = ?")
+        try update.bind(summary, at: 1)
+        try update.bind(layoutID, at: 2)
+        try update.execute()
+    }
+
     package func deleteLayout(id: Int64) throws {
         try deleteGroups(layoutID: id, slot: nil)
         try deleteSections(layoutID: id)

@@ -37,6 +37,9 @@ package protocol LayoutRows: AnyObject {
     func invalidate(specID: Int64, crossExtent: Double?, updatedAt: Double) async throws -> Int
     /// Deletes a layout and everything stored for it.
     func deleteLayout(id: Int64) async throws
+    /// Stores a layout's directory summary (``DirectorySummary``), or
+    /// clears it (nil), on its row; the row's other columns stay.
+    func writeDirectorySummary(layoutID: Int64, _ summary: [UInt8]?) async throws
 }
 
 extension LayoutRows {

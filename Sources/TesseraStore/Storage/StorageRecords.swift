@@ -45,11 +45,15 @@ package struct LayoutRecord: Sendable {
     package var overhang: Double
     /// Changes with every change to the layout's rows, for readers' caches.
     package var revision: Int64
+    /// The layout's directory in one blob, as stored (``DirectorySummary``,
+    /// not yet verified); nil for a layout without one.
+    package var directorySummary: [UInt8]?
 
-    package init(layout: StoredLayout, overhang: Double, revision: Int64) {
+    package init(layout: StoredLayout, overhang: Double, revision: Int64, directorySummary: [UInt8]? = nil) {
         self.layout = layout
         self.overhang = overhang
         self.revision = revision
+        self.directorySummary = directorySummary
     }
 }
 

@@ -39,6 +39,7 @@ extension LayoutStore {
             replacing: replacing, finished: (computed.totals, computed.seconds)
         )
         try computed.rows.replay(into: storage.cellRows, layoutID: id)
+        try await Self.writeDirectorySummary(layoutID: id, storage: storage, location: location)
         return id
     }
 

@@ -75,6 +75,7 @@ extension LayoutStore {
                     }
                     do {
                         report.groupsChecked += try Self.checkLayout(layout, storage: storage, problem: problem)
+                        if let summary = Self.summaryProblem(of: record, storage: storage, location: location) { problem(summary) }
                     } catch let error as StoreError where error.code == .damaged {
                         problem(error.message)
                     }

@@ -19,6 +19,11 @@ extension LayoutStore {
         guard layoutCache.budget > 0 else { return (nil, nil) }
         let key = LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)
         if let cached = readerCache.directory(key, in: layoutCache) { return (cached, true) }
+        // Read with the layout's row: no statement of its own.
+        if let summarized = try summarizedDirectory(of: record) {
+            layoutCache.insert(summarized, for: key)
+            return (summarized, false)
+        }
         let rows = record.layout.sectionCount + record.layout.cellCount / CellGroupWriter.groupSize + record.layout.sectionCount
         guard rows > Self.inlineDirectoryRows, !loadsDirectoriesInline else {
             let loaded = try loadDirectory(of: record, storage: storage)
@@ -53,34 +58,56 @@ extension LayoutStore {
         }
     }
 
-    /// A layout's sections and groups, read in the caller's snapshot. Every
-    /// row was verified against its checksum as it was read; this checks
-    /// that none is missing (every section numbered in order, as many as
-    /// the layout's row says, each with the groups of its item count), so
-    /// that a query answered from the directory misses nothing.
+    /// A layout's sections and groups, read in the caller's snapshot (see
+    /// ``directory(of:storage:location:)``).
     func loadDirectory(of record: LayoutRecord, storage: any ReadSnapshot) throws -> CachedLayout {
+        try Self.directory(of: record, storage: storage, location: location)
+    }
+
+    /// A layout's sections and groups, read in the caller's snapshot. Every
+    /// row was verified against its checksum as it was read; ``complete``
+    /// checks that none is missing.
+    static func directory(of record: LayoutRecord, storage: any ReadSnapshot, location: String) throws -> CachedLayout {
         let layout = record.layout
         let sections = try storage.sections.sections(layoutID: layout.id)
-        func damaged(_ what: String) -> StoreError {
-            StoreError.damaged(store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the layout's \(what)")
-        }
-        guard sections.count == layout.sectionCount, sections.indices.allSatisfy({ sections[$0].geometry.index == $0 }) else {
-            throw damaged("section rows are missing or misnumbered (\(sections.count) rows for \(layout.sectionCount) sections)")
-        }
+        try checkNumbering(sections, layout: layout, location: location)
         var sectionOfSlot: [Int: Int] = [:]
         for section in sections { sectionOfSlot[section.slot] = section.geometry.index }
         var groups = [SectionGroups](repeating: SectionGroups(), count: sections.count)
         try storage.groups.forEachGroup(layoutID: layout.id) { group in
-            guard let section = sectionOfSlot[group.slot] else { throw damaged("cell groups name a section slot no section has") }
+            guard let section = sectionOfSlot[group.slot] else {
+                throw damaged(layout, location: location, "cell groups name a section slot no section has")
+            }
             groups[section].append(group)
         }
-        for index in groups.indices {
+        return try complete(sections: sections, groups: groups, layout: layout, location: location)
+    }
+
+    /// A directory once it is proven whole: every section numbered in
+    /// order, as many as the layout's row says, each with the groups of its
+    /// item count, so that a query answered from it misses nothing.
+    static func complete(sections: [SectionRecord], groups: [SectionGroups], layout: StoredLayout, location: String) throws -> CachedLayout {
+        try checkNumbering(sections, layout: layout, location: location)
+        var groups = groups
+        for index in sections.indices {
             let geometry = sections[index].geometry
-            guard groups[index].firstItems == SectionGroups.expectedFirstItems(itemCount: geometry.isEmpty ? 0 : geometry.itemCount) else {
-                throw damaged("section \(index) lacks cell groups of its \(geometry.itemCount) items")
+            guard index < groups.count, groups[index].firstItems == SectionGroups.expectedFirstItems(itemCount: geometry.isEmpty ? 0 : geometry.itemCount) else {
+                throw damaged(layout, location: location, "section \(index) lacks cell groups of its \(geometry.itemCount) items")
             }
             groups[index].finish()
         }
+        guard groups.count == sections.count else { throw damaged(layout, location: location, "cell groups name a section slot no section has") }
         return CachedLayout(sections: sections, groups: groups)
+    }
+
+    /// Throws unless `sections` are numbered in order, as many as the layout's row says.
+    private static func checkNumbering(_ sections: [SectionRecord], layout: StoredLayout, location: String) throws {
+        guard sections.count == layout.sectionCount, sections.indices.allSatisfy({ sections[$0].geometry.index == $0 }) else {
+            throw damaged(layout, location: location, "section rows are missing or misnumbered (\(sections.count) rows for \(layout.sectionCount) sections)")
+        }
+    }
+
+    private static func damaged(_ layout: StoredLayout, location: String, _ what: String) -> StoreError {
+        StoreError.damaged(store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the layout's \(what)")
     }
 }

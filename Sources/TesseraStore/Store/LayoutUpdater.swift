@@ -182,6 +182,7 @@ struct LayoutUpdater {
             specHash: fingerprint.specHash,
             updatedAt: Clock.wall()
         )
+        try await LayoutStore.writeDirectorySummary(layoutID: layout.id, storage: storage, location: location)
         return entry
     }
 

@@ -56,10 +56,10 @@ package struct ResolvedName: Hashable, Sendable {
     var crossExtent: Double
 
     /// The bytes an entry takes, for the budget: the key, the record and
-    /// their strings, and the cache's bookkeeping (about 64 bytes).
+    /// their strings and summary, and the cache's bookkeeping (about 64 bytes).
     func bytes(of record: LayoutRecord) -> Int {
         MemoryLayout<ResolvedName>.stride + MemoryLayout<LayoutRecord>.stride + 64
-            + name.utf8.count + record.layout.specName.utf8.count
+            + name.utf8.count + record.layout.specName.utf8.count + (record.directorySummary?.count ?? 0)
     }
 }
 
@@ -80,7 +80,12 @@ extension ByteBudgetCache where Key == ResolvedName, Value == LayoutRecord {
         let key = ResolvedName(tag: tag, name: name, crossExtent: crossExtent)
         if let layout = value(key) { return layout }
         guard let layout = try reads.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
-        insert(layout, bytes: key.bytes(of: layout), for: key)
+        // Without its directory summary: the query that resolved the name
+        // put the directory in the layout cache, and a summary in every entry
+        // took three times the bytes (names of 20,000 small feeds no longer fit).
+        var kept = layout
+        kept.directorySummary = nil
+        insert(kept, bytes: key.bytes(of: kept), for: key)
         return layout
     }
 }

@@ -1,0 +1,183 @@
+import TesseraLayout
+
+/// A small layout's whole directory (its section rows and its cell
+/// groups' directory rows) in one blob on its layout row, written in the
+/// transaction that writes the rows it summarizes: the first query of a
+/// layout reads it with the layout's row, in the statement that resolves
+/// the name, instead of reading the sections and the groups in statements
+/// of their own.
+///
+/// The blob is 8-byte little-endian words: the format, the layout's id and
+/// revision, the section count; per section its geometry, slot and group
+/// count, then per group its first item, id, bounds and frames checksum;
+/// last the XXH64 (``Checksum``) of every word before it. Verified as a
+/// whole before anything is taken from it: the checksum, then the id and
+/// revision of the layout row it was read with (a summary of another
+/// layout or of an earlier revision is damage), then what the directory
+/// rows would prove (every section numbered in order, as many as the row
+/// says, each with the groups of its item count).
+///
+/// Only layouts of at most ``maximumRows`` directory rows have one (a
+/// writer clears it when a layout grows past that); larger ones load their
+/// directory in the background as before. A layout without one (larger,
+/// or stored before schema version 9 and not written since) is read
+/// through its rows, every one verified: a missing summary costs a few
+/// statements, never an answer.
+package enum DirectorySummary {
+    static let format: UInt64 = 1
+    /// Sections plus groups a summary holds at most: as many as a
+    /// directory that loads inline on a miss.
+    static let maximumRows = 64
+    private static let headerWords = 4
+    private static let sectionWords = 15
+    private static let groupWords = 7
+
+    /// The summary of `directory`, the rows of the layout `layoutID` at
+    /// `revision`; nil when it has more than ``maximumRows`` rows.
+    static func encode(_ directory: CachedLayout, layoutID: Int64, revision: Int64) -> [UInt8]? {
+        let groupCount = directory.groups.reduce(0) { $0 + $1.ids.count }
+        guard directory.sections.count + groupCount <= maximumRows else { return nil }
+        var words: [UInt64] = []
+        words.reserveCapacity(headerWords + directory.sections.count * sectionWords + groupCount * groupWords + 1)
+        func put(_ value: Int) { words.append(UInt64(bitPattern: Int64(value))) }
+        func put(_ value: Int64) { words.append(UInt64(bitPattern: value)) }
+        func put(_ value: Double) { words.append(value.bitPattern) }
+        words.append(format)
+        put(layoutID)
+        put(revision)
+        put(directory.sections.count)
+        for (section, groups) in zip(directory.sections, directory.groups) {
+            let geometry = section.geometry
+            put(geometry.index)
+            put(geometry.start)
+            words.append(Flags(geometry).rawValue)
+            put(geometry.header?.size ?? 0)
+            put(geometry.footer?.size ?? 0)
+            put(geometry.scrollStartInset)
+            put(geometry.scrollEndInset)
+            put(geometry.crossStartInset)
+            put(geometry.itemCount)
+            put(geometry.itemsExtent)
+            put(geometry.cellSpan?.lowerBound ?? 0)
+            put(geometry.cellSpan?.upperBound ?? 0)
+            put(geometry.orthogonalContentLength ?? 0)
+            put(section.slot)
+            put(groups.ids.count)
+            for index in groups.ids.indices {
+                put(groups.firstItems[index])
+                put(groups.ids[index])
+                let bounds = groups.bounds[index]
+                put(bounds.minCross)
+                put(bounds.maxCross)
+                put(bounds.minScroll)
+                put(bounds.maxScroll)
+                put(groups.checksums[index])
+            }
+        }
+        var bytes = [UInt8](repeating: 0, count: (words.count + 1) * 8)
+        bytes.withUnsafeMutableBytes { raw in
+            for (index, word) in words.enumerated() { raw.storeBytes(of: word.littleEndian, toByteOffset: index * 8, as: UInt64.self) }
+            let checksum = Checksum.of(UnsafeRawBufferPointer(rebasing: raw[..<(words.count * 8)]))
+            raw.storeBytes(of: UInt64(bitPattern: checksum).littleEndian, toByteOffset: words.count * 8, as: UInt64.self)
+        }
+        return bytes
+    }
+
+    /// The directory `bytes` summarize, verified against `record` (the
+    /// layout row read with them); throws ``SummaryDamage`` naming what is wrong.
+    static func decode(_ bytes: [UInt8], record: LayoutRecord) throws -> CachedLayout {
+        try bytes.withUnsafeBytes { raw in
+            guard raw.count >= (headerWords + 1) * 8, raw.count % 8 == 0 else { throw SummaryDamage("is \(raw.count) bytes long") }
+            let end = raw.count / 8 - 1
+            let stored = Int64(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end * 8, as: UInt64.self)))
+            guard Checksum.of(UnsafeRawBufferPointer(rebasing: raw[..<(end * 8)])) == stored else { throw SummaryDamage("does not match its checksum") }
+            var position = 0
+            func word() throws -> UInt64 {
+                guard position < end else { throw SummaryDamage("ends early") }
+                defer { position += 1 }
+                return UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position * 8, as: UInt64.self))
+            }
+            func int() throws -> Int { Int(truncatingIfNeeded: Int64(bitPattern: try word())) }
+            func double() throws -> Double { Double(bitPattern: try word()) }
+            guard try word() == format else { throw SummaryDamage("has a format this build does not read") }
+            let layoutID = Int64(bitPattern: try word())
+            let revision = Int64(bitPattern: try word())
+            guard layoutID == record.layout.id, revision == record.revision else {
+                throw SummaryDamage("is of layout \(layoutID) at revision \(revision), not of its row's \(record.layout.id) at \(record.revision)")
+            }
+            let sectionCount = try int()
+            guard sectionCount == record.layout.sectionCount, sectionCount <= (end - position) / sectionWords else {
+                throw SummaryDamage("holds \(sectionCount) sections, its row says \(record.layout.sectionCount)")
+            }
+            var sections: [SectionRecord] = []
+            var groups: [SectionGroups] = []
+            sections.reserveCapacity(sectionCount)
+            groups.reserveCapacity(sectionCount)
+            for _ in 0..<sectionCount {
+                let index = try int(), start = try double()
+                let flags = Flags(rawValue: try word())
+                let headerSize = try double(), footerSize = try double()
+                let scrollStart = try double(), scrollEnd = try double(), crossStart = try double()
+                let itemCount = try int(), itemsExtent = try double()
+                let spanLow = try double(), spanHigh = try double(), orthogonal = try double()
+                let slot = try int()
+                guard spanLow <= spanHigh || !flags.contains(.cellSpan) else { throw SummaryDamage("holds a section whose cells span backwards") }
+                let geometry = SectionGeometry(
+                    index: index, start: start,
+                    header: flags.contains(.header) ? Supplementary(size: headerSize, pinned: flags.contains(.headerPinned)) : nil,
+                    footer: flags.contains(.footer) ? Supplementary(size: footerSize, pinned: flags.contains(.footerPinned)) : nil,
+                    background: flags.contains(.background),
+                    scrollStartInset: scrollStart, scrollEndInset: scrollEnd, crossStartInset: crossStart,
+                    itemCount: itemCount, itemsExtent: itemsExtent,
+                    cellSpan: flags.contains(.cellSpan) ? spanLow...spanHigh : nil,
+                    orthogonalContentLength: flags.contains(.orthogonal) ? orthogonal : nil
+                )
+                sections.append(SectionRecord(geometry: geometry, slot: slot))
+                let groupCount = try int()
+                guard groupCount >= 0, groupCount <= (end - position) / groupWords else { throw SummaryDamage("ends early") }
+                var section = SectionGroups()
+                for _ in 0..<groupCount {
+                    let firstItem = try int(), id = Int64(bitPattern: try word())
+                    let minCross = try double(), maxCross = try double(), minScroll = try double(), maxScroll = try double()
+                    let checksum = Int64(bitPattern: try word())
+                    let bounds = QueryBounds(minCross: minCross, maxCross: maxCross, minScroll: minScroll, maxScroll: maxScroll)
+                    section.append(GroupRecord(slot: slot, firstItem: firstItem, id: id, bounds: bounds, framesChecksum: checksum))
+                }
+                groups.append(section)
+            }
+            guard position == end else { throw SummaryDamage("holds \(end - position) words past its last section") }
+            return CachedLayout(sections: sections, groups: groups)
+        }
+    }
+
+    /// What a section's optional parts are, in one word.
+    private struct Flags: OptionSet {
+        let rawValue: UInt64
+        static let header = Flags(rawValue: 1)
+        static let headerPinned = Flags(rawValue: 2)
+        static let footer = Flags(rawValue: 4)
+        static let footerPinned = Flags(rawValue: 8)
+        static let background = Flags(rawValue: 16)
+        static let cellSpan = Flags(rawValue: 32)
+        static let orthogonal = Flags(rawValue: 64)
+
+        init(rawValue: UInt64) { self.rawValue = rawValue }
+
+        init(_ geometry: SectionGeometry) {
+            var flags: Flags = []
+            if let header = geometry.header { flags.insert(header.pinned ? [.header, .headerPinned] : .header) }
+            if let footer = geometry.footer { flags.insert(footer.pinned ? [.footer, .footerPinned] : .footer) }
+            if geometry.background { flags.insert(.background) }
+            if geometry.cellSpan != nil { flags.insert(.cellSpan) }
+            if geometry.orthogonalContentLength != nil { flags.insert(.orthogonal) }
+            self = flags
+        }
+    }
+}
+
+/// What is wrong with a layout's directory summary.
+struct SummaryDamage: Error {
+    let reason: String
+
+    init(_ reason: String) { self.reason = reason }
+}

@@ -1,0 +1,62 @@
+import TesseraLayout
+
+/// Directory summaries (``DirectorySummary``): read with a layout's row
+/// on a query's first look at the layout, and written by every writer of
+/// a layout's rows, in the transaction that writes them.
+extension LayoutStore {
+    /// The directory the summary read with `record` holds, verified
+    /// (``DirectorySummary``); nil when the layout has none. A summary
+    /// that fails is `damaged`, never passed over.
+    func summarizedDirectory(of record: LayoutRecord) throws -> CachedLayout? {
+        guard let summary = record.directorySummary else { return nil }
+        let layout = record.layout
+        do {
+            let decoded = try DirectorySummary.decode(summary, record: record)
+            return try Self.complete(sections: decoded.sections, groups: decoded.groups, layout: layout, location: location)
+        } catch let damage as SummaryDamage {
+            throw StoreError.damaged(store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the layout's directory summary \(damage.reason)")
+        }
+    }
+
+
+    /// Writes the summary of the rows layout `layoutID` has now, inside
+    /// the caller's write, once they are all written: a compute, an
+    /// update, an append and a resize each end with it. A layout with
+    /// more rows than a summary holds has its summary cleared (when it had
+    /// one), so that none outlives the rows it summarized.
+    static func writeDirectorySummary(layoutID: Int64, storage: any WriteTransaction, location: String) async throws {
+        let summary = try await storage.read { snapshot -> (bytes: [UInt8]?, had: Bool)? in
+            guard let record = try snapshot.layouts.layoutRecord(id: layoutID, engineVersion: LayoutEngine.version) else { return nil }
+            let layout = record.layout
+            // At least one row per section and one per started group: over the bound, no read.
+            let fewestRows = layout.sectionCount + (layout.cellCount + CellGroupWriter.groupSize - 1) / CellGroupWriter.groupSize
+            guard fewestRows <= DirectorySummary.maximumRows else { return (nil, record.directorySummary != nil) }
+            let rows = try directory(of: record, storage: snapshot, location: location)
+            return (DirectorySummary.encode(rows, layoutID: layoutID, revision: record.revision), record.directorySummary != nil)
+        }
+        guard let summary, summary.bytes != nil || summary.had else { return }
+        try await storage.layoutRows.writeDirectorySummary(layoutID: layoutID, summary.bytes)
+    }
+
+    /// For the store's check: what is wrong with the directory summary
+    /// of `record`'s layout, nil when nothing (or it has none): it must
+    /// pass what a read checks, and hold exactly what the layout's rows
+    /// hold (damage in the rows themselves is the other checks' to report).
+    static func summaryProblem(of record: LayoutRecord, storage: any ReadSnapshot, location: String) -> String? {
+        guard let summary = record.directorySummary else { return nil }
+        let summarized: CachedLayout
+        do {
+            summarized = try DirectorySummary.decode(summary, record: record)
+        } catch {
+            return "its directory summary \((error as? SummaryDamage)?.reason ?? "cannot be read")"
+        }
+        guard let rows = try? directory(of: record, storage: storage, location: location) else { return nil }
+        let sameSections = summarized.sections.count == rows.sections.count
+            && zip(summarized.sections, rows.sections).allSatisfy { $0.geometry == $1.geometry && $0.slot == $1.slot }
+        let sameGroups = summarized.groups.count == rows.groups.count && zip(summarized.groups, rows.groups).allSatisfy {
+            $0.firstItems == $1.firstItems && $0.ids == $1.ids && $0.bounds == $1.bounds && $0.checksums == $1.checksums
+        }
+        guard sameSections, sameGroups else { return "its directory summary does not hold what its section and cell group rows hold" }
+        return nil
+    }
+}
