@@ -83,6 +83,9 @@ package final class DatabasePool: Sendable {
     private let writerPermit = DispatchSemaphore(value: 1)
     /// Set once by `close()`: reads and writes then fail with `closed`.
     private let isClosed = Atomic<Bool>(false)
+    /// Callers of ``settledWALStamp()`` reading the header now: `close()`
+    /// waits for them before closing the writer unmaps it.
+    private let headerReaders = Atomic<Int>(0)
     /// The thread inside `write`, or 0: a write inside a write traps.
     private let writerThread = Atomic<UInt>(0)
     let idle = Locked(IdleReaders())
@@ -234,6 +237,17 @@ package final class DatabasePool: Sendable {
         writerPermit.signal()
     }
 
+    /// The WAL index's header when settled (``WALIndexHeader/settledStamp()``),
+    /// read outside any read transaction; nil when there is no mapped
+    /// header or once the pool is closed (the writer's close unmaps it).
+    package func settledWALStamp() -> WALIndexHeader.Stamp? {
+        guard let walIndex else { return nil }
+        headerReaders.add(1, ordering: .sequentiallyConsistent)
+        defer { headerReaders.subtract(1, ordering: .sequentiallyConsistent) }
+        guard !isClosed.load(ordering: .sequentiallyConsistent) else { return nil }
+        return walIndex.settledStamp()
+    }
+
     /// Waits for the reads and writes in flight, closes every reader, then
     /// folds the WAL into the database file (a TRUNCATE checkpoint that
     /// waits at most `closingBusyTimeout` for other processes' readers)
@@ -241,7 +255,10 @@ package final class DatabasePool: Sendable {
     /// open, SQLite then removes the `-wal` and `-shm` files, and the
     /// database file alone is the whole database. Idempotent.
     package func close() {
-        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !isClosed.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        // A header read that began before the flag was set ends first (it
+        // takes nanoseconds); any later one sees the flag.
+        while headerReaders.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
         // Every permit taken: no read is in flight, and none starts.
         for _ in 0..<configuration.maximumReaderCount { readerPermits.wait() }
         let readers = idle.withLock { state in

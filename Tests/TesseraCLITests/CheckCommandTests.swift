@@ -25,7 +25,9 @@ struct CheckCommandTests {
             // The bounds no longer give the stored reach of that group (items 500…749, the last of the slot) either.
             #expect(damaged.stdout == "problem: store: 1 cell groups' reach disagrees with the bounds of their slot's groups\n"
                 + "problem: spec \"feed\" at 390: section 0: the cell group of items 500… has stored bounds that are not its frames' union\n"
-                + "checked 1 spec, 2 layouts, 8 cell groups, every row's checksum (0 mismatches): 2 problems\n")
+                // The summary of the layout's directory was written from the rows before their damage.
+                + "problem: spec \"feed\" at 390: its directory summary does not hold what its section and cell group rows hold\n"
+                + "checked 1 spec, 2 layouts, 8 cell groups, every row's checksum (0 mismatches): 3 problems\n")
         }
     }
 }

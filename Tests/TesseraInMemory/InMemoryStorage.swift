@@ -36,8 +36,10 @@ package final class InMemoryStorage: StorageBackend {
 
     /// The commit a read begun now would see: the tag its readers share
     /// resolved names under (see `InMemoryReader.freshLayout`).
+    /// Nil once closed: the read the query falls back to reports `closed`.
     package var committedState: SnapshotTag? {
-        SnapshotTag(words: [UInt64(bitPattern: database.committedVersion)])
+        guard !closed.load(ordering: .acquiring) else { return nil }
+        return SnapshotTag(words: [UInt64(bitPattern: database.committedVersion)])
     }
 
     /// Throws `closed` once ``close()`` ran.

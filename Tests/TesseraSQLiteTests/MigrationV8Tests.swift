@@ -27,7 +27,7 @@ struct MigrationV8Tests {
 
         let store = try LayoutStore(path: old)
         let pool = try #require(store.sqlitePool)
-        #expect(try pool.read { db in try db.int("PRAGMA user_version") } == 8)
+        #expect(try pool.read { db in try db.int("PRAGMA user_version") } == EmbeddedMigrations.all.count)
         #expect(try await store.spec(named: "feed")?.canonicalText == spec.canonicalText)
         #expect(try await store.specs().map(\.contentHash) == [try SpecFingerprint(spec: spec).specHash])
         let body = {

@@ -29,7 +29,7 @@ struct PostgresReadTests {
         return (answer, try #require(store.postgresStatementsSent) - before)
     }
 
-    @Test("a warm query sends one statement; frames not cached add one; a directory not cached runs in one snapshot")
+    @Test("a warm query sends one statement; frames not cached add one; a cold one two with its directory summary, else one snapshot")
     func statementsPerQuery() async throws {
         let scratch = try TemporaryStore(.postgres)
         let store = scratch.store
@@ -38,11 +38,11 @@ struct PostgresReadTests {
         let engine = try LayoutEngine().layout(spec, crossExtent: 390)
         let near = Self.viewport(at: 1000), far = Self.viewport(at: 40_000)
 
-        // Cold: the first attempt's second statement (the directory) is
-        // refused; the read runs again as BEGIN, layout, sections, groups, frames, COMMIT.
+        // Cold: the layout's row brings its directory summary (a small
+        // layout), then its frames: two statements.
         let cold = try Self.counted(store, near)
         #expect(cold.answer == engine.visibleElements(viewport: near))
-        #expect(cold.statements == 7)
+        #expect(cold.statements == 2)
         let warm = try Self.counted(store, near)
         #expect(warm.answer == engine.visibleElements(viewport: near))
         #expect(warm.statements == 1)
@@ -52,6 +52,15 @@ struct PostgresReadTests {
         let statistics = try #require(store.frameCacheStatistics as CacheStatistics?)
         // Two groups of 250 frames: at least a byte per frame each (their scroll positions differ).
         #expect(statistics.layouts >= 2 && statistics.bytes > 2 * 250)
+
+        // A layout without a summary (stored before schema version 7): the
+        // first attempt's second statement (the directory) is refused, and
+        // the read runs again as BEGIN, layout, sections, groups, frames, COMMIT.
+        try store.executePostgres("UPDATE layouts SET directory_summary = NULL")
+        let unsummarized = try LayoutStore(url: store.location)
+        let oldCold = try Self.counted(unsummarized, near)
+        #expect(oldCold.answer == engine.visibleElements(viewport: near))
+        #expect(oldCold.statements == 7)
 
         // Without a frame cache every query fetches its frames: two statements.
         let uncached = try LayoutStore(url: store.location, frameCacheBudget: 0)
@@ -74,9 +83,9 @@ struct PostgresReadTests {
             return (answer, try #require(store.postgresStatementsSent) - before)
         }
         let near = Self.viewport(at: 1000), far = Self.viewport(at: 40_000)
-        // As the synchronous reads: cold 7 (the first attempt's refused
-        // second statement, then BEGIN … COMMIT), warm 1, new frames 2.
-        for (viewport, statements) in [(near, 7), (near, 1), (far, 2)] {
+        // As the synchronous reads: cold 2 (the layout's row with its
+        // directory summary, then frames), warm 1, new frames 2.
+        for (viewport, statements) in [(near, 2), (near, 1), (far, 2)] {
             let read = try await counted(viewport)
             #expect(read.answer == engine.visibleElements(viewport: viewport))
             #expect(read.statements == statements)
@@ -240,8 +249,10 @@ struct PostgresReadTests {
         try await scratch.store.save(spec, as: "feed", crossExtents: [390])
         // As version 1 left it: no triggers, no function, no reach columns,
         // section rows without their orthogonal length (checksummed as
-        // then), no item runs, one version recorded (version 3 changed no table).
+        // then), no item runs, no directory summaries, one version recorded
+        // (version 3 changed no table).
         try scratch.store.executePostgres("""
+            ALTER TABLE layouts DROP COLUMN directory_summary;
             DROP FUNCTION tessera_checksum(spec_item_runs); DROP TABLE spec_item_runs;
             DROP TRIGGER specs_notify ON specs; DROP TRIGGER spec_sections_notify ON spec_sections;
             DROP TRIGGER layouts_notify ON layouts; DROP TRIGGER layout_sections_notify ON layout_sections;

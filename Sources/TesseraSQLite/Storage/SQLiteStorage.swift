@@ -37,12 +37,12 @@ final class SQLiteStorage: StorageBackend {
 
     var location: String { pool.path }
 
-    /// The WAL index's header, when mapped and settled: the tag a reader
+    /// The WAL index's header, when mapped and settled, nil once closed: the tag a reader
     /// whose snapshot the header named when it began shares resolved names
     /// under (see `DatabasePool.renewSnapshot`), so a commit by any
     /// connection of any process changes it.
     var committedState: SnapshotTag? {
-        guard let words = pool.walIndex?.settledStamp()?.wordTuple else { return nil }
+        guard let words = pool.settledWALStamp()?.wordTuple else { return nil }
         return SnapshotTag(words.0, words.1, words.2, words.3, words.4, words.5)
     }
 

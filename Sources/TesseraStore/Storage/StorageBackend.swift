@@ -33,7 +33,8 @@ package protocol StorageBackend: Sendable {
     /// The committed state a read begun now would see, named without
     /// beginning one, from no connection (see ``SnapshotTag``): equal to
     /// the tag under which reads of that state share what they resolve.
-    /// Nil when the backend cannot tell for sure (the default).
+    /// Nil when the backend cannot tell for sure (the default), and once
+    /// closed (the read a query then falls back to reports `closed`).
     var committedState: SnapshotTag? { get }
 
     /// Runs `body` in one read snapshot if a connection is free at once;

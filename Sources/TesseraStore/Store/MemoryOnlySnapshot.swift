@@ -20,6 +20,8 @@ final class MemoryOnlySnapshot: ReadSnapshot, SpecReads, LayoutReads, SectionRea
     func sectionBodies(specID: Int64) throws -> [String] { throw AnswerNeedsStorage() }
     func sectionBody(specID: Int64, index: Int) throws -> String? { throw AnswerNeedsStorage() }
     func sectionIdentities(specID: Int64) throws -> [SectionIdentity] { throw AnswerNeedsStorage() }
+    func itemRuns(specID: Int64, section: Int?) throws -> [ItemRun] { throw AnswerNeedsStorage() }
+    func lastItemRun(specID: Int64, section: Int) throws -> ItemRun? { throw AnswerNeedsStorage() }
 
     func freshLayout(name: String, crossExtent: Double) throws -> LayoutRecord? { throw AnswerNeedsStorage() }
     func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord? { throw AnswerNeedsStorage() }
