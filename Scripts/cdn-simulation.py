@@ -7,8 +7,9 @@ flings); each phone keeps its own small LRU of tiles and asks a shared CDN
 a real tessera-server, for the ones it lacks. Manifests are `no-cache`: the
 CDN revalidates one with the origin (If-None-Match, a 304) at most once per
 REVALIDATE simulated seconds, as a CDN's minimum revalidation interval does.
-Tile bodies are the server's real gzip answers, fetched once per distinct
-tile (what the CDN would have stored) and cached here, so the figures
+Tile bodies are the server's real gzip answers, in the format TesseraClient
+reads (column tiles, the manifest's `columnTiles`; `--format objects` for the
+JSON tiles of `tiles`), fetched once per distinct tile (what the CDN would have stored) and cached here, so the figures
 count real bytes. Reports, over the measured phase (after a warm-up phase):
 client requests per viewport, origin requests per client request, bytes per
 viewport and the CDN's hit rate.
@@ -60,8 +61,10 @@ class LRU:
 class Origin:
     """tessera-server: every request the CDN forwards is a real one."""
 
-    def __init__(self, url, feed, max_body):
+    def __init__(self, url, feed, max_body, template):
         self.url, self.feed, self.max_body = url, feed, max_body
+        # The manifest's member naming the tiles' URLs: "columnTiles" or "tiles".
+        self.template = template
         self.requests = 0
         self.manifests = {}
         self.tiles = {}
@@ -87,7 +90,7 @@ class Origin:
         if status == 304:
             return self.manifests[width], 0
         manifest = json.loads(body)
-        for key in ("revision", "tileLength", "tileCount", "contentSize", "tiles"):
+        for key in ("revision", "tileLength", "tileCount", "contentSize", self.template):
             if key not in manifest:
                 sys.exit(f"cdn-simulation: the manifest of {width} has no {key!r}")
         manifest["etag"] = headers["ETag"]
@@ -97,7 +100,7 @@ class Origin:
     def tile(self, width, index):
         """The gzip body's size of a tile, fetched from the server."""
         manifest = self.manifests[width]
-        path = f"/v1/feeds/{self.feed}/layouts/{width}/" + manifest["tiles"].replace("{index}", str(index))
+        path = f"/v1/feeds/{self.feed}/layouts/{width}/" + manifest[self.template].replace("{index}", str(index))
         status, body, headers = self.get(path, {"Accept-Encoding": "gzip"})
         if headers.get("Content-Encoding") != "gzip":
             sys.exit(f"cdn-simulation: {path} was not gzip-compressed")
@@ -134,7 +137,7 @@ class Person:
 
 def simulate(arguments):
     rng = random.Random(arguments.seed)
-    origin = Origin(arguments.url, arguments.feed, arguments.max_body)
+    origin = Origin(arguments.url, arguments.feed, arguments.max_body, "columnTiles" if arguments.format == "columns" else "tiles")
     cdn = LRU(arguments.cdn_bytes)
     sizes = {}  # (width, revision, index) -> gzip bytes, from the origin's answer
     validated = {}  # width -> the simulated second the CDN last revalidated its manifest
@@ -201,6 +204,8 @@ def main():
     parser.add_argument("--cdn-bytes", type=int, default=256 << 20, help="the CDN's cache of tiles, in bytes")
     parser.add_argument("--max-body", type=int, default=64 << 20, help="the largest answer read from the origin")
     parser.add_argument("--seed", type=int, default=26)
+    parser.add_argument("--format", choices=("columns", "objects"), default="columns",
+                        help="column tiles (what TesseraClient reads) or the JSON objects of `tiles`")
     arguments = parser.parse_args()
     for name in ("users", "viewports", "phone_tiles", "cdn_bytes", "max_body"):
         if getattr(arguments, name) < 1:
@@ -220,7 +225,7 @@ def main():
     print(f"origin requests:                {origin} = {100 * origin / requests:.2f} % of client requests "
           f"(tiles {totals['origin_tiles']}, manifest revalidations {totals['origin_manifests']}; target <= 2 %)")
     print(f"CDN hit rate:                   {100 * (1 - origin / requests):.2f} %")
-    print(f"bytes per viewport (gzip tiles): {totals['bytes'] / viewports:.0f}")
+    print(f"bytes per viewport (gzip {arguments.format} tiles): {totals['bytes'] / viewports:.0f}")
 
 
 if __name__ == "__main__":

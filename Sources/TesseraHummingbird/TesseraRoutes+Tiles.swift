@@ -36,6 +36,18 @@ extension TesseraRoutes {
         let revision = context.parameters.get("revision") ?? ""
         let index = try RequestValues.index(context.parameters.get("index"), of: "tile")
         let variant = try TileVariant(request)
+        let tag = "\(revision)-\(columns ? "c" : "")\(index)" + variant.tagSuffix
+        let cacheControl = "public, max-age=31536000, immutable"
+        // A body kept under its tag is the tile's while its revision is
+        // current: one look at the manifest (from memory when warm) instead
+        // of cutting, writing and compressing the tile again.
+        let gzip = TileResponses.acceptsGzip(request.headers[.acceptEncoding])
+        if let kept = gzip ? tileBodies.gzip(tag) : tileBodies.plain(tag),
+           case .found(let manifest, let computed) = try await store.tileManifest(name: name, crossExtent: extent, compute: computePolicy(name: name, extent: extent)),
+           manifest.revision == revision, index < manifest.tileCount {
+            if computed { metrics.layoutComputed() }
+            return TileResponses.response(encoded: kept, gzip: gzip, tag: tag, cacheControl: cacheControl, request: request)
+        }
         let result: TileResult<LayoutTile>
         do {
             result = try await store.tile(
@@ -47,9 +59,10 @@ extension TesseraRoutes {
             throw Problem(.notFound, error.message, headers: [.cacheControl: "no-store"])
         }
         let tile = try found(result, name: name, extent: extent)
-        return TileResponses.response(
-            columns ? TileJSON.columnTile(tile) : TileJSON.tile(tile), tag: "\(revision)-\(columns ? "c" : "")\(index)" + variant.tagSuffix,
-            cacheControl: "public, max-age=31536000, immutable", request: request, compressed: compressedTiles)
+        let body = columns ? TileJSON.columnTile(tile) : TileJSON.tile(tile)
+        // Kept in the encoding asked for (a gzip body is a seventh of the plain one).
+        if !gzip { tileBodies.keep(plain: body, tag: tag) }
+        return TileResponses.response(body, tag: tag, cacheControl: cacheControl, request: request, bodies: tileBodies)
     }
 
     private func layoutValues(_ context: Context) throws(Problem) -> (name: String, extent: Double) {
@@ -86,11 +99,25 @@ struct TileVariant {
 /// The answers of the tile routes: JSON with a strong ETag (a 304 for a
 /// matching `If-None-Match`), gzip-compressed when the request accepts it.
 enum TileResponses {
-    /// `compressed` keeps gzip bodies by tag, for bodies that never change under theirs (tiles).
-    static func response(
-        _ body: [UInt8], tag: String, cacheControl: String, request: Request, compressed: ByteBudgetCache<String, [UInt8]>? = nil
-    ) -> Response {
-        let gzip = acceptsGzip(request.headers[.acceptEncoding])
+    /// `bodies` keeps gzip bodies by tag, for bodies that never change under theirs (tiles).
+    static func response(_ body: [UInt8], tag: String, cacheControl: String, request: Request, bodies: TileBodies? = nil) -> Response {
+        guard acceptsGzip(request.headers[.acceptEncoding]) else {
+            return response(encoded: body, gzip: false, tag: tag, cacheControl: cacheControl, request: request)
+        }
+        if let kept = bodies?.gzip(tag) {
+            return response(encoded: kept, gzip: true, tag: tag, cacheControl: cacheControl, request: request)
+        }
+        guard let gzipped = Gzip.compress(body) else {
+            // Sent as it is: the tag must not claim gzip.
+            return response(encoded: body, gzip: false, tag: tag, cacheControl: cacheControl, request: request)
+        }
+        bodies?.keep(gzip: gzipped, tag: tag)
+        return response(encoded: gzipped, gzip: true, tag: tag, cacheControl: cacheControl, request: request)
+    }
+
+    /// `body` as it goes on the wire (gzip-compressed when `gzip`), or a
+    /// 304 when `If-None-Match` names its tag.
+    static func response(encoded body: [UInt8], gzip: Bool, tag: String, cacheControl: String, request: Request) -> Response {
         // A strong tag names one representation: the compressed one its own.
         let etag = "\"" + tag + (gzip ? "-gzip" : "") + "\""
         var headers: HTTPFields = [.eTag: etag, .cacheControl: cacheControl, .vary: "Accept-Encoding"]
@@ -98,14 +125,7 @@ enum TileResponses {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json"
-        let cached = gzip ? compressed?.value(tag) : nil
-        if gzip, let gzipped = cached ?? Gzip.compress(body) {
-            if cached == nil { compressed?.insert(gzipped, bytes: gzipped.count + tag.utf8.count + 64, for: tag) }
-            headers[.contentEncoding] = "gzip"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
-        }
-        // Sent as it is: the tag must not claim gzip.
-        if gzip { headers[.eTag] = "\"" + tag + "\"" }
+        if gzip { headers[.contentEncoding] = "gzip" }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
@@ -124,5 +144,27 @@ enum TileResponses {
             if coding == "*" { star = allowed }
         }
         return star ?? false
+    }
+}
+
+/// Tile bodies by entity tag, plain and gzip-compressed, within one byte
+/// budget (least recently used first out). A tag names a revision, a tile,
+/// its format and its variant, and a revision derives from the frames, so
+/// a body kept under a tag is right for every layout whose current
+/// revision is the tag's; the route checks that before it answers with one.
+struct TileBodies: Sendable {
+    private let cache: ByteBudgetCache<String, [UInt8]>
+
+    init(budget: Int) {
+        cache = ByteBudgetCache(budget: budget, shards: 4)
+    }
+
+    func plain(_ tag: String) -> [UInt8]? { cache.value(tag) }
+    func gzip(_ tag: String) -> [UInt8]? { cache.value(tag + "-gzip") }
+    func keep(plain body: [UInt8], tag: String) { keep(body, key: tag) }
+    func keep(gzip body: [UInt8], tag: String) { keep(body, key: tag + "-gzip") }
+
+    private func keep(_ body: [UInt8], key: String) {
+        cache.insert(body, bytes: body.count + key.utf8.count + 64, for: key)
     }
 }

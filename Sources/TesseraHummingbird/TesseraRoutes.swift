@@ -28,8 +28,9 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     let admission: ComputeAdmission
     let budget: AnswerBudget
     let metrics: TesseraMetrics
-    /// Tiles' gzip bodies by entity tag: a tile's bytes never change under its tag.
-    let compressedTiles = ByteBudgetCache<String, [UInt8]>(budget: 32 << 20, shards: 4)
+    /// Tiles' bodies by entity tag, plain and gzip (``TileBodies``): a
+    /// tile's bytes never change under its tag.
+    let tileBodies = TileBodies(budget: 64 << 20)
 
     /// Routes over `store`; metrics go to `metricsFactory`, or to the
     /// process's bootstrapped `MetricsSystem` when nil.

@@ -136,6 +136,66 @@ struct TileRoutesTests {
         }
     }
 
+    @Test("a tile body kept by the server answers only while its revision is current, and equals the tile cut anew")
+    func keptBodies() async throws {
+        let fixture = try await ServerFixture()
+        let paths = ["tiles/0", "tiles/1", "columns/0"]
+        let encodings: [HTTPFields] = [[:], [.acceptEncoding: "gzip"]]
+        // Cut anew by an application that has kept nothing yet.
+        func fresh(_ revision: String) async throws -> [[UInt8]] {
+            try await fixture.application().test(.router) { client in
+                var bodies: [[UInt8]] = []
+                for path in paths {
+                    let answer = try await client.execute(uri: "/v1/feeds/feed/layouts/390/revisions/\(revision)/\(path)", method: .get)
+                    #expect(answer.status == .ok)
+                    bodies.append(Array(answer.body.readableBytesView))
+                }
+                return bodies
+            }
+        }
+        let original = try Self.manifest(try await fixture.application().test(.router) { client in
+            try await client.execute(uri: "/v1/feeds/feed/layouts/390/tiles", method: .get)
+        })
+        let expected = try await fresh(original.revision)
+        try await fixture.application(ServerFixture.writable).test(.router) { client in
+            func get(_ revision: String, _ path: String, _ headers: HTTPFields) async throws -> TestResponse {
+                try await client.execute(uri: "/v1/feeds/feed/layouts/390/revisions/\(revision)/\(path)", method: .get, headers: headers)
+            }
+            // Twice each: cut and kept, then answered from what was kept.
+            for _ in 0..<2 {
+                for (path, body) in zip(paths, expected) {
+                    let plain = try await get(original.revision, path, [:])
+                    #expect(Array(plain.body.readableBytesView) == body)
+                    let gzip = try await get(original.revision, path, [.acceptEncoding: "gzip"])
+                    #expect(gzip.headers[.contentEncoding] == "gzip" && Gzip.decompress(Array(gzip.body.readableBytesView)) == body)
+                }
+            }
+            func put(_ text: String) async throws {
+                let answer = try await client.execute(uri: "/v1/feeds/feed", method: .put, headers: ServerFixture.authorized, body: ByteBuffer(string: text))
+                #expect(answer.status == .ok)
+            }
+            try await put(ServerFixture.feed.replacingOccurrences(of: #""count": 120"#, with: #""count": 90"#))
+            let changed = try Self.manifest(try await client.execute(uri: "/v1/feeds/feed/layouts/390/tiles", method: .get))
+            #expect(changed.revision != original.revision)
+            for path in paths {
+                for headers in encodings {
+                    let gone = try await get(original.revision, path, headers)
+                    #expect(gone.status == .notFound && gone.headers[.cacheControl] == "no-store", "\(path): \(gone.text)")
+                }
+            }
+            // The same frames again: the same revision, and its kept bodies are right.
+            try await put(ServerFixture.feed)
+            let back = try Self.manifest(try await client.execute(uri: "/v1/feeds/feed/layouts/390/tiles", method: .get))
+            #expect(back.revision == original.revision)
+            for (path, body) in zip(paths, expected) {
+                let kept = try await get(back.revision, path, [:])
+                #expect(Array(kept.body.readableBytesView) == body)
+            }
+        }
+        let cutAgain = try await fresh(original.revision)
+        #expect(cutAgain == expected)
+    }
+
     @Test("a missing layout is computed as for /visible, within --compute-extents")
     func compute() async throws {
         let fixture = try await ServerFixture()
