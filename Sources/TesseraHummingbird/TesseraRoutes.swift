@@ -30,7 +30,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     let metrics: TesseraMetrics
     /// Tiles' bodies by entity tag, plain and gzip (``TileBodies``): a
     /// tile's bytes never change under its tag.
-    let tileBodies = TileBodies(budget: 64 << 20)
+    let tileBodies: TileBodies
 
     /// Routes over `store`; metrics go to `metricsFactory`, or to the
     /// process's bootstrapped `MetricsSystem` when nil.
@@ -40,6 +40,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
         self.admission = ComputeAdmission(configuration: configuration)
         self.budget = AnswerBudget(limit: configuration.maximumElementsInFlight)
         self.metrics = TesseraMetrics(factory: metricsFactory ?? MetricsSystem.factory)
+        self.tileBodies = TileBodies(budget: configuration.tileCacheBytes)
     }
 
     /// Adds the routes to `router` (a router or a group of one). A method a

@@ -37,6 +37,11 @@ public struct TesseraServiceConfiguration: Sendable {
     /// Room given back when deleting a spec finds the disk full, so that the
     /// deletion still happens (`--disk-reserve`); nil: a full disk answers 507.
     public var diskReserve: DiskReserve?
+    /// The bytes of tile bodies (plain and gzip-compressed) kept to answer
+    /// the same tile again without cutting and compressing it: a kept body
+    /// answers only while its revision is the layout's current one
+    /// (`--tile-cache-bytes`, 64 MiB by default; 0 keeps none).
+    public var tileCacheBytes: Int
 
     public init(
         computeExtents: ClosedRange<Double> = 200...3000,
@@ -46,7 +51,8 @@ public struct TesseraServiceConfiguration: Sendable {
         maximumBodySize: Int = 64 << 20,
         maximumAnswerElements: Int = 50_000,
         maximumElementsInFlight: Int = 2_000_000,
-        diskReserve: DiskReserve? = nil
+        diskReserve: DiskReserve? = nil,
+        tileCacheBytes: Int = 64 << 20
     ) {
         self.computeExtents = computeExtents
         self.maximumExtents = maximumExtents
@@ -56,5 +62,6 @@ public struct TesseraServiceConfiguration: Sendable {
         self.maximumAnswerElements = maximumAnswerElements
         self.maximumElementsInFlight = maximumElementsInFlight
         self.diskReserve = diskReserve
+        self.tileCacheBytes = tileCacheBytes
     }
 }

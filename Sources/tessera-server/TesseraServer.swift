@@ -86,6 +86,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The most elements that large answers being sent hold together; past it a large answer answers 503.")
     var maxElementsInFlight = 2_000_000
 
+    @Option(help: "Bytes of tile bodies kept to answer the same tile again (0: none).")
+    var tileCacheBytes = 64 << 20
+
     @Option(help: "Bytes kept free beside a SQLite store, given back when deleting a spec finds the disk full (0: none).")
     var diskReserve = 64 << 20
 
@@ -113,6 +116,7 @@ struct Serve: AsyncParsableCommand {
         guard maxBodySize >= 1 else { throw ValidationError("--max-body-size must be 1 or more, got \(maxBodySize)") }
         guard maxAnswerElements >= 1 else { throw ValidationError("--max-answer-elements must be 1 or more, got \(maxAnswerElements)") }
         guard maxElementsInFlight >= 1 else { throw ValidationError("--max-elements-in-flight must be 1 or more, got \(maxElementsInFlight)") }
+        guard tileCacheBytes >= 0 else { throw ValidationError("--tile-cache-bytes must be 0 or more, got \(tileCacheBytes)") }
         guard diskReserve >= 0 else { throw ValidationError("--disk-reserve must be 0 or more, got \(diskReserve)") }
         _ = try connectionLimits()
         guard (1...256).contains(blockingThreads) else { throw ValidationError("--blocking-threads must be from 1 to 256, got \(blockingThreads)") }
@@ -156,7 +160,8 @@ struct Serve: AsyncParsableCommand {
             maximumBodySize: maxBodySize,
             maximumAnswerElements: maxAnswerElements,
             maximumElementsInFlight: maxElementsInFlight,
-            diskReserve: try ServerOptions.diskReserve(db: db, bytes: diskReserve)
+            diskReserve: try ServerOptions.diskReserve(db: db, bytes: diskReserve),
+            tileCacheBytes: tileCacheBytes
         )
         let limits = try connectionLimits()
         let connections = ConnectionRegistry(maximum: limits.maximumConnections)

@@ -101,6 +101,7 @@ struct ServerProcessTests {
         (["--db", "STORE", "--compute-extents", "300-200"], "--compute-extents: MIN must be above 0 and not above MAX"),
         (["--db", "STORE", "--compute-extents", "abc"], "--compute-extents takes MIN-MAX"),
         (["--db", "STORE", "--max-extents", "0"], "--max-extents must be 1 or more"),
+        (["--db", "STORE", "--tile-cache-bytes=-1"], "--tile-cache-bytes must be 0 or more, got -1"),
         (["--db", "STORE", "--token-file", "missing-token"], "--token-file: cannot read 'missing-token'"),
         (["--db", "STORE", "--token-file", "EMPTY"], "holds no token"),
     ])

@@ -136,8 +136,8 @@ struct TileRoutesTests {
         }
     }
 
-    @Test("a tile body kept by the server answers only while its revision is current, and equals the tile cut anew")
-    func keptBodies() async throws {
+    @Test("a tile body kept by the server answers only while its revision is current, and equals the tile cut anew", arguments: [64 << 20, 0])
+    func keptBodies(tileCacheBytes: Int) async throws {
         let fixture = try await ServerFixture()
         let paths = ["tiles/0", "tiles/1", "columns/0"]
         let encodings: [HTTPFields] = [[:], [.acceptEncoding: "gzip"]]
@@ -157,7 +157,9 @@ struct TileRoutesTests {
             try await client.execute(uri: "/v1/feeds/feed/layouts/390/tiles", method: .get)
         })
         let expected = try await fresh(original.revision)
-        try await fixture.application(ServerFixture.writable).test(.router) { client in
+        var configuration = ServerFixture.writable
+        configuration.tileCacheBytes = tileCacheBytes
+        try await fixture.application(configuration).test(.router) { client in
             func get(_ revision: String, _ path: String, _ headers: HTTPFields) async throws -> TestResponse {
                 try await client.execute(uri: "/v1/feeds/feed/layouts/390/revisions/\(revision)/\(path)", method: .get, headers: headers)
             }
