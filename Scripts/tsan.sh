@@ -8,7 +8,8 @@
 # these run on every backend, PostgreSQL included,
 # whose tests start their own throwaway server, see Scripts/postgres.sh),
 # PostgreSQL's async reads (PostgresReadTests) and NIO's thread pool as the
-# store's executor (ThreadPoolExecutorTests).
+# store's executor (ThreadPoolExecutorTests), and warm answers from memory
+# beside writers and a closing store (MemoryAnswerTests).
 #
 #   bash Scripts/tsan.sh                 # the suites above
 #   bash Scripts/tsan.sh --traits PostgreSQL   # extra arguments go to swift test
@@ -28,7 +29,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-filter=${TSAN_FILTER:-'DatabasePoolTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests'}
+filter=${TSAN_FILTER:-'DatabasePoolTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests'}
 mkdir -p .build-tsan
 log=.build-tsan/tsan.log
 start=$(date +%s)
