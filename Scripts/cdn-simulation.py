@@ -225,7 +225,8 @@ def main():
     print(f"origin requests:                {origin} = {100 * origin / requests:.2f} % of client requests "
           f"(tiles {totals['origin_tiles']}, manifest revalidations {totals['origin_manifests']}; target <= 2 %)")
     print(f"CDN hit rate:                   {100 * (1 - origin / requests):.2f} %")
-    print(f"bytes per viewport (gzip {arguments.format} tiles): {totals['bytes'] / viewports:.0f}")
+    kind = "column" if arguments.format == "columns" else "JSON"
+    print(f"bytes per viewport (gzip {kind} tiles): {totals['bytes'] / viewports:.0f}")
 
 
 if __name__ == "__main__":
