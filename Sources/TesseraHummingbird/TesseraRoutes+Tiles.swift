@@ -60,8 +60,12 @@ extension TesseraRoutes {
         }
         let tile = try found(result, name: name, extent: extent)
         let body = columns ? TileJSON.columnTile(tile) : TileJSON.tile(tile)
-        // Kept in the encoding asked for (a gzip body is a seventh of the plain one).
-        if !gzip { tileBodies.keep(plain: body, tag: tag) }
+        guard gzip else {
+            // Kept in the encoding asked for (a gzip body is a seventh of the plain one).
+            let buffer = ByteBuffer(bytes: body)
+            tileBodies.keep(plain: buffer, tag: tag)
+            return TileResponses.response(encoded: buffer, gzip: false, tag: tag, cacheControl: cacheControl, request: request)
+        }
         return TileResponses.response(body, tag: tag, cacheControl: cacheControl, request: request, bodies: tileBodies)
     }
 
@@ -102,22 +106,23 @@ enum TileResponses {
     /// `bodies` keeps gzip bodies by tag, for bodies that never change under theirs (tiles).
     static func response(_ body: [UInt8], tag: String, cacheControl: String, request: Request, bodies: TileBodies? = nil) -> Response {
         guard acceptsGzip(request.headers[.acceptEncoding]) else {
-            return response(encoded: body, gzip: false, tag: tag, cacheControl: cacheControl, request: request)
+            return response(encoded: ByteBuffer(bytes: body), gzip: false, tag: tag, cacheControl: cacheControl, request: request)
         }
         if let kept = bodies?.gzip(tag) {
             return response(encoded: kept, gzip: true, tag: tag, cacheControl: cacheControl, request: request)
         }
         guard let gzipped = Gzip.compress(body) else {
             // Sent as it is: the tag must not claim gzip.
-            return response(encoded: body, gzip: false, tag: tag, cacheControl: cacheControl, request: request)
+            return response(encoded: ByteBuffer(bytes: body), gzip: false, tag: tag, cacheControl: cacheControl, request: request)
         }
-        bodies?.keep(gzip: gzipped, tag: tag)
-        return response(encoded: gzipped, gzip: true, tag: tag, cacheControl: cacheControl, request: request)
+        let buffer = ByteBuffer(bytes: gzipped)
+        bodies?.keep(gzip: buffer, tag: tag)
+        return response(encoded: buffer, gzip: true, tag: tag, cacheControl: cacheControl, request: request)
     }
 
     /// `body` as it goes on the wire (gzip-compressed when `gzip`), or a
     /// 304 when `If-None-Match` names its tag.
-    static func response(encoded body: [UInt8], gzip: Bool, tag: String, cacheControl: String, request: Request) -> Response {
+    static func response(encoded body: ByteBuffer, gzip: Bool, tag: String, cacheControl: String, request: Request) -> Response {
         // A strong tag names one representation: the compressed one its own.
         let etag = "\"" + tag + (gzip ? "-gzip" : "") + "\""
         var headers: HTTPFields = [.eTag: etag, .cacheControl: cacheControl, .vary: "Accept-Encoding"]
@@ -126,7 +131,8 @@ enum TileResponses {
         }
         headers[.contentType] = "application/json"
         if gzip { headers[.contentEncoding] = "gzip" }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        // The kept buffer itself: its storage is shared, not copied.
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
     /// Whether `Accept-Encoding` allows gzip (`gzip` or `x-gzip`, or `*`,
@@ -153,18 +159,18 @@ enum TileResponses {
 /// a body kept under a tag is right for every layout whose current
 /// revision is the tag's; the route checks that before it answers with one.
 struct TileBodies: Sendable {
-    private let cache: ByteBudgetCache<String, [UInt8]>
+    private let cache: ByteBudgetCache<String, ByteBuffer>
 
     init(budget: Int) {
         cache = ByteBudgetCache(budget: budget, shards: 4)
     }
 
-    func plain(_ tag: String) -> [UInt8]? { cache.value(tag) }
-    func gzip(_ tag: String) -> [UInt8]? { cache.value(tag + "-gzip") }
-    func keep(plain body: [UInt8], tag: String) { keep(body, key: tag) }
-    func keep(gzip body: [UInt8], tag: String) { keep(body, key: tag + "-gzip") }
+    func plain(_ tag: String) -> ByteBuffer? { cache.value(tag) }
+    func gzip(_ tag: String) -> ByteBuffer? { cache.value(tag + "-gzip") }
+    func keep(plain body: ByteBuffer, tag: String) { keep(body, key: tag) }
+    func keep(gzip body: ByteBuffer, tag: String) { keep(body, key: tag + "-gzip") }
 
-    private func keep(_ body: [UInt8], key: String) {
-        cache.insert(body, bytes: body.count + key.utf8.count + 64, for: key)
+    private func keep(_ body: ByteBuffer, key: String) {
+        cache.insert(body, bytes: body.readableBytes + key.utf8.count + 64, for: key)
     }
 }
