@@ -5,10 +5,13 @@ import Synchronization
 import TesseraStore
 
 /// The service's metrics through swift-metrics: requests counted and timed
-/// by route, method and status, and layouts computed by reads.
+/// by route, method and status, layouts computed by reads, and tiles
+/// answered with a kept body or cut anew.
 package final class TesseraMetrics: Sendable {
     private let factory: any MetricsFactory
     private let computed: Counter
+    private let tilesKept: Counter
+    private let tilesCut: Counter
     private let perRoute = Mutex<[Key: (Counter, Timer)]>([:])
 
     private struct Key: Hashable {
@@ -20,6 +23,8 @@ package final class TesseraMetrics: Sendable {
     package init(factory: any MetricsFactory) {
         self.factory = factory
         computed = Counter(label: "tessera_layouts_computed_total", factory: factory)
+        tilesKept = Counter(label: "tessera_tiles_answered_total", dimensions: [("body", "kept")], factory: factory)
+        tilesCut = Counter(label: "tessera_tiles_answered_total", dimensions: [("body", "cut")], factory: factory)
     }
 
     /// One answered request.
@@ -42,6 +47,11 @@ package final class TesseraMetrics: Sendable {
     /// A layout that a read computed.
     package func layoutComputed() {
         computed.increment()
+    }
+
+    /// A tile answered with its kept body (`kept`) or cut and written anew.
+    package func tileAnswered(kept: Bool) {
+        (kept ? tilesKept : tilesCut).increment()
     }
 }
 

@@ -46,6 +46,7 @@ extension TesseraRoutes {
            case .found(let manifest, let computed) = try await store.tileManifest(name: name, crossExtent: extent, compute: computePolicy(name: name, extent: extent)),
            manifest.revision == revision, index < manifest.tileCount {
             if computed { metrics.layoutComputed() }
+            metrics.tileAnswered(kept: true)
             return TileResponses.response(encoded: kept, gzip: gzip, tag: tag, cacheControl: cacheControl, request: request)
         }
         let result: TileResult<LayoutTile>
@@ -60,6 +61,7 @@ extension TesseraRoutes {
         }
         let tile = try found(result, name: name, extent: extent)
         let body = columns ? TileJSON.columnTile(tile) : TileJSON.tile(tile)
+        metrics.tileAnswered(kept: false)
         guard gzip else {
             // Kept in the encoding asked for (a gzip body is a seventh of the plain one).
             let buffer = ByteBuffer(bytes: body)

@@ -196,6 +196,11 @@ struct TileRoutesTests {
         }
         let cutAgain = try await fresh(original.revision)
         #expect(cutAgain == expected)
+        // Each fresh application cut its 3 tiles; the first pass cut 6 (3
+        // plain, 3 gzip), the second and the return answered from kept bodies.
+        let kept = tileCacheBytes > 0 ? 9 : 0
+        #expect(fixture.metricsText.contains("tessera_tiles_answered_total{body=\"kept\"} \(kept)\n"), "\(fixture.metricsText)")
+        #expect(fixture.metricsText.contains("tessera_tiles_answered_total{body=\"cut\"} \(21 - kept)\n"), "\(fixture.metricsText)")
     }
 
     @Test("a missing layout is computed as for /visible, within --compute-extents")
