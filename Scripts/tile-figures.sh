@@ -8,6 +8,9 @@
 #     in ROUNDS alternating rounds (the ratio within each round, then the median).
 #
 #   bash Scripts/tile-figures.sh          DURATION=5 ROUNDS=3 by default
+#   TILE_CACHE_BYTES=0 bash Scripts/tile-figures.sh   every tile cut anew (what a CDN's origin meets
+#                                          for tiles it asks once); by default the server keeps tile bodies
+#                                          (--tile-cache-bytes), and each thread's 4,096 requests repeat
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +23,7 @@ tessera_binaries
 
 "$BIN/tessera" demo --out-dir "$WORK" >/dev/null
 STORE="$WORK/tessera-demo.sqlite"
-start_server "$STORE" --max-extents 64
+start_server "$STORE" --max-extents 64 ${TILE_CACHE_BYTES:+--tile-cache-bytes "$TILE_CACHE_BYTES"}
 
 python3 - "$URL" "$WORK" <<'PY'
 import gzip, json, random, sys, urllib.request
@@ -82,3 +85,4 @@ for round in $(seq "$ROUNDS"); do
         "| ratio $(awk -v a="${tiles%% *}" -v b="${health%% *}" 'BEGIN {printf "%.2f", a / b}')" \
         "gzip ratio $(awk -v a="${gzipped%% *}" -v b="${health%% *}" 'BEGIN {printf "%.2f", a / b}')"
 done
+echo "tiles answered (the server's /metrics): $(curl -s "$URL/metrics" | sed -n 's/^tessera_tiles_answered_total{body="\([a-z]*\)"} \([0-9]*\)$/\1 \2/p' | tr '\n' ' ')"
