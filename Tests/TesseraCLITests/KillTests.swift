@@ -37,14 +37,7 @@ struct KillTests {
     func killMidwayThroughAppend() async throws {
         try await killDuring(
             before: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "staggered", "columns": 3}, "items": {"count": 1000, "cycle": [{"aspectRatio": 0.75}, {"aspectRatio": 1.5}]}}]}"#
-        ) { directory, database in
-            let items = directory.appendingPathComponent("more.ndjson")
-            let line = Data("{\"aspectRatio\": 0.8}\n".utf8)
-            var lines = Data(capacity: line.count * 300_000)
-            for _ in 0..<300_000 { lines.append(line) }
-            try lines.write(to: items)
-            return ["append", "--db", database, "--name", "feed", "--section", "0", items.path]
-        }
+        ) { directory, database in try Self.appendOfManyItems(directory: directory, database: database) }
     }
 
     @Test("in an append to a section that already had items appended leaves its earlier runs and the previous layout intact")
@@ -52,14 +45,19 @@ struct KillTests {
         try await killDuring(
             before: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "staggered", "columns": 3}, "items": {"count": 1000, "cycle": [{"aspectRatio": 0.75}, {"aspectRatio": 1.5}]}}]}"#,
             appendsFirst: 3
-        ) { directory, database in
-            let items = directory.appendingPathComponent("more.ndjson")
-            let line = Data("{\"aspectRatio\": 0.8}\n".utf8)
-            var lines = Data(capacity: line.count * 300_000)
-            for _ in 0..<300_000 { lines.append(line) }
-            try lines.write(to: items)
-            return ["append", "--db", database, "--name", "feed", "--section", "0", items.path]
-        }
+        ) { directory, database in try Self.appendOfManyItems(directory: directory, database: database) }
+    }
+
+    /// Writes 300,000 items as NDJSON beside the store, and returns the
+    /// `tessera append` of them to section 0 of `feed`: long enough to be
+    /// killed in the middle of its write.
+    private static func appendOfManyItems(directory: URL, database: String) throws -> [String] {
+        let items = directory.appendingPathComponent("more.ndjson")
+        let line = Data("{\"aspectRatio\": 0.8}\n".utf8)
+        var lines = Data(capacity: line.count * 300_000)
+        for _ in 0..<300_000 { lines.append(line) }
+        try lines.write(to: items)
+        return ["append", "--db", database, "--name", "feed", "--section", "0", items.path]
     }
 
     /// Stores `before` at `widths` (then appends 100 items to its section 0
