@@ -3,6 +3,7 @@ import TesseraStore
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
+import SQLiteToolkit
 
 /// A store is one file once its writer closes: `close()` (or releasing the
 /// store) folds the WAL into the database file and, as the last connection,
@@ -68,6 +69,32 @@ struct CloseTests {
         // The other connection still reads and writes.
         #expect(try await other.visibleElements(name: "feed", crossExtent: 390, viewport: Self.viewports[0]) == written[0])
         #expect(try await other.invalidate(name: "feed", crossExtent: 820) == 1)
+    }
+
+    @Test("close() copies every frame of the WAL without emptying it: another process's connection finds nothing left to copy, reads every commit, and its next write starts the WAL over")
+    func closeCopiesWithoutTruncating() async throws {
+        let directory = try TemporaryDirectory("full-checkpoint")
+        let path = directory.file("feed.sqlite")
+        try LayoutStore(path: path).close()
+        // Another connection, as another process has one: it has read the store (in WAL mode) and stays open.
+        let other = try Connection(path: path, options: Connection.Options.store)
+        defer { other.close() }
+        #expect(try other.scalarInt64("SELECT count(*) FROM specs") == 0)
+        let written = try await Self.write(path) { $0.close() }
+        let walBytes = (try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(walBytes > 0, "the WAL is left as it was, not cut to zero bytes")
+        // Every frame logged is in the database file: a checkpoint finds them all copied.
+        let checkpoint = try other.prepare("PRAGMA wal_checkpoint(PASSIVE)")
+        #expect(try checkpoint.step())
+        #expect(checkpoint.int(at: 0) == 0 && checkpoint.int(at: 1) == checkpoint.int(at: 2), "busy, logged, copied: \(checkpoint.int(at: 0)), \(checkpoint.int(at: 1)), \(checkpoint.int(at: 2))")
+        checkpoint.reset()
+        try FileManager.default.copyItem(atPath: path, toPath: directory.file("copy.sqlite"))
+        #expect(try Self.answers(directory.file("copy.sqlite")) == written)
+        // The other connection reads the last commit, and writes from the WAL's beginning.
+        #expect(try other.scalarInt64("SELECT count(*) FROM spec_item_runs") == 1)
+        try other.execute("BEGIN IMMEDIATE; UPDATE specs SET updated_at = updated_at; COMMIT")
+        let after = (try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(after <= walBytes)
     }
 
     @Test("every read and write after close() fails with code closed; closing twice does nothing")

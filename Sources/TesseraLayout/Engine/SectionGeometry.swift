@@ -137,6 +137,14 @@ package struct SectionChain: Sendable {
         self.sectionSpacing = sectionSpacing
     }
 
+    /// A chain that places its next section, when not empty, at `start`:
+    /// the chain of the sections before a non-empty section placed at
+    /// `start`, for placing again only that section and those after it.
+    package init(sectionSpacing: Double, nextNonEmptyAt start: Double) {
+        self.sectionSpacing = sectionSpacing
+        end = start
+    }
+
     /// Where the next section starts if it turns out not to be empty.
     package var nextStart: Double { hasNonEmpty ? end + sectionSpacing : end }
 

@@ -55,6 +55,14 @@ package struct LayoutRecord: Sendable {
         self.revision = revision
         self.directorySummary = directorySummary
     }
+
+    /// The totals the row holds.
+    package var totals: LayoutTotals {
+        LayoutTotals(
+            contentLength: layout.contentLength, sectionCount: layout.sectionCount, cellCount: layout.cellCount,
+            elementCount: layout.elementCount, overhang: overhang
+        )
+    }
 }
 
 /// A new layout row, before its cells are written.

@@ -12,7 +12,7 @@ extension LayoutStore {
         var header: Spec
         var previous: [SectionIdentity]
         /// Read before the spec rows change: states are judged against the old content.
-        var layouts: [StoredLayout]
+        var layouts: [LayoutRecord]
     }
 
     /// Appends `items` to section `section` of the spec stored under `name`
@@ -121,7 +121,7 @@ extension LayoutStore {
         guard previous.indices.contains(section) else {
             throw StoreError.noSuchSection(name: name, section: section, count: previous.count)
         }
-        let layouts = try await storage.read { try $0.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version) }.map(\.layout)
+        let layouts = try await storage.read { try $0.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version) }
         return SectionTarget(name: name, section: section, record: record, header: header, previous: previous, layouts: layouts)
     }
 
@@ -139,7 +139,8 @@ extension LayoutStore {
     ) async throws -> UpdateReport {
         let (name, section, specID) = (target.name, target.section, target.record.id)
         var report = UpdateReport()
-        for layout in target.layouts {
+        for record in target.layouts {
+            let layout = record.layout
             guard layout.state == .fresh else {
                 guard let spec = try await loadSpec(name: name, storage: storage)?.spec else { throw StoreError.noSuchSpec(name: name) }
                 _ = try await computeLayout(
@@ -161,6 +162,7 @@ extension LayoutStore {
                 },
                 cancellation: cancellation
             )
+            updater.oldTotals = record.totals
             configure(&updater)
             report.layouts.append(try await updater.run())
         }

@@ -28,6 +28,9 @@ struct LayoutUpdater {
     /// appended: a layout that holds all their earlier items goes on from
     /// its stored state without reading them.
     var appended: [Int: AppendedSection] = [:]
+    /// The layout's totals as stored (its row), which lets an append read
+    /// only the rows from its section on (see `appendWindow()`); nil: every row is read.
+    var oldTotals: LayoutTotals? = nil
 
     /// A section that had `items` appended after its first `before` items.
     struct AppendedSection {
@@ -60,20 +63,23 @@ struct LayoutUpdater {
 
     mutating func run() async throws -> UpdateReport.Layout {
         var entry = UpdateReport.Layout(crossExtent: layout.crossExtent)
-        let oldSections = try await storage.read { try $0.sections.sections(layoutID: layout.id) }
+        let window = try await appendWindow()
+        // With a window, `oldSections` holds the rows from section `first` on.
+        let first = window?.first ?? 0
+        let oldSections = if let window { window.rows } else { try await storage.read { try $0.sections.sections(layoutID: layout.id) } }
         var oldByIdentity: [String: Int] = [:]
         for (index, info) in oldIdentities.enumerated() where oldByIdentity[info.identity] == nil {
             oldByIdentity[info.identity] = index
         }
         var used = Set<Int>()
         var plans: [Plan] = []
-        for (index, identity) in fingerprint.sectionIdentities.enumerated() {
-            guard let oldIndex = oldByIdentity[identity], !used.contains(oldIndex), oldSections.indices.contains(oldIndex) else {
+        for (index, identity) in fingerprint.sectionIdentities.enumerated() where index >= first {
+            guard let oldIndex = oldByIdentity[identity], !used.contains(oldIndex), oldSections.indices.contains(oldIndex - first) else {
                 plans.append(.recompute(replacing: nil))
                 continue
             }
             used.insert(oldIndex)
-            let old = oldSections[oldIndex]
+            let old = oldSections[oldIndex - first]
             if oldIdentities[oldIndex].hash == fingerprint.sectionHashes[index] {
                 plans.append(.reuse(old))
                 continue
@@ -96,18 +102,20 @@ struct LayoutUpdater {
                 plans.append(.recompute(replacing: old))
             }
         }
-        for (index, old) in oldSections.enumerated() where !used.contains(index) {
+        for (offset, old) in oldSections.enumerated() where !used.contains(first + offset) {
             try await storage.cellRows.deleteGroups(layoutID: layout.id, slot: old.slot)
             entry.removed += 1
         }
 
-        var nextSlot = (oldSections.map(\.slot).max() ?? -1) + 1
+        // With a window, the slots of the rows before it are read only when a section needs a new slot.
+        var nextSlot: Int? = window == nil ? (oldSections.map(\.slot).max() ?? -1) + 1 : nil
         var writer = CellGroupWriter(storage: storage.cellRows, layoutID: layout.id)
         writer.cancellation = cancellation
         writer.location = location
         writer.writesSectionRows = false
         var placed: [Placed] = []
-        for (index, plan) in plans.enumerated() {
+        for (offset, plan) in plans.enumerated() {
+            let index = first + offset
             switch plan {
             case .reuse(let old):
                 var geometry = old.geometry
@@ -153,15 +161,20 @@ struct LayoutUpdater {
         // Place the sections as the engine does; then write the rows that changed.
         let renumbered = placed.count != oldSections.count || placed.contains { $0.moved && $0.state == nil }
         let keptStates = renumbered ? try await storage.read { try $0.sections.placerStates(layoutID: layout.id) } : [:]
+        // A window's sections keep their indices: never renumbered (that would drop the rows before it).
+        assert(window == nil || !renumbered)
         if renumbered { try await storage.cellRows.deleteSections(layoutID: layout.id) }
-        var chain = SectionChain(sectionSpacing: sectionSpacing)
-        var overhang = 0.0
-        var cellCount = 0
-        var elementCount = 0
-        for (index, section) in placed.enumerated() {
+        var chain = window.map { SectionChain(sectionSpacing: sectionSpacing, nextNonEmptyAt: $0.start) } ?? SectionChain(sectionSpacing: sectionSpacing)
+        var overhang = window?.overhangBefore ?? 0
+        var cellCount = window?.cellsBefore ?? 0
+        var elementCount = window?.elementsBefore ?? 0
+        // The sections before the window neither change nor move.
+        entry.kept += first
+        for (offset, section) in placed.enumerated() {
+            let index = first + offset
             let oldStart = section.geometry.start
             let geometry = chain.place(section.geometry)
-            if plans[index].isReuse {
+            if plans[offset].isReuse {
                 if section.moved || geometry.start != oldStart { entry.shifted += 1 } else { entry.kept += 1 }
             }
             overhang = max(overhang, geometry.overhang)
@@ -178,7 +191,7 @@ struct LayoutUpdater {
         }
         try await storage.layoutRows.updateLayout(
             id: layout.id,
-            LayoutTotals(contentLength: chain.end, sectionCount: placed.count, cellCount: cellCount, elementCount: elementCount, overhang: overhang),
+            LayoutTotals(contentLength: chain.end, sectionCount: first + placed.count, cellCount: cellCount, elementCount: elementCount, overhang: overhang),
             specHash: fingerprint.specHash,
             updatedAt: Clock.wall()
         )
@@ -190,12 +203,17 @@ struct LayoutUpdater {
         _ section: Section,
         index: Int,
         replacing old: OldSection?,
-        slot nextSlot: inout Int,
+        slot nextSlot: inout Int?,
         writer: inout CellGroupWriter
     ) async throws -> Placed {
         if let old { try await storage.cellRows.deleteGroups(layoutID: layout.id, slot: old.slot) }
-        let slot = nextSlot
-        nextSlot += 1
+        let slot: Int
+        if let nextSlot {
+            slot = nextSlot
+        } else {
+            slot = (try await storage.read { try $0.sections.sections(layoutID: layout.id) }.map(\.slot).max() ?? -1) + 1
+        }
+        nextSlot = slot + 1
         writer.slots[index] = slot
         let (geometry, placer) = try engine.layoutSection(
             section, index: index, axis: axis, crossExtent: layout.crossExtent, start: 0, into: &writer

@@ -17,7 +17,7 @@ struct BenchCommand: AsyncParsableCommand {
         case engine, store, serving, feeds, postgres, carousels, features, resize, tiles, floor, all
     }
 
-    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), tiles (the tile routes' figures on a staggered feed of --size items at phone widths; not part of all), floor (the store against its floor: warm queries of 8 feeds × 8 widths of --size items beside the in-memory layout, the first query among 20,000 small feeds, appends as a whole process and 100 in a row; needs the tessera product built beside tessera-bench; not part of all), or all.")
+    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), tiles (the tile routes' figures on a staggered feed of --size items at phone widths; not part of all), floor (the store against its floor: warm queries of 8 feeds × 8 widths of --size items beside the in-memory layout, the first query among 20,000 small feeds, appends as a whole process and 100 in a row; runs the tessera product built beside tessera-bench, or --tessera; not part of all), or all.")
     var suite: Suite = .all
 
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
@@ -43,6 +43,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Flag(help: "Print JSON instead of tables.")
     var json = false
+
+    @Option(help: "The tessera executable the floor suite runs as a whole process (default: the one beside tessera-bench), e.g. one built with --static-swift-stdlib, as it ships.")
+    var tessera: String?
 
     @Option(help: .hidden)
     var child: String?
@@ -99,7 +102,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if suite == .floor {
             note("floor: 8 feeds × 8 widths of \(count) items beside the in-memory layout, 20000 small feeds, appends, \(runs) runs")
-            let report = try spawn(["--child", "floor"], count: count, as: FloorBenchmark.Report.self)
+            let report = try spawn(["--child", "floor"] + (tessera.map { ["--tessera", $0] } ?? []), count: count, as: FloorBenchmark.Report.self)
             print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : BenchTable.floor(report, runs: runs))
             return
         }
@@ -176,7 +179,8 @@ struct BenchCommand: AsyncParsableCommand {
         } else if child == "carousels" {
             data = try await JSONEncoder().encode(CarouselBenchmark(queries: 20_000, runs: runs, directory: directory).run())
         } else if child == "floor" {
-            data = try await JSONEncoder().encode(FloorBenchmark(count: count, runs: runs, directory: directory).run())
+            let executable = tessera.map { URL(fileURLWithPath: $0) } ?? Self.executable.deletingLastPathComponent().appendingPathComponent("tessera")
+            data = try await JSONEncoder().encode(FloorBenchmark(count: count, runs: runs, directory: directory, tessera: executable).run())
         } else if child == "tiles" {
             data = try await JSONEncoder().encode(TileBenchmark(count: count, queries: 2_000, runs: runs, directory: directory).run())
         } else if child == "ndjson" {

@@ -19,7 +19,7 @@ extension BenchTable {
             ["first query of a feed among \(report.smallFeeds), p50 / p99", micro(report.firstQueryP50Microseconds, report.firstQueryP99Microseconds),
              "the same queries warm: " + micro(report.smallWarmP50Microseconds, report.smallWarmP99Microseconds),
              ratio(report.firstQueryP50Microseconds, report.smallWarmP50Microseconds), "≤ 10 / 40 µs"],
-            ["`tessera append` of \(FloorBenchmark.appendedItems) items to a \(appends.feedItems)-item feed, whole process",
+            ["`tessera append` of \(FloorBenchmark.appendedItems) items to a \(appends.feedItems)-item feed, whole process (\(appends.linkage))",
              milliseconds(appends.processSeconds),
              "in process: " + milliseconds(appends.inProcessSeconds) + "; `tessera --version`: " + milliseconds(appends.startOnlySeconds)
                 + "; full compute: " + milliseconds(appends.fullComputeSeconds),

@@ -12,6 +12,8 @@ extension FloorBenchmark {
     /// a `count`-item feed, the first beside the last.
     struct Appends: Codable {
         var feedItems: Int
+        /// How the `tessera` run links the Swift runtime (see `linkage(of:)`).
+        var linkage: String
         var processSeconds: Double
         var inProcessSeconds: Double
         var startOnlySeconds: Double
@@ -28,9 +30,9 @@ extension FloorBenchmark {
     static let repeatedAppends = 100
 
     func appendFigures() async throws -> Appends {
-        let tessera = BenchCommand.executable.deletingLastPathComponent().appendingPathComponent("tessera")
         guard FileManager.default.isExecutableFile(atPath: tessera.path) else {
-            throw CommandError("the floor suite runs `tessera append`: build the tessera product beside tessera-bench (\(tessera.path) is missing)")
+            throw CommandError("the floor suite runs `tessera append`: build the tessera product beside tessera-bench, or name one with --tessera "
+                + "(as it ships: `swift build -c release --static-swift-stdlib --product tessera`; \(tessera.path) is missing)")
         }
         let items = directory + "/tessera-bench-floor-items.ndjson"
         try String(repeating: "{}\n", count: Self.appendedItems).write(toFile: items, atomically: true, encoding: .utf8)
@@ -83,11 +85,21 @@ extension FloorBenchmark {
             return samples.median
         }
         return Appends(
-            feedItems: appendFeedItems, processSeconds: process.median, inProcessSeconds: inProcess.median,
+            feedItems: appendFeedItems, linkage: Self.linkage(of: tessera), processSeconds: process.median, inProcessSeconds: inProcess.median,
             startOnlySeconds: startOnly.median, fullComputeSeconds: fullCompute,
             repeatedFeedItems: count, repeated: repeated,
             firstFiveSeconds: median(repeated.prefix(5)), lastFiveSeconds: median(repeated.suffix(5))
         )
+    }
+
+    /// "statically linked" when the executable at `url` names no shared
+    /// Swift runtime to load (`swift build --static-swift-stdlib`), else
+    /// "dynamically linked": most of a short process's start-up.
+    static func linkage(of url: URL) -> String {
+        guard let bytes = try? Data(contentsOf: url, options: .alwaysMapped) else { return "linkage unknown" }
+        let needle = Array("libswiftCore.so".utf8)
+        let named = bytes.withUnsafeBytes { $0.firstRange(of: needle) != nil }
+        return named ? "dynamically linked" : "statically linked"
     }
 
     /// Wall-clock seconds of `executable` run to its end with `arguments`;

@@ -35,6 +35,8 @@ struct FloorBenchmark {
     let count: Int
     let runs: Int
     let directory: String
+    /// The `tessera` executable the whole-process append runs (`--tessera`).
+    let tessera: URL
     /// Viewports timed per figure.
     var queries = 20_000
     /// Small feeds of the first-query figure.
