@@ -38,6 +38,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The PostgreSQL server of the postgres suite (postgres://user@host:port/dbname); not part of all. Scripts/bench-postgres.sh runs it beside the per-element baseline.")
     var postgres: String?
 
+    @Option(help: "Only these figures of the floor suite (comma-separated): warm (one layout beside the in-memory layout), rotation (64 layouts beside one), first (the first query among small feeds), appends (needs the tessera product). All by default.")
+    var figures: String?
+
     @Option(help: "Where the benchmark writes its temporary stores.")
     var directory: String = "/tmp"
 
@@ -54,8 +57,9 @@ struct BenchCommand: AsyncParsableCommand {
         let count = try Self.count(size)
         let feedCount = try Self.count(feeds, flag: "--feeds")
         guard runs >= 1 else { throw CommandError("--runs must be at least 1") }
+        let floorFigures = try FloorBenchmark.Figure.parse(figures)
         if let child {
-            try await runAsChild(child, count: count)
+            try await runAsChild(child, count: count, floorFigures: floorFigures)
             return
         }
         var output = BenchOutput()
@@ -101,8 +105,9 @@ struct BenchCommand: AsyncParsableCommand {
             return
         }
         if suite == .floor {
-            note("floor: 8 feeds × 8 widths of \(count) items beside the in-memory layout, 20000 small feeds, appends, \(runs) runs")
-            let report = try spawn(["--child", "floor"] + (tessera.map { ["--tessera", $0] } ?? []), count: count, as: FloorBenchmark.Report.self)
+            let names = FloorBenchmark.Figure.allCases.filter(floorFigures.contains).map(\.rawValue).joined(separator: ",")
+            note("floor: \(names) (warm: 8 feeds × 8 widths of \(count) items beside the in-memory layout; first: 20000 small feeds), \(runs) runs")
+            let report = try spawn(["--child", "floor", "--figures", names] + (tessera.map { ["--tessera", $0] } ?? []), count: count, as: FloorBenchmark.Report.self)
             print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : BenchTable.floor(report, runs: runs))
             return
         }
@@ -133,7 +138,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    private func runAsChild(_ child: String, count: Int) async throws {
+    private func runAsChild(_ child: String, count: Int, floorFigures: Set<FloorBenchmark.Figure>) async throws {
         let data: Data
         if child.hasPrefix("kind:") {
             data = try JSONEncoder().encode(EngineBenchmark(kind: String(child.dropFirst(5)), count: count, runs: runs).run())
@@ -180,7 +185,9 @@ struct BenchCommand: AsyncParsableCommand {
             data = try await JSONEncoder().encode(CarouselBenchmark(queries: 20_000, runs: runs, directory: directory).run())
         } else if child == "floor" {
             let executable = tessera.map { URL(fileURLWithPath: $0) } ?? Self.executable.deletingLastPathComponent().appendingPathComponent("tessera")
-            data = try await JSONEncoder().encode(FloorBenchmark(count: count, runs: runs, directory: directory, tessera: executable).run())
+            var floor = FloorBenchmark(count: count, runs: runs, directory: directory, tessera: executable)
+            floor.figures = floorFigures
+            data = try await JSONEncoder().encode(floor.run())
         } else if child == "tiles" {
             data = try await JSONEncoder().encode(TileBenchmark(count: count, queries: 2_000, runs: runs, directory: directory).run())
         } else if child == "ndjson" {

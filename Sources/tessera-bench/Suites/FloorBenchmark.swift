@@ -20,15 +20,37 @@ struct FloorBenchmark {
         var inMemoryP99Microseconds: Double
         var oneLayoutP50Microseconds: Double
         var oneLayoutP99Microseconds: Double
-        var rotationP50Microseconds: Double
-        var rotationP99Microseconds: Double
+        /// Nil for a figure not selected (`--figures`).
+        var rotationP50Microseconds: Double?
+        var rotationP99Microseconds: Double?
         var smallFeeds: Int
-        var firstQueryP50Microseconds: Double
-        var firstQueryP99Microseconds: Double
-        var smallWarmP50Microseconds: Double
-        var smallWarmP99Microseconds: Double
-        var appends: Appends
+        var firstQueryP50Microseconds: Double?
+        var firstQueryP99Microseconds: Double?
+        var smallWarmP50Microseconds: Double?
+        var smallWarmP99Microseconds: Double?
+        var appends: Appends?
         var peakResidentBytes: Int?
+    }
+
+    /// The figures a run measures (`--figures`): `warm` (one layout beside
+    /// the in-memory layout), `rotation` (64 layouts beside one, which it
+    /// measures too), `first` (the first query among small feeds) and
+    /// `appends`.
+    enum Figure: String, CaseIterable, Sendable {
+        case warm, rotation, first, appends
+
+        /// The figures named in `list` (comma-separated); all for nil.
+        static func parse(_ list: String?) throws -> Set<Figure> {
+            guard let list else { return Set(allCases) }
+            var figures: Set<Figure> = []
+            for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let figure = Figure(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                    throw CommandError("unknown figure \"\(name)\" in --figures (known: \(allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                figures.insert(figure)
+            }
+            return figures
+        }
     }
 
     /// Items per layout of the warm figures (`--size`).
@@ -43,19 +65,22 @@ struct FloorBenchmark {
     var smallFeeds = 20_000
     /// Items of the feed the whole-process append writes to.
     var appendFeedItems = 3_000_000
+    /// The figures measured.
+    var figures = Set(Figure.allCases)
 
     func run() async throws -> Report {
-        let warm = try await warmFigures()
-        let first = try await firstQueries()
-        let appends = try await appendFigures()
+        let warm = figures.contains(.warm) || figures.contains(.rotation) ? try await warmFigures() : nil
+        let first = figures.contains(.first) ? try await firstQueries() : nil
+        let appends = figures.contains(.appends) ? try await appendFigures() : nil
+        func micro(_ samples: Samples?, _ percentile: Double) -> Double? { samples.map { $0.percentile(percentile) * 1e6 } }
         return Report(
-            feeds: ServingBenchmark.feeds, widths: ServingBenchmark.widths.count, elementsPerLayout: warm.elements, queries: queries,
-            inMemoryP50Microseconds: warm.memory.median * 1e6, inMemoryP99Microseconds: warm.memory.percentile(0.99) * 1e6,
-            oneLayoutP50Microseconds: warm.one.median * 1e6, oneLayoutP99Microseconds: warm.one.percentile(0.99) * 1e6,
-            rotationP50Microseconds: warm.rotation.median * 1e6, rotationP99Microseconds: warm.rotation.percentile(0.99) * 1e6,
+            feeds: ServingBenchmark.feeds, widths: ServingBenchmark.widths.count, elementsPerLayout: warm?.elements ?? 0, queries: queries,
+            inMemoryP50Microseconds: micro(warm?.memory, 0.5) ?? 0, inMemoryP99Microseconds: micro(warm?.memory, 0.99) ?? 0,
+            oneLayoutP50Microseconds: micro(warm?.one, 0.5) ?? 0, oneLayoutP99Microseconds: micro(warm?.one, 0.99) ?? 0,
+            rotationP50Microseconds: micro(warm?.rotation, 0.5), rotationP99Microseconds: micro(warm?.rotation, 0.99),
             smallFeeds: smallFeeds,
-            firstQueryP50Microseconds: first.first.median * 1e6, firstQueryP99Microseconds: first.first.percentile(0.99) * 1e6,
-            smallWarmP50Microseconds: first.warm.median * 1e6, smallWarmP99Microseconds: first.warm.percentile(0.99) * 1e6,
+            firstQueryP50Microseconds: micro(first?.first, 0.5), firstQueryP99Microseconds: micro(first?.first, 0.99),
+            smallWarmP50Microseconds: micro(first?.warm, 0.5), smallWarmP99Microseconds: micro(first?.warm, 0.99),
             appends: appends, peakResidentBytes: ProcessMemory.peakResidentBytes
         )
     }
@@ -65,7 +90,7 @@ struct FloorBenchmark {
     /// over all 64 layouts, each timed as a block, the blocks in turn.
     /// Every viewport is queried once untimed first, as a server meets the
     /// same regions again and again.
-    private func warmFigures() async throws -> (elements: Int, memory: Samples, one: Samples, rotation: Samples) {
+    private func warmFigures() async throws -> (elements: Int, memory: Samples, one: Samples, rotation: Samples?) {
         let path = directory + "/tessera-bench-floor.sqlite"
         StoreBenchmark.remove(path)
         defer { StoreBenchmark.remove(path) }
@@ -92,12 +117,13 @@ struct FloorBenchmark {
         var memorySamples = Samples()
         var oneSamples = Samples()
         var rotationSamples = Samples()
+        let rotating = figures.contains(.rotation)
         try synchronously {
             for rect in oneViewports {
                 found &+= memory.visibleElements(viewport: rect).count
                 found &+= try store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
             }
-            for (layout, rect) in rotation {
+            for (layout, rect) in rotation where rotating {
                 found &+= try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
             }
             for _ in 0..<runs {
@@ -114,7 +140,7 @@ struct FloorBenchmark {
                     found &+= try store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
                     oneSamples.add(now() - start)
                 }
-                for (layout, rect) in rotation {
+                for (layout, rect) in rotation where rotating {
                     let start = now()
                     found &+= try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
                     rotationSamples.add(now() - start)
@@ -122,7 +148,7 @@ struct FloorBenchmark {
             }
         }
         if found == -1 { print(found) }
-        return (one.elementCount, memorySamples, oneSamples, rotationSamples)
+        return (one.elementCount, memorySamples, oneSamples, rotating ? rotationSamples : nil)
     }
 
     /// `smallFeeds` feeds of 150–300 items at two widths (the feeds suite's),
