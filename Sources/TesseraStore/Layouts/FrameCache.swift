@@ -14,7 +14,7 @@ import Synchronization
 /// frames with it; its slots leave this count when the sweep meets them.
 final class FrameCache: Sendable {
     private struct Resident {
-        weak var slots: FrameSlots?
+        let slots: Locked<[FrameSlots.Slot]>
         let ordinal: Int
         let bytes: Int
     }
@@ -45,7 +45,7 @@ final class FrameCache: Sendable {
         let bytes = frames.byteCount
         guard bytes <= budget, slots.fill(ordinal, with: frames) else { return }
         state.withLock { state in
-            state.resident.append(Resident(slots: slots, ordinal: ordinal, bytes: bytes))
+            state.resident.append(Resident(slots: slots.slots, ordinal: ordinal, bytes: bytes))
             state.bytes += bytes
             // Every slot met is unmarked, so that after one full turn one is
             // emptied; marks set again meanwhile by other queries cannot make
@@ -55,7 +55,7 @@ final class FrameCache: Sendable {
                 if state.hand >= state.resident.count { state.hand = 0 }
                 let entry = state.resident[state.hand]
                 steps += 1
-                let emptied = entry.slots?.sweep(entry.ordinal, force: steps > 2 * state.resident.count + 2) ?? true
+                let emptied = FrameSlots.sweep(entry.slots, entry.ordinal, force: steps > 2 * state.resident.count + 2)
                 guard emptied else {
                     state.hand += 1
                     continue

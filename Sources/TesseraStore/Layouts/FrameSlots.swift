@@ -11,18 +11,24 @@ import Locking
 /// The store's ``FrameCache`` owns the bytes' budget: it learns of every
 /// slot filled and empties the slots not used since it last looked.
 final class FrameSlots: Sendable {
-    private struct Slot {
+    struct Slot {
         var frames: CachedFrames?
-        /// Set by each use, cleared by the cache's sweep (see ``sweep(_:)``).
+        /// Set by each use, cleared by the cache's sweep (see ``FrameSlots/sweep(_:_:force:)``).
         var used = false
     }
 
-    private let slots: Locked<[Slot]>
+    /// The slots, which the ``FrameCache`` holds too (strongly: a weak
+    /// reference to this object would slow every retain of it).
+    let slots: Locked<[Slot]>
 
     /// Slots for `count` groups, all empty.
     init(count: Int) {
         slots = Locked([Slot](repeating: Slot(), count: count))
     }
+
+    /// A directory no longer cached: its frames go now, and its slots
+    /// leave the cache's count when the sweep meets them.
+    deinit { slots.withLock { $0 = [] } }
 
     /// The bytes the empty slots take, for the directory's budget.
     static func byteCount(groups: Int) -> Int { 64 + groups * MemoryLayout<Slot>.stride }
@@ -58,10 +64,10 @@ final class FrameSlots: Sendable {
         }
     }
 
-    /// One step of the cache's sweep over slot `ordinal`: a slot used since
-    /// the last sweep is kept (and marked unused), any other emptied.
-    /// `force` empties it whatever its use. True when it was emptied.
-    func sweep(_ ordinal: Int, force: Bool = false) -> Bool {
+    /// One step of the cache's sweep over slot `ordinal` of `slots`: a slot
+    /// used since the last sweep is kept (and marked unused), any other
+    /// emptied. `force` empties it whatever its use. True when it was emptied.
+    static func sweep(_ slots: Locked<[Slot]>, _ ordinal: Int, force: Bool = false) -> Bool {
         slots.withLock { slots in
             guard ordinal < slots.count, slots[ordinal].frames != nil else { return true }
             if slots[ordinal].used, !force {
