@@ -80,22 +80,3 @@ enum GroupFailure: Error {
     /// Matching their checksum, but no frame blob this build reads.
     case unreadable
 }
-
-/// Verified frames of the cell groups queries met lately, shared by every
-/// reader of a store and bounded by bytes, whatever the backend: a query
-/// whose groups are all here reads no frame from storage. Keyed by what
-/// names immutable bytes (a group's id and its frames' checksum, as the
-/// group's row gives them), so an entry is right in every snapshot whose
-/// row names it.
-typealias FrameCache = ByteBudgetCache<FramesKey, CachedFrames>
-
-extension ByteBudgetCache where Key == FramesKey, Value == CachedFrames {
-    /// A cache of `budget` bytes, in parts: every query looks up a few
-    /// groups, from many threads.
-    convenience init(frameBudget budget: Int) {
-        self.init(budget: budget, shards: 16)
-    }
-
-    /// Caches `frames` under `key`.
-    func insert(_ frames: CachedFrames, for key: Key) { insert(frames, bytes: frames.byteCount, for: key) }
-}

@@ -12,21 +12,37 @@ final class CachedLayout: Sendable {
     /// contiguous doubles misses the processor's cache far less often than
     /// one over the geometries.
     private let ends: [Double]
+    /// The sections' scroll-axis starts, apart, for the same reason.
+    private let starts: [Double]
+    /// The verified frames of its groups that queries met lately (see ``FrameCache``).
+    let frames: FrameSlots
     /// The layout's tile revision once a tile read hashed it (``TileRevision``):
     /// a directory is one revision of one layout's rows, so it never changes.
     let tileRevision = Locked<String?>(nil)
 
     init(sections: [SectionRecord], groups: [SectionGroups]) {
         self.sections = sections
-        self.groups = groups
+        var numbered = groups
+        var ordinal = 0
+        for index in numbered.indices {
+            numbered[index].firstOrdinal = ordinal
+            ordinal += numbered[index].ids.count
+        }
+        self.groups = numbered
         ends = sections.map(\.geometry.end)
+        starts = sections.map(\.geometry.start)
+        frames = FrameSlots(count: ordinal)
     }
+
+    /// Groups across all sections: the slots of ``frames``.
+    var groupCount: Int { groups.last.map { $0.firstOrdinal + $0.ids.count } ?? 0 }
 
     /// The bytes its arrays take, for the cache's budget.
     var byteCount: Int {
-        // The object: its header, five references and the lock.
-        var total = 96 + sections.capacity * MemoryLayout<SectionRecord>.stride
-            + ends.capacity * MemoryLayout<Double>.stride + groups.capacity * MemoryLayout<SectionGroups>.stride
+        // The object: its header, seven references and the lock.
+        var total = 112 + sections.capacity * MemoryLayout<SectionRecord>.stride
+            + (ends.capacity + starts.capacity) * MemoryLayout<Double>.stride + groups.capacity * MemoryLayout<SectionGroups>.stride
+            + FrameSlots.byteCount(groups: groupCount)
         for section in groups {
             total += section.firstItems.capacity * MemoryLayout<Int>.stride + (section.ids.capacity + section.checksums.capacity) * MemoryLayout<Int64>.stride
                 + section.bounds.capacity * MemoryLayout<QueryBounds>.stride + (section.index?.byteCount ?? 0)
@@ -36,19 +52,26 @@ final class CachedLayout: Sendable {
 
     /// The non-empty sections whose scroll range meets [low, high], in order.
     func sections(from low: Double, through high: Double) -> [SectionRecord] {
-        let range = SectionSearch.sections(
-            from: low, through: high, count: sections.count, end: { ends[$0] }, start: { sections[$0].geometry.start }
-        )
-        var result: [SectionRecord] = []
-        result.reserveCapacity(range.count)
-        for index in range where !sections[index].geometry.isEmpty { result.append(sections[index]) }
-        return result
+        sectionRange(from: low, through: high).compactMap { sections[$0].geometry.isEmpty ? nil : sections[$0] }
+    }
+
+    /// The indices of the sections whose scroll range meets [low, high],
+    /// empty ones included (``SectionSearch``): no array made.
+    func sectionRange(from low: Double, through high: Double) -> Range<Int> {
+        ends.withUnsafeBufferPointer { ends in
+            starts.withUnsafeBufferPointer { starts in
+                SectionSearch.sections(from: low, through: high, count: ends.count, end: { ends[$0] }, start: { starts[$0] })
+            }
+        }
     }
 }
 
 /// The cell groups of one section: first items, ids and exact bounds, with
 /// a bounds index when there are many.
 struct SectionGroups: Sendable {
+    /// The number of the section's first group across the layout (its
+    /// slot in ``CachedLayout/frames``).
+    var firstOrdinal = 0
     var firstItems: [Int] = []
     var ids: [Int64] = []
     var bounds: [QueryBounds] = []
@@ -63,6 +86,12 @@ struct SectionGroups: Sendable {
         checksums.append(group.framesChecksum)
     }
 
+    /// The first item of the group at `position`: a cached directory is
+    /// complete (``expectedFirstItems(itemCount:)``), so it is computed,
+    /// not read from ``firstItems`` (a query touches one array fewer).
+    @inline(__always)
+    func firstItem(at position: Int) -> Int { position &* CellGroupWriter.groupSize }
+
     /// The first items of the groups a section of `itemCount` items has
     /// (an empty section has none).
     static func expectedFirstItems(itemCount: Int) -> [Int] {
@@ -73,11 +102,11 @@ struct SectionGroups: Sendable {
         if bounds.count > 64 { index = FrameIndex(bounds: bounds) }
     }
 
-    func forEachCandidate(in query: QueryBounds, _ body: ((id: Int64, firstItem: Int, checksum: Int64)) -> Void) {
+    /// Calls `body` with the position of each group whose bounds may meet
+    /// `query`, in item order.
+    func forEachCandidate(in query: QueryBounds, _ body: (Int) -> Void) {
         func visit(_ position: Int) {
-            if bounds[position].mayIntersect(query) {
-                body((ids[position], firstItems[position], checksums[position]))
-            }
+            if bounds[position].mayIntersect(query) { body(position) }
         }
         if let index {
             index.forEachCandidate(in: query, frameCount: bounds.count, visit)

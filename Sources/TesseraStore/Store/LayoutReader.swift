@@ -37,29 +37,43 @@ struct LayoutReader {
         let query = layout.axis.localFrame(rect)
         let low = query.scroll - record.overhang
         let high = query.scrollEnd + record.overhang
-        let sections = try sections(from: low, through: high, cache: cache)
-        for section in sections {
-            let geometry = section.geometry
-            if let length = geometry.orthogonalContentLength { orthogonalLengths[geometry.index] = length }
-            let sectionQuery = SectionQuery(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent, offsets: offsets)
-            var header = sectionQuery.supplementary(.header)
-            var footer = sectionQuery.supplementary(.footer)
-            if pinning {
-                let pinned = PinnedSupplementaries(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent, viewport: rect)
-                header = pinned.header ?? header
-                footer = pinned.footer ?? footer
+        if let cache {
+            // The non-empty sections of the cached directory that meet the band, in order.
+            for index in cache.sectionRange(from: low, through: high) where !cache.sections[index].geometry.isEmpty {
+                try append(cache.sections[index], in: rect, pinning: pinning, offsets: offsets, cache: cache, to: &result, &orthogonalLengths)
             }
-            var failure: Error?
-            sectionQuery.appendElements(in: rect, header: header, footer: footer, to: &result) { bounds, visit in
-                do {
-                    try forEachCandidate(section: section, bounds: bounds, cache: cache, visit)
-                } catch {
-                    failure = error
-                }
+        } else {
+            for section in try IndexedGroups.sections(of: layout, from: low, through: high, storage: storage) {
+                try append(section, in: rect, pinning: pinning, offsets: offsets, cache: nil, to: &result, &orthogonalLengths)
             }
-            if let failure { throw failure }
         }
         return result
+    }
+
+    /// Appends the elements of one section that intersect `rect` (see ``elements(in:pinning:offsets:orthogonalLengths:)``).
+    private func append(
+        _ section: SectionRecord, in rect: Rect, pinning: Bool, offsets: OrthogonalOffsets, cache: CachedLayout?,
+        to result: inout [LayoutElement], _ orthogonalLengths: inout [Int: Double]
+    ) throws {
+        let geometry = section.geometry
+        if let length = geometry.orthogonalContentLength { orthogonalLengths[geometry.index] = length }
+        let sectionQuery = SectionQuery(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent, offsets: offsets)
+        var header = sectionQuery.supplementary(.header)
+        var footer = sectionQuery.supplementary(.footer)
+        if pinning {
+            let pinned = PinnedSupplementaries(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent, viewport: rect)
+            header = pinned.header ?? header
+            footer = pinned.footer ?? footer
+        }
+        var failure: Error?
+        sectionQuery.appendElements(in: rect, header: header, footer: footer, to: &result) { bounds, visit in
+            do {
+                try forEachCandidate(section: section, bounds: bounds, cache: cache, visit)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// Visits the cells of one section that may meet `bounds`, in item order:
@@ -77,51 +91,44 @@ struct LayoutReader {
             }
             return
         }
-        // The candidates first, then the frames the shared cache lacks in
-        // one call: a backend behind a network fetches them in one request.
-        // The arrays are the reader cache's, lent for the call (no allocation).
-        var (keys, firstItems) = verified.takeScratch()
-        defer {
-            keys.removeAll(keepingCapacity: true)
-            firstItems.removeAll(keepingCapacity: true)
-            verified.giveBack(keys, firstItems)
-        }
-        cache.groups[section.geometry.index].forEachCandidate(in: bounds) { group in
-            keys.append(FramesKey(id: group.id, checksum: group.checksum))
-            firstItems.append(group.firstItem)
-        }
-        guard !keys.isEmpty else { return }
+        // The candidates first, then their frames from the directory's slots
+        // under one lock, then those the slots lack in one call: a backend
+        // behind a network fetches them in one request. The arrays are the
+        // reader cache's, lent for the call (no allocation).
+        let groups = cache.groups[section.geometry.index]
+        var (positions, found) = verified.takeScratch()
+        defer { verified.giveBack(&positions, &found) }
+        groups.forEachCandidate(in: bounds) { positions.append($0) }
+        guard !positions.isEmpty else { return }
         if frames.budget == 0 {
             // No shared cache: each blob visited as read, verified once per reader cache.
+            let keys = positions.map { FramesKey(id: groups.ids[$0], checksum: groups.checksums[$0]) }
             try visitStored(keys) { index, raw in
-                visitIntact(raw, key: keys[index], firstItem: firstItems[index], bounds: bounds, visit)
-            } failed: { index, kind in throw error(kind, firstItem: firstItems[index], section: section) }
+                visitIntact(raw, key: keys[index], firstItem: groups.firstItem(at: positions[index]), bounds: bounds, visit)
+            } failed: { index, kind in throw error(kind, firstItem: groups.firstItem(at: positions[index]), section: section) }
             return
         }
-        var found = verified.takeFrames()
-        defer { verified.giveBack(frames: &found) }
-        var missing: [Int] = []
-        for key in keys {
-            let cached = frames.value(key)
-            if cached == nil { missing.append(found.count) }
-            found.append(cached)
-        }
-        if !missing.isEmpty {
+        let hits = cache.frames.frames(base: groups.firstOrdinal, positions: positions, into: &found)
+        if hits < positions.count {
             // Each read once, verified, and cached for the queries after this one.
-            let missingKeys = missing.map { keys[$0] }
-            try visitStored(missingKeys) { index, raw in
-                switch CachedFrames.verified(raw, checksum: missingKeys[index].checksum) {
+            let missing = found.indices.filter { found[$0] == nil }
+            let keys = missing.map { FramesKey(id: groups.ids[positions[$0]], checksum: groups.checksums[positions[$0]]) }
+            try visitStored(keys) { index, raw in
+                switch CachedFrames.verified(raw, checksum: keys[index].checksum) {
                 case .success(let read):
-                    frames.insert(read, for: missingKeys[index])
+                    frames.insert(read, in: cache.frames, ordinal: groups.firstOrdinal + positions[missing[index]])
                     found[missing[index]] = read
                     return nil
                 case .failure(let kind):
                     return kind
                 }
-            } failed: { index, kind in throw error(kind, firstItem: firstItems[missing[index]], section: section) }
+            } failed: { index, kind in throw error(kind, firstItem: groups.firstItem(at: positions[missing[index]]), section: section) }
         }
+        // Counted once the frames are all there: an answer from memory that
+        // lacks some runs again as a read, which counts them.
+        frames.count(hits: hits, misses: positions.count - hits)
         for index in found.indices {
-            found[index]?.visit(firstItem: firstItems[index], bounds: bounds, visit)
+            found[index]?.visit(firstItem: groups.firstItem(at: positions[index]), bounds: bounds, visit)
         }
     }
 
@@ -177,14 +184,6 @@ struct LayoutReader {
             store: location, spec: layout.specName, crossExtent: layout.crossExtent,
             "the cell group of items \(firstItem)… of section \(section.geometry.index) holds bytes that are not frames"
         )
-    }
-
-    /// The non-empty sections whose scroll range meets [low, high], in order:
-    /// from the cached directory, else from the backend's section index,
-    /// proven complete from verified rows (``IndexedGroups/sections(of:from:through:storage:)``).
-    private func sections(from low: Double, through high: Double, cache: CachedLayout?) throws -> [SectionRecord] {
-        if let cache { return cache.sections(from: low, through: high) }
-        return try IndexedGroups.sections(of: layout, from: low, through: high, storage: storage)
     }
 
     /// The cell of one item, left to right, a carousel's scrolled by its

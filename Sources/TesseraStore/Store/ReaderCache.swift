@@ -20,34 +20,22 @@ final class ReaderCache {
     }
 
     /// Arrays a query lends itself for its candidate groups (see `takeScratch`).
-    private var scratchKeys: [FramesKey] = []
-    private var scratchFirstItems: [Int] = []
-    private var scratchFrames: [CachedFrames?] = []
+    @exclusivity(unchecked) private var scratchPositions: [Int] = []
+    @exclusivity(unchecked) private var scratchFound: [CachedFrames?] = []
 
     /// Empty arrays with the capacity of earlier queries, for one query's
-    /// candidates: hand them back with `giveBack`.
-    func takeScratch() -> (keys: [FramesKey], firstItems: [Int]) {
-        defer { scratchKeys = []; scratchFirstItems = [] }
-        return (scratchKeys, scratchFirstItems)
+    /// candidate groups and their cached frames: hand them back with `giveBack`.
+    func takeScratch() -> (positions: [Int], found: [CachedFrames?]) {
+        defer { scratchPositions = []; scratchFound = [] }
+        return (scratchPositions, scratchFound)
     }
 
-    /// Takes back what `takeScratch` lent, emptied by the caller.
-    func giveBack(_ keys: [FramesKey], _ firstItems: [Int]) {
-        scratchKeys = keys
-        scratchFirstItems = firstItems
-    }
-
-    /// An empty array with the capacity of earlier queries, for the cached
-    /// frames of one query's candidates: hand it back with `giveBack(frames:)`.
-    func takeFrames() -> [CachedFrames?] {
-        defer { scratchFrames = [] }
-        return scratchFrames
-    }
-
-    /// Takes back what `takeFrames` lent, emptying it.
-    func giveBack(frames: inout [CachedFrames?]) {
-        frames.removeAll(keepingCapacity: true)
-        scratchFrames = frames
+    /// Takes back what `takeScratch` lent, emptying it.
+    func giveBack(_ positions: inout [Int], _ found: inout [CachedFrames?]) {
+        positions.removeAll(keepingCapacity: true)
+        found.removeAll(keepingCapacity: true)
+        scratchPositions = positions
+        scratchFound = found
     }
 
     /// Frame blobs this reader cache hashed and found intact, by id and the
@@ -73,18 +61,35 @@ final class ReaderCache {
     /// Layouts this reader cache answered from memory lately, by name and
     /// extent: the committed state they were resolved in, their record and
     /// directory, found by one lookup and no lock (see `layout(_:in:names:directories:)`).
-    private var answered: [LayoutKey: Answered] = [:]
+    @exclusivity(unchecked) private var answered: [AnsweredKey: Answered] = [:]
     /// As many as a server's hot layouts (8 feeds × 8 widths, and more):
     /// each holds a directory the shared cache holds too, but for those it
     /// evicted since (dropped here within `usesBetweenLookups`).
     private static let maximumAnswered = 128
+
+    /// A layout's name and extent, hashed as one word (FNV-1a of the name's
+    /// bytes with the extent's bits): a warm query makes one per query.
+    private struct AnsweredKey: Hashable {
+        let key: LayoutKey
+        let word: UInt64
+
+        init(_ key: LayoutKey) {
+            self.key = key
+            var word: UInt64 = 0xCBF2_9CE4_8422_2325 ^ key.crossExtent.bitPattern
+            for byte in key.name.utf8 { word = (word ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            self.word = word
+        }
+
+        static func == (lhs: AnsweredKey, rhs: AnsweredKey) -> Bool { lhs.word == rhs.word && lhs.key == rhs.key }
+        func hash(into hasher: inout Hasher) { hasher.combine(word) }
+    }
 
     /// A class: a use is counted in place, with no second lookup.
     private final class Answered {
         let state: SnapshotTag
         let record: LayoutRecord
         let directory: CachedLayout
-        var uses = 0
+        @exclusivity(unchecked) var uses = 0
 
         init(state: SnapshotTag, record: LayoutRecord, directory: CachedLayout) {
             self.state = state
@@ -103,11 +108,12 @@ final class ReaderCache {
     func layout(
         _ key: LayoutKey, in state: SnapshotTag, names: ResolvedNames, directories shared: LayoutCache
     ) -> (record: LayoutRecord, directory: CachedLayout)? {
+        let key = AnsweredKey(key)
         if let entry = answered[key], entry.state == state {
             entry.uses += 1
             if entry.uses < Self.usesBetweenLookups { return (entry.record, entry.directory) }
         }
-        guard let record = names.value(ResolvedName(tag: state, name: key.name, crossExtent: key.crossExtent), counting: false),
+        guard let record = names.value(ResolvedName(tag: state, name: key.key.name, crossExtent: key.key.crossExtent), counting: false),
               let directory = shared.layout(LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
         else {
             answered[key] = nil

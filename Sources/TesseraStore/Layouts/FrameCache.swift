@@ -1,0 +1,86 @@
+import Locking
+import Synchronization
+
+/// The budget of the verified frames that queries met lately, shared by
+/// every reader of a store, whatever the backend: a query whose groups'
+/// frames are all cached reads none from storage.
+///
+/// The frames live in the slots of the cached directories that name their
+/// groups (``FrameSlots``: one lock per query, not one lookup per group);
+/// this cache counts their bytes and, past its budget, empties slots not
+/// used since it last looked (a clock sweep: each use marks a slot, each
+/// look clears the mark), so that the frames of every directory together
+/// stay within `budget`. A directory dropped from its own cache takes its
+/// frames with it; its slots leave this count when the sweep meets them.
+final class FrameCache: Sendable {
+    private struct Resident {
+        let slots: Locked<[FrameSlots.Slot]>
+        let ordinal: Int
+        let bytes: Int
+    }
+
+    private struct State {
+        var resident: [Resident] = []
+        var hand = 0
+        var bytes = 0
+        var evictions = 0
+    }
+
+    /// The bytes the cached frames may take (``CachedFrames/byteCount``).
+    let budget: Int
+    private let state = Locked(State())
+    // Counted outside the lock, once per query.
+    private let hits = Atomic<Int>(0)
+    private let misses = Atomic<Int>(0)
+
+    /// A cache of `budget` bytes (0: none; every query reads its frames).
+    init(frameBudget budget: Int) {
+        self.budget = max(0, budget)
+    }
+
+    /// Caches `frames` in slot `ordinal` of `slots`, unless a query filled
+    /// it first, then empties unused slots until the frames fit the budget.
+    /// Frames larger than the budget are not cached.
+    func insert(_ frames: CachedFrames, in slots: FrameSlots, ordinal: Int) {
+        let bytes = frames.byteCount
+        guard bytes <= budget, slots.fill(ordinal, with: frames) else { return }
+        state.withLock { state in
+            state.resident.append(Resident(slots: slots.slots, ordinal: ordinal, bytes: bytes))
+            state.bytes += bytes
+            // Every slot met is unmarked, so that after one full turn one is
+            // emptied; marks set again meanwhile by other queries cannot make
+            // the sweep go on for ever.
+            var steps = 0
+            while state.bytes > budget, !state.resident.isEmpty {
+                if state.hand >= state.resident.count { state.hand = 0 }
+                let entry = state.resident[state.hand]
+                steps += 1
+                let emptied = FrameSlots.sweep(entry.slots, entry.ordinal, force: steps > 2 * state.resident.count + 2)
+                guard emptied else {
+                    state.hand += 1
+                    continue
+                }
+                state.bytes -= entry.bytes
+                state.evictions += 1
+                state.resident.swapAt(state.hand, state.resident.count - 1)
+                state.resident.removeLast()
+            }
+        }
+    }
+
+    /// Counts one query's groups found cached and not.
+    func count(hits found: Int, misses missing: Int) {
+        if found > 0 { hits.add(found, ordering: .relaxed) }
+        if missing > 0 { misses.add(missing, ordering: .relaxed) }
+    }
+
+    /// What the cache holds (`layouts`: groups' frames) and how it was used.
+    var statistics: CacheStatistics {
+        state.withLock { state in
+            CacheStatistics(
+                bytes: state.bytes, budget: budget, layouts: state.resident.count,
+                hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed), evictions: state.evictions
+            )
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import TesseraLayout
+import TesseraTestSupport
+@testable import TesseraStore
+import TesseraSQLite
+
+/// The store's cache of verified frames (`FrameCache`), held in the slots
+/// of cached directories (`FrameSlots`): its budget, its sweep, and warm
+/// answers under a budget too small for a layout's frames.
+@Suite("store: frame cache")
+struct FrameCacheTests {
+    /// Verified frames of `count` cells in a column, 100 points apart from `start`.
+    private static func frames(start: Double, count: Int = 250) throws -> CachedFrames {
+        let cells = (0..<count).map { LocalFrame(cross: 0, scroll: start + Double($0) * 100, crossLength: 50, scrollLength: 90) }
+        let bytes = FrameBlob.encode(cells[...])
+        return try bytes.withUnsafeBytes { raw in try CachedFrames.verified(raw, checksum: Checksum.of(raw)).get() }
+    }
+
+    @Test("a slot used since the last sweep stays; unused ones go first; the bytes stay within the budget")
+    func sweepKeepsUsedSlots() throws {
+        let one = try Self.frames(start: 0).byteCount
+        let cache = FrameCache(frameBudget: 2 * one + one / 2)
+        let slots = FrameSlots(count: 4)
+        for ordinal in 0..<3 { cache.insert(try Self.frames(start: Double(ordinal) * 1e5), in: slots, ordinal: ordinal) }
+        // The third went past the budget: every mark was cleared in one turn, then the oldest went.
+        #expect((0..<4).map(slots.isFilled) == [false, true, true, false])
+        var found: [CachedFrames?] = []
+        #expect(slots.frames(base: 0, positions: [1, 0], into: &found) == 1)
+        #expect(found.map { $0 != nil } == [true, false])
+        cache.insert(try Self.frames(start: 4e5), in: slots, ordinal: 3)
+        #expect((0..<4).map(slots.isFilled) == [false, true, false, true])
+        let statistics = cache.statistics
+        #expect(statistics.bytes == 2 * one && statistics.bytes <= statistics.budget)
+        #expect(statistics.layouts == 2 && statistics.evictions == 2)
+    }
+
+    @Test("a slot filled first by another query is not counted twice; frames larger than the budget are not cached")
+    func fillsOnce() throws {
+        let frames = try Self.frames(start: 0)
+        let cache = FrameCache(frameBudget: 10 * frames.byteCount)
+        let slots = FrameSlots(count: 2)
+        cache.insert(frames, in: slots, ordinal: 0)
+        cache.insert(try Self.frames(start: 1), in: slots, ordinal: 0)
+        cache.insert(frames, in: slots, ordinal: 7)
+        #expect(cache.statistics.bytes == frames.byteCount && cache.statistics.layouts == 1)
+        let small = FrameCache(frameBudget: frames.byteCount - 1)
+        small.insert(frames, in: slots, ordinal: 1)
+        #expect(!slots.isFilled(1) && small.statistics.bytes == 0)
+    }
+
+    @Test("the frames of a directory no longer cached leave the count when the sweep meets them")
+    func droppedDirectories() throws {
+        let one = try Self.frames(start: 0).byteCount
+        let cache = FrameCache(frameBudget: 3 * one)
+        do {
+            let dropped = FrameSlots(count: 2)
+            for ordinal in 0..<2 { cache.insert(try Self.frames(start: Double(ordinal)), in: dropped, ordinal: ordinal) }
+        }
+        let kept = FrameSlots(count: 3)
+        for ordinal in 0..<3 { cache.insert(try Self.frames(start: Double(ordinal)), in: kept, ordinal: ordinal) }
+        #expect((0..<3).allSatisfy(kept.isFilled))
+        #expect(cache.statistics.layouts == 3 && cache.statistics.bytes == 3 * one)
+    }
+
+    /// Random layouts of many groups under a budget of a few groups' frames:
+    /// every answer, the first and the second of each viewport, equals a
+    /// fresh store's and the engine's, while the cache evicts and stays
+    /// within its budget.
+    @Test("warm answers under a tiny frame budget equal a fresh store's and the engine's", arguments: UInt64(1)...6)
+    func tinyBudget(seed: UInt64) async throws {
+        var generator = RandomSpecGenerator(seed: seed &* 977, kinds: allKinds)
+        let (json, extent) = generator.spec(maxSections: 4, maxItems: 3000)
+        let spec = try Spec(jsonText: json)
+        let memory = try LayoutEngine().layout(spec, crossExtent: extent)
+        let temporary = try TemporaryStore(.sqlite)
+        try await temporary.store.save(spec, as: "random", crossExtents: [extent])
+        let budget = 12_000
+        let store = try LayoutStore(path: temporary.store.location, frameCacheBudget: budget)
+        var random = SeededRandom(seed: seed)
+        for query in 0..<40 {
+            let rect = LayoutStoreRoundTripTests.randomRect(in: memory.contentSize, using: &random)
+            let fresh = try LayoutStore(path: temporary.store.location)
+            let expected = try await fresh.visibleElements(name: "random", crossExtent: extent, viewport: rect)
+            #expect(expected == memory.visibleElements(viewport: rect), "seed \(seed) query \(query)")
+            for pass in 0..<2 {
+                #expect(try await store.visibleElements(name: "random", crossExtent: extent, viewport: rect) == expected, "seed \(seed) query \(query) pass \(pass)")
+                #expect(try await store.elements(name: "random", crossExtent: extent, in: rect)
+                    == LayoutStoreRoundTripTests.bruteForce(memory.elements, rect), "seed \(seed) query \(query) pass \(pass)")
+            }
+            fresh.close()
+            #expect(store.frameCacheStatistics.bytes <= budget)
+        }
+        let statistics = store.frameCacheStatistics
+        if memory.elements.count > 2000 { #expect(statistics.evictions > 0, "seed \(seed): \(statistics)") }
+        #expect(statistics.hits > 0)
+    }
+
+    /// Commits by the same handle between two queries (a new version, an
+    /// append): the next query answers the new layout, then from memory again.
+    @Test("a commit by the same handle between two queries is seen by the next", arguments: [TestBackend.sqlite, .memory])
+    func commitBetweenQueries(backend: TestBackend) async throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        func spec(_ count: Int, _ aspect: Double) throws -> Spec {
+            try Spec(jsonText: """
+            {"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3, "itemSpacing": 2, "lineSpacing": 2},
+              "header": {"size": 44, "pinned": true}, "items": {"count": \(count), "cycle": [{"aspectRatio": \(aspect)}, {}]}}]}
+            """)
+        }
+        let viewport = Rect(x: 0, y: 3000, width: 390, height: 844)
+        for (count, aspect) in [(2000, 1.0), (2600, 0.75), (1500, 1.5), (2000, 1.0)] {
+            let version = try spec(count, aspect)
+            try await store.save(version, as: "feed", crossExtents: [390])
+            let engine = try LayoutEngine().layout(version, crossExtent: 390)
+            for pass in 0..<3 {
+                #expect(try await store.visibleElements(name: "feed", crossExtent: 390, viewport: viewport, computeIfMissing: false)
+                    == engine.visibleElements(viewport: viewport), "\(count) items, aspect \(aspect), pass \(pass)")
+            }
+        }
+    }
+}
