@@ -78,7 +78,8 @@ extension LayoutStore {
         )
         self.init(
             backend: storage, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
-            loadsDirectoriesInline: loadsDirectoriesInline, executor: executor
+            // Each fetch is a round trip: a group met once is cached at once.
+            loadsDirectoriesInline: loadsDirectoriesInline, framesCachedOnFirstUse: true, executor: executor
         )
     }
 }

@@ -85,7 +85,7 @@ package enum DirectorySummary {
 
     /// The directory `bytes` summarize, verified against `record` (the
     /// layout row read with them); throws ``SummaryDamage`` naming what is wrong.
-    static func decode(_ bytes: [UInt8], record: LayoutRecord) throws -> CachedLayout {
+    static func decode(_ bytes: [UInt8], record: LayoutRecord) throws -> (sections: [SectionRecord], groups: [SectionGroups]) {
         try bytes.withUnsafeBytes { raw in
             guard raw.count >= (headerWords + 1) * 8, raw.count % 8 == 0 else { throw SummaryDamage("is \(raw.count) bytes long") }
             let end = raw.count / 8 - 1
@@ -136,6 +136,7 @@ package enum DirectorySummary {
                 let groupCount = try int()
                 guard groupCount >= 0, groupCount <= (end - position) / groupWords else { throw SummaryDamage("ends early") }
                 var section = SectionGroups()
+                section.reserveCapacity(groupCount)
                 for _ in 0..<groupCount {
                     let firstItem = try int(), id = Int64(bitPattern: try word())
                     let minCross = try double(), maxCross = try double(), minScroll = try double(), maxScroll = try double()
@@ -146,7 +147,7 @@ package enum DirectorySummary {
                 groups.append(section)
             }
             guard position == end else { throw SummaryDamage("holds \(end - position) words past its last section") }
-            return CachedLayout(sections: sections, groups: groups)
+            return (sections, groups)
         }
     }
 

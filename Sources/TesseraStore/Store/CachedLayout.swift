@@ -79,6 +79,13 @@ struct SectionGroups: Sendable {
     var checksums: [Int64] = []
     var index: FrameIndex?
 
+    mutating func reserveCapacity(_ count: Int) {
+        firstItems.reserveCapacity(count)
+        ids.reserveCapacity(count)
+        bounds.reserveCapacity(count)
+        checksums.reserveCapacity(count)
+    }
+
     mutating func append(_ group: GroupRecord) {
         firstItems.append(group.firstItem)
         ids.append(group.id)
@@ -96,6 +103,13 @@ struct SectionGroups: Sendable {
     /// (an empty section has none).
     static func expectedFirstItems(itemCount: Int) -> [Int] {
         Array(stride(from: 0, to: itemCount, by: CellGroupWriter.groupSize))
+    }
+
+    /// Whether ``firstItems`` are those of a section of `itemCount` items
+    /// (``expectedFirstItems(itemCount:)``), made without an array.
+    func hasExpectedFirstItems(itemCount: Int) -> Bool {
+        firstItems.count == (itemCount + CellGroupWriter.groupSize - 1) / CellGroupWriter.groupSize
+            && firstItems.indices.allSatisfy { firstItems[$0] == $0 &* CellGroupWriter.groupSize }
     }
 
     mutating func finish() {

@@ -5,8 +5,8 @@ struct LayoutReader {
     let record: LayoutRecord
     /// The read's snapshot (``MemoryOnlySnapshot`` for an answer from memory alone).
     let storage: any ReadSnapshot
-    /// What this read's reader cache remembers (the groups it verified).
-    let verified: ReaderCache
+    /// This read's reader cache (its scratch arrays, the store's frame cache).
+    let readerCache: ReaderCache
     /// The layout's directory from the shared cache, or nil: queried
     /// through the backend's spatial index instead.
     let cache: CachedLayout?
@@ -16,13 +16,13 @@ struct LayoutReader {
     init(record: LayoutRecord, storage: any ReadSnapshot, readerCache: ReaderCache, cached: CachedLayout?, location: String) {
         self.record = record
         self.storage = storage
-        self.verified = readerCache
+        self.readerCache = readerCache
         self.cache = cached
         self.location = location
     }
 
     /// The store's shared cache of verified frames.
-    private var frames: FrameCache { verified.frames }
+    private var frames: FrameCache { readerCache.frames }
 
     var layout: StoredLayout { record.layout }
 
@@ -83,9 +83,8 @@ struct LayoutReader {
         guard let cache else {
             // Read with the rows that prove them complete, in one statement.
             for group in try IndexedGroups(layout: layout, section: section, storage: storage).groups(meeting: bounds) {
-                let key = FramesKey(id: group.id, checksum: group.framesChecksum)
                 let failure = group.frames.map { frames in
-                    frames.withUnsafeBytes { raw in visitIntact(raw, key: key, firstItem: group.firstItem, bounds: bounds, visit) }
+                    frames.withUnsafeBytes { raw in visitIntact(raw, checksum: group.framesChecksum, firstItem: group.firstItem, bounds: bounds, visit) }
                 } ?? .damaged
                 if let failure { throw error(failure, firstItem: group.firstItem, section: section) }
             }
@@ -96,40 +95,68 @@ struct LayoutReader {
         // behind a network fetches them in one request. The arrays are the
         // reader cache's, lent for the call (no allocation).
         let groups = cache.groups[section.geometry.index]
-        var (positions, found) = verified.takeScratch()
-        defer { verified.giveBack(&positions, &found) }
-        groups.forEachCandidate(in: bounds) { positions.append($0) }
-        guard !positions.isEmpty else { return }
-        if frames.budget == 0 {
-            // No shared cache: each blob visited as read, verified once per reader cache.
-            let keys = positions.map { FramesKey(id: groups.ids[$0], checksum: groups.checksums[$0]) }
-            try visitStored(keys) { index, raw in
-                visitIntact(raw, key: keys[index], firstItem: groups.firstItem(at: positions[index]), bounds: bounds, visit)
-            } failed: { index, kind in throw error(kind, firstItem: groups.firstItem(at: positions[index]), section: section) }
-            return
-        }
-        let hits = cache.frames.frames(base: groups.firstOrdinal, positions: positions, into: &found)
+        var scratch = readerCache.takeScratch()
+        defer { readerCache.giveBack(&scratch) }
+        groups.forEachCandidate(in: bounds) { scratch.positions.append($0) }
+        guard !scratch.positions.isEmpty else { return }
+        let positions = scratch.positions
+        let hits = frames.budget > 0
+            ? cache.frames.frames(base: groups.firstOrdinal, positions: positions, into: &scratch.found, metBefore: &scratch.metBefore)
+            : 0
         if hits < positions.count {
-            // Each read once, verified, and cached for the queries after this one.
-            let missing = found.indices.filter { found[$0] == nil }
-            let keys = missing.map { FramesKey(id: groups.ids[positions[$0]], checksum: groups.checksums[positions[$0]]) }
-            try visitStored(keys) { index, raw in
-                switch CachedFrames.verified(raw, checksum: keys[index].checksum) {
-                case .success(let read):
-                    frames.insert(read, in: cache.frames, ordinal: groups.firstOrdinal + positions[missing[index]])
-                    found[missing[index]] = read
-                    return nil
-                case .failure(let kind):
-                    return kind
-                }
-            } failed: { index, kind in throw error(kind, firstItem: groups.firstItem(at: positions[missing[index]]), section: section) }
+            // No cache: every group is missing, and read in place.
+            if frames.budget == 0 { scratch.found = Array(repeating: nil, count: positions.count) }
+            try visitMissing(groups: groups, section: section, cache: cache, bounds: bounds, &scratch, visit)
+        } else {
+            for index in positions.indices {
+                scratch.found[index]?.visit(firstItem: groups.firstItem(at: positions[index]), bounds: bounds, visit)
+            }
         }
         // Counted once the frames are all there: an answer from memory that
         // lacks some runs again as a read, which counts them.
         frames.count(hits: hits, misses: positions.count - hits)
-        for index in found.indices {
-            found[index]?.visit(firstItem: groups.firstItem(at: positions[index]), bounds: bounds, visit)
+    }
+
+    /// Reads the groups of `scratch` whose frames are not cached, each once
+    /// and verified, and visits every candidate in item order: a group met
+    /// before is cached for the queries after this one, a group met for the
+    /// first time is visited in place (see ``FrameSlots/Slot/met``).
+    private func visitMissing(
+        groups: SectionGroups, section: SectionRecord, cache: CachedLayout, bounds: QueryBounds, _ scratch: inout GroupScratch,
+        _ visit: (Int, LocalFrame) -> Void
+    ) throws {
+        let positions = scratch.positions
+        let missing = scratch.found.indices.filter { scratch.found[$0] == nil }
+        let keys = missing.map { FramesKey(id: groups.ids[positions[$0]], checksum: groups.checksums[positions[$0]]) }
+        // The candidates before `next` are visited; frames cached on the way
+        // are visited when their turn comes.
+        var next = 0
+        var firstMet: [Int] = []
+        try visitStored(keys) { index, raw in
+            let at = missing[index]
+            if frames.budget > 0, scratch.metBefore[index] || frames.cachesOnFirstUse {
+                switch CachedFrames.verified(raw, checksum: keys[index].checksum) {
+                case .success(let read):
+                    frames.insert(read, in: cache.frames, ordinal: groups.firstOrdinal + positions[at])
+                    scratch.found[at] = read
+                    return nil
+                case .failure(let kind):
+                    return kind
+                }
+            }
+            while next < at {
+                scratch.found[next]?.visit(firstItem: groups.firstItem(at: positions[next]), bounds: bounds, visit)
+                next += 1
+            }
+            next = at + 1
+            if frames.budget > 0 { firstMet.append(positions[at]) }
+            return visitIntact(raw, checksum: keys[index].checksum, firstItem: groups.firstItem(at: positions[at]), bounds: bounds, visit)
+        } failed: { index, kind in throw error(kind, firstItem: groups.firstItem(at: positions[missing[index]]), section: section) }
+        while next < positions.count {
+            scratch.found[next]?.visit(firstItem: groups.firstItem(at: positions[next]), bounds: bounds, visit)
+            next += 1
         }
+        if !firstMet.isEmpty { cache.frames.markMet(base: groups.firstOrdinal, positions: firstMet) }
     }
 
     /// Runs `body` on the stored blobs of `keys`, in order, until one fails
@@ -150,15 +177,13 @@ struct LayoutReader {
         if let failure { try failed(failure.index, failure.kind) }
     }
 
-    /// Visits the cells of one group that may meet `bounds`, once its bytes
-    /// are checked against the checksum its verified row gives (hashed once
-    /// per reader cache); how it failed, or nil.
+    /// Visits the cells of one group that may meet `bounds`, read in
+    /// place, once its bytes match the checksum its verified row gives;
+    /// how it failed, or nil.
     private func visitIntact(
-        _ raw: UnsafeRawBufferPointer, key: FramesKey, firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void
+        _ raw: UnsafeRawBufferPointer, checksum: Int64, firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void
     ) -> GroupFailure? {
-        guard verified.isVerified(group: key.id, checksum: key.checksum) || verified.verify(raw, group: key.id, checksum: key.checksum) else {
-            return .damaged
-        }
+        guard Checksum.of(raw) == checksum else { return .damaged }
         return FrameBlob.visit(raw, firstItem: firstItem, bounds: bounds, visit) ? nil : .unreadable
     }
 

@@ -91,7 +91,7 @@ extension LayoutStore {
         var groups = groups
         for index in sections.indices {
             let geometry = sections[index].geometry
-            guard index < groups.count, groups[index].firstItems == SectionGroups.expectedFirstItems(itemCount: geometry.isEmpty ? 0 : geometry.itemCount) else {
+            guard index < groups.count, groups[index].hasExpectedFirstItems(itemCount: geometry.isEmpty ? 0 : max(0, geometry.itemCount)) else {
                 throw damaged(layout, location: location, "section \(index) lacks cell groups of its \(geometry.itemCount) items")
             }
             groups[index].finish()

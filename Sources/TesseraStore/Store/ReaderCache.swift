@@ -2,16 +2,12 @@ import Locking
 import TesseraLayout
 
 /// What a reader remembers between queries, used by one read at a time
-/// (the store lends one to each read, see ``ReaderCaches``): the frame
-/// blobs it verified and the directories it used lately. Both are keyed by
+/// (the store lends one to each read, see ``ReaderCaches``): the layouts
+/// it answered from memory and the directories it used lately, keyed by
 /// what names immutable bytes, so they are right in any snapshot and a
-/// reader cache is tied to no connection.
+/// reader cache is tied to no connection; and the arrays a query lends
+/// itself.
 final class ReaderCache {
-    private struct VerifiedGroup: Hashable {
-        var id: Int64
-        var checksum: Int64
-    }
-
     /// The store's shared cache of verified frames.
     let frames: FrameCache
 
@@ -20,42 +16,22 @@ final class ReaderCache {
     }
 
     /// Arrays a query lends itself for its candidate groups (see `takeScratch`).
-    @exclusivity(unchecked) private var scratchPositions: [Int] = []
-    @exclusivity(unchecked) private var scratchFound: [CachedFrames?] = []
+    @exclusivity(unchecked) private var scratch = GroupScratch()
 
     /// Empty arrays with the capacity of earlier queries, for one query's
-    /// candidate groups and their cached frames: hand them back with `giveBack`.
-    func takeScratch() -> (positions: [Int], found: [CachedFrames?]) {
-        defer { scratchPositions = []; scratchFound = [] }
-        return (scratchPositions, scratchFound)
+    /// candidate groups, their cached frames and whether each was met
+    /// before: hand them back with `giveBack`.
+    func takeScratch() -> GroupScratch {
+        defer { scratch = GroupScratch() }
+        return scratch
     }
 
     /// Takes back what `takeScratch` lent, emptying it.
-    func giveBack(_ positions: inout [Int], _ found: inout [CachedFrames?]) {
-        positions.removeAll(keepingCapacity: true)
-        found.removeAll(keepingCapacity: true)
-        scratchPositions = positions
-        scratchFound = found
-    }
-
-    /// Frame blobs this reader cache hashed and found intact, by id and the
-    /// checksum their directory row gave (an id reused for other frames
-    /// comes with another checksum). A blob's bytes do not change while its
-    /// directory row stays: only a rewrite changes them, and it writes both.
-    private var verifiedGroups: Set<VerifiedGroup> = []
-    private static let maximumVerified = 1 << 20
-
-    /// Whether the frames of `group` were verified against `checksum`.
-    func isVerified(group: Int64, checksum: Int64) -> Bool {
-        verifiedGroups.contains(VerifiedGroup(id: group, checksum: checksum))
-    }
-
-    /// Hashes a group's frames: true, remembered, when they match `checksum`.
-    func verify(_ frames: UnsafeRawBufferPointer, group: Int64, checksum: Int64) -> Bool {
-        guard Checksum.of(frames) == checksum else { return false }
-        if verifiedGroups.count >= Self.maximumVerified { verifiedGroups.removeAll(keepingCapacity: true) }
-        verifiedGroups.insert(VerifiedGroup(id: group, checksum: checksum))
-        return true
+    func giveBack(_ lent: inout GroupScratch) {
+        lent.positions.removeAll(keepingCapacity: true)
+        lent.found.removeAll(keepingCapacity: true)
+        lent.metBefore.removeAll(keepingCapacity: true)
+        scratch = lent
     }
 
     /// Layouts this reader cache answered from memory lately, by name and
@@ -165,8 +141,9 @@ final class ReaderCache {
 }
 
 /// The reader caches of a store, lent to one read at a time: as many as
-/// reads ran at once, up to ``maximumKept`` kept between reads (a reader
-/// cache holds up to a million verified blobs: a few MiB each).
+/// reads ran at once, up to ``maximumKept`` kept between reads (each
+/// holds up to 128 recent layouts and 8 directories, shared with the
+/// store's caches).
 final class ReaderCaches: Sendable {
     private let idle = Locked<[ReaderCache]>([])
     private static let maximumKept = 8
@@ -182,4 +159,13 @@ final class ReaderCaches: Sendable {
         defer { idle.withLock { if $0.count < Self.maximumKept { $0.append(cache) } } }
         return try body(cache)
     }
+}
+
+/// One query's candidate groups of a section (positions in the section),
+/// their frames found cached (nil where not) and, for each group not
+/// found, in order, whether it was met before (see ``FrameSlots/Slot/met``).
+struct GroupScratch {
+    var positions: [Int] = []
+    var found: [CachedFrames?] = []
+    var metBefore: [Bool] = []
 }
