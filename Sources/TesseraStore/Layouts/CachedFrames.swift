@@ -1,57 +1,59 @@
 import TesseraLayout
 
-// Unchecked: `bytes` is allocated, filled and verified in `init`, never
-// written again and freed in `deinit`; `view` points into it. Every thread
-// only reads it.
+// Unchecked: the tail is filled and verified in `verified`, never written
+// again; the header's view points into it (the object never moves). Every
+// thread only reads it.
 
 /// The frames of one cell group as the store's shared ``FrameCache`` holds
 /// them: the blob's bytes, checked against their checksum once when they
 /// entered the cache, read in place (``FrameBlob/View``), with the bounds of
 /// every ``leafSize`` consecutive frames so that a query decodes only the
-/// frames near it.
-final class CachedFrames: @unchecked Sendable {
+/// frames near it. One allocation: the header, then the leaves' bounds,
+/// then the blob, so that a query of a layout not met lately waits for one
+/// object, not three.
+final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds>, @unchecked Sendable {
+    struct Header {
+        /// The blob, in the tail after the leaves.
+        var view: FrameBlob.View?
+        var leafCount: Int
+        var blobBytes: Int
+    }
+
     /// Frames per leaf of the bounds index: a viewport meets a few leaves of
     /// the groups it meets, not all 250 frames of each.
     static let leafSize = 16
-
-    private let bytes: UnsafeMutableRawBufferPointer
-    private let view: FrameBlob.View
-    private let leaves: [QueryBounds]
 
     /// Copies `raw` when it matches `checksum` and is a frame blob this
     /// build reads: nil and `.damaged` or `.unreadable` otherwise.
     static func verified(_ raw: UnsafeRawBufferPointer, checksum: Int64) -> Result<CachedFrames, GroupFailure> {
         guard Checksum.of(raw) == checksum else { return .failure(.damaged) }
-        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: raw.count, alignment: 8)
-        if let base = raw.baseAddress, raw.count > 0 { bytes.baseAddress?.copyMemory(from: base, byteCount: raw.count) }
-        guard let view = FrameBlob.View(UnsafeRawBufferPointer(bytes)) else {
-            bytes.deallocate()
-            return .failure(.unreadable)
+        // Counted before it is read: a blob too short to be read has no leaves.
+        guard let counted = FrameBlob.View(raw) else { return .failure(.unreadable) }
+        let leafCount = (counted.count + leafSize - 1) / leafSize
+        let blobElements = (raw.count + MemoryLayout<QueryBounds>.stride - 1) / MemoryLayout<QueryBounds>.stride
+        let buffer = create(minimumCapacity: leafCount + blobElements) { _ in Header(view: nil, leafCount: leafCount, blobBytes: raw.count) }
+        let frames = unsafeDowncast(buffer, to: CachedFrames.self)
+        let intact: Bool = frames.withUnsafeMutablePointers { header, tail in
+            let blob = UnsafeMutableRawPointer(tail + leafCount)
+            if let base = raw.baseAddress, raw.count > 0 { blob.copyMemory(from: base, byteCount: raw.count) }
+            guard let view = FrameBlob.View(UnsafeRawBufferPointer(start: blob, count: raw.count)) else { return false }
+            header.pointee.view = view
+            var start = 0
+            for leaf in 0..<leafCount {
+                var bounds = QueryBounds.empty
+                for offset in start..<min(start + leafSize, view.count) { bounds.add(view.frame(at: offset)) }
+                (tail + leaf).initialize(to: bounds)
+                start += leafSize
+            }
+            return true
         }
-        return .success(CachedFrames(bytes: bytes, view: view))
+        return intact ? .success(frames) : .failure(.unreadable)
     }
-
-    private init(bytes: UnsafeMutableRawBufferPointer, view: FrameBlob.View) {
-        self.bytes = bytes
-        self.view = view
-        var leaves: [QueryBounds] = []
-        leaves.reserveCapacity((view.count + Self.leafSize - 1) / Self.leafSize)
-        var start = 0
-        while start < view.count {
-            var bounds = QueryBounds.empty
-            for offset in start..<min(start + Self.leafSize, view.count) { bounds.add(view.frame(at: offset)) }
-            leaves.append(bounds)
-            start += Self.leafSize
-        }
-        self.leaves = leaves
-    }
-
-    deinit { bytes.deallocate() }
 
     /// The bytes it takes, for the cache's budget: the blob, the leaves and
     /// the object's bookkeeping.
     var byteCount: Int {
-        bytes.count + leaves.capacity * MemoryLayout<QueryBounds>.stride + 128
+        header.blobBytes + header.leafCount * MemoryLayout<QueryBounds>.stride + 128
     }
 
     /// Calls `visit(item, frame)`, in item order, for the frames that may
@@ -59,14 +61,17 @@ final class CachedFrames: @unchecked Sendable {
     /// ``FrameBlob/visit(_:firstItem:bounds:_:)`` does for the whole blob.
     @inline(__always)
     func visit(firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) {
-        let count = view.count
-        for leaf in leaves.indices where leaves[leaf].mayIntersect(bounds) {
-            let start = leaf &* Self.leafSize
-            for offset in start..<min(start &+ Self.leafSize, count) {
-                let frame = view.frame(at: offset)
-                if frame.cross <= bounds.maxCross, frame.crossEnd >= bounds.minCross,
-                   frame.scroll <= bounds.maxScroll, frame.scrollEnd >= bounds.minScroll {
-                    visit(firstItem &+ offset, frame)
+        withUnsafeMutablePointers { header, leaves in
+            guard let view = header.pointee.view else { return }
+            let count = view.count
+            for leaf in 0..<header.pointee.leafCount where leaves[leaf].mayIntersect(bounds) {
+                let start = leaf &* Self.leafSize
+                for offset in start..<min(start &+ Self.leafSize, count) {
+                    let frame = view.frame(at: offset)
+                    if frame.cross <= bounds.maxCross, frame.crossEnd >= bounds.minCross,
+                       frame.scroll <= bounds.maxScroll, frame.scrollEnd >= bounds.minScroll {
+                        visit(firstItem &+ offset, frame)
+                    }
                 }
             }
         }

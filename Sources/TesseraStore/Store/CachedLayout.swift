@@ -97,7 +97,7 @@ struct SectionGroups: Sendable {
     /// complete (``expectedFirstItems(itemCount:)``), so it is computed,
     /// not read from ``firstItems`` (a query touches one array fewer).
     @inline(__always)
-    func firstItem(at position: Int) -> Int { position &* CellGroupWriter.groupSize }
+    static func firstItem(at position: Int) -> Int { position &* CellGroupWriter.groupSize }
 
     /// The first items of the groups a section of `itemCount` items has
     /// (an empty section has none).

@@ -94,22 +94,23 @@ struct LayoutReader {
         // under one lock, then those the slots lack in one call: a backend
         // behind a network fetches them in one request. The arrays are the
         // reader cache's, lent for the call (no allocation).
-        let groups = cache.groups[section.geometry.index]
+        // The section's groups used in place: a copy would retain each of its arrays.
+        let sectionIndex = section.geometry.index
         var scratch = readerCache.takeScratch()
         defer { readerCache.giveBack(&scratch) }
-        groups.forEachCandidate(in: bounds) { scratch.positions.append($0) }
+        cache.groups[sectionIndex].forEachCandidate(in: bounds) { scratch.positions.append($0) }
         guard !scratch.positions.isEmpty else { return }
         let positions = scratch.positions
         let hits = frames.budget > 0
-            ? cache.frames.frames(base: groups.firstOrdinal, positions: positions, into: &scratch.found, metBefore: &scratch.metBefore)
+            ? cache.frames.frames(base: cache.groups[sectionIndex].firstOrdinal, positions: positions, into: &scratch.found, metBefore: &scratch.metBefore)
             : 0
         if hits < positions.count {
             // No cache: every group is missing, and read in place.
             if frames.budget == 0 { scratch.found = Array(repeating: nil, count: positions.count) }
-            try visitMissing(groups: groups, section: section, cache: cache, bounds: bounds, &scratch, visit)
+            try visitMissing(groups: cache.groups[sectionIndex], section: section, cache: cache, bounds: bounds, &scratch, visit)
         } else {
             for index in positions.indices {
-                scratch.found[index]?.visit(firstItem: groups.firstItem(at: positions[index]), bounds: bounds, visit)
+                scratch.found[index]?.visit(firstItem: SectionGroups.firstItem(at: positions[index]), bounds: bounds, visit)
             }
         }
         // Counted once the frames are all there: an answer from memory that
@@ -145,15 +146,15 @@ struct LayoutReader {
                 }
             }
             while next < at {
-                scratch.found[next]?.visit(firstItem: groups.firstItem(at: positions[next]), bounds: bounds, visit)
+                scratch.found[next]?.visit(firstItem: SectionGroups.firstItem(at: positions[next]), bounds: bounds, visit)
                 next += 1
             }
             next = at + 1
             if frames.budget > 0 { firstMet.append(positions[at]) }
-            return visitIntact(raw, checksum: keys[index].checksum, firstItem: groups.firstItem(at: positions[at]), bounds: bounds, visit)
-        } failed: { index, kind in throw error(kind, firstItem: groups.firstItem(at: positions[missing[index]]), section: section) }
+            return visitIntact(raw, checksum: keys[index].checksum, firstItem: SectionGroups.firstItem(at: positions[at]), bounds: bounds, visit)
+        } failed: { index, kind in throw error(kind, firstItem: SectionGroups.firstItem(at: positions[missing[index]]), section: section) }
         while next < positions.count {
-            scratch.found[next]?.visit(firstItem: groups.firstItem(at: positions[next]), bounds: bounds, visit)
+            scratch.found[next]?.visit(firstItem: SectionGroups.firstItem(at: positions[next]), bounds: bounds, visit)
             next += 1
         }
         if !firstMet.isEmpty { cache.frames.markMet(base: groups.firstOrdinal, positions: firstMet) }
