@@ -21,8 +21,14 @@ struct Tessera: AsyncParsableCommand {
     /// failure is one line on standard error, while `--help` still prints
     /// the whole help on standard output and exits 0. The commands that
     /// use a store are async (``AsyncParsableCommand``); the others run as they are.
+    /// The lines a short process runs most (``QuickCommand``) skip
+    /// ArgumentParser's reflection, meaning and printing the same.
     static func main() async {
         do {
+            if let quick = QuickCommand.parse(Array(CommandLine.arguments.dropFirst())) {
+                try await quick.run()
+                return
+            }
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

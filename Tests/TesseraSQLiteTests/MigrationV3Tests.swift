@@ -100,4 +100,25 @@ struct MigrationV3Tests {
         other.add(1.0)
         #expect(record.checksum != other.checksum)
     }
+
+    @Test("SQL's tessera_checksum is the record's checksum, values of every type and texts longer than a record's first allocation")
+    func sqlChecksumMatchesRecord() throws {
+        let directory = try TemporaryDirectory("checksum")
+        let db = try Connection(path: directory.file("functions.sqlite"), options: .store)
+        let long = String(repeating: "sections[2].items ", count: 40)
+        for text in ["", "a", long, long + long] {
+            let statement = try db.prepare("SELECT tessera_checksum(7, 2.5, ?1, x'00ff10', NULL, ?1, -3)")
+            try statement.bind(text)
+            #expect(try statement.step())
+            var record = ChecksumRecord()
+            record.add(Int64(7))
+            record.add(2.5)
+            text.utf8CString.withUnsafeBytes { record.add(text: UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
+            [UInt8]([0x00, 0xFF, 0x10]).withUnsafeBytes { record.add(blob: $0) }
+            record.addNull()
+            text.utf8CString.withUnsafeBytes { record.add(text: UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
+            record.add(Int64(-3))
+            #expect(statement.int64(at: 0) == record.checksum, "\(text.utf8.count) bytes of text")
+        }
+    }
 }

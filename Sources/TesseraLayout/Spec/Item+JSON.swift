@@ -2,8 +2,18 @@ extension Item {
     /// Reads an item object. Only types are checked here; the layout kind
     /// that reads a field checks its range, so unread fields never fail.
     public init(json: JSONValue, path: JSONPath) throws {
+        try self.init(json: json) { path }
+    }
+
+    /// The same for the item at `location`, whose path is made only for an
+    /// error (a file of many items reads each without building its path).
+    package init(json: JSONValue, location: ItemLocation) throws {
+        try self.init(json: json) { location.path }
+    }
+
+    private init(json: JSONValue, path: () -> JSONPath) throws {
         guard case .object(let object) = json else {
-            throw path.error("an item must be an object, got \(json.typeName)")
+            throw path().error("an item must be an object, got \(json.typeName)")
         }
         self.init()
         for (key, value) in zip(object.keys, object.values) {

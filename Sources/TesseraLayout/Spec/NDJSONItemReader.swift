@@ -36,7 +36,7 @@ struct NDJSONItemReader {
             } catch {
                 throw location.path.error("line \(lines.lineNumber) of \(path.quotedPathForMessage) is not valid JSON: \(error.reason) at column \(error.column)")
             }
-            try body(try Item(json: json, path: location.path), index, location)
+            try body(try Item(json: json, location: location), index, location)
             index += 1
         }
 

@@ -2,6 +2,12 @@ import SQLiteToolkit
 import TesseraStore
 import CSQLite
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Brings a database file to the current Tessera schema, and refuses files it must
 /// not touch.
 ///
@@ -49,7 +55,9 @@ package struct Migrator: Sendable {
     ///
     /// An existing file is first examined through a read-only connection, so that
     /// even closing the connection (which may checkpoint a WAL) cannot modify a file
-    /// that is then refused.
+    /// that is then refused. A file whose header alone vouches for it (see
+    /// `headerVouches(for:)`) is opened for writing at once: its writer finds
+    /// nothing to refuse and leaves nothing to checkpoint.
     ///
     /// - Throws: `StoreError.notAStore` for a directory, FIFO or device,
     ///   `.notSQLite`, `.notATesseraDatabase`, `.schemaTooNew`,
@@ -58,7 +66,7 @@ package struct Migrator: Sendable {
     package func openDatabase(at path: String, options: Connection.Options = Connection.Options()) throws -> Connection {
         try Self.refuseIfNotRegularFile(path)
         return try Self.opening(path) {
-            if let probe = try openExistingReadOnly(path, options: options) {
+            if !headerVouches(for: path), let probe = try openExistingReadOnly(path, options: options) {
                 _ = try inspect(probe)
                 probe.close()
             }
@@ -139,6 +147,18 @@ package struct Migrator: Sendable {
             }
         }
         return applied
+    }
+
+    /// Whether the file at `path` is, from its header's bytes alone, a
+    /// Tessera store in WAL mode of a schema version this build writes, with
+    /// no `-wal` file beside it (so the header is its committed state): the
+    /// writer's own `inspect(_:)` then refuses nothing the read-only probe
+    /// would, and its open changes nothing in the file (WAL is already on).
+    /// A short process opening a store (`tessera append`) is spared a
+    /// second connection and a second reading of the schema.
+    func headerVouches(for path: String) -> Bool {
+        guard let (header, _) = FileHeader.read(path), header.isSQLite, header.isWAL else { return false }
+        return header.applicationID == Self.applicationID && header.userVersion <= latestVersion && access(path + "-wal", F_OK) != 0
     }
 
     /// A read-only connection to `path`, or nil when there is no file yet.

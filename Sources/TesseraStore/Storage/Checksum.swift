@@ -98,6 +98,12 @@ package struct ChecksumRecord {
         bytes.reserveCapacity(256)
     }
 
+    /// A record of about `capacity` bytes (each value takes its bytes and
+    /// 9 more), so that adding them allocates once.
+    package init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
     package mutating func addNull() { bytes.append(Tag.null.rawValue) }
 
     package mutating func add(_ value: Int64) {

@@ -16,11 +16,27 @@ struct AppendCommand: AsyncParsableCommand {
     var items: String
 
     func run() async throws {
-        let newItems = try reportingErrors(file: items) { try ItemFile.read(items, section: target.section) }
+        try await AppendRequest(db: target.database.db, name: target.name, section: target.section, quiet: target.quiet, items: items).run()
+    }
+}
+
+/// What `tessera append` does once its arguments are read (by
+/// ``AppendCommand`` or ``QuickCommand``).
+struct AppendRequest: Equatable {
+    var db: String
+    var name: String
+    var section: Int
+    var quiet: Bool
+    var items: String
+
+    func run() async throws {
+        let newItems = try reportingErrors(file: items) { try ItemFile.read(items, section: section) }
         let started = ProgressBar.now()
-        try await target.write(file: items) { store in try await store.append(name: target.name, section: target.section, items: newItems) }
-        guard !target.quiet else { return }
-        print(String(format: "appended %d items to section %d in %.3fs", newItems.count, target.section, ProgressBar.now() - started))
+        try await SectionTarget.write(db: db, name: name, quiet: quiet, file: items) { store in
+            try await store.append(name: name, section: section, items: newItems)
+        }
+        guard !quiet else { return }
+        print(String(format: "appended %d items to section %d in %.3fs", newItems.count, section, ProgressBar.now() - started))
     }
 }
 
@@ -39,6 +55,11 @@ struct SectionTarget: ParsableArguments {
     var quiet = false
 
     func validate() throws {
+        try Self.validate(name: name, section: section)
+    }
+
+    /// The checks of `--name` and `--section`.
+    static func validate(name: String, section: Int) throws {
         try ArgumentCheck.index(section, flag: "--section")
         try ArgumentCheck.specName(name, flag: "--name")
     }
@@ -46,7 +67,12 @@ struct SectionTarget: ParsableArguments {
     /// Runs `body` on the store, errors naming `file`, and prints what it
     /// did to each layout unless `--quiet`.
     func write(file: String, _ body: (LayoutStore) async throws -> UpdateReport) async throws {
-        let store = try database.open()
+        try await Self.write(db: database.db, name: name, quiet: quiet, file: file, body)
+    }
+
+    /// The same for the store `db` and the spec `name`.
+    static func write(db: String, name: String, quiet: Bool, file: String, _ body: (LayoutStore) async throws -> UpdateReport) async throws {
+        let store = try StoreFile.openExisting(db)
         defer { store.close() }
         let report = try await reportingErrors(file: file) { try await body(store) }
         if !quiet {
