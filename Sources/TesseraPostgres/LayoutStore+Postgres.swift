@@ -78,8 +78,7 @@ extension LayoutStore {
         )
         self.init(
             backend: storage, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
-            // Each fetch is a round trip: a group met once is cached at once.
-            loadsDirectoriesInline: loadsDirectoriesInline, framesCachedOnFirstUse: true, executor: executor
+            loadsDirectoriesInline: loadsDirectoriesInline, executor: executor
         )
     }
 }

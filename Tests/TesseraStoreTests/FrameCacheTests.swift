@@ -26,11 +26,8 @@ struct FrameCacheTests {
         // The third went past the budget: every mark was cleared in one turn, then the oldest went.
         #expect((0..<4).map(slots.isFilled) == [false, true, true, false])
         var found: [CachedFrames?] = []
-        var met: [Bool] = []
-        #expect(slots.frames(base: 0, positions: [1, 0], into: &found, metBefore: &met) == 1)
+        #expect(slots.frames(base: 0, positions: [1, 0], into: &found) == 1)
         #expect(found.map { $0 != nil } == [true, false])
-        // An emptied slot stays met (its group comes back on its next use).
-        #expect(met == [true])
         cache.insert(try Self.frames(start: 4e5), in: slots, ordinal: 3)
         #expect((0..<4).map(slots.isFilled) == [false, true, false, true])
         let statistics = cache.statistics
@@ -38,25 +35,10 @@ struct FrameCacheTests {
         #expect(statistics.layouts == 2 && statistics.evictions == 2)
     }
 
-    @Test("a group is met first, then its frames are cached on the second use")
-    func metBeforeCached() throws {
-        let slots = FrameSlots(count: 3)
-        var found: [CachedFrames?] = []
-        var met: [Bool] = []
-        #expect(slots.frames(base: 1, positions: [0, 1], into: &found, metBefore: &met) == 0)
-        #expect(met == [false, false] && found.count == 2)
-        slots.markMet(base: 1, positions: [1, 5])
-        found = []
-        met = []
-        #expect(slots.frames(base: 0, positions: [0, 1, 2, 9], into: &found, metBefore: &met) == 0)
-        #expect(met == [false, false, true, false])
-    }
-
-    /// A feed's first query visits its groups in place; the second caches
-    /// them; the third finds them all in memory. PostgreSQL's, whose every
-    /// fetch is a round trip, caches them on the first.
-    @Test("a store caches a group's frames on its second use (PostgreSQL's on its first), and answers alike each time", arguments: TestBackend.all)
-    func secondUseCaches(backend: TestBackend) async throws {
+    /// A feed's first query reads its groups and caches them, each once;
+    /// the next ones find them all in memory.
+    @Test("a store caches a group's frames on its first use, and answers alike each time", arguments: TestBackend.all)
+    func firstUseCaches(backend: TestBackend) async throws {
         let temporary = try TemporaryStore(backend)
         let store = temporary.store
         let spec = try Spec(jsonText: """
@@ -78,15 +60,9 @@ struct FrameCacheTests {
         // The viewport meets at least one group; each pass asks for the same ones.
         let candidates = misses[0]
         #expect(candidates > 0 && before.layouts == 0)
-        if backend == .postgres {
-            #expect(residents == [candidates, candidates, candidates], "\(residents)")
-            #expect(misses == [candidates, candidates, candidates], "\(misses)")
-            #expect(store.frameCacheStatistics.hits - before.hits == 2 * candidates)
-        } else {
-            #expect(residents == [0, candidates, candidates], "\(residents)")
-            #expect(misses == [candidates, 2 * candidates, 2 * candidates], "\(misses)")
-            #expect(store.frameCacheStatistics.hits - before.hits == candidates)
-        }
+        #expect(residents == [candidates, candidates, candidates], "\(residents)")
+        #expect(misses == [candidates, candidates, candidates], "\(misses)")
+        #expect(store.frameCacheStatistics.hits - before.hits == 2 * candidates)
     }
 
     @Test("a slot filled first by another query is not counted twice; frames larger than the budget are not cached")

@@ -28,20 +28,14 @@ final class FrameCache: Sendable {
 
     /// The bytes the cached frames may take (``CachedFrames/byteCount``).
     let budget: Int
-    /// Whether a group's frames are cached the first time a read meets
-    /// them, not the second (``FrameSlots/Slot/met``): for a backend whose
-    /// every fetch is a round trip over a network, which costs more than
-    /// the copy a group met once would have cost.
-    let cachesOnFirstUse: Bool
     private let state = Locked(State())
     // Counted outside the lock, once per query.
     private let hits = Atomic<Int>(0)
     private let misses = Atomic<Int>(0)
 
     /// A cache of `budget` bytes (0: none; every query reads its frames).
-    init(frameBudget budget: Int, cachesOnFirstUse: Bool = false) {
+    init(frameBudget budget: Int) {
         self.budget = max(0, budget)
-        self.cachesOnFirstUse = cachesOnFirstUse
     }
 
     /// Caches `frames` in slot `ordinal` of `slots`, unless a query filled

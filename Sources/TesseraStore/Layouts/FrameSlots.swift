@@ -15,11 +15,6 @@ final class FrameSlots: Sendable {
         var frames: CachedFrames?
         /// Set by each use, cleared by the cache's sweep (see ``FrameSlots/sweep(_:_:force:)``).
         var used = false
-        /// Set when a query first met the group, kept when the slot is
-        /// emptied: its frames are cached on the second use, not the first
-        /// (a doorkeeper: a group met once, as by a feed's first query,
-        /// costs no copy and takes no room from groups met again).
-        var met = false
     }
 
     /// The slots, which the ``FrameCache`` holds too (strongly: a weak
@@ -39,17 +34,15 @@ final class FrameSlots: Sendable {
     static func byteCount(groups: Int) -> Int { 64 + groups * MemoryLayout<Slot>.stride }
 
     /// Appends the frames of group `base + position`, marked as used, for
-    /// each of `positions` (nil where the slot is empty) to `found`, and for
-    /// each empty one, in order, whether its group was met before to
-    /// `metBefore` (see ``markMet(base:positions:)``); how many frames were there.
-    func frames(base: Int, positions: [Int], into found: inout [CachedFrames?], metBefore: inout [Bool]) -> Int {
+    /// each of `positions` (nil where the slot is empty) to `found`; how
+    /// many were there.
+    func frames(base: Int, positions: [Int], into found: inout [CachedFrames?]) -> Int {
         slots.withLock { slots in
             var hits = 0
             for position in positions {
                 let ordinal = base &+ position
                 guard ordinal < slots.count, let frames = slots[ordinal].frames else {
                     found.append(nil)
-                    metBefore.append(ordinal < slots.count && slots[ordinal].met)
                     continue
                 }
                 slots[ordinal].used = true
@@ -60,22 +53,13 @@ final class FrameSlots: Sendable {
         }
     }
 
-    /// Marks the groups `base + position` of `positions` as met: a read
-    /// visited their frames in place, and caches them when it meets them
-    /// again.
-    func markMet(base: Int, positions: [Int]) {
-        slots.withLock { slots in
-            for position in positions where base &+ position < slots.count { slots[base &+ position].met = true }
-        }
-    }
-
     /// Puts `frames` in the empty slot `ordinal`, marked as used: true when
     /// it was empty (the caller then charges the cache's budget), false when
     /// another query filled it first or there is no such slot.
     func fill(_ ordinal: Int, with frames: CachedFrames) -> Bool {
         slots.withLock { slots in
             guard ordinal >= 0, ordinal < slots.count, slots[ordinal].frames == nil else { return false }
-            slots[ordinal] = Slot(frames: frames, used: true, met: true)
+            slots[ordinal] = Slot(frames: frames, used: true)
             return true
         }
     }
@@ -90,7 +74,7 @@ final class FrameSlots: Sendable {
                 slots[ordinal].used = false
                 return false
             }
-            slots[ordinal] = Slot(met: true)
+            slots[ordinal] = Slot()
             return true
         }
     }

@@ -102,7 +102,7 @@ struct LayoutReader {
         guard !scratch.positions.isEmpty else { return }
         let positions = scratch.positions
         let hits = frames.budget > 0
-            ? cache.frames.frames(base: cache.groups[sectionIndex].firstOrdinal, positions: positions, into: &scratch.found, metBefore: &scratch.metBefore)
+            ? cache.frames.frames(base: cache.groups[sectionIndex].firstOrdinal, positions: positions, into: &scratch.found)
             : 0
         if hits < positions.count {
             // No cache: every group is missing, and read in place.
@@ -119,9 +119,9 @@ struct LayoutReader {
     }
 
     /// Reads the groups of `scratch` whose frames are not cached, each once
-    /// and verified, and visits every candidate in item order: a group met
-    /// before is cached for the queries after this one, a group met for the
-    /// first time is visited in place (see ``FrameSlots/Slot/met``).
+    /// and verified, and visits every candidate in item order: with a frame
+    /// cache, each is cached for the queries after this one; without one,
+    /// each is visited in place.
     private func visitMissing(
         groups: SectionGroups, section: SectionRecord, cache: CachedLayout, bounds: QueryBounds, _ scratch: inout GroupScratch,
         _ visit: (Int, LocalFrame) -> Void
@@ -132,10 +132,9 @@ struct LayoutReader {
         // The candidates before `next` are visited; frames cached on the way
         // are visited when their turn comes.
         var next = 0
-        var firstMet: [Int] = []
         try visitStored(keys) { index, raw in
             let at = missing[index]
-            if frames.budget > 0, scratch.metBefore[index] || frames.cachesOnFirstUse {
+            if frames.budget > 0 {
                 switch CachedFrames.verified(raw, checksum: keys[index].checksum) {
                 case .success(let read):
                     frames.insert(read, in: cache.frames, ordinal: groups.firstOrdinal + positions[at])
@@ -150,14 +149,12 @@ struct LayoutReader {
                 next += 1
             }
             next = at + 1
-            if frames.budget > 0 { firstMet.append(positions[at]) }
             return visitIntact(raw, checksum: keys[index].checksum, firstItem: SectionGroups.firstItem(at: positions[at]), bounds: bounds, visit)
         } failed: { index, kind in throw error(kind, firstItem: SectionGroups.firstItem(at: positions[missing[index]]), section: section) }
         while next < positions.count {
             scratch.found[next]?.visit(firstItem: SectionGroups.firstItem(at: positions[next]), bounds: bounds, visit)
             next += 1
         }
-        if !firstMet.isEmpty { cache.frames.markMet(base: groups.firstOrdinal, positions: firstMet) }
     }
 
     /// Runs `body` on the stored blobs of `keys`, in order, until one fails

@@ -66,7 +66,7 @@ public final class LayoutStore: Sendable {
     package init(
         backend: any StorageBackend, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget,
         frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget, loadsDirectoriesInline: Bool = false,
-        framesCachedOnFirstUse: Bool = false, executor: (any BlockingExecutor)? = nil, resolvedNames: ResolvedNames? = nil
+        executor: (any BlockingExecutor)? = nil, resolvedNames: ResolvedNames? = nil
     ) {
         self.backend = backend
         let executor = executor ?? StoreThreads()
@@ -74,7 +74,7 @@ public final class LayoutStore: Sendable {
         self.taskExecutor = BlockingTaskExecutor(executor)
         self.registry = registry
         self.layoutCache = LayoutCache(budget: cacheBudget)
-        frameCache = FrameCache(frameBudget: frameCacheBudget, cachesOnFirstUse: framesCachedOnFirstUse)
+        frameCache = FrameCache(frameBudget: frameCacheBudget)
         readerCaches = ReaderCaches(frames: frameCache)
         self.resolvedNames = resolvedNames
         self.loadsDirectoriesInline = loadsDirectoriesInline

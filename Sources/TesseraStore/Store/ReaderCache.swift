@@ -19,8 +19,7 @@ final class ReaderCache {
     @exclusivity(unchecked) private var scratch = GroupScratch()
 
     /// Empty arrays with the capacity of earlier queries, for one query's
-    /// candidate groups, their cached frames and whether each was met
-    /// before: hand them back with `giveBack`.
+    /// candidate groups and their cached frames: hand them back with `giveBack`.
     func takeScratch() -> GroupScratch {
         defer { scratch = GroupScratch() }
         return scratch
@@ -30,7 +29,6 @@ final class ReaderCache {
     func giveBack(_ lent: inout GroupScratch) {
         lent.positions.removeAll(keepingCapacity: true)
         lent.found.removeAll(keepingCapacity: true)
-        lent.metBefore.removeAll(keepingCapacity: true)
         scratch = lent
     }
 
@@ -161,11 +159,9 @@ final class ReaderCaches: Sendable {
     }
 }
 
-/// One query's candidate groups of a section (positions in the section),
-/// their frames found cached (nil where not) and, for each group not
-/// found, in order, whether it was met before (see ``FrameSlots/Slot/met``).
+/// One query's candidate groups of a section (positions in the section)
+/// and their frames found cached (nil where not).
 struct GroupScratch {
     var positions: [Int] = []
     var found: [CachedFrames?] = []
-    var metBefore: [Bool] = []
 }

@@ -24,10 +24,6 @@ extension BenchTable {
            let warmP50 = report.smallWarmP50Microseconds, let warmP99 = report.smallWarmP99Microseconds {
             rows.append(["first query of a feed among \(report.smallFeeds), p50 / p99", micro(p50, p99),
                          "the same queries warm: " + micro(warmP50, warmP99), ratio(p50, warmP50), "≤ 10 / 40 µs"])
-            if let secondP50 = report.secondQueryP50Microseconds, let secondP99 = report.secondQueryP99Microseconds {
-                rows.append(["the same queries a second time (frames cached on their second use), p50 / p99", micro(secondP50, secondP99),
-                             "warm: " + micro(warmP50, warmP99), ratio(secondP50, warmP50), ""])
-            }
         }
         var title = "Floor: \(report.feeds) feeds × \(report.widths) widths of \(report.elementsPerLayout) elements, \(report.queries) viewports "
             + "(844 points) per figure and run, \(runs) runs"

@@ -26,9 +26,6 @@ struct FloorBenchmark {
         var smallFeeds: Int
         var firstQueryP50Microseconds: Double?
         var firstQueryP99Microseconds: Double?
-        /// The same queries a second time: a group met before has its frames cached now.
-        var secondQueryP50Microseconds: Double?
-        var secondQueryP99Microseconds: Double?
         var smallWarmP50Microseconds: Double?
         var smallWarmP99Microseconds: Double?
         var appends: Appends?
@@ -83,7 +80,6 @@ struct FloorBenchmark {
             rotationP50Microseconds: micro(warm?.rotation, 0.5), rotationP99Microseconds: micro(warm?.rotation, 0.99),
             smallFeeds: smallFeeds,
             firstQueryP50Microseconds: micro(first?.first, 0.5), firstQueryP99Microseconds: micro(first?.first, 0.99),
-            secondQueryP50Microseconds: micro(first?.second, 0.5), secondQueryP99Microseconds: micro(first?.second, 0.99),
             smallWarmP50Microseconds: micro(first?.warm, 0.5), smallWarmP99Microseconds: micro(first?.warm, 0.99),
             appends: appends, peakResidentBytes: ProcessMemory.peakResidentBytes
         )
@@ -158,9 +154,8 @@ struct FloorBenchmark {
     /// `smallFeeds` feeds of 150–300 items at two widths (the feeds suite's),
     /// saved in a batch; each run opens the store anew (a process that read
     /// none of them) and queries `queries` different layouts of random
-    /// feeds once, then a second time (the store caches a group's frames on
-    /// its second use); the baseline is the same queries a third time, warm.
-    private func firstQueries() async throws -> (first: Samples, second: Samples, warm: Samples) {
+    /// feeds once; the baseline is the same queries again, warm.
+    private func firstQueries() async throws -> (first: Samples, warm: Samples) {
         let path = directory + "/tessera-bench-floor-feeds.sqlite"
         StoreBenchmark.remove(path)
         defer { StoreBenchmark.remove(path) }
@@ -173,7 +168,6 @@ struct FloorBenchmark {
 
         var random = BenchRandom(seed: 31)
         var first = Samples()
-        var second = Samples()
         var warm = Samples()
         for _ in 0..<runs {
             // Distinct layouts, in random order: each is read for the first time.
@@ -187,20 +181,15 @@ struct FloorBenchmark {
             try synchronously {
                 // The connection's own first use is not a feed's: untimed.
                 _ = try store.visibleElements(name: picks[0].0, crossExtent: picks[0].1, viewport: picks[0].2, computeIfMissing: false)
-                for pass in 0..<3 {
+                for pass in 0..<2 {
                     for (name, width, rect) in picks.dropFirst() {
                         let start = now()
                         _ = try store.visibleElements(name: name, crossExtent: width, viewport: rect, computeIfMissing: false)
-                        let seconds = now() - start
-                        switch pass {
-                        case 0: first.add(seconds)
-                        case 1: second.add(seconds)
-                        default: warm.add(seconds)
-                        }
+                        if pass == 0 { first.add(now() - start) } else { warm.add(now() - start) }
                     }
                 }
             }
         }
-        return (first, second, warm)
+        return (first, warm)
     }
 }
