@@ -14,8 +14,8 @@ extension TesseraRoutes {
         let result = try await store.tileManifest(name: name, crossExtent: extent, compute: computePolicy(name: name, extent: extent))
         let manifest = try found(result, name: name, extent: extent)
         return TileResponses.response(
-            TileJSON.manifest(manifest, query: variant.query), tag: manifest.revision + TileJSON.manifestTagSuffix + variant.tagSuffix,
-            cacheControl: "no-cache", request: request)
+            TileJSON.manifest(manifest, query: variant.query), gzip: TileResponses.acceptsGzip(request.headers[.acceptEncoding]),
+            tag: manifest.revision + TileJSON.manifestTagSuffix + variant.tagSuffix, cacheControl: "no-cache", request: request)
     }
 
     /// `GET …/layouts/{extent}/revisions/{revision}/tiles/{index}`: immutable,
@@ -62,13 +62,7 @@ extension TesseraRoutes {
         let tile = try found(result, name: name, extent: extent)
         let body = columns ? TileJSON.columnTile(tile) : TileJSON.tile(tile)
         metrics.tileAnswered(kept: false)
-        guard gzip else {
-            // Kept in the encoding asked for (a gzip body is a seventh of the plain one).
-            let buffer = ByteBuffer(bytes: body)
-            tileBodies.keep(plain: buffer, tag: tag)
-            return TileResponses.response(encoded: buffer, gzip: false, tag: tag, cacheControl: cacheControl, request: request)
-        }
-        return TileResponses.response(body, tag: tag, cacheControl: cacheControl, request: request, bodies: tileBodies)
+        return TileResponses.response(body, gzip: gzip, tag: tag, cacheControl: cacheControl, request: request, bodies: tileBodies)
     }
 
     private func layoutValues(_ context: Context) throws(Problem) -> (name: String, extent: Double) {
@@ -105,17 +99,17 @@ struct TileVariant {
 /// The answers of the tile routes: JSON with a strong ETag (a 304 for a
 /// matching `If-None-Match`), gzip-compressed when the request accepts it.
 enum TileResponses {
-    /// `bodies` keeps gzip bodies by tag, for bodies that never change under theirs (tiles).
-    static func response(_ body: [UInt8], tag: String, cacheControl: String, request: Request, bodies: TileBodies? = nil) -> Response {
-        guard acceptsGzip(request.headers[.acceptEncoding]) else {
-            return response(encoded: ByteBuffer(bytes: body), gzip: false, tag: tag, cacheControl: cacheControl, request: request)
-        }
-        if let kept = bodies?.gzip(tag) {
-            return response(encoded: kept, gzip: true, tag: tag, cacheControl: cacheControl, request: request)
-        }
-        guard let gzipped = Gzip.compress(body) else {
-            // Sent as it is: the tag must not claim gzip.
-            return response(encoded: ByteBuffer(bytes: body), gzip: false, tag: tag, cacheControl: cacheControl, request: request)
+    /// `body`, gzip-compressed when `gzip` (the request accepts it, see
+    /// ``acceptsGzip(_:)``: the caller decided once). `bodies` keeps the
+    /// body as sent, by tag, in the encoding asked for (a gzip body is a
+    /// seventh of the plain one), for bodies that never change under
+    /// their tag (tiles); the caller looked there first.
+    static func response(_ body: [UInt8], gzip: Bool, tag: String, cacheControl: String, request: Request, bodies: TileBodies? = nil) -> Response {
+        guard gzip, let gzipped = Gzip.compress(body) else {
+            // Plain as asked, or as it is when compression failed: the tag must not claim gzip.
+            let buffer = ByteBuffer(bytes: body)
+            bodies?.keep(plain: buffer, tag: tag)
+            return response(encoded: buffer, gzip: false, tag: tag, cacheControl: cacheControl, request: request)
         }
         let buffer = ByteBuffer(bytes: gzipped)
         bodies?.keep(gzip: buffer, tag: tag)

@@ -11,7 +11,7 @@ import TesseraSQLite
 @Suite("store: frame cache")
 struct FrameCacheTests {
     /// Verified frames of `count` cells in a column, 100 points apart from `start`.
-    private static func frames(start: Double, count: Int = 250) throws -> CachedFrames {
+    static func frames(start: Double, count: Int = 250) throws -> CachedFrames {
         let cells = (0..<count).map { LocalFrame(cross: 0, scroll: start + Double($0) * 100, crossLength: 50, scrollLength: 90) }
         let bytes = FrameBlob.encode(cells[...])
         return try bytes.withUnsafeBytes { raw in try CachedFrames.verified(raw, checksum: Checksum.of(raw)).get() }

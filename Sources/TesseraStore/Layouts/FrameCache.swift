@@ -12,6 +12,9 @@ import Synchronization
 /// look clears the mark), so that the frames of every directory together
 /// stay within `budget`. A directory dropped from its own cache takes its
 /// frames with it; its slots leave this count when the sweep meets them.
+/// A layout's new revision takes over the frames of the groups it shares
+/// with the one cached before (``carry(from:to:slots:)``): moved, so
+/// counted once.
 final class FrameCache: Sendable {
     private struct Resident {
         let slots: Locked<[FrameSlots.Slot]>
@@ -64,6 +67,41 @@ final class FrameCache: Sendable {
                 state.evictions += 1
                 state.resident.swapAt(state.hand, state.resident.count - 1)
                 state.resident.removeLast()
+            }
+        }
+    }
+
+    /// Moves the frames of `old`'s slots into `new`'s: slot `ordinal` of
+    /// `old` into slot `slots[ordinal]` of `new` (-1: none), when the
+    /// former is counted here and the latter empty; their use marks go
+    /// with them. How many moved.
+    ///
+    /// Moved, not shared: each frames' bytes stay counted once, by the slot
+    /// that holds them, so the budget holds and nothing waits for a sweep
+    /// to leave the count. A query of the old revision still running finds
+    /// those slots empty and reads the frames again (counted as its own).
+    @discardableResult
+    func carry(from old: FrameSlots, to new: FrameSlots, slots target: [Int]) -> Int {
+        guard old !== new else { return 0 }
+        // The order of every path that takes two locks: the count's, then a slots'.
+        return state.withLock { state in
+            old.slots.withLock { from in
+                new.slots.withLock { to in
+                    var moved = 0
+                    // Only slots with a resident entry: one filled whose
+                    // entry is not yet added keeps its frames where the entry will point.
+                    for index in state.resident.indices where state.resident[index].slots === old.slots {
+                        let entry = state.resident[index]
+                        guard entry.ordinal < target.count, entry.ordinal < from.count, from[entry.ordinal].frames != nil else { continue }
+                        let slot = target[entry.ordinal]
+                        guard slot >= 0, slot < to.count, to[slot].frames == nil else { continue }
+                        to[slot] = from[entry.ordinal]
+                        from[entry.ordinal] = FrameSlots.Slot()
+                        state.resident[index] = Resident(slots: new.slots, ordinal: slot, bytes: entry.bytes)
+                        moved += 1
+                    }
+                    return moved
+                }
             }
         }
     }

@@ -8,6 +8,9 @@ import Locking
 /// A directory names one revision of one layout, whose groups' ids and
 /// checksums never change, so a slot filled with frames verified against
 /// its group's checksum stays right for as long as the directory lives.
+/// A group with the same id and checksum in a later revision has the same
+/// bytes: its frames move to that revision's directory when it is cached
+/// (``FrameCache/carry(from:to:slots:)``).
 /// The store's ``FrameCache`` owns the bytes' budget: it learns of every
 /// slot filled and empties the slots not used since it last looked.
 final class FrameSlots: Sendable {

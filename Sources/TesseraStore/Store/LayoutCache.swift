@@ -40,4 +40,14 @@ extension ByteBudgetCache where Key == LayoutCacheKey, Value == CachedLayout {
 
     /// Caches a directory (see ``ByteBudgetCache/insert(_:bytes:for:)``).
     func insert(_ layout: CachedLayout, for key: Key) { insert(layout, bytes: layout.byteCount, for: key) }
+
+    /// The cached directory of `key`'s layout at the latest revision up to
+    /// `key`'s, other than `layout`: the one whose frames a new directory
+    /// of `key` takes over (``LayoutStore/cache(_:for:)``). An older
+    /// revision loaded late gets none from a newer one, whose queries go on.
+    func predecessor(of key: Key, besides layout: CachedLayout) -> CachedLayout? {
+        values { $0.layoutID == key.layoutID && $0.revision <= key.revision }
+            .filter { $0.value !== layout }
+            .max { $0.key.revision < $1.key.revision }?.value
+    }
 }

@@ -21,13 +21,13 @@ extension LayoutStore {
         if let cached = readerCache.directory(key, in: layoutCache) { return (cached, true) }
         // Read with the layout's row: no statement of its own.
         if let summarized = try summarizedDirectory(of: record) {
-            layoutCache.insert(summarized, for: key)
+            cache(summarized, for: key)
             return (summarized, false)
         }
         let rows = record.layout.sectionCount + record.layout.cellCount / CellGroupWriter.groupSize + record.layout.sectionCount
         guard rows > Self.inlineDirectoryRows, !loadsDirectoriesInline else {
             let loaded = try loadDirectory(of: record, storage: storage)
-            layoutCache.insert(loaded, for: key)
+            cache(loaded, for: key)
             return (loaded, false)
         }
         loadInBackground(record: record, key: key)
@@ -52,7 +52,7 @@ extension LayoutStore {
                 _ = try? read { storage in
                     guard let current = try storage.layouts.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
                     let loaded = try loadDirectory(of: current, storage: storage)
-                    layoutCache.insert(loaded, for: LayoutCacheKey(layoutID: current.layout.id, revision: current.revision))
+                    cache(loaded, for: LayoutCacheKey(layoutID: current.layout.id, revision: current.revision))
                 }
             }
         }

@@ -78,7 +78,7 @@ extension LayoutStore {
                     // The indexes' answer could not be proven complete: answer
                     // from the whole directory, every row verified, none missing.
                     let loaded = try loadDirectory(of: record, storage: storage)
-                    if layoutCache.budget > 0 { layoutCache.insert(loaded, for: LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)) }
+                    cache(loaded, for: LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
                     let value = try body(LayoutReader(record: record, storage: storage, readerCache: readerCache, cached: loaded, location: location))
                     return (value, directory.hit)
                 }

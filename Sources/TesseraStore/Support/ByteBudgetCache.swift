@@ -100,11 +100,29 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
         shard(key).state.withLock { $0.index[key] != nil }
     }
 
+    /// The cached values whose keys satisfy `matches`, without marking or
+    /// counting a use: a pass over every key, for a caller that needs it
+    /// rarely (once per value cached, not per lookup).
+    package func values(where matches: (Key) -> Bool) -> [(key: Key, value: Value)] {
+        var found: [(key: Key, value: Value)] = []
+        for shard in shards {
+            shard.state.withLock { state in
+                for (key, node) in state.index where matches(key) {
+                    if let value = state.nodes[node].value { found.append((key, value)) }
+                }
+            }
+        }
+        return found
+    }
+
+    /// Whether a value of `bytes` would be cached (see ``insert(_:bytes:for:)``).
+    package func admits(bytes: Int) -> Bool { bytes <= shardBudget }
+
     /// Caches `value` as taking `bytes`, dropping the least recently used
     /// values of its part beyond the part's budget. A value larger than the
     /// part's budget is not cached.
     package func insert(_ value: Value, bytes: Int, for key: Key) {
-        guard bytes <= shardBudget else { return }
+        guard admits(bytes: bytes) else { return }
         shard(key).state.withLock { state in
             if let existing = state.index[key] { state.remove(existing) }
             while state.bytes + bytes > shardBudget, state.oldest >= 0 {

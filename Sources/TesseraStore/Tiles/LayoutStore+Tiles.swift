@@ -117,7 +117,7 @@ extension LayoutStore {
         var reader = reader
         if reader.cache == nil {
             let loaded = try loadDirectory(of: reader.record, storage: reader.storage)
-            if layoutCache.budget > 0 { layoutCache.insert(loaded, for: LayoutCacheKey(layoutID: reader.record.layout.id, revision: reader.record.revision)) }
+            cache(loaded, for: LayoutCacheKey(layoutID: reader.record.layout.id, revision: reader.record.revision))
             reader = LayoutReader(record: reader.record, storage: reader.storage, readerCache: reader.readerCache, cached: loaded, location: location)
         }
         guard let directory = reader.cache else { throw StoreError(.internal, "a tile read without the layout's directory") }

@@ -38,7 +38,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The PostgreSQL server of the postgres suite (postgres://user@host:port/dbname); not part of all. Scripts/bench-postgres.sh runs it beside the per-element baseline.")
     var postgres: String?
 
-    @Option(help: "Only these figures of the floor suite (comma-separated): warm (one layout beside the in-memory layout), rotation (64 layouts beside one), first (the first query among small feeds), appends (needs the tessera product). All by default.")
+    @Option(help: "Only these figures of the floor suite (comma-separated): warm (one layout beside the in-memory layout), rotation (64 layouts beside one), first (the first query among small feeds), appends (needs the tessera product), afterappend (the first pass of viewports after an append, beside the same pass warm). All by default.")
     var figures: String?
 
     @Option(help: "Where the benchmark writes its temporary stores.")

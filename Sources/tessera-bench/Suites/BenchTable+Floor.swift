@@ -38,6 +38,12 @@ extension BenchTable {
                          ratio(appends.lastFiveSeconds, appends.firstFiveSeconds), "flat (≈ 1×)"])
             title += "; appends to a feed of \(appends.repeatedFeedItems) items"
         }
+        if let after = report.afterAppend {
+            rows.append(["first pass of \(after.viewports) viewports after an append of \(after.appendedItems) items to a \(after.feedItems)-item feed, p50 / p99",
+                         micro(after.firstPassP50Microseconds, after.firstPassP99Microseconds),
+                         "the same pass warm, before it: " + micro(after.warmP50Microseconds, after.warmP99Microseconds),
+                         ratio(after.firstPassP50Microseconds, after.warmP50Microseconds), "≈ 1×"])
+        }
         rows.append(["peak RSS of this benchmark process", report.peakResidentBytes.map { String(format: "%.0f MB", Double($0) / 1e6) } ?? "-", "", "", ""])
         return title + "\n" + format(rows)
     }

@@ -29,15 +29,17 @@ struct FloorBenchmark {
         var smallWarmP50Microseconds: Double?
         var smallWarmP99Microseconds: Double?
         var appends: Appends?
+        var afterAppend: AfterAppend?
         var peakResidentBytes: Int?
     }
 
     /// The figures a run measures (`--figures`): `warm` (one layout beside
     /// the in-memory layout), `rotation` (64 layouts beside one, which it
-    /// measures too), `first` (the first query among small feeds) and
-    /// `appends`.
+    /// measures too), `first` (the first query among small feeds),
+    /// `appends` and `afterappend` (the first pass of viewports after an append).
     enum Figure: String, CaseIterable, Sendable {
         case warm, rotation, first, appends
+        case afterAppend = "afterappend"
 
         /// The figures named in `list` (comma-separated); all for nil.
         static func parse(_ list: String?) throws -> Set<Figure> {
@@ -72,6 +74,7 @@ struct FloorBenchmark {
         let warm = figures.contains(.warm) || figures.contains(.rotation) ? try await warmFigures() : nil
         let first = figures.contains(.first) ? try await firstQueries() : nil
         let appends = figures.contains(.appends) ? try await appendFigures() : nil
+        let afterAppend = figures.contains(.afterAppend) ? try await afterAppendFigures() : nil
         func micro(_ samples: Samples?, _ percentile: Double) -> Double? { samples.map { $0.percentile(percentile) * 1e6 } }
         return Report(
             feeds: ServingBenchmark.feeds, widths: ServingBenchmark.widths.count, elementsPerLayout: warm?.elements ?? 0, queries: queries,
@@ -81,7 +84,7 @@ struct FloorBenchmark {
             smallFeeds: smallFeeds,
             firstQueryP50Microseconds: micro(first?.first, 0.5), firstQueryP99Microseconds: micro(first?.first, 0.99),
             smallWarmP50Microseconds: micro(first?.warm, 0.5), smallWarmP99Microseconds: micro(first?.warm, 0.99),
-            appends: appends, peakResidentBytes: ProcessMemory.peakResidentBytes
+            appends: appends, afterAppend: afterAppend, peakResidentBytes: ProcessMemory.peakResidentBytes
         )
     }
 

@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+import TesseraLayout
+import TesseraTestSupport
+@testable import TesseraStore
+import TesseraSQLite
+
+/// Warm frames across revisions: a layout's new directory takes over the
+/// verified frames of the groups it shares (same id and checksum) with the
+/// directory cached before it (`FrameCache.carry`), whatever path loaded
+/// it and whatever the backend, and the frame budget's count stays exact.
+@Suite("store: frames carried to a new revision")
+struct FrameCarryTests {
+    private static let everything = Rect(x: -1e7, y: -1e7, width: 4e7, height: 4e7)
+
+    private static func frames(start: Double) throws -> CachedFrames { try FrameCacheTests.frames(start: start) }
+
+    @Test("carried frames move: the same objects, counted once, marks kept; targets filled and unmapped slots stay")
+    func carryMoves() throws {
+        let one = try Self.frames(start: 0).byteCount
+        let cache = FrameCache(frameBudget: 10 * one)
+        let old = FrameSlots(count: 4)
+        let new = FrameSlots(count: 5)
+        var inserted: [CachedFrames] = []
+        for ordinal in 0..<4 {
+            let frames = try Self.frames(start: Double(ordinal) * 1e5)
+            inserted.append(frames)
+            cache.insert(frames, in: old, ordinal: ordinal)
+        }
+        // Filled by a query of the new revision first: not overwritten.
+        cache.insert(try Self.frames(start: 9e5), in: new, ordinal: 3)
+        // Filled without an entry in the count (a fill whose insert has not
+        // finished): not moved, so that its entry will find it.
+        let stray = FrameSlots(count: 1)
+        #expect(stray.fill(0, with: try Self.frames(start: 0)))
+        #expect(cache.carry(from: stray, to: new, slots: [4]) == 0 && stray.isFilled(0) && !new.isFilled(4))
+        // Old 0 → new 1, old 1 → new 0, old 2 changed, old 3 → new 3 (already filled).
+        #expect(cache.carry(from: old, to: new, slots: [1, 0, -1, 3]) == 2)
+        #expect((0..<4).map(old.isFilled) == [false, false, true, true])
+        #expect((0..<5).map(new.isFilled) == [true, true, false, true, false])
+        var found: [CachedFrames?] = []
+        #expect(new.frames(base: 0, positions: [0, 1], into: &found) == 2)
+        #expect(found[0] === inserted[1] && found[1] === inserted[0])
+        let statistics = cache.statistics
+        #expect(statistics.bytes == 5 * one && statistics.layouts == 5 && statistics.evictions == 0)
+        #expect(cache.carry(from: new, to: new, slots: [0, 1, 2, 3, 4]) == 0)
+    }
+
+    @Test("after a carry the old directory's end leaves only its own frames to the sweep; the budget holds")
+    func budgetAfterCarry() throws {
+        let one = try Self.frames(start: 0).byteCount
+        let cache = FrameCache(frameBudget: 4 * one)
+        let new = FrameSlots(count: 4)
+        do {
+            let old = FrameSlots(count: 3)
+            for ordinal in 0..<3 { cache.insert(try Self.frames(start: Double(ordinal)), in: old, ordinal: ordinal) }
+            #expect(cache.carry(from: old, to: new, slots: [0, 1, -1]) == 2)
+            #expect(cache.statistics.bytes == 3 * one)
+        }
+        // The old directory is gone with its one frames not carried: two
+        // more frames go past the budget, and the sweep finds the dead one first.
+        cache.insert(try Self.frames(start: 5), in: new, ordinal: 2)
+        cache.insert(try Self.frames(start: 6), in: new, ordinal: 3)
+        #expect((0..<4).allSatisfy(new.isFilled))
+        let statistics = cache.statistics
+        #expect(statistics.bytes == 4 * one && statistics.bytes == Self.slotBytes(new) && statistics.bytes <= statistics.budget)
+        #expect(statistics.layouts == 4 && statistics.evictions == 1)
+    }
+
+    /// The bytes of the frames in `slots`.
+    private static func slotBytes(_ slots: FrameSlots) -> Int {
+        slots.slots.withLock { $0.reduce(0) { $0 + ($1.frames?.byteCount ?? 0) } }
+    }
+
+    /// The directories `store` caches, oldest revision first.
+    private static func directories(_ store: LayoutStore) -> [(key: LayoutCacheKey, value: CachedLayout)] {
+        store.layoutCache.values { _ in true }.sorted { ($0.key.layoutID, $0.key.revision) < ($1.key.layoutID, $1.key.revision) }
+    }
+
+    /// The groups of `directory` whose slots hold frames.
+    private static func filledGroups(_ directory: CachedLayout) -> Set<FramesKey> {
+        var keys = Set<FramesKey>()
+        for section in directory.groups {
+            for position in section.ids.indices where directory.frames.isFilled(section.firstOrdinal + position) {
+                keys.insert(FramesKey(id: section.ids[position], checksum: section.checksums[position]))
+            }
+        }
+        return keys
+    }
+
+    /// The groups of `directory` not among `keys`.
+    private static func groups(of directory: CachedLayout, notIn keys: Set<FramesKey>) -> Int {
+        directory.groups.reduce(0) { total, section in
+            total + zip(section.ids, section.checksums).filter { !keys.contains(FramesKey(id: $0, checksum: $1)) }.count
+        }
+    }
+
+    /// The frame cache's count equals the frames the cached directories'
+    /// slots hold (none was dropped), within the budget.
+    private static func expectExactCount(_ store: LayoutStore, _ comment: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let statistics = store.frameCacheStatistics
+        let held = directories(store).reduce(0) { $0 + slotBytes($1.value.frames) }
+        #expect(statistics.bytes == held && statistics.bytes <= statistics.budget, "\(comment): \(statistics), slots hold \(held)", sourceLocation: sourceLocation)
+    }
+
+    /// Asks for every element until a query is answered from the cached
+    /// directory of a revision after `revision` (a directory loaded in the
+    /// background answers the queries after the one that missed it): that
+    /// query's frame hits and misses, and its answer.
+    private static func queryNewRevision(
+        _ store: LayoutStore, name: String, extent: Double, after revision: Int64
+    ) async throws -> (hits: Int, misses: Int, elements: [LayoutElement]) {
+        for _ in 0..<1000 {
+            let before = store.frameCacheStatistics
+            let elements = try await store.elements(name: name, crossExtent: extent, in: everything)
+            let after = store.frameCacheStatistics
+            // A layout without cells has no groups to count.
+            if let newest = directories(store).last, newest.key.revision > revision,
+               after.hits + after.misses > before.hits + before.misses || newest.value.groupCount == 0 {
+                return (after.hits - before.hits, after.misses - before.misses, elements)
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw StoreError(.internal, "no query of \(name.quotedForMessage) was answered from a cached directory after revision \(revision)")
+    }
+
+    private static func feed(_ count: Int) throws -> Spec {
+        try Spec(jsonText: """
+        {"format": 1, "sections": [
+          {"layout": {"kind": "flow"}, "items": {"count": 400, "cycle": [{"size": [390, 60]}, {"size": [190, 90]}]}},
+          {"layout": {"kind": "grid", "fraction": 3, "itemSpacing": 2, "lineSpacing": 2},
+           "header": {"size": 44, "pinned": true}, "items": {"count": \(count), "cycle": [{"aspectRatio": 1.0}, {"aspectRatio": 0.75}, {}]}}]}
+        """)
+    }
+
+    /// A feed warmed whole, then appended to its last section: the query
+    /// after reads only the groups the append changed, on every backend
+    /// and load path (summary: few groups; background: many), and answers
+    /// as the engine does.
+    @Test("an append to a warm feed reads only the groups it changed", arguments: TestBackend.all, [2_100, 40_100])
+    func appendKeepsWarmFrames(backend: TestBackend, count: Int) async throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        var spec = try Self.feed(count)
+        try await store.save(spec, as: "feed", crossExtents: [390])
+        let first = try await Self.queryNewRevision(store, name: "feed", extent: 390, after: -1)
+        #expect(first.elements == (try LayoutEngine().layout(spec, crossExtent: 390)).elements)
+        for step in 0..<3 {
+            let old = try #require(Self.directories(store).last)
+            let warm = Self.filledGroups(old.value)
+            #expect(warm.count == old.value.groupCount, "step \(step): warmed whole")
+            let items = (0..<(30 + 100 * step)).map { Item(width: 40, height: 30 + Double($0 % 3) * 10) }
+            spec.sections[1].items = spec.sections[1].items.appending(items)
+            try await store.append(name: "feed", section: 1, items: items)
+            let read = try await Self.queryNewRevision(store, name: "feed", extent: 390, after: old.key.revision)
+            let new = try #require(Self.directories(store).last)
+            let changed = Self.groups(of: new.value, notIn: warm)
+            // The last group took the new items, or new groups follow it; no other changed.
+            #expect((1...2).contains(changed), "step \(step): \(changed) groups changed")
+            // Hits count visits: a query may visit a group more than once, never none.
+            #expect(read.misses == changed && read.hits >= new.value.groupCount - changed, "step \(step): \(read.hits) hits, \(read.misses) misses")
+            #expect(read.elements == (try LayoutEngine().layout(spec, crossExtent: 390)).elements, "step \(step)")
+            #expect(Self.filledGroups(new.value).count == new.value.groupCount && Self.filledGroups(old.value).count == old.value.groupCount - new.value.groupCount + changed)
+            Self.expectExactCount(store, "step \(step)")
+        }
+    }
+
+    /// An update that changes some groups' frames (a shorter first
+    /// section: its last group, whatever id the rewrite gives it): those
+    /// are read again, the unchanged groups of both sections are not.
+    @Test("an update carries the groups it left unchanged, not the others", arguments: TestBackend.all)
+    func updateCarriesUnchanged(backend: TestBackend) async throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        var spec = try Self.feed(2_100)
+        try await store.save(spec, as: "feed", crossExtents: [390])
+        _ = try await Self.queryNewRevision(store, name: "feed", extent: 390, after: -1)
+        let old = try #require(Self.directories(store).last)
+        let warm = Self.filledGroups(old.value)
+        guard case .cycle(_, let cycle) = spec.sections[0].items else { throw StoreError(.internal, "the feed's first section is not a cycle") }
+        spec.sections[0].items = .cycle(count: 380, cycle)
+        try await store.update(name: "feed", with: spec)
+        let read = try await Self.queryNewRevision(store, name: "feed", extent: 390, after: old.key.revision)
+        let new = try #require(Self.directories(store).last)
+        let changed = Self.groups(of: new.value, notIn: warm)
+        #expect(changed >= 1 && changed < new.value.groupCount, "\(changed) of \(new.value.groupCount) groups changed")
+        #expect(read.misses == changed && read.hits >= new.value.groupCount - changed, "\(read.hits) hits, \(read.misses) misses")
+        #expect(read.elements == (try LayoutEngine().layout(spec, crossExtent: 390)).elements)
+        Self.expectExactCount(store, "update")
+    }
+
+    /// Random layouts and random appends to random sections, on every
+    /// backend and under a frame budget of a few groups (sweeps between
+    /// carries): every answer after each append equals a fresh store's,
+    /// the engine's and brute force; the count stays exact and in budget.
+    @Test("answers after random appends equal a fresh store's, the engine's and brute force", arguments: TestBackend.all, UInt64(1)...4)
+    func randomAppends(backend: TestBackend, seed: UInt64) async throws {
+        var generator = RandomSpecGenerator(seed: seed &* 7919, kinds: allKinds)
+        let (json, extent) = generator.spec(maxSections: 4, maxItems: 3000)
+        var spec = try Spec(jsonText: json)
+        let temporary = try TemporaryStore(backend)
+        try await temporary.store.save(spec, as: "random", crossExtents: [extent])
+        // Odd seeds: a budget of a few groups' frames.
+        let budget = seed % 2 == 1 ? 40_000 : LayoutStore.defaultFrameCacheBudget
+        let store = backend == .sqlite ? try LayoutStore(path: temporary.store.location, frameCacheBudget: budget) : temporary.store
+        var random = SeededRandom(seed: seed)
+        var revision: Int64 = -1
+        for step in 0..<4 {
+            let memory = try LayoutEngine().layout(spec, crossExtent: extent)
+            let read = try await Self.queryNewRevision(store, name: "random", extent: extent, after: revision)
+            #expect(read.elements == memory.elements, "seed \(seed) step \(step)")
+            revision = try #require(Self.directories(store).last).key.revision
+            for query in 0..<8 {
+                let rect = LayoutStoreRoundTripTests.randomRect(in: memory.contentSize, using: &random)
+                let fresh = try temporary.reopen()
+                let expected = try await fresh.visibleElements(name: "random", crossExtent: extent, viewport: rect)
+                fresh.close()
+                #expect(expected == memory.visibleElements(viewport: rect), "seed \(seed) step \(step) query \(query)")
+                #expect(try await store.visibleElements(name: "random", crossExtent: extent, viewport: rect) == expected, "seed \(seed) step \(step) query \(query)")
+                #expect(try await store.elements(name: "random", crossExtent: extent, in: rect) == LayoutStoreRoundTripTests.bruteForce(memory.elements, rect),
+                        "seed \(seed) step \(step) query \(query)")
+            }
+            Self.expectExactCount(store, "seed \(seed) step \(step)")
+            guard !spec.sections.isEmpty else { break }
+            let section = random.int(0...(spec.sections.count - 1))
+            let items = IncrementalUpdateTests.itemsToAppend(spec.sections[section].items, count: random.int(1...300), random: &random)
+            spec.sections[section].items = spec.sections[section].items.appending(items)
+            try await store.append(name: "random", section: section, items: items)
+        }
+        if store !== temporary.store { store.close() }
+    }
+
+    /// Inline loads (a tool's store) carry as the others do.
+    @Test("a directory loaded inline takes over the warm frames too")
+    func inlineLoad() async throws {
+        let temporary = try TemporaryStore(.sqlite)
+        var spec = try Self.feed(40_100)
+        try await temporary.store.save(spec, as: "feed", crossExtents: [390])
+        let store = try LayoutStore(path: temporary.store.location, loadsDirectoriesInline: true)
+        defer { store.close() }
+        _ = try await Self.queryNewRevision(store, name: "feed", extent: 390, after: -1)
+        let old = try #require(Self.directories(store).last)
+        let warm = Self.filledGroups(old.value)
+        #expect(warm.count == old.value.groupCount)
+        let items = [Item(width: 40, height: 40)]
+        spec.sections[1].items = spec.sections[1].items.appending(items)
+        try await store.append(name: "feed", section: 1, items: items)
+        let before = store.frameCacheStatistics
+        // Loaded by the first query after the append: no wait, no query through the index.
+        let elements = try await store.elements(name: "feed", crossExtent: 390, in: Self.everything)
+        let after = store.frameCacheStatistics
+        let new = try #require(Self.directories(store).last)
+        #expect(new.key.revision > old.key.revision)
+        // The append filled the last, partial group: the one group read.
+        #expect(Self.groups(of: new.value, notIn: warm) == 1)
+        #expect(after.misses - before.misses == 1 && after.hits - before.hits >= new.value.groupCount - 1, "\(before) → \(after)")
+        #expect(elements == (try LayoutEngine().layout(spec, crossExtent: 390)).elements)
+        Self.expectExactCount(store, "inline")
+    }
+}
