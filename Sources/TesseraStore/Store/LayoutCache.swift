@@ -42,12 +42,23 @@ extension ByteBudgetCache where Key == LayoutCacheKey, Value == CachedLayout {
     func insert(_ layout: CachedLayout, for key: Key) { insert(layout, bytes: layout.byteCount, for: key) }
 
     /// The cached directory of `key`'s layout at the latest revision up to
-    /// `key`'s, other than `layout`: the one whose frames a new directory
-    /// of `key` takes over (``LayoutStore/cache(_:for:)``). An older
-    /// revision loaded late gets none from a newer one, whose queries go on.
+    /// `key`'s, other than `layout`, among `key`'s and the
+    /// ``carriedRevisions`` before it: the one whose frames a new directory
+    /// of `key` takes over (``LayoutStore/cache(_:for:)``). Looked up by key,
+    /// a few lookups whatever the cache holds (a store's first queries of
+    /// 20,000 feeds each insert a directory). An older revision loaded late
+    /// gets none from a newer one, whose queries go on.
     func predecessor(of key: Key, besides layout: CachedLayout) -> CachedLayout? {
-        values { $0.layoutID == key.layoutID && $0.revision <= key.revision }
-            .filter { $0.value !== layout }
-            .max { $0.key.revision < $1.key.revision }?.value
+        for back in 0...Self.carriedRevisions {
+            let revision = key.revision &- Int64(back)
+            guard revision >= 0, let found = peek(LayoutCacheKey(layoutID: key.layoutID, revision: revision)), found !== layout else { continue }
+            return found
+        }
+        return nil
     }
+
+    /// How many revisions back a new directory looks for one to take
+    /// frames from: every change in place bumps a layout's revision by
+    /// one, and a reader queried between changes finds the one before.
+    static var carriedRevisions: Int { 3 }
 }

@@ -101,8 +101,8 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
     }
 
     /// The cached values whose keys satisfy `matches`, without marking or
-    /// counting a use: a pass over every key, for a caller that needs it
-    /// rarely (once per value cached, not per lookup).
+    /// counting a use: a pass over every key (for statistics and tests;
+    /// never on a query's path).
     package func values(where matches: (Key) -> Bool) -> [(key: Key, value: Value)] {
         var found: [(key: Key, value: Value)] = []
         for shard in shards {
@@ -113,6 +113,12 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
             }
         }
         return found
+    }
+
+    /// The cached value of `key`, neither marked as used nor counted: for
+    /// a look that is no use of it.
+    package func peek(_ key: Key) -> Value? {
+        shard(key).state.withLock { state in state.index[key].flatMap { state.nodes[$0].value } }
     }
 
     /// Whether a value of `bytes` would be cached (see ``insert(_:bytes:for:)``).
