@@ -1,7 +1,8 @@
 import TesseraLayout
 
-// Unchecked: the tail is filled and verified in `verified`, never written
-// again; the header's view points into it (the object never moves). Every
+// Unchecked: the tail is filled in `verified` from bytes verified there,
+// never written again; the header's view points into it (the object never
+// moves). Every
 // thread only reads it.
 
 /// The frames of one cell group as the store's shared ``FrameCache`` holds
@@ -14,9 +15,9 @@ import TesseraLayout
 final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds>, @unchecked Sendable {
     struct Header {
         /// The blob, in the tail after the leaves.
-        var view: FrameBlob.View?
-        var leafCount: Int
-        var blobBytes: Int
+        let view: FrameBlob.View
+        let leafCount: Int
+        let blobBytes: Int
     }
 
     /// Frames per leaf of the bounds index: a viewport meets a few leaves of
@@ -27,27 +28,26 @@ final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds>, @unch
     /// build reads: nil and `.damaged` or `.unreadable` otherwise.
     static func verified(_ raw: UnsafeRawBufferPointer, checksum: Int64) -> Result<CachedFrames, GroupFailure> {
         guard Checksum.of(raw) == checksum else { return .failure(.damaged) }
-        // Counted before it is read: a blob too short to be read has no leaves.
-        guard let counted = FrameBlob.View(raw) else { return .failure(.unreadable) }
-        let leafCount = (counted.count + leafSize - 1) / leafSize
+        // Checked once, here; the copy is read through the same view.
+        guard let view = FrameBlob.View(raw) else { return .failure(.unreadable) }
+        let leafCount = (view.count + leafSize - 1) / leafSize
         let blobElements = (raw.count + MemoryLayout<QueryBounds>.stride - 1) / MemoryLayout<QueryBounds>.stride
-        let buffer = create(minimumCapacity: leafCount + blobElements) { _ in Header(view: nil, leafCount: leafCount, blobBytes: raw.count) }
-        let frames = unsafeDowncast(buffer, to: CachedFrames.self)
-        let intact: Bool = frames.withUnsafeMutablePointers { header, tail in
-            let blob = UnsafeMutableRawPointer(tail + leafCount)
-            if let base = raw.baseAddress, raw.count > 0 { blob.copyMemory(from: base, byteCount: raw.count) }
-            guard let view = FrameBlob.View(UnsafeRawBufferPointer(start: blob, count: raw.count)) else { return false }
-            header.pointee.view = view
-            var start = 0
-            for leaf in 0..<leafCount {
-                var bounds = QueryBounds.empty
-                for offset in start..<min(start + leafSize, view.count) { bounds.add(view.frame(at: offset)) }
-                (tail + leaf).initialize(to: bounds)
-                start += leafSize
+        let buffer = create(minimumCapacity: leafCount + blobElements) { buffer in
+            buffer.withUnsafeMutablePointerToElements { tail in
+                let blob = UnsafeMutableRawPointer(tail + leafCount)
+                if let base = raw.baseAddress, raw.count > 0 { blob.copyMemory(from: base, byteCount: raw.count) }
+                let copy = view.rebased(onto: UnsafeRawBufferPointer(start: blob, count: raw.count))
+                var start = 0
+                for leaf in 0..<leafCount {
+                    var bounds = QueryBounds.empty
+                    for offset in start..<min(start + leafSize, copy.count) { bounds.add(copy.frame(at: offset)) }
+                    (tail + leaf).initialize(to: bounds)
+                    start += leafSize
+                }
+                return Header(view: copy, leafCount: leafCount, blobBytes: raw.count)
             }
-            return true
         }
-        return intact ? .success(frames) : .failure(.unreadable)
+        return .success(unsafeDowncast(buffer, to: CachedFrames.self))
     }
 
     /// The bytes it takes, for the cache's budget: the blob, the leaves and
@@ -62,7 +62,7 @@ final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds>, @unch
     @inline(__always)
     func visit(firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) {
         withUnsafeMutablePointers { header, leaves in
-            guard let view = header.pointee.view else { return }
+            let view = header.pointee.view
             let count = view.count
             for leaf in 0..<header.pointee.leafCount where leaves[leaf].mayIntersect(bounds) {
                 let start = leaf &* Self.leafSize

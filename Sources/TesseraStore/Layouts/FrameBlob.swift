@@ -66,9 +66,18 @@ package enum FrameBlob {
             var indexes: Int = -1
         }
 
-        let raw: UnsafeRawBufferPointer
+        private(set) var raw: UnsafeRawBufferPointer
         let count: Int
         private let columns: (Column, Column, Column, Column)
+
+        /// The same view of a copy of its bytes at `copy`, read without
+        /// checking them again (the columns are offsets into the bytes).
+        func rebased(onto copy: UnsafeRawBufferPointer) -> View {
+            precondition(copy.count == raw.count, "a view rebased onto bytes of another length")
+            var view = self
+            view.raw = copy
+            return view
+        }
 
         /// Nil when `raw` is neither a plain blob nor a well-formed compact one.
         init?(_ raw: UnsafeRawBufferPointer) {

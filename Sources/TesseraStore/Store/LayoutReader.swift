@@ -105,13 +105,11 @@ struct LayoutReader {
             ? cache.frames.frames(base: cache.groups[sectionIndex].firstOrdinal, positions: positions, into: &scratch.found)
             : 0
         if hits < positions.count {
-            // No cache: every group is missing, and read in place.
-            if frames.budget == 0 { scratch.found = Array(repeating: nil, count: positions.count) }
+            // No cache: every group is missing, and read in place (the lent array's capacity kept).
+            if frames.budget == 0 { scratch.found.append(contentsOf: repeatElement(nil, count: positions.count)) }
             try visitMissing(groups: cache.groups[sectionIndex], section: section, cache: cache, bounds: bounds, &scratch, visit)
         } else {
-            for index in positions.indices {
-                scratch.found[index]?.visit(firstItem: SectionGroups.firstItem(at: positions[index]), bounds: bounds, visit)
-            }
+            scratch.visitFound(positions.indices, bounds: bounds, visit)
         }
         // Counted once the frames are all there: an answer from memory that
         // lacks some runs again as a read, which counts them.
@@ -144,17 +142,11 @@ struct LayoutReader {
                     return kind
                 }
             }
-            while next < at {
-                scratch.found[next]?.visit(firstItem: SectionGroups.firstItem(at: positions[next]), bounds: bounds, visit)
-                next += 1
-            }
+            scratch.visitFound(next..<at, bounds: bounds, visit)
             next = at + 1
             return visitIntact(raw, checksum: keys[index].checksum, firstItem: SectionGroups.firstItem(at: positions[at]), bounds: bounds, visit)
         } failed: { index, kind in throw error(kind, firstItem: SectionGroups.firstItem(at: positions[missing[index]]), section: section) }
-        while next < positions.count {
-            scratch.found[next]?.visit(firstItem: SectionGroups.firstItem(at: positions[next]), bounds: bounds, visit)
-            next += 1
-        }
+        scratch.visitFound(next..<positions.count, bounds: bounds, visit)
     }
 
     /// Runs `body` on the stored blobs of `keys`, in order, until one fails

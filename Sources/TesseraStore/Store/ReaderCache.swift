@@ -164,4 +164,12 @@ final class ReaderCaches: Sendable {
 struct GroupScratch {
     var positions: [Int] = []
     var found: [CachedFrames?] = []
+
+    /// Visits the cached frames of the candidates in `range`, in item order.
+    @inline(__always)
+    func visitFound(_ range: Range<Int>, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) {
+        for index in range {
+            found[index]?.visit(firstItem: SectionGroups.firstItem(at: positions[index]), bounds: bounds, visit)
+        }
+    }
 }
