@@ -85,7 +85,7 @@ package enum DirectorySummary {
 
     /// The directory `bytes` summarize, verified against `record` (the
     /// layout row read with them); throws ``SummaryDamage`` naming what is wrong.
-    static func decode(_ bytes: [UInt8], record: LayoutRecord) throws -> (sections: [SectionRecord], groups: [SectionGroups]) {
+    static func decode(_ bytes: [UInt8], record: LayoutRecord) throws -> (sections: [SectionRecord], groups: [SectionGroups.Rows]) {
         try bytes.withUnsafeBytes { raw in
             guard raw.count >= (headerWords + 1) * 8, raw.count % 8 == 0 else { throw SummaryDamage("is \(raw.count) bytes long") }
             let end = raw.count / 8 - 1
@@ -110,7 +110,7 @@ package enum DirectorySummary {
                 throw SummaryDamage("holds \(sectionCount) sections, its row says \(record.layout.sectionCount)")
             }
             var sections: [SectionRecord] = []
-            var groups: [SectionGroups] = []
+            var groups: [SectionGroups.Rows] = []
             sections.reserveCapacity(sectionCount)
             groups.reserveCapacity(sectionCount)
             for _ in 0..<sectionCount {
@@ -135,7 +135,7 @@ package enum DirectorySummary {
                 sections.append(SectionRecord(geometry: geometry, slot: slot))
                 let groupCount = try int()
                 guard groupCount >= 0, groupCount <= (end - position) / groupWords else { throw SummaryDamage("ends early") }
-                var section = SectionGroups()
+                var section = SectionGroups.Rows()
                 section.reserveCapacity(groupCount)
                 for _ in 0..<groupCount {
                     let firstItem = try int(), id = Int64(bitPattern: try word())

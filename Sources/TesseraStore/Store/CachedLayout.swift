@@ -20,15 +20,16 @@ final class CachedLayout: Sendable {
     /// a directory is one revision of one layout's rows, so it never changes.
     let tileRevision = Locked<String?>(nil)
 
-    init(sections: [SectionRecord], groups: [SectionGroups]) {
+    init(sections: [SectionRecord], groups rows: [SectionGroups.Rows]) {
         self.sections = sections
-        var numbered = groups
+        var groups: [SectionGroups] = []
+        groups.reserveCapacity(rows.count)
         var ordinal = 0
-        for index in numbered.indices {
-            numbered[index].firstOrdinal = ordinal
-            ordinal += numbered[index].ids.count
+        for section in rows {
+            groups.append(SectionGroups(section, firstOrdinal: ordinal))
+            ordinal += section.ids.count
         }
-        self.groups = numbered
+        self.groups = groups
         ends = sections.map(\.geometry.end)
         starts = sections.map(\.geometry.start)
         frames = FrameSlots(count: ordinal)
@@ -43,10 +44,7 @@ final class CachedLayout: Sendable {
         var total = 112 + sections.capacity * MemoryLayout<SectionRecord>.stride
             + (ends.capacity + starts.capacity) * MemoryLayout<Double>.stride + groups.capacity * MemoryLayout<SectionGroups>.stride
             + FrameSlots.byteCount(groups: groupCount)
-        for section in groups {
-            total += section.firstItems.capacity * MemoryLayout<Int>.stride + (section.ids.capacity + section.checksums.capacity) * MemoryLayout<Int64>.stride
-                + section.bounds.capacity * MemoryLayout<QueryBounds>.stride + (section.index?.byteCount ?? 0)
-        }
+        for section in groups { total += section.byteCount }
         return total
     }
 
@@ -67,35 +65,61 @@ final class CachedLayout: Sendable {
 }
 
 /// The cell groups of one section: first items, ids and exact bounds, with
-/// a bounds index when there are many.
-struct SectionGroups: Sendable {
+/// a bounds index when there are many. A class: a query takes one
+/// reference, where a struct of arrays would retain each of them.
+final class SectionGroups: Sendable {
     /// The number of the section's first group across the layout (its
     /// slot in ``CachedLayout/frames``).
-    var firstOrdinal = 0
-    var firstItems: [Int] = []
-    var ids: [Int64] = []
-    var bounds: [QueryBounds] = []
+    let firstOrdinal: Int
+    let firstItems: [Int]
+    let ids: [Int64]
+    let bounds: [QueryBounds]
     /// The ``Checksum`` of each group's frames.
-    var checksums: [Int64] = []
-    var index: FrameIndex?
+    let checksums: [Int64]
+    let index: FrameIndex?
 
-    mutating func reserveCapacity(_ count: Int) {
-        firstItems.reserveCapacity(count)
-        ids.reserveCapacity(count)
-        bounds.reserveCapacity(count)
-        checksums.reserveCapacity(count)
+    /// The groups `rows` hold, numbered from `firstOrdinal`, indexed when there are many.
+    init(_ rows: Rows, firstOrdinal: Int) {
+        self.firstOrdinal = firstOrdinal
+        firstItems = rows.firstItems
+        ids = rows.ids
+        bounds = rows.bounds
+        checksums = rows.checksums
+        index = rows.bounds.count > 64 ? FrameIndex(bounds: rows.bounds) : nil
     }
 
-    mutating func append(_ group: GroupRecord) {
-        firstItems.append(group.firstItem)
-        ids.append(group.id)
-        bounds.append(group.bounds)
-        checksums.append(group.framesChecksum)
+    /// A section's groups as they are read, in item order.
+    struct Rows: Sendable {
+        var firstItems: [Int] = []
+        var ids: [Int64] = []
+        var bounds: [QueryBounds] = []
+        var checksums: [Int64] = []
+
+        mutating func reserveCapacity(_ count: Int) {
+            firstItems.reserveCapacity(count)
+            ids.reserveCapacity(count)
+            bounds.reserveCapacity(count)
+            checksums.reserveCapacity(count)
+        }
+
+        mutating func append(_ group: GroupRecord) {
+            firstItems.append(group.firstItem)
+            ids.append(group.id)
+            bounds.append(group.bounds)
+            checksums.append(group.framesChecksum)
+        }
+
+        /// Whether ``firstItems`` are those of a section of `itemCount` items
+        /// (``SectionGroups/expectedFirstItems(itemCount:)``), made without an array.
+        func hasExpectedFirstItems(itemCount: Int) -> Bool {
+            firstItems.count == (itemCount + CellGroupWriter.groupSize - 1) / CellGroupWriter.groupSize
+                && firstItems.indices.allSatisfy { firstItems[$0] == $0 &* CellGroupWriter.groupSize }
+        }
     }
 
     /// The first item of the group at `position`: a cached directory is
-    /// complete (``expectedFirstItems(itemCount:)``), so it is computed,
-    /// not read from ``firstItems`` (a query touches one array fewer).
+    /// complete (``Rows/hasExpectedFirstItems(itemCount:)``), so it is
+    /// computed, not read from ``firstItems`` (a query touches one array fewer).
     @inline(__always)
     static func firstItem(at position: Int) -> Int { position &* CellGroupWriter.groupSize }
 
@@ -105,15 +129,10 @@ struct SectionGroups: Sendable {
         Array(stride(from: 0, to: itemCount, by: CellGroupWriter.groupSize))
     }
 
-    /// Whether ``firstItems`` are those of a section of `itemCount` items
-    /// (``expectedFirstItems(itemCount:)``), made without an array.
-    func hasExpectedFirstItems(itemCount: Int) -> Bool {
-        firstItems.count == (itemCount + CellGroupWriter.groupSize - 1) / CellGroupWriter.groupSize
-            && firstItems.indices.allSatisfy { firstItems[$0] == $0 &* CellGroupWriter.groupSize }
-    }
-
-    mutating func finish() {
-        if bounds.count > 64 { index = FrameIndex(bounds: bounds) }
+    /// The bytes it holds, for the cache's budget.
+    var byteCount: Int {
+        64 + firstItems.capacity * MemoryLayout<Int>.stride + (ids.capacity + checksums.capacity) * MemoryLayout<Int64>.stride
+            + bounds.capacity * MemoryLayout<QueryBounds>.stride + (index?.byteCount ?? 0)
     }
 
     /// Calls `body` with the position of each group whose bounds may meet

@@ -10,16 +10,16 @@ struct LayoutReader {
     /// The layout's directory from the shared cache, or nil: queried
     /// through the backend's spatial index instead.
     let cache: CachedLayout?
-    /// The store's location, for errors.
-    let location: String
 
-    init(record: LayoutRecord, storage: any ReadSnapshot, readerCache: ReaderCache, cached: CachedLayout?, location: String) {
+    init(record: LayoutRecord, storage: any ReadSnapshot, readerCache: ReaderCache, cached: CachedLayout?) {
         self.record = record
         self.storage = storage
         self.readerCache = readerCache
         self.cache = cached
-        self.location = location
     }
+
+    /// The store's location, for errors.
+    private var location: String { readerCache.location }
 
     /// The store's shared cache of verified frames.
     private var frames: FrameCache { readerCache.frames }
@@ -34,7 +34,7 @@ struct LayoutReader {
     ) throws -> [LayoutElement] {
         var result: [LayoutElement] = []
         result.reserveCapacity(64)
-        let query = layout.axis.localFrame(rect)
+        let query = record.layout.axis.localFrame(rect)
         let low = query.scroll - record.overhang
         let high = query.scrollEnd + record.overhang
         if let cache {
@@ -57,11 +57,11 @@ struct LayoutReader {
     ) throws {
         let geometry = section.geometry
         if let length = geometry.orthogonalContentLength { orthogonalLengths[geometry.index] = length }
-        let sectionQuery = SectionQuery(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent, offsets: offsets)
+        let sectionQuery = SectionQuery(section: geometry, axis: record.layout.axis, crossExtent: record.layout.crossExtent, offsets: offsets)
         var header = sectionQuery.supplementary(.header)
         var footer = sectionQuery.supplementary(.footer)
         if pinning {
-            let pinned = PinnedSupplementaries(section: geometry, axis: layout.axis, crossExtent: layout.crossExtent, viewport: rect)
+            let pinned = PinnedSupplementaries(section: geometry, axis: record.layout.axis, crossExtent: record.layout.crossExtent, viewport: rect)
             header = pinned.header ?? header
             footer = pinned.footer ?? footer
         }
@@ -94,26 +94,22 @@ struct LayoutReader {
         // under one lock, then those the slots lack in one call: a backend
         // behind a network fetches them in one request. The arrays are the
         // reader cache's, lent for the call (no allocation).
-        // The section's groups used in place: a copy would retain each of its arrays.
-        let sectionIndex = section.geometry.index
         var scratch = readerCache.takeScratch()
         defer { readerCache.giveBack(&scratch) }
-        cache.groups[sectionIndex].forEachCandidate(in: bounds) { scratch.positions.append($0) }
+        let groups = cache.groups[section.geometry.index]
+        groups.forEachCandidate(in: bounds) { scratch.positions.append($0) }
         guard !scratch.positions.isEmpty else { return }
-        let positions = scratch.positions
-        let hits = frames.budget > 0
-            ? cache.frames.frames(base: cache.groups[sectionIndex].firstOrdinal, positions: positions, into: &scratch.found)
-            : 0
-        if hits < positions.count {
+        let hits = frames.budget > 0 ? cache.frames.frames(base: groups.firstOrdinal, positions: scratch.positions, into: &scratch.found) : 0
+        if hits < scratch.positions.count {
             // No cache: every group is missing, and read in place (the lent array's capacity kept).
-            if frames.budget == 0 { scratch.found.append(contentsOf: repeatElement(nil, count: positions.count)) }
-            try visitMissing(groups: cache.groups[sectionIndex], section: section, cache: cache, bounds: bounds, &scratch, visit)
+            if frames.budget == 0 { scratch.found.append(contentsOf: repeatElement(nil, count: scratch.positions.count)) }
+            try visitMissing(groups: groups, section: section, cache: cache, bounds: bounds, &scratch, visit)
         } else {
-            scratch.visitFound(positions.indices, bounds: bounds, visit)
+            scratch.visitFound(scratch.positions.indices, bounds: bounds, visit)
         }
         // Counted once the frames are all there: an answer from memory that
         // lacks some runs again as a read, which counts them.
-        frames.count(hits: hits, misses: positions.count - hits)
+        frames.count(hits: hits, misses: scratch.positions.count - hits)
     }
 
     /// Reads the groups of `scratch` whose frames are not cached, each once
@@ -187,7 +183,7 @@ struct LayoutReader {
     /// A group whose bytes are missing or do not match their checksum.
     private func damagedGroup(firstItem: Int, section: SectionRecord) -> StoreError {
         StoreError.damaged(
-            store: location, spec: layout.specName, crossExtent: layout.crossExtent,
+            store: location, spec: record.layout.specName, crossExtent: record.layout.crossExtent,
             "the cell group of items \(firstItem)… of section \(section.geometry.index) does not match its checksum, or is missing"
         )
     }
@@ -196,7 +192,7 @@ struct LayoutReader {
     /// build reads.
     private func unreadableGroup(firstItem: Int, section: SectionRecord) -> StoreError {
         StoreError.damaged(
-            store: location, spec: layout.specName, crossExtent: layout.crossExtent,
+            store: location, spec: record.layout.specName, crossExtent: record.layout.crossExtent,
             "the cell group of items \(firstItem)… of section \(section.geometry.index) holds bytes that are not frames"
         )
     }
@@ -204,23 +200,23 @@ struct LayoutReader {
     /// The cell of one item, left to right, a carousel's scrolled by its
     /// offset, with its section's geometry; nil when there is no such item.
     func cell(section: Int, item: Int, offsets: OrthogonalOffsets) throws -> (element: LayoutElement, section: SectionGeometry)? {
-        guard section >= 0, section < layout.sectionCount, item >= 0 else { return nil }
+        guard section >= 0, section < record.layout.sectionCount, item >= 0 else { return nil }
         // The layout's row (verified) says the section exists: a missing row is damage, not "no such item".
-        guard let row = try storage.sections.section(layoutID: layout.id, index: section) else {
-            throw StoreError.damaged(store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the row of section \(section) is missing")
+        guard let row = try storage.sections.section(layoutID: record.layout.id, index: section) else {
+            throw StoreError.damaged(store: location, spec: record.layout.specName, crossExtent: record.layout.crossExtent, "the row of section \(section) is missing")
         }
         guard item < row.geometry.itemCount else { return nil }
         let first = CellGroupWriter.firstItem(ofGroupHolding: item)
-        let frame = try storage.groups.withFrames(layoutID: layout.id, slot: row.slot, firstItem: first) { raw -> LocalFrame? in
+        let frame = try storage.groups.withFrames(layoutID: record.layout.id, slot: row.slot, firstItem: first) { raw -> LocalFrame? in
             guard let view = FrameBlob.View(raw) else { throw unreadableGroup(firstItem: first, section: row) }
             return item - first < view.count ? view.frame(at: item - first) : nil
         }
         guard let frame = frame ?? nil else {
             throw StoreError.damaged(
-                store: location, spec: layout.specName, crossExtent: layout.crossExtent,
+                store: location, spec: record.layout.specName, crossExtent: record.layout.crossExtent,
                 "the cell group of items \(first)… of section \(section) is missing or does not hold item \(item)")
         }
-        let query = SectionQuery(section: row.geometry, axis: layout.axis, crossExtent: layout.crossExtent, offsets: offsets)
+        let query = SectionQuery(section: row.geometry, axis: record.layout.axis, crossExtent: record.layout.crossExtent, offsets: offsets)
         return (LayoutElement(kind: .cell, section: section, item: item, frame: query.scrolled(row.geometry.absolute(frame))), row.geometry)
     }
 }

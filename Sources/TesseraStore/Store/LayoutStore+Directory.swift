@@ -73,7 +73,7 @@ extension LayoutStore {
         try checkNumbering(sections, layout: layout, location: location)
         var sectionOfSlot: [Int: Int] = [:]
         for section in sections { sectionOfSlot[section.slot] = section.geometry.index }
-        var groups = [SectionGroups](repeating: SectionGroups(), count: sections.count)
+        var groups = [SectionGroups.Rows](repeating: SectionGroups.Rows(), count: sections.count)
         try storage.groups.forEachGroup(layoutID: layout.id) { group in
             guard let section = sectionOfSlot[group.slot] else {
                 throw damaged(layout, location: location, "cell groups name a section slot no section has")
@@ -86,15 +86,13 @@ extension LayoutStore {
     /// A directory once it is proven whole: every section numbered in
     /// order, as many as the layout's row says, each with the groups of its
     /// item count, so that a query answered from it misses nothing.
-    static func complete(sections: [SectionRecord], groups: [SectionGroups], layout: StoredLayout, location: String) throws -> CachedLayout {
+    static func complete(sections: [SectionRecord], groups: [SectionGroups.Rows], layout: StoredLayout, location: String) throws -> CachedLayout {
         try checkNumbering(sections, layout: layout, location: location)
-        var groups = groups
         for index in sections.indices {
             let geometry = sections[index].geometry
             guard index < groups.count, groups[index].hasExpectedFirstItems(itemCount: geometry.isEmpty ? 0 : max(0, geometry.itemCount)) else {
                 throw damaged(layout, location: location, "section \(index) lacks cell groups of its \(geometry.itemCount) items")
             }
-            groups[index].finish()
         }
         guard groups.count == sections.count else { throw damaged(layout, location: location, "cell groups name a section slot no section has") }
         return CachedLayout(sections: sections, groups: groups)

@@ -71,7 +71,7 @@ extension LayoutStore {
                 if directory.hit == false { missed?.withLock { $0 = true } }
                 do {
                     let value = try body(LayoutReader(
-                        record: record, storage: storage, readerCache: readerCache, cached: directory.layout, location: location
+                        record: record, storage: storage, readerCache: readerCache, cached: directory.layout
                     ))
                     return (value, directory.hit)
                 } catch is UnverifiedIndex {
@@ -79,7 +79,7 @@ extension LayoutStore {
                     // from the whole directory, every row verified, none missing.
                     let loaded = try loadDirectory(of: record, storage: storage)
                     cache(loaded, for: LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
-                    let value = try body(LayoutReader(record: record, storage: storage, readerCache: readerCache, cached: loaded, location: location))
+                    let value = try body(LayoutReader(record: record, storage: storage, readerCache: readerCache, cached: loaded))
                     return (value, directory.hit)
                 }
             }

@@ -44,7 +44,7 @@ extension LayoutStore {
     /// hold (damage in the rows themselves is the other checks' to report).
     static func summaryProblem(of record: LayoutRecord, storage: any ReadSnapshot, location: String) -> String? {
         guard let summary = record.directorySummary else { return nil }
-        let summarized: (sections: [SectionRecord], groups: [SectionGroups])
+        let summarized: (sections: [SectionRecord], groups: [SectionGroups.Rows])
         do {
             summarized = try DirectorySummary.decode(summary, record: record)
         } catch {

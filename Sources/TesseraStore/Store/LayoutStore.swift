@@ -75,7 +75,7 @@ public final class LayoutStore: Sendable {
         self.registry = registry
         self.layoutCache = LayoutCache(budget: cacheBudget)
         frameCache = FrameCache(frameBudget: frameCacheBudget)
-        readerCaches = ReaderCaches(frames: frameCache)
+        readerCaches = ReaderCaches(frames: frameCache, location: backend.location)
         self.resolvedNames = resolvedNames
         self.loadsDirectoriesInline = loadsDirectoriesInline
     }

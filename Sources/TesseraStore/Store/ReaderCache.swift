@@ -10,9 +10,13 @@ import TesseraLayout
 final class ReaderCache {
     /// The store's shared cache of verified frames.
     let frames: FrameCache
+    /// The store's location, for errors: a query names it only when it
+    /// fails, so it costs a read none.
+    let location: String
 
-    init(frames: FrameCache) {
+    init(frames: FrameCache, location: String) {
         self.frames = frames
+        self.location = location
     }
 
     /// Arrays a query lends itself for its candidate groups (see `takeScratch`).
@@ -21,15 +25,17 @@ final class ReaderCache {
     /// Empty arrays with the capacity of earlier queries, for one query's
     /// candidate groups and their cached frames: hand them back with `giveBack`.
     func takeScratch() -> GroupScratch {
-        defer { scratch = GroupScratch() }
-        return scratch
+        // Swapped, not copied: a copy would retain both arrays.
+        var taken = GroupScratch()
+        swap(&taken, &scratch)
+        return taken
     }
 
-    /// Takes back what `takeScratch` lent, emptying it.
+    /// Takes back what `takeScratch` lent, emptying it (`lent` is left empty).
     func giveBack(_ lent: inout GroupScratch) {
         lent.positions.removeAll(keepingCapacity: true)
         lent.found.removeAll(keepingCapacity: true)
-        scratch = lent
+        swap(&lent, &scratch)
     }
 
     /// Layouts this reader cache answered from memory lately, by name and
@@ -58,8 +64,9 @@ final class ReaderCache {
         func hash(into hasher: inout Hasher) { hasher.combine(word) }
     }
 
-    /// A class: a use is counted in place, with no second lookup.
-    private final class Answered {
+    /// A class: a use is counted in place, with no second lookup, and a
+    /// query takes one reference rather than a copy of the record.
+    final class Answered {
         let state: SnapshotTag
         let record: LayoutRecord
         let directory: CachedLayout
@@ -81,11 +88,11 @@ final class ReaderCache {
     /// counted (the caller counts an answer).
     func layout(
         _ key: LayoutKey, in state: SnapshotTag, names: ResolvedNames, directories shared: LayoutCache
-    ) -> (record: LayoutRecord, directory: CachedLayout)? {
+    ) -> Answered? {
         let key = AnsweredKey(key)
         if let entry = answered[key], entry.state == state {
             entry.uses += 1
-            if entry.uses < Self.usesBetweenLookups { return (entry.record, entry.directory) }
+            if entry.uses < Self.usesBetweenLookups { return entry }
         }
         guard let record = names.value(ResolvedName(tag: state, name: key.key.name, crossExtent: key.key.crossExtent), counting: false),
               let directory = shared.layout(LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
@@ -94,8 +101,9 @@ final class ReaderCache {
             return nil
         }
         if answered.count >= Self.maximumAnswered, answered[key] == nil { answered.removeAll(keepingCapacity: true) }
-        answered[key] = Answered(state: state, record: record, directory: directory)
-        return (record, directory)
+        let entry = Answered(state: state, record: record, directory: directory)
+        answered[key] = entry
+        return entry
     }
 
     /// Directories this reader took from the shared cache lately: a
@@ -147,13 +155,16 @@ final class ReaderCaches: Sendable {
     private static let maximumKept = 8
     /// The store's shared cache of verified frames, which every reader cache names.
     let frames: FrameCache
+    /// The store's location, which every reader cache names for errors.
+    let location: String
 
-    init(frames: FrameCache) {
+    init(frames: FrameCache, location: String) {
         self.frames = frames
+        self.location = location
     }
 
     func withCache<T>(_ body: (ReaderCache) throws -> T) rethrows -> T {
-        let cache = idle.withLock { $0.popLast() } ?? ReaderCache(frames: frames)
+        let cache = idle.withLock { $0.popLast() } ?? ReaderCache(frames: frames, location: location)
         defer { idle.withLock { if $0.count < Self.maximumKept { $0.append(cache) } } }
         return try body(cache)
     }
