@@ -16,8 +16,10 @@ extension BenchTable {
                          ratio(report.oneLayoutP50Microseconds, report.inMemoryP50Microseconds), "≤ 1.25×"])
         }
         if let p50 = report.rotationP50Microseconds, let p99 = report.rotationP99Microseconds {
-            rows.append(["\(layouts) layouts in rotation, p50 / p99", micro(p50, p99),
-                         "one layout: " + micro(report.oneLayoutP50Microseconds, report.oneLayoutP99Microseconds),
+            func elements(_ average: Double?) -> String { average.map { String(format: " (%.0f elements a viewport)", $0) } ?? "" }
+            rows.append(["\(layouts) layouts in rotation, p50 / p99", micro(p50, p99) + elements(report.rotationElementsPerViewport),
+                         "one layout: " + micro(report.oneLayoutP50Microseconds, report.oneLayoutP99Microseconds)
+                            + elements(report.oneLayoutElementsPerViewport),
                          ratio(p50, report.oneLayoutP50Microseconds), "≤ 1.5×"])
         }
         if let p50 = report.firstQueryP50Microseconds, let p99 = report.firstQueryP99Microseconds,

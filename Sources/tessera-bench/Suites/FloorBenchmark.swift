@@ -23,6 +23,10 @@ struct FloorBenchmark {
         /// Nil for a figure not selected (`--figures`).
         var rotationP50Microseconds: Double?
         var rotationP99Microseconds: Double?
+        /// Elements a viewport of one layout, and of the layouts in rotation,
+        /// on average: the widths in rotation hold more items a viewport.
+        var oneLayoutElementsPerViewport: Double?
+        var rotationElementsPerViewport: Double?
         var smallFeeds: Int
         var firstQueryP50Microseconds: Double?
         var firstQueryP99Microseconds: Double?
@@ -81,6 +85,7 @@ struct FloorBenchmark {
             inMemoryP50Microseconds: micro(warm?.memory, 0.5) ?? 0, inMemoryP99Microseconds: micro(warm?.memory, 0.99) ?? 0,
             oneLayoutP50Microseconds: micro(warm?.one, 0.5) ?? 0, oneLayoutP99Microseconds: micro(warm?.one, 0.99) ?? 0,
             rotationP50Microseconds: micro(warm?.rotation, 0.5), rotationP99Microseconds: micro(warm?.rotation, 0.99),
+            oneLayoutElementsPerViewport: warm?.oneElements, rotationElementsPerViewport: warm?.rotationElements,
             smallFeeds: smallFeeds,
             firstQueryP50Microseconds: micro(first?.first, 0.5), firstQueryP99Microseconds: micro(first?.first, 0.99),
             smallWarmP50Microseconds: micro(first?.warm, 0.5), smallWarmP99Microseconds: micro(first?.warm, 0.99),
@@ -93,7 +98,9 @@ struct FloorBenchmark {
     /// over all 64 layouts, each timed as a block, the blocks in turn.
     /// Every viewport is queried once untimed first, as a server meets the
     /// same regions again and again.
-    private func warmFigures() async throws -> (elements: Int, memory: Samples, one: Samples, rotation: Samples?) {
+    private func warmFigures() async throws -> (
+        elements: Int, memory: Samples, one: Samples, rotation: Samples?, oneElements: Double, rotationElements: Double?
+    ) {
         let path = directory + "/tessera-bench-floor.sqlite"
         StoreBenchmark.remove(path)
         defer { StoreBenchmark.remove(path) }
@@ -117,6 +124,8 @@ struct FloorBenchmark {
             return (layout: layout, rect: viewport(layout))
         }
         var found = 0
+        var oneElements = 0
+        var rotationElements = 0
         var memorySamples = Samples()
         var oneSamples = Samples()
         var rotationSamples = Samples()
@@ -124,10 +133,10 @@ struct FloorBenchmark {
         try synchronously {
             for rect in oneViewports {
                 found &+= memory.visibleElements(viewport: rect).count
-                found &+= try store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
+                oneElements &+= try store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
             }
             for (layout, rect) in rotation where rotating {
-                found &+= try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
+                rotationElements &+= try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
             }
             for _ in 0..<runs {
                 // Each figure a block of its own (interleaved, each source would
@@ -151,7 +160,11 @@ struct FloorBenchmark {
             }
         }
         if found == -1 { print(found) }
-        return (one.elementCount, memorySamples, oneSamples, rotating ? rotationSamples : nil)
+        let perViewport = { (total: Int) in Double(total) / Double(max(1, queries)) }
+        return (
+            one.elementCount, memorySamples, oneSamples, rotating ? rotationSamples : nil,
+            perViewport(oneElements), rotating ? perViewport(rotationElements) : nil
+        )
     }
 
     /// `smallFeeds` feeds of 150–300 items at two widths (the feeds suite's),
