@@ -76,6 +76,9 @@ package final class InMemoryWriter: InMemoryReader, WriteTransaction, SpecRows, 
         tables.itemRuns[specID]?.removeAll { $0.run.section == index }
     }
 
+    /// Keeps none: an append reads every section's identity.
+    package func writeSpecHashPrefix(specID: Int64, _ prefix: SpecHashPrefix) {}
+
     package func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) throws {
         var row = ItemRunRow(specID: specID, run: run)
         row.resum()

@@ -60,6 +60,9 @@ final class PostgresWrite: WriteTransaction, SpecRows, LayoutRows, CellRows {
     func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) throws {
         try session.appendItemRun(specID: specID, run, contentHash: contentHash)
     }
+    /// Keeps none: an append reads every section's identity, each verified
+    /// (a round trip, not a row per statement, on this backend).
+    func writeSpecHashPrefix(specID: Int64, _ prefix: SpecHashPrefix) {}
 
     // MARK: Layouts
 

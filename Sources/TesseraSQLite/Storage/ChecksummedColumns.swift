@@ -7,6 +7,8 @@ enum ChecksummedColumns {
     static let specSections = "spec_id, section, identity, content_hash, body"
     /// Migrations/0008_item_runs.sql.
     static let itemRuns = "spec_id, section, first_item, item_count, items, hash_state"
+    /// Migrations/0010_spec_hash_prefixes.sql.
+    static let specHashPrefixes = "spec_id, spec_hash, section_count, state"
     static let layouts = """
         id, spec_id, cross_extent, engine_version, spec_hash, content_length, section_count, cell_count, element_count,
         overhang, status, revision

@@ -26,6 +26,10 @@ extension Connection {
             SELECT NULL, (SELECT s.name FROM specs AS s WHERE s.id = t.spec_id), NULL FROM spec_item_runs AS t
             WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.itemRuns, prefix: "t.")))
             """),
+        ("what its content hash goes on from", """
+            SELECT NULL, (SELECT s.name FROM specs AS s WHERE s.id = t.spec_id), NULL FROM spec_hash_prefixes AS t
+            WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.specHashPrefixes, prefix: "t.")))
+            """),
         ("its row in layouts", """
             SELECT \(layoutPlace("t.id")) FROM layouts AS t WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.layouts, prefix: "t.")))
             """),

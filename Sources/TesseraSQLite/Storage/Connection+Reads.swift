@@ -116,6 +116,27 @@ extension Connection: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGr
         return result
     }
 
+    package func sectionIdentity(specID: Int64, index: Int) throws -> SectionIdentity? {
+        let query = try cachedStatement("SELECT identity, content_hash, \(Self.sectionIntact) FROM spec_sections WHERE spec_id = ? AND section = ?")
+        try query.bind(specID, index)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        try verify(query, at: 2, "the stored identity of section \(index) of spec \(specID)")
+        return SectionIdentity(identity: query.text(at: 0), hash: query.text(at: 1))
+    }
+
+    package func specHashPrefix(specID: Int64) throws -> SpecHashPrefix? {
+        let query = try cachedStatement("""
+            SELECT spec_hash, section_count, state, \(ChecksummedColumns.intact(ChecksummedColumns.specHashPrefixes))
+            FROM spec_hash_prefixes WHERE spec_id = ?
+            """)
+        try query.bind(specID)
+        guard try query.step() else { return nil }
+        defer { query.reset() }
+        try verify(query, at: 3, "the stored hash prefix of spec \(specID)")
+        return SpecHashPrefix(specHash: query.text(at: 0), sectionCount: query.int(at: 1), state: query.blob(at: 2))
+    }
+
     private static let itemRunColumns = """
         section, first_item, item_count, items, hash_state, \(ChecksummedColumns.intact(ChecksummedColumns.itemRuns)) FROM spec_item_runs
         """

@@ -79,6 +79,19 @@ extension Connection: WriteTransaction, SpecRows, LayoutRows, CellRows {
         try update.execute()
     }
 
+    package func writeSpecHashPrefix(specID: Int64, _ prefix: SpecHashPrefix) throws {
+        let write = try cachedStatement(
+            // With its checksum (ChecksummedColumns.specHashPrefixes' order).
+            """
+            INSERT OR REPLACE INTO spec_hash_prefixes (spec_id, spec_hash, section_count, state, checksum)
+            VALUES (?1, ?2, ?3, ?4, tessera_checksum(?1, ?2, ?3, ?4))
+            """
+        )
+        try write.bind(specID, prefix.specHash, prefix.sectionCount)
+        try write.bind(prefix.state, at: 4)
+        try write.execute()
+    }
+
     // MARK: Layouts
 
     package func insertLayout(_ layout: NewLayoutRow) throws -> Int64 {

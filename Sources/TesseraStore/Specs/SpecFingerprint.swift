@@ -45,14 +45,24 @@ package struct SpecFingerprint: Sendable, Hashable {
     /// A fingerprint from section hashes already known: an append hashes only
     /// the section it changed.
     init(axis: Axis, sectionSpacing: Double, sectionHashes: [String], sectionIdentities: [String]) {
+        let whole = Self.hasher(axis: axis, sectionSpacing: sectionSpacing, sectionHashes: sectionHashes[...])
+        self.init(specHash: whole.hex, sectionHashes: sectionHashes, sectionIdentities: sectionIdentities)
+    }
+
+    init(specHash: String, sectionHashes: [String], sectionIdentities: [String]) {
+        self.specHash = specHash
+        self.sectionHashes = sectionHashes
+        self.sectionIdentities = sectionIdentities
+    }
+
+    /// The hasher of the spec's content hash once it combined these section hashes.
+    static func hasher(axis: Axis, sectionSpacing: Double, sectionHashes: ArraySlice<String>) -> ContentHasher {
         var whole = ContentHasher()
         whole.combine("tessera-spec-1")
         whole.combine(axis.rawValue)
         whole.combine(JSONWriter.format(sectionSpacing))
         for hash in sectionHashes { whole.combine(hash) }
-        self.specHash = whole.hex
-        self.sectionHashes = sectionHashes
-        self.sectionIdentities = sectionIdentities
+        return whole
     }
 
     /// `id:` and the section's id, or `#` and its index: the two kinds of

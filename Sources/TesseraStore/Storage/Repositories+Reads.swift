@@ -11,6 +11,11 @@ package protocol SpecReads: AnyObject {
     func sectionBodies(specID: Int64) throws -> [String]
     func sectionBody(specID: Int64, index: Int) throws -> String?
     func sectionIdentities(specID: Int64) throws -> [SectionIdentity]
+    /// One section's identity and hash, verified; nil when there is no such section.
+    func sectionIdentity(specID: Int64, index: Int) throws -> SectionIdentity?
+    /// What the spec's content hash goes on from (see ``SpecHashPrefix``),
+    /// verified; nil when there is none (or the backend keeps none).
+    func specHashPrefix(specID: Int64) throws -> SpecHashPrefix?
     /// The item runs appended to a spec's section (or to all its
     /// sections), each verified, by section and first item.
     func itemRuns(specID: Int64, section: Int?) throws -> [ItemRun]

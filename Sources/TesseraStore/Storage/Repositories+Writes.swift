@@ -21,6 +21,8 @@ package protocol SpecRows: AnyObject {
     /// Appends a run of items to a stored section, and sets the section's
     /// content hash to `contentHash`: its body is not written.
     func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) async throws
+    /// Inserts or replaces what the spec's content hash goes on from (see ``SpecHashPrefix``).
+    func writeSpecHashPrefix(specID: Int64, _ prefix: SpecHashPrefix) async throws
 }
 
 /// What a write transaction changes of layout rows.

@@ -3,18 +3,6 @@ import TesseraLayout
 /// Appends and other changes to one section's items: every stored layout of
 /// the spec is updated in the same transaction.
 extension LayoutStore {
-    /// What a change to one section reads first: the spec's row, its header,
-    /// its sections' identities and its layouts.
-    struct SectionTarget {
-        var name: String
-        var section: Int
-        var record: SpecRecord
-        var header: Spec
-        var previous: [SectionIdentity]
-        /// Read before the spec rows change: states are judged against the old content.
-        var layouts: [LayoutRecord]
-    }
-
     /// Appends `items` to section `section` of the spec stored under `name`
     /// and updates every stored layout of it in one transaction, going on
     /// from where each layout stopped: about the work of the new items.
@@ -53,6 +41,7 @@ extension LayoutStore {
                 contentHash: hash.hash
             )
             try await storage.specRows.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
+            try await target.writeHashPrefix(fingerprint, storage: storage)
             return try await updateLayouts(target, fingerprint: fingerprint, storage: storage, cancellation: cancellation,
                 oldSection: { try await self.storedSection(specID: specID, index: section, name: name, storage: storage, runsBefore: before) },
                 newSection: { try await self.storedSection(specID: specID, index: section, name: name, storage: storage) },
@@ -100,29 +89,11 @@ extension LayoutStore {
             specID: specID, index: index, identity: target.previous[index].identity, contentHash: hash, body: body
         )
         try await storage.specRows.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
+        try await target.writeHashPrefix(fingerprint, storage: storage)
         return try await updateLayouts(target, fingerprint: fingerprint, storage: storage, cancellation: cancellation,
             oldSection: { old }, newSection: { changed },
             configure: { updater in updater.changedFrom = changedFrom.map { [index: $0] } ?? [:] }
         )
-    }
-
-    /// Reads what a change to section `section` of spec `name` starts from.
-    private func sectionTarget(name: String, section: Int, storage: any WriteTransaction) async throws -> SectionTarget {
-        guard let record = try await storage.read({ try $0.specs.specRecord(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
-        var headerObject = try storedHeader(record, name: name)
-        headerObject["sections"] = .array([])
-        let header: Spec
-        do {
-            header = try Spec(json: .object(headerObject), registry: registry)
-        } catch let error as SpecError {
-            throw StoreError.unreadableSpec(name: name, store: location, error)
-        }
-        let previous = try await storage.read { try $0.specs.sectionIdentities(specID: record.id) }
-        guard previous.indices.contains(section) else {
-            throw StoreError.noSuchSection(name: name, section: section, count: previous.count)
-        }
-        let layouts = try await storage.read { try $0.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version) }
-        return SectionTarget(name: name, section: section, record: record, header: header, previous: previous, layouts: layouts)
     }
 
     /// Brings every layout of `target` up to date once its section
@@ -187,16 +158,5 @@ extension LayoutStore {
         var appended = section
         appended.items = section.items.appending(items)
         return appended
-    }
-}
-
-extension LayoutStore.SectionTarget {
-    /// The spec's fingerprint once its section `section` has content hash `hash`.
-    func fingerprint(changing hash: String) -> SpecFingerprint {
-        var hashes = previous.map(\.hash)
-        hashes[section] = hash
-        return SpecFingerprint(
-            axis: header.axis, sectionSpacing: header.sectionSpacing, sectionHashes: hashes, sectionIdentities: previous.map(\.identity)
-        )
     }
 }

@@ -96,6 +96,9 @@ extension LayoutStore {
             if loaded.spec.sections.count != spec.sectionCount {
                 problem(.init(spec: spec.name, message: "has \(loaded.spec.sections.count) sections stored, its row says \(spec.sectionCount)"))
             }
+            if try !Self.hashPrefixHolds(name: spec.name, spec: loaded.spec, storage: storage) {
+                problem(.init(spec: spec.name, message: "what its content hash goes on from is not made of its sections' hashes"))
+            }
         } catch let error as StoreError {
             problem(.init(spec: spec.name, message: error.message))
         }

@@ -1,0 +1,55 @@
+import TesseraLayout
+
+/// What a spec's content hash goes on from when only its last section
+/// changes: the hasher's state after the spec's header and the hash of
+/// every section but the last (see `SpecFingerprint`), stored beside the
+/// content hash and section count it was made for. An append to the last
+/// section of a spec of many sections hashes on from it, and reads that
+/// section's row alone instead of every section's.
+package struct SpecHashPrefix: Sendable, Equatable {
+    /// The spec's content hash it was made for: used only while the spec's
+    /// row holds it (any other change to the spec leaves it behind).
+    package var specHash: String
+    /// The spec's section count then.
+    package var sectionCount: Int
+    /// The `ContentHasher` state, 24 bytes.
+    package var state: [UInt8]
+
+    package init(specHash: String, sectionCount: Int, state: [UInt8]) {
+        self.specHash = specHash
+        self.sectionCount = sectionCount
+        self.state = state
+    }
+
+    /// Whether it was made for `record` as the spec's row holds it now.
+    func isCurrent(for record: SpecRecord) -> Bool {
+        specHash == record.contentHash && sectionCount == record.sectionCount
+    }
+}
+
+// For backends that keep no prefixes (every append to a section reads every
+// section's identity, as before: their `writeSpecHashPrefix` does nothing)
+// and read one identity from all of them.
+extension SpecReads {
+    package func sectionIdentity(specID: Int64, index: Int) throws -> SectionIdentity? {
+        let identities = try sectionIdentities(specID: specID)
+        return identities.indices.contains(index) ? identities[index] : nil
+    }
+
+    package func specHashPrefix(specID: Int64) throws -> SpecHashPrefix? { nil }
+}
+
+extension LayoutStore {
+    /// Whether the stored prefix of the spec `name` (`spec` as loaded), when
+    /// it is current, is the state its sections' stored hashes make: for the
+    /// store's check, which would otherwise not see a prefix that is wrong
+    /// but matches its checksum until an append hashed on from it.
+    static func hashPrefixHolds(name: String, spec: Spec, storage: any ReadSnapshot) throws -> Bool {
+        guard let record = try storage.specs.specRecord(name: name),
+              let prefix = try storage.specs.specHashPrefix(specID: record.id), prefix.isCurrent(for: record)
+        else { return true }
+        let hashes = try storage.specs.sectionIdentities(specID: record.id).map(\.hash)
+        guard !hashes.isEmpty else { return false }
+        return SpecFingerprint.hasher(axis: spec.axis, sectionSpacing: spec.sectionSpacing, sectionHashes: hashes.dropLast()).state == prefix.state
+    }
+}

@@ -1,0 +1,101 @@
+import TesseraLayout
+
+/// What a change to one section's items (an append, a resize) reads of its
+/// spec before it writes: the spec's row, its header, its layouts and its
+/// sections' identities and hashes, each row verified.
+extension LayoutStore {
+    struct SectionTarget {
+        var name: String
+        var section: Int
+        var record: SpecRecord
+        var header: Spec
+        /// Every section's identity and content hash, in order. When the
+        /// spec's hash goes on from a stored prefix (`hashPrefix` read, not
+        /// made), the sections before `section` are not read: each holds
+        /// `SectionIdentity.unread(_:)`, the same before and after the
+        /// change (those sections do not change) and never a stored one,
+        /// and nothing of it is written.
+        var previous: [SectionIdentity]
+        /// Read before the spec rows change: states are judged against the old content.
+        var layouts: [LayoutRecord]
+        /// When `section` is the last: the spec's content hasher after its
+        /// header and every other section's hash (see ``SpecHashPrefix``).
+        var hashPrefix: ContentHasher?
+    }
+
+    /// Reads what a change to section `section` of spec `name` starts from.
+    ///
+    /// A change to the last section of a spec whose layouts are all fresh
+    /// reads that section's identity alone when the spec has a current
+    /// ``SpecHashPrefix`` (its row verified like every other); else every
+    /// section's identity, and a change to the last section then stores the
+    /// prefix for the next (`SectionTarget.writeHashPrefix`).
+    func sectionTarget(name: String, section: Int, storage: any WriteTransaction) async throws -> SectionTarget {
+        guard let record = try await storage.read({ try $0.specs.specRecord(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
+        var headerObject = try storedHeader(record, name: name)
+        headerObject["sections"] = .array([])
+        let header: Spec
+        do {
+            header = try Spec(json: .object(headerObject), registry: registry)
+        } catch let error as SpecError {
+            throw StoreError.unreadableSpec(name: name, store: location, error)
+        }
+        let layouts = try await storage.read { try $0.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version) }
+        var target = SectionTarget(name: name, section: section, record: record, header: header, previous: [], layouts: layouts)
+        // A layout that is not fresh is computed from the whole spec, whose fingerprint is read whole.
+        if section >= 0, section == record.sectionCount - 1, layouts.allSatisfy({ $0.layout.state == .fresh }),
+           let (prefix, last) = try await storage.read({ snapshot -> (ContentHasher, SectionIdentity)? in
+               guard let prefix = try snapshot.specs.specHashPrefix(specID: record.id), prefix.isCurrent(for: record),
+                     let hasher = ContentHasher(state: prefix.state[...]),
+                     let last = try snapshot.specs.sectionIdentity(specID: record.id, index: section)
+               else { return nil }
+               return (hasher, last)
+           }) {
+            target.previous = (0..<section).map(SectionIdentity.unread) + [last]
+            target.hashPrefix = prefix
+            return target
+        }
+        target.previous = try await storage.read { try $0.specs.sectionIdentities(specID: record.id) }
+        guard target.previous.indices.contains(section) else {
+            throw StoreError.noSuchSection(name: name, section: section, count: target.previous.count)
+        }
+        if section == target.previous.count - 1 {
+            target.hashPrefix = SpecFingerprint.hasher(
+                axis: header.axis, sectionSpacing: header.sectionSpacing, sectionHashes: target.previous.dropLast().map(\.hash)[...]
+            )
+        }
+        return target
+    }
+}
+
+extension LayoutStore.SectionTarget {
+    /// The spec's fingerprint once its section `section` has content hash `hash`.
+    func fingerprint(changing hash: String) -> SpecFingerprint {
+        var hashes = previous.map(\.hash)
+        hashes[section] = hash
+        let identities = previous.map(\.identity)
+        if var whole = hashPrefix {
+            // `section` is the last: the same hash as from every section's, without them.
+            whole.combine(hash)
+            return SpecFingerprint(specHash: whole.hex, sectionHashes: hashes, sectionIdentities: identities)
+        }
+        return SpecFingerprint(axis: header.axis, sectionSpacing: header.sectionSpacing, sectionHashes: hashes, sectionIdentities: identities)
+    }
+
+    /// Stores what the spec's new content hash (`fingerprint`'s) goes on
+    /// from, when `section` is the last: the next change to it reads no other section.
+    func writeHashPrefix(_ fingerprint: SpecFingerprint, storage: any WriteTransaction) async throws {
+        guard let hashPrefix else { return }
+        try await storage.specRows.writeSpecHashPrefix(
+            specID: record.id, SpecHashPrefix(specHash: fingerprint.specHash, sectionCount: previous.count, state: hashPrefix.state)
+        )
+    }
+}
+
+extension SectionIdentity {
+    /// A section not read (see `LayoutStore.SectionTarget.previous`): never
+    /// a stored identity (`id:…` or `#…`) nor a hash.
+    static func unread(_ index: Int) -> SectionIdentity {
+        SectionIdentity(identity: "unread:\(index)", hash: "")
+    }
+}
