@@ -100,6 +100,21 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
         shard(key).state.withLock { $0.index[key] != nil }
     }
 
+    /// The cached values whose keys satisfy `matches`, without marking or
+    /// counting a use: a pass over every key (for statistics and tests;
+    /// never on a query's path).
+    package func values(where matches: (Key) -> Bool) -> [(key: Key, value: Value)] {
+        var found: [(key: Key, value: Value)] = []
+        for shard in shards {
+            shard.state.withLock { state in
+                for (key, node) in state.index where matches(key) {
+                    if let value = state.nodes[node].value { found.append((key, value)) }
+                }
+            }
+        }
+        return found
+    }
+
     /// The cached value of `key`, neither marked as used nor counted: for
     /// a look that is no use of it.
     package func peek(_ key: Key) -> Value? {
