@@ -32,7 +32,7 @@ extension FloorBenchmark {
     func appendFigures() async throws -> Appends {
         guard FileManager.default.isExecutableFile(atPath: tessera.path) else {
             throw CommandError("the floor suite runs `tessera append`: build the tessera product beside tessera-bench, or name one with --tessera "
-                + "(as it ships: `swift build -c release --static-swift-stdlib -Xlinker -no-pie --product tessera`; \(tessera.path) is missing)")
+                + "(as the README installs it: `swift build -c release --static-swift-stdlib --product tessera`; \(tessera.path) is missing)")
         }
         let items = directory + "/tessera-bench-floor-items.ndjson"
         try String(repeating: "{}\n", count: Self.appendedItems).write(toFile: items, atomically: true, encoding: .utf8)
