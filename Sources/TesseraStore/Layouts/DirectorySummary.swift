@@ -111,6 +111,7 @@ package enum DirectorySummary {
             }
             var sections: [SectionRecord] = []
             var groups: [SectionGroups] = []
+            var ordinal = 0
             sections.reserveCapacity(sectionCount)
             groups.reserveCapacity(sectionCount)
             for _ in 0..<sectionCount {
@@ -135,7 +136,10 @@ package enum DirectorySummary {
                 sections.append(SectionRecord(geometry: geometry, slot: slot))
                 let groupCount = try int()
                 guard groupCount >= 0, groupCount <= (end - position) / groupWords else { throw SummaryDamage("ends early") }
+                // Numbered as the directory numbers it: taken without a copy.
                 var section = SectionGroups()
+                section.firstOrdinal = ordinal
+                ordinal += groupCount
                 section.reserveCapacity(groupCount)
                 for _ in 0..<groupCount {
                     let firstItem = try int(), id = Int64(bitPattern: try word())

@@ -20,15 +20,17 @@ final class CachedLayout: Sendable {
     /// a directory is one revision of one layout's rows, so it never changes.
     let tileRevision = Locked<String?>(nil)
 
-    init(sections: [SectionRecord], groups: [SectionGroups]) {
+    /// `groups` numbered in place (``SectionGroups/firstOrdinal``) when a
+    /// section's number is not yet right: passed as its caller's last use
+    /// and numbered already (a summary's), it is taken without a copy.
+    init(sections: [SectionRecord], groups: consuming [SectionGroups]) {
         self.sections = sections
-        var numbered = groups
         var ordinal = 0
-        for index in numbered.indices {
-            numbered[index].firstOrdinal = ordinal
-            ordinal += numbered[index].ids.count
+        for index in groups.indices {
+            if groups[index].firstOrdinal != ordinal { groups[index].firstOrdinal = ordinal }
+            ordinal += groups[index].ids.count
         }
-        self.groups = numbered
+        self.groups = groups
         ends = sections.map(\.geometry.end)
         starts = sections.map(\.geometry.start)
         frames = FrameSlots(count: ordinal)
@@ -111,6 +113,9 @@ struct SectionGroups: Sendable {
         firstItems.count == (itemCount + CellGroupWriter.groupSize - 1) / CellGroupWriter.groupSize
             && firstItems.indices.allSatisfy { firstItems[$0] == $0 &* CellGroupWriter.groupSize }
     }
+
+    /// Whether ``finish()`` has an index to build: more than 64 groups.
+    var needsIndex: Bool { index == nil && bounds.count > 64 }
 
     mutating func finish() {
         if bounds.count > 64 { index = FrameIndex(bounds: bounds) }

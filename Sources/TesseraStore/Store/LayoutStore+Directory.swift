@@ -80,21 +80,24 @@ extension LayoutStore {
             }
             groups[section].append(group)
         }
-        return try complete(sections: sections, groups: groups, layout: layout, location: location)
+        return try complete(sections: sections, groups: consume groups, layout: layout, location: location)
     }
 
     /// A directory once it is proven whole: every section numbered in
     /// order, as many as the layout's row says, each with the groups of its
     /// item count, so that a query answered from it misses nothing.
-    static func complete(sections: [SectionRecord], groups: [SectionGroups], layout: StoredLayout, location: String) throws -> CachedLayout {
+    /// `groups` is consumed: passed as its caller's last use, it becomes
+    /// the directory's without a copy.
+    static func complete(
+        sections: [SectionRecord], groups: consuming [SectionGroups], layout: StoredLayout, location: String
+    ) throws -> CachedLayout {
         try checkNumbering(sections, layout: layout, location: location)
-        var groups = groups
         for index in sections.indices {
             let geometry = sections[index].geometry
             guard index < groups.count, groups[index].hasExpectedFirstItems(itemCount: geometry.isEmpty ? 0 : max(0, geometry.itemCount)) else {
                 throw damaged(layout, location: location, "section \(index) lacks cell groups of its \(geometry.itemCount) items")
             }
-            groups[index].finish()
+            if groups[index].needsIndex { groups[index].finish() }
         }
         guard groups.count == sections.count else { throw damaged(layout, location: location, "cell groups name a section slot no section has") }
         return CachedLayout(sections: sections, groups: groups)
