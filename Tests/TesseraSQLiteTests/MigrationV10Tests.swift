@@ -35,33 +35,42 @@ struct MigrationV10Tests {
         try pool.read { db throws in
             #expect(try db.int("PRAGMA user_version") == EmbeddedMigrations.all.count)
             #expect(try db.int("SELECT count(*) FROM specs INDEXED BY specs_resolve WHERE name >= ''") == 2)
-            #expect(try Self.resolvePlan(db).contains("SEARCH s USING COVERING INDEX specs_resolve (name=?)"), "\(try Self.resolvePlan(db))")
+            let plan = try Self.resolvePlan(db)
+            #expect(plan.contains("SEARCH s USING COVERING INDEX specs_resolve (name=?)"), "\(plan)")
         }
         for extent in [300.0, 400] {
             let memory = try LayoutEngine().layout(spec, crossExtent: extent)
             for y in stride(from: 0.0, to: memory.contentSize.height, by: 900) {
                 let viewport = Rect(x: 0, y: y, width: extent, height: 844)
                 let fresh = try LayoutStore(path: old)
-                #expect(try fresh.visibleElements(name: "feed", crossExtent: extent, viewport: viewport, computeIfMissing: false)
+                #expect(try await fresh.visibleElements(name: "feed", crossExtent: extent, viewport: viewport, computeIfMissing: false)
                     == memory.visibleElements(viewport: viewport))
                 fresh.close()
             }
         }
         #expect(try await store.check().isHealthy)
 
-        // A spec saved anew changes its content hash in the index: its
-        // layout at the extent not computed again is stale, not served.
+        // A spec saved anew: its layouts at both extents are laid out again,
+        // and first queries find them fresh against the hash the index holds.
         var changed = spec
         changed.sections[0].items = changed.sections[0].items.appending([Item(aspectRatio: 2)])
         try await store.save(changed, as: "feed", crossExtents: [300])
+        let viewport = Rect(x: 0, y: 0, width: 300, height: 844)
+        for extent in [300.0, 400] {
+            let rect = Rect(x: 0, y: 0, width: extent, height: 844)
+            let reopened = try LayoutStore(path: old)
+            #expect(try await reopened.visibleElements(name: "feed", crossExtent: extent, viewport: rect, computeIfMissing: false)
+                == LayoutEngine().layout(changed, crossExtent: extent).visibleElements(viewport: rect))
+            reopened.close()
+        }
+        // A content hash changed behind the store's back reaches the index
+        // with the row: the layouts no longer match it, and are not served.
+        try pool.write { db in try db.execute("UPDATE specs SET content_hash = 'changed' WHERE name = 'feed'") }
         let reopened = try LayoutStore(path: old)
         let stale = try #require(throws: StoreError.self) {
-            try reopened.visibleElements(name: "feed", crossExtent: 400, viewport: Rect(x: 0, y: 0, width: 400, height: 844), computeIfMissing: false)
+            try reopened.visibleElements(name: "feed", crossExtent: 300, viewport: viewport, computeIfMissing: false)
         }
-        #expect(stale.code == .notFound && stale.crossExtent == 400, "\(stale)")
-        let viewport = Rect(x: 0, y: 0, width: 300, height: 844)
-        #expect(try reopened.visibleElements(name: "feed", crossExtent: 300, viewport: viewport, computeIfMissing: false)
-            == LayoutEngine().layout(changed, crossExtent: 300).visibleElements(viewport: viewport))
+        #expect(stale.code == .notFound && stale.crossExtent == 300, "\(stale)")
         reopened.close()
 
         // The layout's row is verified as before: changed behind the store's back, it is damage, named.
