@@ -175,12 +175,17 @@ extension Connection: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGr
         l.content_length, l.section_count, l.cell_count, l.element_count, l.engine_version, l.compute_seconds,
         l.overhang, l.revision, \(ChecksummedColumns.intact(ChecksummedColumns.layouts, prefix: "l.")), s.name,
         l.directory_summary
-        FROM layouts AS l JOIN specs AS s ON s.id = l.spec_id
         """
-    private static let resolveSQL = SQL("SELECT \(layoutColumns) WHERE s.name = ?2 AND l.cross_extent = ?3")
-    private static let layoutByIDSQL = SQL("SELECT \(layoutColumns) WHERE l.id = ?2")
-    private static let allLayoutsSQL = SQL("SELECT \(layoutColumns) ORDER BY s.name, l.cross_extent")
-    private static let specLayoutsSQL = SQL("SELECT \(layoutColumns) WHERE l.spec_id = ?2 ORDER BY l.cross_extent")
+    private static let layoutsJoined = "FROM layouts AS l JOIN specs AS s ON s.id = l.spec_id"
+    /// By name through the index that holds the spec columns read
+    /// (Migrations/0010_spec_names_covering.sql): the spec's row is not read.
+    static let resolveSQL = SQL("""
+        SELECT \(layoutColumns) FROM layouts AS l JOIN specs AS s INDEXED BY specs_resolve ON s.id = l.spec_id
+        WHERE s.name = ?2 AND l.cross_extent = ?3
+        """)
+    private static let layoutByIDSQL = SQL("SELECT \(layoutColumns) \(layoutsJoined) WHERE l.id = ?2")
+    private static let allLayoutsSQL = SQL("SELECT \(layoutColumns) \(layoutsJoined) ORDER BY s.name, l.cross_extent")
+    private static let specLayoutsSQL = SQL("SELECT \(layoutColumns) \(layoutsJoined) WHERE l.spec_id = ?2 ORDER BY l.cross_extent")
 
     private func layoutRecord(from query: Statement) throws -> LayoutRecord {
         try verify(query, at: 13, "the row of the layout of spec \(query.text(at: 14).quotedForMessage) at \(JSONWriter.format(query.double(at: 3)))")

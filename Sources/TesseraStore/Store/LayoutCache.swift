@@ -33,6 +33,15 @@ struct LayoutCacheKey: Hashable, Sendable {
 }
 
 extension ByteBudgetCache where Key == LayoutCacheKey, Value == CachedLayout {
+    /// A cache of directories within `budget` bytes, its tables sized for
+    /// as many as it holds of small layouts' (a feed of a few hundred items
+    /// in two sections is charged about 1 KiB): a store's first queries
+    /// of thousands of feeds each insert one, and none waits for the tables
+    /// to grow.
+    convenience init(directoryBudget budget: Int) {
+        self.init(budget: budget, entryBytes: 1 << 10)
+    }
+
     /// The cached directory, marked as just used; nil when absent. The use
     /// is counted by the query once its read is done (``count(hit:)``): a
     /// backend may run a read's body twice.

@@ -121,8 +121,12 @@ struct LayoutReader {
         _ visit: (Int, LocalFrame) -> Void
     ) throws {
         let positions = scratch.positions
-        let missing = scratch.found.indices.filter { scratch.found[$0] == nil }
-        let keys = missing.map { FramesKey(id: groups.ids[positions[$0]], checksum: groups.checksums[positions[$0]]) }
+        // In the lent arrays: no allocation.
+        for index in scratch.found.indices where scratch.found[index] == nil {
+            scratch.missing.append(index)
+            scratch.keys.append(FramesKey(id: groups.ids[positions[index]], checksum: groups.checksums[positions[index]]))
+        }
+        let (missing, keys) = (scratch.missing, scratch.keys)
         // The candidates before `next` are visited; frames cached on the way
         // are visited when their turn comes.
         var next = 0

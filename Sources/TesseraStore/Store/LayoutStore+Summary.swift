@@ -11,8 +11,8 @@ extension LayoutStore {
         guard let summary = record.directorySummary else { return nil }
         let layout = record.layout
         do {
-            let decoded = try DirectorySummary.decode(summary, record: record)
-            return try Self.complete(sections: decoded.sections, groups: decoded.groups, layout: layout, location: location)
+            let (sections, groups) = try DirectorySummary.decode(summary, record: record)
+            return try Self.complete(sections: sections, groups: consume groups, layout: layout, location: location)
         } catch let damage as SummaryDamage {
             throw StoreError.damaged(store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the layout's directory summary \(damage.reason)")
         }

@@ -73,7 +73,7 @@ public final class LayoutStore: Sendable {
         self.executor = executor
         self.taskExecutor = BlockingTaskExecutor(executor)
         self.registry = registry
-        self.layoutCache = LayoutCache(budget: cacheBudget)
+        self.layoutCache = LayoutCache(directoryBudget: cacheBudget)
         frameCache = FrameCache(frameBudget: frameCacheBudget)
         readerCaches = ReaderCaches(frames: frameCache, location: backend.location)
         self.resolvedNames = resolvedNames

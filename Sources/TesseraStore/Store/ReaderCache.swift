@@ -35,6 +35,8 @@ final class ReaderCache {
     func giveBack(_ lent: inout GroupScratch) {
         lent.positions.removeAll(keepingCapacity: true)
         lent.found.removeAll(keepingCapacity: true)
+        lent.missing.removeAll(keepingCapacity: true)
+        lent.keys.removeAll(keepingCapacity: true)
         swap(&lent, &scratch)
     }
 
@@ -171,10 +173,13 @@ final class ReaderCaches: Sendable {
 }
 
 /// One query's candidate groups of a section (positions in the section)
-/// and their frames found cached (nil where not).
+/// and their frames found cached (nil where not); of those not found, where
+/// they are among the candidates and their keys.
 struct GroupScratch {
     var positions: [Int] = []
     var found: [CachedFrames?] = []
+    var missing: [Int] = []
+    var keys: [FramesKey] = []
 
     /// Visits the cached frames of the candidates in `range`, in item order.
     @inline(__always)

@@ -51,22 +51,47 @@ package struct SnapshotTag: Hashable, Sendable {
 
 /// A spec name and extent as seen in one committed state.
 package struct ResolvedName: Hashable, Sendable {
-    var tag: SnapshotTag
-    var name: String
-    var crossExtent: Double
+    let tag: SnapshotTag
+    let name: String
+    let crossExtent: Double
+    /// The hash of all three, computed once: a query that misses looks the
+    /// key up twice and inserts it, which hashes it four times more (its
+    /// part of the cache, its table's lookups), and every probe of a table
+    /// compares this word first.
+    private let hash: Int
 
-    /// The bytes an entry takes, for the budget: the key, the record and
-    /// their strings and summary, and the cache's bookkeeping (about 64 bytes).
+    init(tag: SnapshotTag, name: String, crossExtent: Double) {
+        var hasher = Hasher()
+        hasher.combine(tag)
+        hasher.combine(name)
+        hasher.combine(crossExtent)
+        self.tag = tag
+        self.name = name
+        self.crossExtent = crossExtent
+        hash = hasher.finalize()
+    }
+
+    package static func == (lhs: ResolvedName, rhs: ResolvedName) -> Bool {
+        lhs.hash == rhs.hash && lhs.crossExtent == rhs.crossExtent && lhs.tag == rhs.tag && lhs.name == rhs.name
+    }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    /// The bytes an entry takes at least: the key, the record and the
+    /// cache's bookkeeping (about 64 bytes).
+    static var fixedBytes: Int { MemoryLayout<ResolvedName>.stride + MemoryLayout<LayoutRecord>.stride + 64 }
+
+    /// The bytes an entry takes, for the budget: ``fixedBytes`` and the
+    /// strings and summary.
     func bytes(of record: LayoutRecord) -> Int {
-        MemoryLayout<ResolvedName>.stride + MemoryLayout<LayoutRecord>.stride + 64
-            + name.utf8.count + record.layout.specName.utf8.count + (record.directorySummary?.count ?? 0)
+        Self.fixedBytes + name.utf8.count + record.layout.specName.utf8.count + (record.directorySummary?.count ?? 0)
     }
 }
 
 extension ByteBudgetCache where Key == ResolvedName, Value == LayoutRecord {
     /// A cache of resolved names for a store whose directory cache has `cacheBudget` bytes.
     package convenience init(cacheBudget: Int) {
-        self.init(budget: Self.budget(cacheBudget: cacheBudget), shards: 8)
+        self.init(budget: Self.budget(cacheBudget: cacheBudget), shards: 8, entryBytes: ResolvedName.fixedBytes)
     }
 
     /// The share of the cache budget that resolved names may take, on top

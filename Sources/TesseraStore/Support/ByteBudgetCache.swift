@@ -21,7 +21,7 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
     }
 
     private struct State {
-        var index: [Key: Int] = [:]
+        var index: [Key: Int]
         var nodes: [Node] = []
         var free: [Int] = []
         /// The most and least recently used nodes, or -1.
@@ -29,6 +29,12 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
         var oldest = -1
         var bytes = 0
         var evictions = 0
+
+        /// Room for `capacity` entries, reserved now (see ``ByteBudgetCache/init(budget:shards:entryBytes:)``).
+        init(capacity: Int) {
+            index = Dictionary(minimumCapacity: capacity)
+            nodes.reserveCapacity(capacity)
+        }
 
         mutating func unlink(_ node: Int) {
             let (older, newer) = (nodes[node].older, nodes[node].newer)
@@ -53,7 +59,11 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
     }
 
     private final class Shard: Sendable {
-        let state = Locked(State())
+        let state: Locked<State>
+
+        init(capacity: Int) {
+            state = Locked(State(capacity: capacity))
+        }
     }
 
     package let budget: Int
@@ -63,12 +73,23 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
     private let hits = Atomic<Int>(0)
     private let misses = Atomic<Int>(0)
 
-    package init(budget: Int, shards: Int = 1) {
+    /// A cache of `budget` bytes in `shards` parts. With `entryBytes`, the
+    /// fewest bytes an entry is charged, each part reserves room for as
+    /// many entries as its budget holds (up to ``maximumReserved``), so
+    /// that filling it never grows its tables: a growth rehashes and
+    /// copies every entry while a query waits. Untouched, reserved memory
+    /// takes address space, not memory.
+    package init(budget: Int, shards: Int = 1, entryBytes: Int? = nil) {
         self.budget = max(0, budget)
         let count = max(1, shards)
-        self.shards = (0..<count).map { _ in Shard() }
-        shardBudget = self.budget / count
+        let shardBudget = self.budget / count
+        self.shardBudget = shardBudget
+        let capacity = entryBytes.map { min(Self.maximumReserved, shardBudget / max(1, $0)) } ?? 0
+        self.shards = (0..<count).map { _ in Shard(capacity: capacity) }
     }
+
+    /// The most entries a part reserves room for.
+    static var maximumReserved: Int { 1 << 16 }
 
     private func shard(_ key: Key) -> Shard {
         shards.count == 1 ? shards[0] : shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
