@@ -39,14 +39,7 @@ struct MigrationV11Tests {
             #expect(plan.contains("SEARCH s USING COVERING INDEX specs_resolve (name=?)"), "\(plan)")
         }
         for extent in [300.0, 400] {
-            let memory = try LayoutEngine().layout(spec, crossExtent: extent)
-            for y in stride(from: 0.0, to: memory.contentSize.height, by: 900) {
-                let viewport = Rect(x: 0, y: y, width: extent, height: 844)
-                let fresh = try LayoutStore(path: old)
-                #expect(try await fresh.visibleElements(name: "feed", crossExtent: extent, viewport: viewport, computeIfMissing: false)
-                    == memory.visibleElements(viewport: viewport))
-                fresh.close()
-            }
+            try await expectFirstQueries(at: old, name: "feed", spec: spec, crossExtent: extent, every: 900)
         }
         #expect(try await store.check().isHealthy)
 

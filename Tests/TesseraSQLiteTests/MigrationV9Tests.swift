@@ -26,13 +26,7 @@ struct MigrationV9Tests {
         for extent in [300.0, 400] {
             let memory = try LayoutEngine().layout(spec, crossExtent: extent)
             #expect(try await store.elements(name: "feed", crossExtent: extent, in: everything, computeIfMissing: false) == memory.elements)
-            for y in stride(from: 0.0, to: memory.contentSize.height, by: 700) {
-                let viewport = Rect(x: 0, y: y, width: extent, height: 844)
-                let fresh = try LayoutStore(path: old)
-                #expect(try await fresh.visibleElements(name: "feed", crossExtent: extent, viewport: viewport, computeIfMissing: false)
-                    == memory.visibleElements(viewport: viewport))
-                fresh.close()
-            }
+            try await expectFirstQueries(at: old, name: "feed", spec: spec, crossExtent: extent, every: 700)
         }
         #expect(try await store.check().isHealthy)
 

@@ -2,6 +2,8 @@ import Foundation
 @testable import TesseraSQLite
 @testable import SQLiteToolkit
 import TesseraStore
+import TesseraLayout
+import Testing
 
 /// A fresh directory under /tmp, removed when the value is released.
 final class TemporaryDirectory {
@@ -55,5 +57,19 @@ func makeOldStore(at path: String, version: Int, copying source: String) throws 
     try pool.writeWithoutTransaction { db in try db.execute("DETACH DATABASE current") }
     guard try pool.read({ try $0.int("PRAGMA user_version") }) == version else {
         throw StoreError(.internal, "the old store is not at version \(version)")
+    }
+}
+
+/// Expects the first query of a store opened anew on `path`, for each
+/// viewport `step` points apart down the layout of `spec` at `extent`
+/// (stored as `name`), to answer as the engine's in-memory layout does.
+func expectFirstQueries(at path: String, name: String, spec: Spec, crossExtent extent: Double, every step: Double) async throws {
+    let memory = try LayoutEngine().layout(spec, crossExtent: extent)
+    for y in stride(from: 0.0, to: memory.contentSize.height, by: step) {
+        let viewport = Rect(x: 0, y: y, width: extent, height: 844)
+        let fresh = try LayoutStore(path: path)
+        defer { fresh.close() }
+        #expect(try await fresh.visibleElements(name: name, crossExtent: extent, viewport: viewport, computeIfMissing: false)
+            == memory.visibleElements(viewport: viewport))
     }
 }

@@ -35,8 +35,9 @@ final class ReaderCache {
     func giveBack(_ lent: inout GroupScratch) {
         lent.positions.removeAll(keepingCapacity: true)
         lent.found.removeAll(keepingCapacity: true)
-        lent.missing.removeAll(keepingCapacity: true)
-        lent.keys.removeAll(keepingCapacity: true)
+        // Used only by a query that misses: a warm one leaves them empty.
+        if !lent.missing.isEmpty { lent.missing.removeAll(keepingCapacity: true) }
+        if !lent.keys.isEmpty { lent.keys.removeAll(keepingCapacity: true) }
         swap(&lent, &scratch)
     }
 
