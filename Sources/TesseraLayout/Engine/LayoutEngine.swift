@@ -156,16 +156,14 @@ public struct LayoutEngine: Sendable {
             }
         }
         let checkpointInterval = consumer.checkpointInterval.map { max(1, $0) } ?? Int.max
-        func place(_ item: Item, _ itemIndex: Int, _ location: ItemLocation) throws {
+        // A closure literal, not a local function passed by name: one the
+        // compiler cannot see called in place boxes the state it changes and
+        // checks each access at run time (laying out took twice as long).
+        try section.items.forEach(section: index, from: firstItem, appended: appended) { item, itemIndex, location in
             try placer.place(item, index: itemIndex, location: location, into: &sink)
             itemCount = itemIndex + 1
             if sink.frames.count >= chunkSize { try sink.drain(deliver) }
             if itemCount % checkpointInterval == 0 { try consumer.checkpoint(section: index, itemCount: itemCount, placer: placer) }
-        }
-        if let appended {
-            try appended.forEach(section: index, from: firstItem, place)
-        } else {
-            try section.items.forEach(section: index, from: firstItem, place)
         }
         let kindExtent = placer.finish(into: &sink)
         try sink.drain(deliver)

@@ -16,6 +16,22 @@ extension ItemSource {
         }
     }
 
+    /// Calls `body` with each item from index `first` on, as
+    /// ``forEach(section:from:_:)`` does, or, with `appended`, with those of
+    /// `appended` (the items from its first on, appended to these).
+    package func forEach(
+        section: Int,
+        from first: Int,
+        appended: AppendedItems?,
+        _ body: (_ item: Item, _ index: Int, _ location: ItemLocation) throws -> Void
+    ) throws {
+        if let appended {
+            try appended.forEach(section: section, from: first, body)
+        } else {
+            try forEach(section: section, from: first, body)
+        }
+    }
+
     /// Where ``appending(_:)`` puts appended items: the segment that holds
     /// them (nil when the source stays one list) and how many items of
     /// that segment or list come before the first appended one.
