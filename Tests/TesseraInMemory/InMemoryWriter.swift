@@ -179,7 +179,7 @@ extension InMemoryWriter {
 /// Cell groups: written with their three checksums, deleted by slot or layout.
 extension InMemoryWriter {
     /// Keeps the group's id when it replaces one, as the SQLite backend does.
-    package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws {
+    package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
         let id: Int64
         if let existing = slotGroups(layoutID: layoutID, slot: slot)[firstItem] {
             id = existing.id
@@ -193,6 +193,7 @@ extension InMemoryWriter {
         row.resumAll()
         tables.groups[layoutID, default: [:]][slot, default: SortedRows()].upsert(row)
         tables.groupPlaces[id] = InMemoryTables.GroupPlace(layoutID: layoutID, slot: slot, firstItem: firstItem)
+        return id
     }
 
     package func deleteGroups(layoutID: Int64, slot: Int?) throws {

@@ -118,7 +118,7 @@ struct DirectorySummaryTests {
         var sections = directory.sections
         sections[0].geometry.itemsExtent += 1
         let wrong = try #require(DirectorySummary.encode(
-            CachedLayout(sections: sections, groups: directory.groups), layoutID: record.layout.id, revision: record.revision
+            sections: sections, groups: directory.groups, layoutID: record.layout.id, revision: record.revision
         ))
         try Self.setSummaries(temporary, to: wrong)
         let report = try await temporary.reopen().check()

@@ -84,8 +84,10 @@ final class PostgresWrite: WriteTransaction, SpecRows, LayoutRows, CellRows {
 
     // MARK: Sections and cell groups
 
-    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws {
+    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
+        // Sent with others in a pipelined batch: the server gives the id later.
         try session.writeGroup(layoutID: layoutID, slot: slot, firstItem: firstItem, frames: frames, bounds: bounds, reach: reach)
+        return nil
     }
     func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws {
         try session.writeSection(layoutID: layoutID, section, placerState: placerState)

@@ -185,7 +185,7 @@ extension Connection {
 
     // MARK: Writes
 
-    package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws {
+    package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
         if let groupID = try groupID(layoutID: layoutID, slot: slot, firstItem: firstItem) {
             let update = try cachedStatement("UPDATE cell_groups SET frames = ? WHERE id = ?")
             try update.bind(groupID, at: 2)
@@ -206,7 +206,7 @@ extension Connection {
             )
             try index.bind(bounds.minCross, bounds.maxCross, bounds.minScroll, bounds.maxScroll, groupID)
             try index.execute()
-            return
+            return groupID
         }
         // Blobs that fill a page (plain groups of 250 frames, compact ones
         // of doubles only) get ids of a range of their own, so that smaller
@@ -238,6 +238,7 @@ extension Connection {
         try index.bind(bounds.maxScroll, at: 9)
         try index.bind(firstItem, at: 10)
         try index.execute()
+        return groupID
     }
 
     package func deleteGroups(layoutID: Int64, slot: Int?) throws {

@@ -148,7 +148,7 @@ struct CellGroupWriter: LayoutConsumer {
         self.reach = reach
         let blob = FrameBlob.encode(frames[...])
         try blob.withUnsafeBytes { raw in
-            try storage.writeGroup(
+            _ = try storage.writeGroup(
                 layoutID: layoutID, slot: slot(of: section), firstItem: groupFirstItem, frames: raw, bounds: bounds, reach: reach
             )
         }

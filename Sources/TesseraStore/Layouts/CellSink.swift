@@ -5,8 +5,10 @@ import TesseraLayout
 /// short transaction.
 package protocol CellSink: AnyObject {
     /// Inserts or replaces the group of a slot starting at `firstItem`,
-    /// with how far the slot's groups up to it reach.
-    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws
+    /// with how far the slot's groups up to it reach. Returns the group's
+    /// row id, or nil when the row gets it later (a write sent in a batch).
+    @discardableResult
+    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64?
     /// Inserts or replaces a section row.
     func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws
 }
@@ -32,7 +34,7 @@ final class BufferedLayout: CellSink {
         func replay(into storage: any CellSink, layoutID: Int64) throws {
             for group in groups {
                 try group.frames.withUnsafeBytes { raw in
-                    try storage.writeGroup(
+                    _ = try storage.writeGroup(
                         layoutID: layoutID, slot: group.slot, firstItem: group.firstItem, frames: raw, bounds: group.bounds, reach: group.reach
                     )
                 }
@@ -52,7 +54,7 @@ final class BufferedLayout: CellSink {
         var firstItem: Int
     }
 
-    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws {
+    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
         let group = Rows.Group(slot: slot, firstItem: firstItem, frames: Array(frames), bounds: bounds, reach: reach)
         if let index = groupIndex[GroupKey(slot: slot, firstItem: firstItem)] {
             rows.groups[index] = group
@@ -60,6 +62,8 @@ final class BufferedLayout: CellSink {
             groupIndex[GroupKey(slot: slot, firstItem: firstItem)] = rows.groups.count
             rows.groups.append(group)
         }
+        // Its row is written later, by ``Rows/replay(into:layoutID:)``.
+        return nil
     }
 
     func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws {

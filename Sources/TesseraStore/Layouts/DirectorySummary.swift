@@ -32,21 +32,22 @@ package enum DirectorySummary {
     private static let sectionWords = 15
     private static let groupWords = 7
 
-    /// The summary of `directory`, the rows of the layout `layoutID` at
-    /// `revision`; nil when it has more than ``maximumRows`` rows.
-    static func encode(_ directory: CachedLayout, layoutID: Int64, revision: Int64) -> [UInt8]? {
-        let groupCount = directory.groups.reduce(0) { $0 + $1.ids.count }
-        guard directory.sections.count + groupCount <= maximumRows else { return nil }
+    /// The summary of `sections` and their `groups`, the rows of the
+    /// layout `layoutID` at `revision`; nil when they are more than
+    /// ``maximumRows`` rows.
+    static func encode(sections: [SectionRecord], groups: [SectionGroups.Rows], layoutID: Int64, revision: Int64) -> [UInt8]? {
+        let groupCount = groups.reduce(0) { $0 + $1.ids.count }
+        guard sections.count + groupCount <= maximumRows else { return nil }
         var words: [UInt64] = []
-        words.reserveCapacity(headerWords + directory.sections.count * sectionWords + groupCount * groupWords + 1)
+        words.reserveCapacity(headerWords + sections.count * sectionWords + groupCount * groupWords + 1)
         func put(_ value: Int) { words.append(UInt64(bitPattern: Int64(value))) }
         func put(_ value: Int64) { words.append(UInt64(bitPattern: value)) }
         func put(_ value: Double) { words.append(value.bitPattern) }
         words.append(format)
         put(layoutID)
         put(revision)
-        put(directory.sections.count)
-        for (section, groups) in zip(directory.sections, directory.groups) {
+        put(sections.count)
+        for (section, groups) in zip(sections, groups) {
             let geometry = section.geometry
             put(geometry.index)
             put(geometry.start)

@@ -38,8 +38,11 @@ extension LayoutStore {
             specID: specID, crossExtent: computed.crossExtent, fingerprint: fingerprint, storage: storage,
             replacing: replacing, finished: (computed.totals, computed.seconds)
         )
-        try computed.rows.replay(into: storage.cellRows, layoutID: id)
-        try await Self.writeDirectorySummary(layoutID: id, storage: storage, location: location)
+        let recorder = DirectoryRecorder(storage.cellRows)
+        try computed.rows.replay(into: recorder, layoutID: id)
+        try await Self.writeNewLayoutSummary(
+            layoutID: id, sectionCount: computed.totals.sectionCount, recorded: recorder, storage: storage, location: location
+        )
         return id
     }
 

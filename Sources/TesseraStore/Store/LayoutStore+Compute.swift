@@ -43,12 +43,15 @@ extension LayoutStore {
     ) async throws -> Int64 {
         let started = Clock.monotonic()
         let layoutID = try await insertLayout(specID: specID, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
-        var writer = CellGroupWriter(storage: storage.cellRows, layoutID: layoutID)
+        let recorder = DirectoryRecorder(storage.cellRows)
+        var writer = CellGroupWriter(storage: recorder, layoutID: layoutID)
         writer.cancellation = cancellation
         writer.progress = Self.cellProgress(progress, spec: spec, name: name, crossExtent: crossExtent)
         let summary = try engine.run(spec, crossExtent: crossExtent, into: &writer)
         try await storage.layoutRows.finishLayout(id: layoutID, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: Clock.monotonic() - started)
-        try await Self.writeDirectorySummary(layoutID: layoutID, storage: storage, location: location)
+        try await Self.writeNewLayoutSummary(
+            layoutID: layoutID, sectionCount: summary.sectionCount, recorded: recorder, storage: storage, location: location
+        )
         progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
         return layoutID
     }

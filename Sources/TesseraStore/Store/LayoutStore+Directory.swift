@@ -68,6 +68,14 @@ extension LayoutStore {
     /// row was verified against its checksum as it was read; ``complete``
     /// checks that none is missing.
     static func directory(of record: LayoutRecord, storage: any ReadSnapshot, location: String) throws -> CachedLayout {
+        let rows = try directoryRows(of: record, storage: storage, location: location)
+        return CachedLayout(sections: rows.sections, groups: rows.groups)
+    }
+
+    /// The rows ``directory(of:storage:location:)`` holds, proven whole.
+    static func directoryRows(
+        of record: LayoutRecord, storage: any ReadSnapshot, location: String
+    ) throws -> (sections: [SectionRecord], groups: [SectionGroups.Rows]) {
         let layout = record.layout
         let sections = try storage.sections.sections(layoutID: layout.id)
         try checkNumbering(sections, layout: layout, location: location)
@@ -80,29 +88,48 @@ extension LayoutStore {
             }
             groups[section].append(group)
         }
-        return try complete(sections: sections, groups: groups, layout: layout, location: location)
+        try checkWhole(sections: sections, groups: groups, layout: layout, location: location)
+        return (sections, groups)
     }
 
-    /// A directory once it is proven whole: every section numbered in
-    /// order, as many as the layout's row says, each with the groups of its
-    /// item count, so that a query answered from it misses nothing.
+    /// A directory once it is proven whole (``incompleteness(sections:groups:sectionCount:)``).
     static func complete(sections: [SectionRecord], groups: [SectionGroups.Rows], layout: StoredLayout, location: String) throws -> CachedLayout {
-        try checkNumbering(sections, layout: layout, location: location)
+        try checkWhole(sections: sections, groups: groups, layout: layout, location: location)
+        return CachedLayout(sections: sections, groups: groups)
+    }
+
+    private static func checkWhole(sections: [SectionRecord], groups: [SectionGroups.Rows], layout: StoredLayout, location: String) throws {
+        if let problem = incompleteness(sections: sections, groups: groups, sectionCount: layout.sectionCount) {
+            throw damaged(layout, location: location, problem)
+        }
+    }
+
+    /// What keeps `sections` and their `groups` from being a whole
+    /// directory, nil when nothing: every section numbered in order, as
+    /// many as `sectionCount`, each with the groups of its item count, so
+    /// that a query answered from it misses nothing.
+    static func incompleteness(sections: [SectionRecord], groups: [SectionGroups.Rows], sectionCount: Int) -> String? {
+        if let problem = numberingProblem(sections, sectionCount: sectionCount) { return problem }
         for index in sections.indices {
             let geometry = sections[index].geometry
             guard index < groups.count, groups[index].hasExpectedFirstItems(itemCount: geometry.isEmpty ? 0 : max(0, geometry.itemCount)) else {
-                throw damaged(layout, location: location, "section \(index) lacks cell groups of its \(geometry.itemCount) items")
+                return "section \(index) lacks cell groups of its \(geometry.itemCount) items"
             }
         }
-        guard groups.count == sections.count else { throw damaged(layout, location: location, "cell groups name a section slot no section has") }
-        return CachedLayout(sections: sections, groups: groups)
+        guard groups.count == sections.count else { return "cell groups name a section slot no section has" }
+        return nil
     }
 
     /// Throws unless `sections` are numbered in order, as many as the layout's row says.
     private static func checkNumbering(_ sections: [SectionRecord], layout: StoredLayout, location: String) throws {
-        guard sections.count == layout.sectionCount, sections.indices.allSatisfy({ sections[$0].geometry.index == $0 }) else {
-            throw damaged(layout, location: location, "section rows are missing or misnumbered (\(sections.count) rows for \(layout.sectionCount) sections)")
+        if let problem = numberingProblem(sections, sectionCount: layout.sectionCount) { throw damaged(layout, location: location, problem) }
+    }
+
+    private static func numberingProblem(_ sections: [SectionRecord], sectionCount: Int) -> String? {
+        guard sections.count == sectionCount, sections.indices.allSatisfy({ sections[$0].geometry.index == $0 }) else {
+            return "section rows are missing or misnumbered (\(sections.count) rows for \(sectionCount) sections)"
         }
+        return nil
     }
 
     private static func damaged(_ layout: StoredLayout, location: String, _ what: String) -> StoreError {

@@ -31,11 +31,31 @@ extension LayoutStore {
             // At least one row per section and one per started group: over the bound, no read.
             let fewestRows = layout.sectionCount + (layout.cellCount + CellGroupWriter.groupSize - 1) / CellGroupWriter.groupSize
             guard fewestRows <= DirectorySummary.maximumRows else { return (nil, record.directorySummary != nil) }
-            let rows = try directory(of: record, storage: snapshot, location: location)
-            return (DirectorySummary.encode(rows, layoutID: layoutID, revision: record.revision), record.directorySummary != nil)
+            let rows = try directoryRows(of: record, storage: snapshot, location: location)
+            let bytes = DirectorySummary.encode(sections: rows.sections, groups: rows.groups, layoutID: layoutID, revision: record.revision)
+            return (bytes, record.directorySummary != nil)
         }
         guard let summary, summary.bytes != nil || summary.had else { return }
         try await storage.layoutRows.writeDirectorySummary(layoutID: layoutID, summary.bytes)
+    }
+
+    /// Writes the summary of a layout row inserted in this write (revision
+    /// 0, with no summary yet) from the rows `recorded` saw written, with
+    /// no read; reads them back (``writeDirectorySummary(layoutID:storage:location:)``)
+    /// when the recorder could not tell them all (a backend that assigns
+    /// group ids later).
+    static func writeNewLayoutSummary(
+        layoutID: Int64, sectionCount: Int, recorded: DirectoryRecorder, storage: any WriteTransaction, location: String
+    ) async throws {
+        switch recorded.directory(sectionCount: sectionCount) {
+        case .tooManyRows:
+            return
+        case .unknown:
+            try await writeDirectorySummary(layoutID: layoutID, storage: storage, location: location)
+        case .rows(let sections, let groups):
+            guard let bytes = DirectorySummary.encode(sections: sections, groups: groups, layoutID: layoutID, revision: 0) else { return }
+            try await storage.layoutRows.writeDirectorySummary(layoutID: layoutID, bytes)
+        }
     }
 
     /// For the store's check: what is wrong with the directory summary
@@ -50,7 +70,7 @@ extension LayoutStore {
         } catch {
             return "its directory summary \((error as? SummaryDamage)?.reason ?? "cannot be read")"
         }
-        guard let rows = try? directory(of: record, storage: storage, location: location) else { return nil }
+        guard let rows = try? directoryRows(of: record, storage: storage, location: location) else { return nil }
         let sameSections = summarized.sections.count == rows.sections.count
             && zip(summarized.sections, rows.sections).allSatisfy { $0.geometry == $1.geometry && $0.slot == $1.slot }
         let sameGroups = summarized.groups.count == rows.groups.count && zip(summarized.groups, rows.groups).allSatisfy {
