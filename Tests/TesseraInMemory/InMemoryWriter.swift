@@ -73,7 +73,11 @@ package final class InMemoryWriter: InMemoryReader, WriteTransaction, SpecRows, 
         var row = SpecSectionRow(specID: specID, section: index, identity: identity, contentHash: contentHash, body: body)
         row.resum()
         tables.specSections[specID, default: SortedRows()].upsert(row)
-        tables.itemRuns[specID]?.removeAll { $0.run.section == index }
+    }
+
+    package func deleteItemRuns(specID: Int64, sections: [Int]) throws {
+        let rewritten = Set(sections)
+        tables.itemRuns[specID]?.removeAll { rewritten.contains($0.run.section) }
     }
 
     /// Keeps none: an append reads every section's identity.

@@ -135,6 +135,31 @@ struct AppendRunTests {
             store, name: "wall", extents: [300, 500], expected: spec, seed: 0, step: "after the next append")
     }
 
+    @Test("a save that writes a section anew drops that section's runs alone; one that changes the section count drops them all", arguments: TestBackend.all)
+    func saveDropsRewrittenRuns(backend: TestBackend) async throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        var spec = try Spec(jsonText: Self.feed)
+        try await store.save(spec, as: "feed", crossExtents: [390])
+        for section in 0..<2 {
+            let items = [Item(aspectRatio: 2), Item(aspectRatio: 0.5)]
+            try await store.append(name: "feed", section: section, items: items)
+            spec.sections[section].items = spec.sections[section].items.appending(items)
+        }
+        // Section 1 changed, section 0 as stored (its body and its run).
+        spec.sections[1].items = .list([Item(), Item(aspectRatio: 3)])
+        try await store.save(spec, as: "feed", crossExtents: [390])
+        #expect(try Self.storedRows(store, name: "feed", section: 0).runs.map(\.itemCount) == [2])
+        #expect(try Self.storedRows(store, name: "feed", section: 1).runs.isEmpty)
+        #expect(try await temporary.reopen().spec(named: "feed")?.canonicalText == spec.canonicalText)
+
+        spec.sections.append(spec.sections[1])
+        try await store.save(spec, as: "feed", crossExtents: [390])
+        for section in 0..<3 { #expect(try Self.storedRows(store, name: "feed", section: section).runs.isEmpty, "section \(section)") }
+        #expect(try await temporary.reopen().spec(named: "feed")?.canonicalText == spec.canonicalText)
+        try await IncrementalUpdateTests.expectMatchesFullRecompute(store, name: "feed", extents: [390], expected: spec, seed: 0, step: "re-saved")
+    }
+
     @Test("a section's hash goes on from any run as it would be computed whole", arguments: Array(UInt64(1)...40))
     func appendableHash(seed: UInt64) throws {
         var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)

@@ -59,7 +59,12 @@ extension PostgresSession {
             ON CONFLICT (spec_id, section) DO UPDATE SET
                 identity = EXCLUDED.identity, content_hash = EXCLUDED.content_hash, body = EXCLUDED.body
             """, .of(specID, index, identity, contentHash, body))
-        try pipeline("DELETE FROM spec_item_runs WHERE spec_id = $1 AND section = $2", .of(specID, index))
+    }
+
+    func deleteItemRuns(specID: Int64, sections: [Int]) throws {
+        guard !sections.isEmpty else { return }
+        // One statement: each fires the table's notify trigger.
+        try pipeline("DELETE FROM spec_item_runs WHERE spec_id = $1 AND section = ANY($2::int8[])", .of(specID, sections.map(Int64.init)))
     }
 
     func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) throws {

@@ -57,6 +57,9 @@ final class PostgresWrite: WriteTransaction, SpecRows, LayoutRows, CellRows {
     func writeSection(specID: Int64, index: Int, identity: String, contentHash: String, body: String) throws {
         try session.writeSection(specID: specID, index: index, identity: identity, contentHash: contentHash, body: body)
     }
+    func deleteItemRuns(specID: Int64, sections: [Int]) throws {
+        try session.deleteItemRuns(specID: specID, sections: sections)
+    }
     func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) throws {
         try session.appendItemRun(specID: specID, run, contentHash: contentHash)
     }

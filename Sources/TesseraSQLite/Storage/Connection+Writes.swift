@@ -58,9 +58,14 @@ extension Connection: WriteTransaction, SpecRows, LayoutRows, CellRows {
         )
         try write.bind(specID, index, identity, contentHash, body)
         try write.execute()
+    }
+
+    package func deleteItemRuns(specID: Int64, sections: [Int]) throws {
         let clear = try cachedStatement("DELETE FROM spec_item_runs WHERE spec_id = ? AND section = ?")
-        try clear.bind(specID, index)
-        try clear.execute()
+        for section in sections {
+            try clear.bind(specID, section)
+            try clear.execute()
+        }
     }
 
     package func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) throws {

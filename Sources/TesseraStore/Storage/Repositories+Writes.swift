@@ -15,9 +15,12 @@ package protocol SpecRows: AnyObject {
     func deleteSpec(id: Int64) async throws
     /// Deletes a spec's sections' bodies and item runs.
     func deleteSectionBodies(specID: Int64) async throws
-    /// Inserts or replaces a section's stored body, and deletes the item
-    /// runs appended to the section it replaces.
+    /// Inserts or replaces a section's stored body (the item runs appended
+    /// to the section it replaces are the caller's to delete).
     func writeSection(specID: Int64, index: Int, identity: String, contentHash: String, body: String) async throws
+    /// Deletes the item runs appended to `sections` of a spec, whose
+    /// bodies were written anew: in one statement where the backend can.
+    func deleteItemRuns(specID: Int64, sections: [Int]) async throws
     /// Appends a run of items to a stored section, and sets the section's
     /// content hash to `contentHash`: its body is not written.
     func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) async throws

@@ -88,6 +88,7 @@ extension LayoutStore {
         try await storage.specRows.writeSection(
             specID: specID, index: index, identity: target.previous[index].identity, contentHash: hash, body: body
         )
+        try await storage.specRows.deleteItemRuns(specID: specID, sections: [index])
         try await storage.specRows.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
         try await target.writeHashPrefix(fingerprint, storage: storage)
         return try await updateLayouts(target, fingerprint: fingerprint, storage: storage, cancellation: cancellation,

@@ -224,7 +224,10 @@ extension LayoutStore {
         } else {
             specID = try await storage.specRows.insertSpec(row)
         }
-        if !isNew, previous?.count != spec.sections.count { try await storage.specRows.deleteSectionBodies(specID: specID) }
+        // Deleted with every body, or (a new spec) none: no runs to delete by section.
+        let bodiesDeleted = !isNew && previous?.count != spec.sections.count
+        if bodiesDeleted { try await storage.specRows.deleteSectionBodies(specID: specID) }
+        var rewritten: [Int] = []
         for (index, section) in spec.sections.enumerated() {
             let identity = fingerprint.sectionIdentities[index]
             let hash = fingerprint.sectionHashes[index]
@@ -233,7 +236,10 @@ extension LayoutStore {
             }
             let body = bodies?[index] ?? JSONWriter.canonical(section.jsonValue)
             try await storage.specRows.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: body)
+            rewritten.append(index)
         }
+        // A section written anew holds its appended items in its body.
+        if !isNew, !bodiesDeleted, !rewritten.isEmpty { try await storage.specRows.deleteItemRuns(specID: specID, sections: rewritten) }
         return specID
     }
 
