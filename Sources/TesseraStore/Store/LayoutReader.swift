@@ -2,7 +2,10 @@ import TesseraLayout
 
 /// Queries on one stored layout, inside a read snapshot.
 struct LayoutReader {
-    let record: LayoutRecord
+    /// The layout's row, behind one reference: a reader answered from
+    /// memory takes the one remembered, not a copy (three retains a query).
+    private let box: LayoutRecordBox
+    var record: LayoutRecord { _read { yield box.record } }
     /// The read's snapshot (``MemoryOnlySnapshot`` for an answer from memory alone).
     let storage: any ReadSnapshot
     /// This read's reader cache (its scratch arrays, the store's frame cache).
@@ -12,7 +15,11 @@ struct LayoutReader {
     let cache: CachedLayout?
 
     init(record: LayoutRecord, storage: any ReadSnapshot, readerCache: ReaderCache, cached: CachedLayout?) {
-        self.record = record
+        self.init(box: LayoutRecordBox(record), storage: storage, readerCache: readerCache, cached: cached)
+    }
+
+    init(box: LayoutRecordBox, storage: any ReadSnapshot, readerCache: ReaderCache, cached: CachedLayout?) {
+        self.box = box
         self.storage = storage
         self.readerCache = readerCache
         self.cache = cached
@@ -25,6 +32,11 @@ struct LayoutReader {
     private var frames: FrameCache { readerCache.frames }
 
     var layout: StoredLayout { record.layout }
+
+    /// The same reader with the directory `cached`.
+    func with(cached: CachedLayout) -> LayoutReader {
+        LayoutReader(box: box, storage: storage, readerCache: readerCache, cached: cached)
+    }
 
     /// The left-to-right elements that intersect `rect` (pinned when
     /// `pinning`), carousels scrolled by `offsets`; the content length of
@@ -222,5 +234,14 @@ struct LayoutReader {
         }
         let query = SectionQuery(section: row.geometry, axis: record.layout.axis, crossExtent: record.layout.crossExtent, offsets: offsets)
         return (LayoutElement(kind: .cell, section: section, item: item, frame: query.scrolled(row.geometry.absolute(frame))), row.geometry)
+    }
+}
+
+/// A layout's row behind one reference (see ``LayoutReader``).
+final class LayoutRecordBox: Sendable {
+    let record: LayoutRecord
+
+    init(_ record: LayoutRecord) {
+        self.record = record
     }
 }

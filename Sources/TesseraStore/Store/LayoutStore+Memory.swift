@@ -21,7 +21,7 @@ extension LayoutStore {
             let key = LayoutKey(name: name, crossExtent: crossExtent)
             guard let found = readerCache.layout(key, in: state, names: resolvedNames, directories: layoutCache) else { return nil }
             let reader = LayoutReader(
-                record: found.record, storage: MemoryOnlySnapshot.shared, readerCache: readerCache, cached: found.directory
+                box: found.box, storage: MemoryOnlySnapshot.shared, readerCache: readerCache, cached: found.directory
             )
             do {
                 return try body(reader)

@@ -71,13 +71,15 @@ final class ReaderCache {
     /// query takes one reference rather than a copy of the record.
     final class Answered {
         let state: SnapshotTag
-        let record: LayoutRecord
+        /// The layout's row, handed to a reader as it is (no copy).
+        let box: LayoutRecordBox
+        var record: LayoutRecord { box.record }
         let directory: CachedLayout
         @exclusivity(unchecked) var uses = 0
 
         init(state: SnapshotTag, record: LayoutRecord, directory: CachedLayout) {
             self.state = state
-            self.record = record
+            box = LayoutRecordBox(record)
             self.directory = directory
         }
     }

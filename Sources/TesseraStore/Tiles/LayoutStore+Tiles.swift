@@ -118,7 +118,7 @@ extension LayoutStore {
         if reader.cache == nil {
             let loaded = try loadDirectory(of: reader.record, storage: reader.storage)
             cache(loaded, for: LayoutCacheKey(layoutID: reader.record.layout.id, revision: reader.record.revision))
-            reader = LayoutReader(record: reader.record, storage: reader.storage, readerCache: reader.readerCache, cached: loaded)
+            reader = reader.with(cached: loaded)
         }
         guard let directory = reader.cache else { throw StoreError(.internal, "a tile read without the layout's directory") }
         let tiles = TileGeometry(layout: reader.layout, overhang: reader.record.overhang)
