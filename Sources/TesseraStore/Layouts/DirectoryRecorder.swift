@@ -84,13 +84,11 @@ final class DirectoryRecorder: CellSink {
         case .recording: break
         }
         let ordered = sections.sorted { $0.geometry.index < $1.geometry.index }
-        var sectionOfSlot: [Int: Int] = [:]
-        for (position, section) in ordered.enumerated() { sectionOfSlot[section.slot] = position }
-        var rows = [SectionGroups.Rows](repeating: SectionGroups.Rows(), count: ordered.count)
+        var bySlot = SectionGroups.RowsBySlot(sections: ordered)
         for group in groups.sorted(by: { ($0.slot, $0.firstItem) < ($1.slot, $1.firstItem) }) {
-            guard let position = sectionOfSlot[group.slot] else { return .unknown }
-            rows[position].append(group)
+            guard bySlot.append(group) else { return .unknown }
         }
+        let rows = bySlot.rows
         guard LayoutStore.incompleteness(sections: ordered, groups: rows, sectionCount: sectionCount) == nil else { return .unknown }
         return .rows(sections: ordered, groups: rows)
     }

@@ -117,6 +117,25 @@ final class SectionGroups: Sendable {
         }
     }
 
+    /// Groups put in their section's rows by slot, as they are read or
+    /// written: `sections` in order, whose positions are their indices.
+    struct RowsBySlot {
+        private var sectionOfSlot: [Int: Int] = [:]
+        private(set) var rows: [Rows]
+
+        init(sections: [SectionRecord]) {
+            for (position, section) in sections.enumerated() { sectionOfSlot[section.slot] = position }
+            rows = [Rows](repeating: Rows(), count: sections.count)
+        }
+
+        /// Appends `group` to its section's rows; false when no section has its slot.
+        mutating func append(_ group: GroupRecord) -> Bool {
+            guard let position = sectionOfSlot[group.slot] else { return false }
+            rows[position].append(group)
+            return true
+        }
+    }
+
     /// The first item of the group at `position`: a cached directory is
     /// complete (``Rows/hasExpectedFirstItems(itemCount:)``), so it is
     /// computed, not read from ``firstItems`` (a query touches one array fewer).

@@ -79,15 +79,14 @@ extension LayoutStore {
         let layout = record.layout
         let sections = try storage.sections.sections(layoutID: layout.id)
         try checkNumbering(sections, layout: layout, location: location)
-        var sectionOfSlot: [Int: Int] = [:]
-        for section in sections { sectionOfSlot[section.slot] = section.geometry.index }
-        var groups = [SectionGroups.Rows](repeating: SectionGroups.Rows(), count: sections.count)
+        // Numbered in order: a section's position is its index.
+        var bySlot = SectionGroups.RowsBySlot(sections: sections)
         try storage.groups.forEachGroup(layoutID: layout.id) { group in
-            guard let section = sectionOfSlot[group.slot] else {
+            guard bySlot.append(group) else {
                 throw damaged(layout, location: location, "cell groups name a section slot no section has")
             }
-            groups[section].append(group)
         }
+        let groups = bySlot.rows
         try checkWhole(sections: sections, groups: groups, layout: layout, location: location)
         return (sections, groups)
     }
