@@ -26,7 +26,7 @@ struct MigrationV11Tests {
         writer.close()
         let old = directory.file("old.sqlite")
         try makeOldStore(at: old, version: 10, copying: current)
-        let oldPool = try DatabasePool(path: old, migrator: Migrator(migrations: Array(EmbeddedMigrations.all.prefix(10))))
+        let oldPool = try openOldStore(at: old, version: 10)
         #expect(try oldPool.read { db in try db.int("SELECT count(*) FROM sqlite_master WHERE name = 'specs_resolve'") } == 0)
         oldPool.close()
 

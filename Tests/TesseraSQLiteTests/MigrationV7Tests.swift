@@ -22,7 +22,7 @@ struct MigrationV7Tests {
         let memory = try LayoutEngine().layout(spec, crossExtent: 300)
         let intactCopy = directory.file("intact.sqlite")
         try makeOldStore(at: intactCopy, version: 6, copying: current)
-        let oldPool = try DatabasePool(path: old, migrator: Migrator(migrations: Array(EmbeddedMigrations.all.prefix(6))))
+        let oldPool = try openOldStore(at: old, version: 6)
         try oldPool.write { db in
             try db.execute("UPDATE layout_sections SET checksum = tessera_checksum(\(Self.oldColumns))")
             try db.execute("UPDATE layout_sections SET checksum = checksum + 1 WHERE section = 1")
@@ -47,7 +47,7 @@ struct MigrationV7Tests {
         #expect(report.checksumMismatches == 1 && !report.isHealthy, "\(report.problems)")
 
         // Without damage, the migrated store answers as before.
-        let intactPool = try DatabasePool(path: intactCopy, migrator: Migrator(migrations: Array(EmbeddedMigrations.all.prefix(6))))
+        let intactPool = try openOldStore(at: intactCopy, version: 6)
         try intactPool.write { db in try db.execute("UPDATE layout_sections SET checksum = tessera_checksum(\(Self.oldColumns))") }
         intactPool.close()
         let migrated = try LayoutStore(path: intactCopy)

@@ -40,11 +40,17 @@ extension Connection {
     }
 }
 
+/// A pool on the store at `path` that migrates it to schema `version` at
+/// most, as a Tessera of that version would open it.
+func openOldStore(at path: String, version: Int) throws -> DatabasePool {
+    try DatabasePool(path: path, migrator: Migrator(migrations: Array(EmbeddedMigrations.all.prefix(version))))
+}
+
 /// Makes a store at schema `version` at `path` holding the rows of the
 /// current store at `source`: the columns that version has, as an older
 /// Tessera would have written them.
 func makeOldStore(at path: String, version: Int, copying source: String) throws {
-    let pool = try DatabasePool(path: path, migrator: Migrator(migrations: Array(EmbeddedMigrations.all.prefix(version))))
+    let pool = try openOldStore(at: path, version: version)
     try pool.write { db in
         try db.execute("ATTACH DATABASE '\(source)' AS current")
         for table in ["specs", "spec_sections", "layouts", "layout_sections", "cell_groups", "cell_group_directory", "cell_groups_rtree"] {
