@@ -80,19 +80,16 @@ struct FrameCarryTests {
     /// The groups of `directory` whose slots hold frames.
     private static func filledGroups(_ directory: CachedLayout) -> Set<FramesKey> {
         var keys = Set<FramesKey>()
-        for section in directory.groups {
-            for position in section.ids.indices where directory.frames.isFilled(section.firstOrdinal + position) {
-                keys.insert(FramesKey(id: section.ids[position], checksum: section.checksums[position]))
-            }
+        let groups = directory.groups
+        for ordinal in 0..<groups.count where directory.frames.isFilled(ordinal) {
+            keys.insert(FramesKey(id: groups.ids[ordinal], checksum: groups.checksums[ordinal]))
         }
         return keys
     }
 
     /// The groups of `directory` not among `keys`.
     private static func groups(of directory: CachedLayout, notIn keys: Set<FramesKey>) -> Int {
-        directory.groups.reduce(0) { total, section in
-            total + zip(section.ids, section.checksums).filter { !keys.contains(FramesKey(id: $0, checksum: $1)) }.count
-        }
+        zip(directory.groups.ids, directory.groups.checksums).filter { !keys.contains(FramesKey(id: $0, checksum: $1)) }.count
     }
 
     /// The frame cache's count equals the frames the cached directories'

@@ -7,30 +7,19 @@ extension CachedLayout {
     /// mostly keep their slot (an append changes the last ones); the others
     /// are found by id. One pass over both directories.
     func slots(carriedFrom old: CachedLayout) -> [Int] {
-        var oldIDs: [Int64] = []
-        var oldChecksums: [Int64] = []
-        oldIDs.reserveCapacity(old.groupCount)
-        oldChecksums.reserveCapacity(old.groupCount)
-        for section in old.groups {
-            oldIDs += section.ids
-            oldChecksums += section.checksums
-        }
+        let (oldIDs, oldChecksums) = (old.groups.ids, old.groups.checksums)
         var target = [Int](repeating: -1, count: oldIDs.count)
         // Built when a group has moved, once.
         var slotOfID: [Int64: Int]?
-        for section in groups {
-            for position in section.ids.indices {
-                let slot = section.firstOrdinal &+ position
-                let id = section.ids[position]
-                var source: Int?
-                if slot < oldIDs.count, oldIDs[slot] == id {
-                    source = slot
-                } else {
-                    if slotOfID == nil { slotOfID = Dictionary(zip(oldIDs, oldIDs.indices), uniquingKeysWith: { first, _ in first }) }
-                    source = slotOfID?[id]
-                }
-                if let source, oldChecksums[source] == section.checksums[position] { target[source] = slot }
+        for (slot, id) in groups.ids.enumerated() {
+            var source: Int?
+            if slot < oldIDs.count, oldIDs[slot] == id {
+                source = slot
+            } else {
+                if slotOfID == nil { slotOfID = Dictionary(zip(oldIDs, oldIDs.indices), uniquingKeysWith: { first, _ in first }) }
+                source = slotOfID?[id]
             }
+            if let source, oldChecksums[source] == groups.checksums[slot] { target[source] = slot }
         }
         return target
     }

@@ -6,8 +6,8 @@ import TesseraLayout
 /// retain where the arrays would cost one each.
 final class CachedLayout: Sendable {
     let sections: [SectionRecord]
-    /// Per section, its groups in item order.
-    let groups: [SectionGroups]
+    /// Every section's groups, numbered across the layout in order.
+    let groups: LayoutGroups
     /// The sections' scroll-axis ends, apart: a binary search over a few
     /// contiguous doubles misses the processor's cache far less often than
     /// one over the geometries.
@@ -22,30 +22,21 @@ final class CachedLayout: Sendable {
 
     init(sections: [SectionRecord], groups rows: [SectionGroups.Rows]) {
         self.sections = sections
-        var groups: [SectionGroups] = []
-        groups.reserveCapacity(rows.count)
-        var ordinal = 0
-        for section in rows {
-            groups.append(SectionGroups(section, firstOrdinal: ordinal))
-            ordinal += section.ids.count
-        }
-        self.groups = groups
+        groups = LayoutGroups(rows)
         ends = sections.map(\.geometry.end)
         starts = sections.map(\.geometry.start)
-        frames = FrameSlots(count: ordinal)
+        frames = FrameSlots(count: groups.count)
     }
 
     /// Groups across all sections: the slots of ``frames``.
-    var groupCount: Int { groups.last.map { $0.firstOrdinal + $0.ids.count } ?? 0 }
+    var groupCount: Int { groups.count }
 
     /// The bytes its arrays take, for the cache's budget.
     var byteCount: Int {
-        // The object: its header, seven references and the lock.
-        var total = 112 + sections.capacity * MemoryLayout<SectionRecord>.stride
-            + (ends.capacity + starts.capacity) * MemoryLayout<Double>.stride + groups.capacity * MemoryLayout<SectionGroups>.stride
-            + FrameSlots.byteCount(groups: groupCount)
-        for section in groups { total += section.byteCount }
-        return total
+        // The object: its header, its references and the lock.
+        112 + sections.capacity * MemoryLayout<SectionRecord>.stride
+            + (ends.capacity + starts.capacity) * MemoryLayout<Double>.stride
+            + groups.byteCount + FrameSlots.byteCount(groups: groupCount)
     }
 
     /// The non-empty sections whose scroll range meets [low, high], in order.
@@ -64,30 +55,87 @@ final class CachedLayout: Sendable {
     }
 }
 
-/// The cell groups of one section: first items, ids and exact bounds, with
-/// a bounds index when there are many. A class: a query takes one
-/// reference, where a struct of arrays would retain each of them.
-final class SectionGroups: Sendable {
-    /// The number of the section's first group across the layout (its
-    /// slot in ``CachedLayout/frames``).
-    let firstOrdinal: Int
-    let firstItems: [Int]
+/// The cell groups of a cached layout, numbered across its sections in
+/// order (a group's number, its ordinal, is its slot in
+/// ``CachedLayout/frames``): ids, checksums and exact bounds each in one
+/// array, so that a query of a layout not met lately finds a section's
+/// groups with one miss of the processor's cache, not three (an object per
+/// section, then its arrays).
+struct LayoutGroups: Sendable {
+    /// The ordinal of each section's first group, and the group count last.
+    let starts: [Int]
     let ids: [Int64]
-    let bounds: [QueryBounds]
     /// The ``Checksum`` of each group's frames.
     let checksums: [Int64]
-    let index: FrameIndex?
+    let bounds: [QueryBounds]
+    /// The bounds index of each section with more than ``indexedAbove`` groups, by section.
+    let indexes: [Int: FrameIndex]
+    static let indexedAbove = 64
 
-    /// The groups `rows` hold, numbered from `firstOrdinal`, indexed when there are many.
-    init(_ rows: Rows, firstOrdinal: Int) {
-        self.firstOrdinal = firstOrdinal
-        firstItems = rows.firstItems
-        ids = rows.ids
-        bounds = rows.bounds
-        checksums = rows.checksums
-        index = rows.bounds.count > 64 ? FrameIndex(bounds: rows.bounds) : nil
+    /// The groups `rows` hold, one entry per section, in order.
+    init(_ rows: [SectionGroups.Rows]) {
+        var starts = [0]
+        starts.reserveCapacity(rows.count + 1)
+        var ids: [Int64] = []
+        var checksums: [Int64] = []
+        var bounds: [QueryBounds] = []
+        var indexes: [Int: FrameIndex] = [:]
+        let total = rows.reduce(0) { $0 + $1.ids.count }
+        ids.reserveCapacity(total)
+        checksums.reserveCapacity(total)
+        bounds.reserveCapacity(total)
+        for (section, groups) in rows.enumerated() {
+            ids += groups.ids
+            checksums += groups.checksums
+            bounds += groups.bounds
+            starts.append(ids.count)
+            if groups.bounds.count > Self.indexedAbove { indexes[section] = FrameIndex(bounds: groups.bounds) }
+        }
+        self.starts = starts
+        self.ids = ids
+        self.checksums = checksums
+        self.bounds = bounds
+        self.indexes = indexes
     }
 
+    /// Groups across all sections.
+    var count: Int { ids.count }
+
+    /// The ordinals of section `section`'s groups (empty for no such section).
+    func ordinals(ofSection section: Int) -> Range<Int> {
+        guard section >= 0, section &+ 1 < starts.count else { return 0..<0 }
+        return starts[section]..<starts[section &+ 1]
+    }
+
+    /// The bytes it holds, for the cache's budget.
+    var byteCount: Int {
+        var total = starts.capacity * MemoryLayout<Int>.stride + (ids.capacity + checksums.capacity) * MemoryLayout<Int64>.stride
+            + bounds.capacity * MemoryLayout<QueryBounds>.stride
+        for index in indexes.values { total += 48 + index.byteCount }
+        return total
+    }
+
+    /// Calls `body` with the position in its section of each group of
+    /// `section`, from `ordinals` (``ordinals(ofSection:)``), whose bounds
+    /// may meet `query`, in item order.
+    @inline(__always)
+    func forEachCandidate(section: Int, ordinals: Range<Int>, in query: QueryBounds, _ body: (Int) -> Void) {
+        bounds.withUnsafeBufferPointer { bounds in
+            let base = ordinals.lowerBound
+            if ordinals.count > Self.indexedAbove, let index = indexes[section] {
+                index.forEachCandidate(in: query, frameCount: ordinals.count) { position in
+                    if bounds[base &+ position].mayIntersect(query) { body(position) }
+                }
+            } else {
+                for ordinal in ordinals where bounds[ordinal].mayIntersect(query) { body(ordinal &- base) }
+            }
+        }
+    }
+}
+
+/// A section's cell groups as the store reads and writes them, and where
+/// they are (``CachedLayout`` numbers them across the layout, ``LayoutGroups``).
+enum SectionGroups {
     /// A section's groups as they are read, in item order.
     struct Rows: Sendable {
         var firstItems: [Int] = []
@@ -136,9 +184,9 @@ final class SectionGroups: Sendable {
         }
     }
 
-    /// The first item of the group at `position`: a cached directory is
-    /// complete (``Rows/hasExpectedFirstItems(itemCount:)``), so it is
-    /// computed, not read from ``firstItems`` (a query touches one array fewer).
+    /// The first item of the group at `position` in its section: a cached
+    /// directory is complete (``Rows/hasExpectedFirstItems(itemCount:)``),
+    /// so it keeps no first items (a query touches one array fewer).
     @inline(__always)
     static func firstItem(at position: Int) -> Int { position &* CellGroupWriter.groupSize }
 
@@ -146,24 +194,5 @@ final class SectionGroups: Sendable {
     /// (an empty section has none).
     static func expectedFirstItems(itemCount: Int) -> [Int] {
         Array(stride(from: 0, to: itemCount, by: CellGroupWriter.groupSize))
-    }
-
-    /// The bytes it holds, for the cache's budget.
-    var byteCount: Int {
-        64 + firstItems.capacity * MemoryLayout<Int>.stride + (ids.capacity + checksums.capacity) * MemoryLayout<Int64>.stride
-            + bounds.capacity * MemoryLayout<QueryBounds>.stride + (index?.byteCount ?? 0)
-    }
-
-    /// Calls `body` with the position of each group whose bounds may meet
-    /// `query`, in item order.
-    func forEachCandidate(in query: QueryBounds, _ body: (Int) -> Void) {
-        func visit(_ position: Int) {
-            if bounds[position].mayIntersect(query) { body(position) }
-        }
-        if let index {
-            index.forEachCandidate(in: query, frameCount: bounds.count, visit)
-        } else {
-            for position in bounds.indices { visit(position) }
-        }
     }
 }

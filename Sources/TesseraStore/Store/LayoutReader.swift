@@ -108,14 +108,14 @@ struct LayoutReader {
         // reader cache's, lent for the call (no allocation).
         var scratch = readerCache.takeScratch()
         defer { readerCache.giveBack(&scratch) }
-        let groups = cache.groups[section.geometry.index]
-        groups.forEachCandidate(in: bounds) { scratch.positions.append($0) }
+        let ordinals = cache.groups.ordinals(ofSection: section.geometry.index)
+        cache.groups.forEachCandidate(section: section.geometry.index, ordinals: ordinals, in: bounds) { scratch.positions.append($0) }
         guard !scratch.positions.isEmpty else { return }
-        let hits = frames.budget > 0 ? cache.frames.frames(base: groups.firstOrdinal, positions: scratch.positions, into: &scratch.found) : 0
+        let hits = frames.budget > 0 ? cache.frames.frames(base: ordinals.lowerBound, positions: scratch.positions, into: &scratch.found) : 0
         if hits < scratch.positions.count {
             // No cache: every group is missing, and read in place (the lent array's capacity kept).
             if frames.budget == 0 { scratch.found.append(contentsOf: repeatElement(nil, count: scratch.positions.count)) }
-            try visitMissing(groups: groups, section: section, cache: cache, bounds: bounds, &scratch, visit)
+            try visitMissing(firstOrdinal: ordinals.lowerBound, section: section, cache: cache, bounds: bounds, &scratch, visit)
         } else {
             scratch.visitFound(scratch.positions.indices, bounds: bounds, visit)
         }
@@ -129,14 +129,15 @@ struct LayoutReader {
     /// cache, each is cached for the queries after this one; without one,
     /// each is visited in place.
     private func visitMissing(
-        groups: SectionGroups, section: SectionRecord, cache: CachedLayout, bounds: QueryBounds, _ scratch: inout GroupScratch,
+        firstOrdinal: Int, section: SectionRecord, cache: CachedLayout, bounds: QueryBounds, _ scratch: inout GroupScratch,
         _ visit: (Int, LocalFrame) -> Void
     ) throws {
         let positions = scratch.positions
         // In the lent arrays: no allocation.
         for index in scratch.found.indices where scratch.found[index] == nil {
             scratch.missing.append(index)
-            scratch.keys.append(FramesKey(id: groups.ids[positions[index]], checksum: groups.checksums[positions[index]]))
+            let ordinal = firstOrdinal + positions[index]
+            scratch.keys.append(FramesKey(id: cache.groups.ids[ordinal], checksum: cache.groups.checksums[ordinal]))
         }
         let (missing, keys) = (scratch.missing, scratch.keys)
         // The candidates before `next` are visited; frames cached on the way
@@ -147,7 +148,7 @@ struct LayoutReader {
             if frames.budget > 0 {
                 switch CachedFrames.verified(raw, checksum: keys[index].checksum) {
                 case .success(let read):
-                    frames.insert(read, in: cache.frames, ordinal: groups.firstOrdinal + positions[at])
+                    frames.insert(read, in: cache.frames, ordinal: firstOrdinal + positions[at])
                     scratch.found[at] = read
                     return nil
                 case .failure(let kind):

@@ -33,7 +33,7 @@ enum TileRevision {
         put(layout.crossExtent)
         put(layout.contentLength)
         put(tiles.length)
-        for (section, groups) in zip(directory.sections, directory.groups) {
+        for (position, section) in directory.sections.enumerated() {
             let geometry = section.geometry
             put(geometry.index)
             put(geometry.start)
@@ -50,9 +50,10 @@ enum TileRevision {
             put(geometry.cellSpan?.lowerBound ?? .nan)
             put(geometry.cellSpan?.upperBound ?? .nan)
             put(geometry.orthogonalContentLength ?? .nan)
-            for (firstItem, checksum) in zip(groups.firstItems, groups.checksums) {
-                put(firstItem)
-                put(UInt64(bitPattern: checksum))
+            let ordinals = directory.groups.ordinals(ofSection: position)
+            for ordinal in ordinals {
+                put(SectionGroups.firstItem(at: ordinal - ordinals.lowerBound))
+                put(UInt64(bitPattern: directory.groups.checksums[ordinal]))
             }
         }
         let hash = UInt64(bitPattern: Checksum.of(bytes))
