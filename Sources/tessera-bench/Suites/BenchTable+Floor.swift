@@ -21,6 +21,13 @@ extension BenchTable {
                          "one layout: " + micro(report.oneLayoutP50Microseconds, report.oneLayoutP99Microseconds)
                             + elements(report.oneLayoutElementsPerViewport),
                          ratio(p50, report.oneLayoutP50Microseconds), "≤ 1.5×"])
+            if let memoryP50 = report.memoryRotationP50Microseconds, let memoryP99 = report.memoryRotationP99Microseconds {
+                rows.append(["the same rotation over \(layouts) in-memory LayoutResults, p50 / p99 (the floor, for comparison)", micro(memoryP50, memoryP99),
+                             "one in-memory LayoutResult: " + micro(report.inMemoryP50Microseconds, report.inMemoryP99Microseconds),
+                             ratio(memoryP50, report.inMemoryP50Microseconds), "-"])
+                rows.append(["\(layouts) layouts in rotation beside the same rotation in memory, p50", String(format: "%.2f µs", p50),
+                             "\(layouts) in-memory LayoutResults: " + String(format: "%.2f µs", memoryP50), ratio(p50, memoryP50), "-"])
+            }
         }
         if let p50 = report.firstQueryP50Microseconds, let p99 = report.firstQueryP99Microseconds,
            let warmP50 = report.smallWarmP50Microseconds, let warmP99 = report.smallWarmP99Microseconds {

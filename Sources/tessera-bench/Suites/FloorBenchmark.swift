@@ -23,6 +23,11 @@ struct FloorBenchmark {
         /// Nil for a figure not selected (`--figures`).
         var rotationP50Microseconds: Double?
         var rotationP99Microseconds: Double?
+        /// The same rotation over the engine's in-memory layouts of the 64:
+        /// what memory alone costs when each query meets a layout the
+        /// processor's caches no longer hold (the rotation's floor).
+        var memoryRotationP50Microseconds: Double?
+        var memoryRotationP99Microseconds: Double?
         /// Elements a viewport of one layout, and of the layouts in rotation,
         /// on average: the widths in rotation hold more items a viewport.
         var oneLayoutElementsPerViewport: Double?
@@ -85,6 +90,7 @@ struct FloorBenchmark {
             inMemoryP50Microseconds: micro(warm?.memory, 0.5) ?? 0, inMemoryP99Microseconds: micro(warm?.memory, 0.99) ?? 0,
             oneLayoutP50Microseconds: micro(warm?.one, 0.5) ?? 0, oneLayoutP99Microseconds: micro(warm?.one, 0.99) ?? 0,
             rotationP50Microseconds: micro(warm?.rotation, 0.5), rotationP99Microseconds: micro(warm?.rotation, 0.99),
+            memoryRotationP50Microseconds: micro(warm?.memoryRotation, 0.5), memoryRotationP99Microseconds: micro(warm?.memoryRotation, 0.99),
             oneLayoutElementsPerViewport: warm?.oneElements, rotationElementsPerViewport: warm?.rotationElements,
             smallFeeds: smallFeeds,
             firstQueryP50Microseconds: micro(first?.first, 0.5), firstQueryP99Microseconds: micro(first?.first, 0.99),
@@ -95,11 +101,12 @@ struct FloorBenchmark {
 
     /// 8 feeds × 8 widths of `count` items. The in-memory layout of the
     /// first, the store's answers for it, and the same number of viewports
-    /// over all 64 layouts, each timed as a block, the blocks in turn.
+    /// over all 64 layouts, from the store and from 64 in-memory layouts,
+    /// each timed as a block, the blocks in turn.
     /// Every viewport is queried once untimed first, as a server meets the
     /// same regions again and again.
     private func warmFigures() async throws -> (
-        elements: Int, memory: Samples, one: Samples, rotation: Samples?, oneElements: Double, rotationElements: Double?
+        elements: Int, memory: Samples, one: Samples, rotation: Samples?, memoryRotation: Samples?, oneElements: Double, rotationElements: Double?
     ) {
         let path = directory + "/tessera-bench-floor.sqlite"
         StoreBenchmark.remove(path)
@@ -123,13 +130,16 @@ struct FloorBenchmark {
             let layout = layouts[index % layouts.count]
             return (layout: layout, rect: viewport(layout))
         }
+        let rotating = figures.contains(.rotation)
+        // Each its own result, as a process holding 64 layouts would hold them.
+        let memoryLayouts = rotating ? try layouts.map { try LayoutEngine().layout(spec, crossExtent: $0.crossExtent) } : []
         var found = 0
         var oneElements = 0
         var rotationElements = 0
         var memorySamples = Samples()
         var oneSamples = Samples()
         var rotationSamples = Samples()
-        let rotating = figures.contains(.rotation)
+        var memoryRotationSamples = Samples()
         try synchronously {
             for rect in oneViewports {
                 found &+= memory.visibleElements(viewport: rect).count
@@ -157,12 +167,17 @@ struct FloorBenchmark {
                     found &+= try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
                     rotationSamples.add(now() - start)
                 }
+                for (index, query) in rotation.enumerated() where rotating {
+                    let start = now()
+                    found &+= memoryLayouts[index % memoryLayouts.count].visibleElements(viewport: query.rect).count
+                    memoryRotationSamples.add(now() - start)
+                }
             }
         }
         if found == -1 { print(found) }
         let perViewport = { (total: Int) in Double(total) / Double(max(1, queries)) }
         return (
-            one.elementCount, memorySamples, oneSamples, rotating ? rotationSamples : nil,
+            one.elementCount, memorySamples, oneSamples, rotating ? rotationSamples : nil, rotating ? memoryRotationSamples : nil,
             perViewport(oneElements), rotating ? perViewport(rotationElements) : nil
         )
     }
