@@ -60,8 +60,9 @@ final class CachedLayout: Sendable {
 /// ``CachedLayout/frames``): ids, checksums and exact bounds each in one
 /// array, so that a query of a layout not met lately finds a section's
 /// groups with one miss of the processor's cache, not three (an object per
-/// section, then its arrays).
-struct LayoutGroups: Sendable {
+/// section, then its arrays). A class: a query takes one reference, where a
+/// struct of arrays would retain each of them.
+final class LayoutGroups: Sendable {
     /// The ordinal of each section's first group, and the group count last.
     let starts: [Int]
     let ids: [Int64]
