@@ -51,6 +51,48 @@ struct FrameBlobTests {
         }
     }
 
+    /// What a query of `bounds` visits, from the blob and from its cached
+    /// copy: the frames that meet it as closed intervals, in item order, to the bit.
+    @Test("a query visits exactly the frames that meet its bounds, from the blob in place and from the frame cache's copy")
+    func visitEqualsFilter() throws {
+        var random = SeededRandom(seed: 0x7153)
+        for trial in 0..<400 {
+            let count = Int(random.next() % 251)
+            let frames = (0..<count).map { _ in
+                LocalFrame(cross: random.double(0...300).rounded(), scroll: random.double(0...5_000).rounded(),
+                           crossLength: random.double(0...120).rounded(), scrollLength: random.double(0...200).rounded())
+            }
+            // Compact, and plain as older stores wrote it.
+            let plain = frames.flatMap { frame in
+                [frame.cross, frame.scroll, frame.crossLength, frame.scrollLength].flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) }
+            }
+            for blob in [FrameBlob.encode(frames[...]), plain] {
+                let cached = try blob.withUnsafeBytes { try CachedFrames.verified($0, checksum: Checksum.of($0)).get() }
+                for _ in 0..<8 {
+                    // Edges on frames' own values too: the intervals are closed.
+                    let edge = frames.isEmpty ? 0 : frames[Int(random.next() % UInt64(count))].scroll
+                    let minScroll = random.chance(0.3) ? edge : random.double(-100...5_100)
+                    let minCross = random.double(-50...300)
+                    let bounds = QueryBounds(minCross: minCross, maxCross: minCross + random.double(0...350),
+                                             minScroll: minScroll, maxScroll: minScroll + random.double(0...900))
+                    let expected = frames.indices.filter { index in
+                        let frame = frames[index]
+                        return frame.cross <= bounds.maxCross && frame.crossEnd >= bounds.minCross
+                            && frame.scroll <= bounds.maxScroll && frame.scrollEnd >= bounds.minScroll
+                    }
+                    var inPlace: [(Int, LocalFrame)] = []
+                    #expect(blob.withUnsafeBytes { FrameBlob.visit($0, firstItem: 500, bounds: bounds) { inPlace.append(($0, $1)) } })
+                    var fromCache: [(Int, LocalFrame)] = []
+                    cached.visit(firstItem: 500, bounds: bounds) { fromCache.append(($0, $1)) }
+                    for visited in [inPlace, fromCache] {
+                        #expect(visited.map(\.0) == expected.map { $0 + 500 }, "trial \(trial) bounds \(bounds)")
+                        #expect(Self.bits(visited.map(\.1)) == Self.bits(expected.map { frames[$0] }), "trial \(trial)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a waterfall's group: two columns of x, one width, six heights and scrolls that never repeat take 2,586 bytes, not 8,000")
     func waterfallSize() throws {
         let heights = [100.0, 133.5, 75.25, 200.0, 160.0, 90.125]

@@ -77,11 +77,7 @@ final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds>, @unch
             for leaf in 0..<header.pointee.leafCount where leaves[leaf].mayIntersect(bounds) {
                 let start = leaf &* Self.leafSize
                 for offset in start..<min(start &+ Self.leafSize, count) {
-                    let frame = view.frame(at: offset)
-                    if frame.cross <= bounds.maxCross, frame.crossEnd >= bounds.minCross,
-                       frame.scroll <= bounds.maxScroll, frame.scrollEnd >= bounds.minScroll {
-                        visit(firstItem &+ offset, frame)
-                    }
+                    if let frame = view.frame(at: offset, meeting: bounds) { visit(firstItem &+ offset, frame) }
                 }
             }
         }

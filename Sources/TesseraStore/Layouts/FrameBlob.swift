@@ -46,11 +46,7 @@ package enum FrameBlob {
     static func visit(_ raw: UnsafeRawBufferPointer, firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) -> Bool {
         guard let view = View(raw) else { return false }
         for offset in 0..<view.count {
-            let frame = view.frame(at: offset)
-            if frame.cross <= bounds.maxCross, frame.crossEnd >= bounds.minCross,
-               frame.scroll <= bounds.maxScroll, frame.scrollEnd >= bounds.minScroll {
-                visit(firstItem + offset, frame)
-            }
+            if let frame = view.frame(at: offset, meeting: bounds) { visit(firstItem + offset, frame) }
         }
         return true
     }
@@ -126,6 +122,24 @@ package enum FrameBlob {
                 cross: value(columns.0, index), scroll: value(columns.1, index),
                 crossLength: value(columns.2, index), scrollLength: value(columns.3, index)
             )
+        }
+
+        /// Frame `index` (0 ..< count) when it may meet `bounds` (closed
+        /// intervals), else nil: its scroll values first, its cross values
+        /// only for a frame within the scroll range (a viewport's cells
+        /// mostly span the width, and most of those a query reads lie above
+        /// or below it).
+        @inline(__always)
+        func frame(at index: Int, meeting bounds: QueryBounds) -> LocalFrame? {
+            let scroll = value(columns.1, index)
+            guard scroll <= bounds.maxScroll else { return nil }
+            let scrollLength = value(columns.3, index)
+            guard scroll + scrollLength >= bounds.minScroll else { return nil }
+            let cross = value(columns.0, index)
+            guard cross <= bounds.maxCross else { return nil }
+            let crossLength = value(columns.2, index)
+            guard cross + crossLength >= bounds.minCross else { return nil }
+            return LocalFrame(cross: cross, scroll: scroll, crossLength: crossLength, scrollLength: scrollLength)
         }
     }
 }
