@@ -7,15 +7,26 @@ import TesseraLayout
 
 @Suite("SQLite backend: calls that would wait for themselves trap with a message")
 struct ReentrancyTests {
+    /// The store file an exit test of `kind` makes, named after the test's process.
+    static func path(_ kind: String, process: pid_t) -> String {
+        NSTemporaryDirectory() + "tessera-reentrancy-\(kind)-\(process).sqlite"
+    }
+
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
     @Test("a write started inside a write of the same store traps, saying so, instead of waiting forever")
     func writeInsideWrite() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let path = "/tmp/tessera-reentrancy-message-\(getpid()).sqlite"
-            defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+            // Named after this test's process (the exit test's parent), which
+            // removes the files: the trap ends this process before a defer runs.
+            let path = Self.path("message", process: getppid())
             let pool = try DatabasePool(path: path)
             // A write's body that writes again on its thread would wait for itself.
             try pool.write { _ in try pool.write { _ in } }
         }
+        Self.remove(Self.path("message", process: getpid()))
         let standardError = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
         #expect(standardError.contains("a write was started inside another write of the same store"))
     }
@@ -23,11 +34,13 @@ struct ReentrancyTests {
     @Test("a read inside a read on the same thread, with every reader in use, traps instead of waiting forever")
     func readInsideRead() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let path = "/tmp/tessera-reentrancy-read-\(getpid()).sqlite"
-            defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+            // Named after this test's process (the exit test's parent), which
+            // removes the files: the trap ends this process before a defer runs.
+            let path = Self.path("read", process: getppid())
             let pool = try DatabasePool(path: path, configuration: DatabasePool.Configuration(maximumReaderCount: 1))
             try pool.read { _ in try pool.read { _ in } }
         }
+        Self.remove(Self.path("read", process: getpid()))
         let standardError = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
         #expect(standardError.contains("a read was started inside another read on the same thread"))
     }
