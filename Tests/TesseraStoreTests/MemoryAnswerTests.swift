@@ -71,6 +71,42 @@ struct MemoryAnswerTests {
         }
     }
 
+    /// A reader cache compares a query with the layout it answered last
+    /// before it hashes: queries that switch between layouts and widths,
+    /// in runs and one by one, across a commit, each get their own answer.
+    @Test("queries that switch between layouts, before and after a commit, each get their own layout's answer", arguments: TestBackend.all)
+    func switchingLayouts(backend: TestBackend) async throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        let specs = try [(900, 3), (1300, 2), (700, 4)].map { count, fraction in
+            try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": \#(fraction)}, "items": {"count": \#(count), "cycle": [{}]}}]}"#)
+        }
+        try await store.save(specs[0], as: "a", crossExtents: [390, 430])
+        try await store.save(specs[1], as: "b", crossExtents: [390])
+        var expected = [
+            "a@390": try LayoutEngine().layout(specs[0], crossExtent: 390), "a@430": try LayoutEngine().layout(specs[0], crossExtent: 430),
+            "b@390": try LayoutEngine().layout(specs[1], crossExtent: 390),
+        ]
+        let order = ["a@390", "a@390", "b@390", "a@430", "a@430", "a@430", "b@390", "a@390", "b@390", "b@390", "a@430"]
+        for step in 0..<2 {
+            if step == 1 {
+                // Another handle commits a new version of "a": the next queries see it.
+                try await temporary.reopen().save(specs[2], as: "a")
+                expected["a@390"] = try LayoutEngine().layout(specs[2], crossExtent: 390)
+                expected["a@430"] = try LayoutEngine().layout(specs[2], crossExtent: 430)
+            }
+            // 77 rounds; the second step begins with the layout the first ended with.
+            for round in 0..<77 {
+                let key = order[(round + step * 10) % order.count]
+                let parts = key.split(separator: "@")
+                let (name, width) = (String(parts[0]), Double(parts[1]) ?? 0)
+                let viewport = Rect(x: 0, y: Double(round % 7) * 300, width: width, height: 844)
+                #expect(try await store.visibleElements(name: name, crossExtent: width, viewport: viewport, computeIfMissing: false)
+                    == expected[key]?.visibleElements(viewport: viewport), "step \(step) round \(round): \(key)")
+            }
+        }
+    }
+
     /// Bytes that do not match their checksum never enter the cache: every
     /// query of them fails, cold or after the rest of the layout was read.
     @Test("damaged frames are reported by every query that meets them, and never cached", arguments: TestBackend.all)

@@ -70,6 +70,7 @@ final class ReaderCache {
     /// A class: a use is counted in place, with no second lookup, and a
     /// query takes one reference rather than a copy of the record.
     final class Answered {
+        let key: LayoutKey
         let state: SnapshotTag
         /// The layout's row, handed to a reader as it is (no copy).
         let box: LayoutRecordBox
@@ -77,7 +78,8 @@ final class ReaderCache {
         let directory: CachedLayout
         @exclusivity(unchecked) var uses = 0
 
-        init(state: SnapshotTag, record: LayoutRecord, directory: CachedLayout) {
+        init(key: LayoutKey, state: SnapshotTag, record: LayoutRecord, directory: CachedLayout) {
+            self.key = key
             self.state = state
             box = LayoutRecordBox(record)
             self.directory = directory
@@ -92,24 +94,38 @@ final class ReaderCache {
     /// it recent there and drops it here once evicted there. Uses are not
     /// counted (the caller counts an answer).
     func layout(
-        _ key: LayoutKey, in state: SnapshotTag, names: ResolvedNames, directories shared: LayoutCache
+        _ layoutKey: LayoutKey, in state: SnapshotTag, names: ResolvedNames, directories shared: LayoutCache
     ) -> Answered? {
-        let key = AnsweredKey(key)
+        // The layout this reader cache answered last, compared without hashing.
+        if let last = lastAnswered, last.key == layoutKey, last.state == state {
+            last.uses += 1
+            if last.uses < Self.usesBetweenLookups { return last }
+        }
+        let key = AnsweredKey(layoutKey)
         if let entry = answered[key], entry.state == state {
             entry.uses += 1
-            if entry.uses < Self.usesBetweenLookups { return entry }
+            if entry.uses < Self.usesBetweenLookups {
+                lastAnswered = entry
+                return entry
+            }
         }
-        guard let record = names.value(ResolvedName(tag: state, name: key.key.name, crossExtent: key.key.crossExtent), counting: false),
+        guard let record = names.value(ResolvedName(tag: state, name: layoutKey.name, crossExtent: layoutKey.crossExtent), counting: false),
               let directory = shared.layout(LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
         else {
             answered[key] = nil
+            if lastAnswered?.key == layoutKey { lastAnswered = nil }
             return nil
         }
         if answered.count >= Self.maximumAnswered, answered[key] == nil { answered.removeAll(keepingCapacity: true) }
-        let entry = Answered(state: state, record: record, directory: directory)
+        let entry = Answered(key: layoutKey, state: state, record: record, directory: directory)
         answered[key] = entry
+        lastAnswered = entry
         return entry
     }
+
+    /// The entry of `answered` this reader cache returned last (a server's
+    /// reader answers the same layout many times in a row).
+    @exclusivity(unchecked) private var lastAnswered: Answered?
 
     /// Directories this reader took from the shared cache lately: a
     /// query finds its own here without taking the shared cache's lock,
