@@ -102,7 +102,8 @@ final class ReaderCache {
             if last.uses < Self.usesBetweenLookups { return last }
         }
         let key = AnsweredKey(layoutKey)
-        if let entry = answered[key], entry.state == state {
+        let existing = answered[key]
+        if let entry = existing, entry.state == state {
             entry.uses += 1
             if entry.uses < Self.usesBetweenLookups {
                 lastAnswered = entry
@@ -112,11 +113,12 @@ final class ReaderCache {
         guard let record = names.value(ResolvedName(tag: state, name: layoutKey.name, crossExtent: layoutKey.crossExtent), counting: false),
               let directory = shared.layout(LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
         else {
-            answered[key] = nil
+            // A layout's first query had nothing here to drop: no second lookup.
+            if existing != nil { answered[key] = nil }
             if lastAnswered?.key == layoutKey { lastAnswered = nil }
             return nil
         }
-        if answered.count >= Self.maximumAnswered, answered[key] == nil { answered.removeAll(keepingCapacity: true) }
+        if answered.count >= Self.maximumAnswered, existing == nil { answered.removeAll(keepingCapacity: true) }
         let entry = Answered(key: layoutKey, state: state, record: record, directory: directory)
         answered[key] = entry
         lastAnswered = entry
