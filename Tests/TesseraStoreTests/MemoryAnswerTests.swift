@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Testing
 import TesseraLayout
 import TesseraTestSupport
@@ -105,6 +106,45 @@ struct MemoryAnswerTests {
                     == expected[key]?.visibleElements(viewport: viewport), "step \(step) round \(round): \(key)")
             }
         }
+    }
+
+    /// Reader caches count their uses of the shared caches and add them
+    /// when statistics are read, or when they are dropped (more readers at
+    /// once than are kept): every query's uses are counted, once.
+    @Test("the caches' hits add up exactly over 16 threads of queries, more reader caches than a store keeps", arguments: TestBackend.all)
+    func countedUsesAddUp(backend: TestBackend) async throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        try await store.save(try StoreConformanceTests.grid(3000), as: "feed", crossExtents: [390])
+        let viewport = Rect(x: 0, y: 5000, width: 390, height: 844)
+        // Synchronous, on the calling thread.
+        @Sendable func query() throws -> [LayoutElement] {
+            try store.visibleElements(name: "feed", crossExtent: 390, viewport: viewport, computeIfMissing: false)
+        }
+        let expected = try query()
+        func hits() -> (directories: Int, names: Int, frames: Int) {
+            (store.cacheStatistics.hits, store.resolvedNameStatistics.hits, store.frameCacheStatistics.hits)
+        }
+        // One warm query: what each query adds.
+        let start = hits()
+        _ = try query()
+        let one = hits()
+        let perQuery = (one.directories - start.directories, one.names - start.names, one.frames - start.frames)
+        #expect(perQuery.0 == 1 && perQuery.2 >= 1, "one warm query: \(perQuery)")
+        let threads = 16, queries = 300
+        let wrong = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0..<queries {
+                let found = try? query()
+                if found != expected { wrong.withLock { $0 += 1 } }
+            }
+        }
+        #expect(wrong.withLock { $0 } == 0)
+        let end = hits()
+        let total = threads * queries
+        #expect(end.directories - one.directories == total * perQuery.0)
+        #expect(end.names - one.names == total * perQuery.1)
+        #expect(end.frames - one.frames == total * perQuery.2)
     }
 
     /// Bytes that do not match their checksum never enter the cache: every

@@ -106,7 +106,8 @@ final class FrameCache: Sendable {
         }
     }
 
-    /// Counts one query's groups found cached and not.
+    /// Counts groups found cached and not: the uses a reader cache counted
+    /// (``ReaderCaches/flushCounts()``).
     func count(hits found: Int, misses missing: Int) {
         if found > 0 { hits.add(found, ordering: .relaxed) }
         if missing > 0 { misses.add(missing, ordering: .relaxed) }

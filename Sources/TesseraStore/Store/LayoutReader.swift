@@ -120,8 +120,10 @@ struct LayoutReader {
             scratch.visitFound(scratch.positions.indices, bounds: bounds, visit)
         }
         // Counted once the frames are all there: an answer from memory that
-        // lacks some runs again as a read, which counts them.
-        frames.count(hits: hits, misses: scratch.positions.count - hits)
+        // lacks some runs again as a read, which counts them. In the reader
+        // cache, not the shared counters (see ``ReaderCache/counted``).
+        readerCache.counted.frameHits &+= hits
+        readerCache.counted.frameMisses &+= scratch.positions.count &- hits
     }
 
     /// Reads the groups of `scratch` whose frames are not cached, each once

@@ -24,16 +24,17 @@ extension LayoutStore {
                 box: found.box, storage: MemoryOnlySnapshot.shared, readerCache: readerCache, cached: found.directory
             )
             do {
-                return try body(reader)
+                let answer = try body(reader)
+                // Counted in the reader cache (see ``ReaderCache/counted``).
+                readerCache.counted.nameHits &+= 1
+                readerCache.counted.directoryHits &+= 1
+                return answer
             } catch is AnswerNeedsStorage {
                 return nil
             } catch let error as StoreError {
                 throw error.inLayout(name: name, crossExtent: crossExtent)
             }
         }
-        guard let answer else { return nil }
-        resolvedNames.count(hit: true)
-        layoutCache.count(hit: true)
         return answer
     }
 }

@@ -73,9 +73,10 @@ public final class LayoutStore: Sendable {
         self.executor = executor
         self.taskExecutor = BlockingTaskExecutor(executor)
         self.registry = registry
-        self.layoutCache = LayoutCache(directoryBudget: cacheBudget)
+        let layoutCache = LayoutCache(directoryBudget: cacheBudget)
+        self.layoutCache = layoutCache
         frameCache = FrameCache(frameBudget: frameCacheBudget)
-        readerCaches = ReaderCaches(frames: frameCache, location: backend.location)
+        readerCaches = ReaderCaches(frames: frameCache, names: resolvedNames, directories: layoutCache, location: backend.location)
         self.resolvedNames = resolvedNames
         self.loadsDirectoriesInline = loadsDirectoriesInline
     }
@@ -92,11 +93,17 @@ public final class LayoutStore: Sendable {
     public static let defaultFrameCacheBudget = 128 << 20
 
     /// What the shared cache of layout directories holds, and its hits and misses.
-    public var cacheStatistics: CacheStatistics { layoutCache.statistics }
+    public var cacheStatistics: CacheStatistics {
+        readerCaches.flushCounts()
+        return layoutCache.statistics
+    }
 
     /// What the shared cache of verified frames holds (`layouts`: cell
     /// groups cached), and its hits and misses (groups looked up).
-    package var frameCacheStatistics: CacheStatistics { frameCache.statistics }
+    package var frameCacheStatistics: CacheStatistics {
+        readerCaches.flushCounts()
+        return frameCache.statistics
+    }
 
     /// Bytes the store takes on disk.
     public var fileBytes: Int { backend.storageBytes }

@@ -19,6 +19,13 @@ final class ReaderCache {
         self.location = location
     }
 
+    /// Uses of the store's shared caches that queries through this reader
+    /// cache counted: kept here, not in the caches' counters, which every
+    /// reader of the store would otherwise update with an atomic operation
+    /// on one shared line at each query. ``ReaderCaches`` adds them to the
+    /// caches' counts when statistics are read, or when it drops this one.
+    @exclusivity(unchecked) var counted = CountedUses()
+
     /// Arrays a query lends itself for its candidate groups (see `takeScratch`).
     @exclusivity(unchecked) private var scratch = GroupScratch()
 
@@ -178,19 +185,62 @@ final class ReaderCaches: Sendable {
     private static let maximumKept = 8
     /// The store's shared cache of verified frames, which every reader cache names.
     let frames: FrameCache
+    /// The store's other shared caches, whose uses reader caches count.
+    private let names: ResolvedNames?
+    private let directories: LayoutCache
     /// The store's location, which every reader cache names for errors.
     let location: String
 
-    init(frames: FrameCache, location: String) {
+    init(frames: FrameCache, names: ResolvedNames?, directories: LayoutCache, location: String) {
         self.frames = frames
+        self.names = names
+        self.directories = directories
         self.location = location
     }
 
     func withCache<T>(_ body: (ReaderCache) throws -> T) rethrows -> T {
         let cache = idle.withLock { $0.popLast() } ?? ReaderCache(frames: frames, location: location)
-        defer { idle.withLock { if $0.count < Self.maximumKept { $0.append(cache) } } }
+        defer {
+            let kept = idle.withLock { idle in
+                guard idle.count < Self.maximumKept else { return false }
+                idle.append(cache)
+                return true
+            }
+            // Dropped: its uses go to the caches' counts now.
+            if !kept { flush(cache) }
+        }
         return try body(cache)
     }
+
+    /// Adds the uses the idle reader caches counted to the shared caches'
+    /// counts (before their statistics are read): exact once no read is
+    /// under way, as a reader cache is idle again when its read ends.
+    func flushCounts() {
+        idle.withLock { idle in
+            for cache in idle { flush(cache) }
+        }
+    }
+
+    /// Moves `cache`'s counted uses to the shared caches' counts; the
+    /// caller has it to itself (idle, under the lock, or just dropped).
+    private func flush(_ cache: ReaderCache) {
+        let counted = cache.counted
+        guard counted != CountedUses() else { return }
+        cache.counted = CountedUses()
+        frames.count(hits: counted.frameHits, misses: counted.frameMisses)
+        if counted.nameHits > 0 { names?.count(hits: counted.nameHits) }
+        if counted.directoryHits > 0 { directories.count(hits: counted.directoryHits) }
+    }
+}
+
+/// Uses of the shared caches one reader cache counted (see ``ReaderCache/counted``).
+struct CountedUses: Equatable {
+    /// Cell groups whose frames queries found cached, and did not.
+    var frameHits = 0
+    var frameMisses = 0
+    /// Queries answered from memory: each found its name resolved and its directory cached.
+    var nameHits = 0
+    var directoryHits = 0
 }
 
 /// One query's candidate groups of a section (positions in the section)

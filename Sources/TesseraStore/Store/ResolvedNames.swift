@@ -174,6 +174,7 @@ extension LayoutStore {
     /// that (a file-backed store in WAL mode): elsewhere each reader
     /// connection keeps the few it resolved last (all zero here).
     public var resolvedNameStatistics: CacheStatistics {
-        resolvedNames?.statistics ?? CacheStatistics(bytes: 0, budget: 0, layouts: 0, hits: 0, misses: 0, evictions: 0)
+        readerCaches.flushCounts()
+        return resolvedNames?.statistics ?? CacheStatistics(bytes: 0, budget: 0, layouts: 0, hits: 0, misses: 0, evictions: 0)
     }
 }
