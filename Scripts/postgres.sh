@@ -36,6 +36,23 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+# Descriptors this script inherits beyond 0-2 are closed first, so that a
+# server it starts holds none of them. A test process starts it through
+# system(3) while other tests read their children's pipes; a server that
+# inherits the write end of such a pipe keeps it open for its whole life,
+# and the read never ends (a full test run hung on one). The descriptor
+# bash reads this script through stays open.
+close_inherited_descriptors() {
+    local script fd
+    script=$(readlink -f "${BASH_SOURCE[0]}")
+    for fd in $(ls /proc/$$/fd 2>/dev/null); do
+        [ "$fd" -gt 2 ] || continue
+        [ "$(readlink "/proc/$$/fd/$fd" 2>/dev/null || true)" = "$script" ] && continue
+        eval "exec $fd>&-" 2>/dev/null || true
+    done
+}
+close_inherited_descriptors
+
 PROG=postgres.sh
 TIMEOUT=60          # seconds for a start, a stop, a standby to come up
 PG_USER=${TESSERA_PG_USER:-postgres}
