@@ -163,15 +163,18 @@ struct PostgresReadTests {
 
     /// Waits (up to 30 s) until `body` returns true: a listener's reconnect,
     /// a second after it was lost, once took over 10 s while the whole suite
-    /// ran 6 tests at a time beside the same server.
-    static func eventually(_ what: String, _ body: () throws -> Bool) throws {
+    /// ran 6 tests at a time beside the same server. Between tries it
+    /// suspends, never blocks: the reconnect is a task of the same
+    /// cooperative pool (two threads on a two-core machine), which a
+    /// blocking wait starved for the whole 30 s in a full run.
+    static func eventually(_ what: String, _ body: () throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(30)
         while try !body() {
             guard Date() < deadline else {
                 Issue.record("never: \(what)")
                 return
             }
-            usleep(2_000)
+            try await Task.sleep(for: .milliseconds(2))
         }
     }
 
@@ -193,7 +196,7 @@ struct PostgresReadTests {
 
         // Another machine's commit: its notification arrives, then every answer is new.
         try await writer.save(versions[1], as: "feed")
-        try Self.eventually("the reader sees version 1") { try Self.counted(reader, near).answer == engines[1].visibleElements(viewport: near) }
+        try await Self.eventually("the reader sees version 1") { try Self.counted(reader, near).answer == engines[1].visibleElements(viewport: near) }
         for y in stride(from: 0.0, to: engines[1].contentSize.height, by: 700) {
             #expect(try Self.counted(reader, Self.viewport(at: y)).answer == engines[1].visibleElements(viewport: Self.viewport(at: y)))
         }
@@ -205,7 +208,7 @@ struct PostgresReadTests {
 
         // A change by hand (not through Tessera) notifies too: the triggers send it.
         try writer.executePostgres("UPDATE layouts SET status = 'stale'")
-        try Self.eventually("the reader sees the layout stale") {
+        try await Self.eventually("the reader sees the layout stale") {
             do {
                 _ = try reader.visibleElements(name: "feed", crossExtent: 390, viewport: near, computeIfMissing: false)
                 return false
@@ -231,17 +234,17 @@ struct PostgresReadTests {
             SELECT pg_terminate_backend(pid) FROM pg_stat_activity
             WHERE query = 'LISTEN tessera_' || (SELECT oid FROM pg_namespace WHERE nspname = '\(schema)')::text
             """)
-        try Self.eventually("a warm query reads the layout's row") { try Self.counted(reader, near).statements == 1 }
+        try await Self.eventually("a warm query reads the layout's row") { try Self.counted(reader, near).statements == 1 }
         try await writer.save(versions[1], as: "feed")
         let second = try LayoutEngine().layout(versions[1], crossExtent: 390).visibleElements(viewport: near)
         #expect(try Self.counted(reader, near).answer == second)
 
         // A second later it listens again: warm queries send nothing, and commits are heard.
-        try Self.eventually("a warm query sends nothing again") { try Self.counted(reader, near).statements == 0 }
+        try await Self.eventually("a warm query sends nothing again") { try Self.counted(reader, near).statements == 0 }
         #expect(try Self.counted(reader, near).answer == second)
         try await writer.save(versions[0], as: "feed")
         let first = try LayoutEngine().layout(versions[0], crossExtent: 390).visibleElements(viewport: near)
-        try Self.eventually("the reader hears of the commit") { try Self.counted(reader, near).answer == first }
+        try await Self.eventually("the reader hears of the commit") { try Self.counted(reader, near).answer == first }
     }
 
     @Test("a store of schema version 1 is migrated by a writable open: its layouts kept, its commits then notified")
@@ -296,6 +299,6 @@ struct PostgresReadTests {
         let changed = try Self.spec(aspect: 0.75)
         try await scratch.store.save(changed, as: "feed")
         let expected = try LayoutEngine().layout(changed, crossExtent: 390).visibleElements(viewport: near)
-        try Self.eventually("the migrated store notifies") { try Self.counted(migrated, near).answer == expected }
+        try await Self.eventually("the migrated store notifies") { try Self.counted(migrated, near).answer == expected }
     }
 }
