@@ -110,7 +110,8 @@ final class LayoutGroups: Sendable {
 
     /// The bytes it holds, for the cache's budget.
     var byteCount: Int {
-        var total = starts.capacity * MemoryLayout<Int>.stride + (ids.capacity + checksums.capacity) * MemoryLayout<Int64>.stride
+        // The object (its header and five references), then its arrays.
+        var total = 64 + starts.capacity * MemoryLayout<Int>.stride + (ids.capacity + checksums.capacity) * MemoryLayout<Int64>.stride
             + bounds.capacity * MemoryLayout<QueryBounds>.stride
         for index in indexes.values { total += 48 + index.byteCount }
         return total
