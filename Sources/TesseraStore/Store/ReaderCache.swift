@@ -80,7 +80,6 @@ final class ReaderCache {
         let state: SnapshotTag
         /// The layout's row, handed to a reader as it is (no copy).
         let box: LayoutRecordBox
-        var record: LayoutRecord { box.record }
         let directory: CachedLayout
         @exclusivity(unchecked) var uses = 0
 
@@ -89,6 +88,15 @@ final class ReaderCache {
             self.state = state
             box = LayoutRecordBox(record)
             self.directory = directory
+        }
+
+        /// Counts a use in the committed state `state`: true while the
+        /// entry answers it from here; false for another state, or once it
+        /// is due to be looked up again (``ReaderCache/usesBetweenLookups``).
+        func reuse(in state: SnapshotTag) -> Bool {
+            guard self.state == state else { return false }
+            uses += 1
+            return uses < ReaderCache.usesBetweenLookups
         }
     }
 
@@ -103,18 +111,12 @@ final class ReaderCache {
         _ layoutKey: LayoutKey, in state: SnapshotTag, names: ResolvedNames, directories shared: LayoutCache
     ) -> Answered? {
         // The layout this reader cache answered last, compared without hashing.
-        if let last = lastAnswered, last.key == layoutKey, last.state == state {
-            last.uses += 1
-            if last.uses < Self.usesBetweenLookups { return last }
-        }
+        if let last = lastAnswered, last.key == layoutKey, last.reuse(in: state) { return last }
         let key = AnsweredKey(layoutKey)
         let existing = answered[key]
-        if let entry = existing, entry.state == state {
-            entry.uses += 1
-            if entry.uses < Self.usesBetweenLookups {
-                lastAnswered = entry
-                return entry
-            }
+        if let entry = existing, entry.reuse(in: state) {
+            lastAnswered = entry
+            return entry
         }
         guard let record = names.value(ResolvedName(tag: state, name: layoutKey.name, crossExtent: layoutKey.crossExtent), counting: false),
               let directory = shared.layout(LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
