@@ -126,9 +126,11 @@ struct FloorBenchmark {
             Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: layout.crossExtent, height: 844)
         }
         let oneViewports = (0..<queries).map { _ in viewport(one) }
+        // Each viewport with its layout's position among `layouts`, which
+        // the in-memory layouts below share.
         let rotation = (0..<queries).map { index in
-            let layout = layouts[index % layouts.count]
-            return (layout: layout, rect: viewport(layout))
+            let position = index % layouts.count
+            return (position: position, layout: layouts[position], rect: viewport(layouts[position]))
         }
         let rotating = figures.contains(.rotation)
         // Each its own result, as a process holding 64 layouts would hold them.
@@ -145,7 +147,7 @@ struct FloorBenchmark {
                 found &+= memory.visibleElements(viewport: rect).count
                 oneElements &+= try store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
             }
-            for (layout, rect) in rotation where rotating {
+            for (_, layout, rect) in rotation where rotating {
                 rotationElements &+= try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
             }
             for _ in 0..<runs {
@@ -162,14 +164,14 @@ struct FloorBenchmark {
                     found &+= try store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
                     oneSamples.add(now() - start)
                 }
-                for (layout, rect) in rotation where rotating {
+                for (_, layout, rect) in rotation where rotating {
                     let start = now()
                     found &+= try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
                     rotationSamples.add(now() - start)
                 }
-                for (index, query) in rotation.enumerated() where rotating {
+                for (position, _, rect) in rotation where rotating {
                     let start = now()
-                    found &+= memoryLayouts[index % memoryLayouts.count].visibleElements(viewport: query.rect).count
+                    found &+= memoryLayouts[position].visibleElements(viewport: rect).count
                     memoryRotationSamples.add(now() - start)
                 }
             }
