@@ -35,6 +35,19 @@ struct DirectorySummaryTests {
         }
     }
 
+    /// A store holding a grid of 600 items at 300 points as "feed", its
+    /// layout's row and its directory rows.
+    static func gridFeed(
+        _ backend: TestBackend
+    ) async throws -> (TemporaryStore, LayoutRecord, (sections: [SectionRecord], groups: [SectionGroups.Rows])) {
+        let temporary = try TemporaryStore(backend)
+        try await temporary.store.save(try StoreConformanceTests.grid(600), as: "feed", crossExtents: [300])
+        let record = try #require(try temporary.store.read {
+            try $0.layouts.layoutRecord(name: "feed", crossExtent: 300, engineVersion: LayoutEngine.version)
+        })
+        return (temporary, record, try temporary.store.read { try LayoutStore.directoryRows(of: record, storage: $0, location: "test") })
+    }
+
     /// Queries of a random layout through store objects opened anew (each
     /// query a first look at the layout), against the engine's answer.
     static func firstQueries(_ temporary: TemporaryStore, extent: Double, memory: LayoutResult, seed: UInt64) throws {
@@ -109,20 +122,57 @@ struct DirectorySummaryTests {
 
     @Test("a summary that passes every read check but not the rows' content is found by the check", arguments: TestBackend.all)
     func checkComparesRows(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
-        try await temporary.store.save(try StoreConformanceTests.grid(600), as: "feed", crossExtents: [300])
-        let record = try #require(try temporary.store.read {
-            try $0.layouts.layoutRecord(name: "feed", crossExtent: 300, engineVersion: LayoutEngine.version)
-        })
-        let directory = try DirectorySummary.decode(try #require(record.directorySummary), record: record)
-        var sections = directory.sections
+        let (temporary, record, rows) = try await Self.gridFeed(backend)
+        var sections = try DirectorySummary.decode(try #require(record.directorySummary), record: record).sections
+        #expect(sections.map(\.geometry) == rows.sections.map(\.geometry))
         sections[0].geometry.itemsExtent += 1
         let wrong = try #require(DirectorySummary.encode(
-            sections: sections, groups: directory.groups, layoutID: record.layout.id, revision: record.revision
+            sections: sections, groups: rows.groups, layoutID: record.layout.id, revision: record.revision
         ))
         try Self.setSummaries(temporary, to: wrong)
         let report = try await temporary.reopen().check()
         #expect(report.problems.map(\.message) == ["its directory summary does not hold what its section and cell group rows hold"])
+    }
+
+    @Test("a summary whose checksum holds but whose groups are not a whole directory is damage: a group missing, one more, first items out of order", arguments: TestBackend.all)
+    func wholeness(backend: TestBackend) async throws {
+        let (temporary, record, rows) = try await Self.gridFeed(backend)
+        // 600 items in one section: groups at 0, 250 and 500.
+        #expect(rows.groups.map(\.firstItems) == [[0, 250, 500]])
+        func summary(_ edit: (inout SectionGroups.Rows) -> Void) throws -> [UInt8] {
+            var groups = rows.groups
+            edit(&groups[0])
+            return try #require(DirectorySummary.encode(sections: rows.sections, groups: groups, layoutID: record.layout.id, revision: record.revision))
+        }
+        func group(_ rows: SectionGroups.Rows, _ index: Int, firstItem: Int) -> GroupRecord {
+            GroupRecord(slot: 0, firstItem: firstItem, id: rows.ids[index], bounds: rows.bounds[index], framesChecksum: rows.checksums[index])
+        }
+        let wrong = [
+            try summary { section in
+                let kept = section
+                section = SectionGroups.Rows()
+                for index in 0..<2 { section.append(group(kept, index, firstItem: kept.firstItems[index])) }
+            },
+            try summary { section in section.append(group(section, 2, firstItem: 750)) },
+            try summary { section in
+                let kept = section
+                section = SectionGroups.Rows()
+                for (index, first) in [250, 0, 500].enumerated() { section.append(group(kept, index, firstItem: first)) }
+            },
+        ]
+        for bytes in wrong {
+            try Self.setSummaries(temporary, to: bytes)
+            let error = try #require(throws: StoreError.self) {
+                try temporary.reopen().elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 800), computeIfMissing: false)
+            }
+            #expect(error.code == .damaged && error.message.contains("the layout's section 0 lacks cell groups of its 600 items"), "\(error.message)")
+            let report = try await temporary.reopen().check()
+            #expect(report.problems.map(\.message) == ["its directory summary does not hold what its section and cell group rows hold"])
+        }
+        // The summary of the rows themselves answers.
+        try Self.setSummaries(temporary, to: try summary { _ in })
+        #expect(try await temporary.reopen().elements(name: "feed", crossExtent: 300, in: Self.everything, computeIfMissing: false).count == 600)
+        #expect(try await temporary.reopen().check().isHealthy)
     }
 
     @Test("every writer leaves the summary of the rows it wrote: save, batch, update, append, resize; grown past 64 rows, none", arguments: TestBackend.all)

@@ -86,7 +86,9 @@ package enum DirectorySummary {
 
     /// The directory `bytes` summarize, verified against `record` (the
     /// layout row read with them); throws ``SummaryDamage`` naming what is wrong.
-    static func decode(_ bytes: [UInt8], record: LayoutRecord) throws -> (sections: [SectionRecord], groups: [SectionGroups.Rows]) {
+    /// Its groups go straight into the arrays of the directory's
+    /// ``LayoutGroups``, with no arrays per section.
+    static func decode(_ bytes: [UInt8], record: LayoutRecord) throws -> (sections: [SectionRecord], groups: LayoutGroups.Builder) {
         try bytes.withUnsafeBytes { raw in
             guard raw.count >= (headerWords + 1) * 8, raw.count % 8 == 0 else { throw SummaryDamage("is \(raw.count) bytes long") }
             let end = raw.count / 8 - 1
@@ -111,9 +113,9 @@ package enum DirectorySummary {
                 throw SummaryDamage("holds \(sectionCount) sections, its row says \(record.layout.sectionCount)")
             }
             var sections: [SectionRecord] = []
-            var groups: [SectionGroups.Rows] = []
             sections.reserveCapacity(sectionCount)
-            groups.reserveCapacity(sectionCount)
+            // Every word left after the sections' could be a group's: enough for any.
+            var groups = LayoutGroups.Builder(sections: sectionCount, groups: (end - position - sectionCount * sectionWords) / groupWords)
             for _ in 0..<sectionCount {
                 let index = try int(), start = try double()
                 let flags = Flags(rawValue: try word())
@@ -136,16 +138,14 @@ package enum DirectorySummary {
                 sections.append(SectionRecord(geometry: geometry, slot: slot))
                 let groupCount = try int()
                 guard groupCount >= 0, groupCount <= (end - position) / groupWords else { throw SummaryDamage("ends early") }
-                var section = SectionGroups.Rows()
-                section.reserveCapacity(groupCount)
                 for _ in 0..<groupCount {
                     let firstItem = try int(), id = Int64(bitPattern: try word())
                     let minCross = try double(), maxCross = try double(), minScroll = try double(), maxScroll = try double()
                     let checksum = Int64(bitPattern: try word())
                     let bounds = QueryBounds(minCross: minCross, maxCross: maxCross, minScroll: minScroll, maxScroll: maxScroll)
-                    section.append(GroupRecord(slot: slot, firstItem: firstItem, id: id, bounds: bounds, framesChecksum: checksum))
+                    groups.append(firstItem: firstItem, id: id, bounds: bounds, checksum: checksum)
                 }
-                groups.append(section)
+                groups.endSection()
             }
             guard position == end else { throw SummaryDamage("holds \(end - position) words past its last section") }
             return (sections, groups)

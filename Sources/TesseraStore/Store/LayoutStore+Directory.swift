@@ -92,9 +92,14 @@ extension LayoutStore {
     }
 
     /// A directory once it is proven whole (``incompleteness(sections:groups:sectionCount:)``).
-    static func complete(sections: [SectionRecord], groups: [SectionGroups.Rows], layout: StoredLayout, location: String) throws -> CachedLayout {
-        try checkWhole(sections: sections, groups: groups, layout: layout, location: location)
-        return CachedLayout(sections: sections, groups: groups)
+    static func complete(sections: [SectionRecord], groups: consuming LayoutGroups.Builder, layout: StoredLayout, location: String) throws -> CachedLayout {
+        let groups = groups
+        if let problem = incompleteness(sections: sections, groupSections: groups.sectionCount, sectionCount: layout.sectionCount, hasExpectedGroups: {
+            groups.hasExpectedFirstItems(section: $0, itemCount: $1)
+        }) {
+            throw damaged(layout, location: location, problem)
+        }
+        return CachedLayout(sections: sections, groups: LayoutGroups(groups))
     }
 
     private static func checkWhole(sections: [SectionRecord], groups: [SectionGroups.Rows], layout: StoredLayout, location: String) throws {
@@ -108,14 +113,25 @@ extension LayoutStore {
     /// many as `sectionCount`, each with the groups of its item count, so
     /// that a query answered from it misses nothing.
     static func incompleteness(sections: [SectionRecord], groups: [SectionGroups.Rows], sectionCount: Int) -> String? {
+        incompleteness(sections: sections, groupSections: groups.count, sectionCount: sectionCount) {
+            groups[$0].hasExpectedFirstItems(itemCount: $1)
+        }
+    }
+
+    /// ``incompleteness(sections:groups:sectionCount:)`` of groups in
+    /// `groupSections` sections, `hasExpectedGroups(section, itemCount)`
+    /// telling whether a section has the groups of its item count.
+    private static func incompleteness(
+        sections: [SectionRecord], groupSections: Int, sectionCount: Int, hasExpectedGroups: (Int, Int) -> Bool
+    ) -> String? {
         if let problem = numberingProblem(sections, sectionCount: sectionCount) { return problem }
         for index in sections.indices {
             let geometry = sections[index].geometry
-            guard index < groups.count, groups[index].hasExpectedFirstItems(itemCount: geometry.isEmpty ? 0 : max(0, geometry.itemCount)) else {
+            guard index < groupSections, hasExpectedGroups(index, geometry.isEmpty ? 0 : max(0, geometry.itemCount)) else {
                 return "section \(index) lacks cell groups of its \(geometry.itemCount) items"
             }
         }
-        guard groups.count == sections.count else { return "cell groups name a section slot no section has" }
+        guard groupSections == sections.count else { return "cell groups name a section slot no section has" }
         return nil
     }
 

@@ -64,7 +64,7 @@ extension LayoutStore {
     /// hold (damage in the rows themselves is the other checks' to report).
     static func summaryProblem(of record: LayoutRecord, storage: any ReadSnapshot, location: String) -> String? {
         guard let summary = record.directorySummary else { return nil }
-        let summarized: (sections: [SectionRecord], groups: [SectionGroups.Rows])
+        let summarized: (sections: [SectionRecord], groups: LayoutGroups.Builder)
         do {
             summarized = try DirectorySummary.decode(summary, record: record)
         } catch {
@@ -73,9 +73,9 @@ extension LayoutStore {
         guard let rows = try? directoryRows(of: record, storage: storage, location: location) else { return nil }
         let sameSections = summarized.sections.count == rows.sections.count
             && zip(summarized.sections, rows.sections).allSatisfy { $0.geometry == $1.geometry && $0.slot == $1.slot }
-        let sameGroups = summarized.groups.count == rows.groups.count && zip(summarized.groups, rows.groups).allSatisfy {
-            $0.firstItems == $1.firstItems && $0.ids == $1.ids && $0.bounds == $1.bounds && $0.checksums == $1.checksums
-        }
+        // The rows are whole, so their first items are in order: the
+        // summary's are the same when they are too and each section has as many.
+        let sameGroups = summarized.groups.firstItemsInOrder && LayoutGroups(summarized.groups).holdsTheSame(as: LayoutGroups(rows.groups))
         guard sameSections, sameGroups else { return "its directory summary does not hold what its section and cell group rows hold" }
         return nil
     }
