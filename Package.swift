@@ -193,7 +193,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseraCLITests",
-            dependencies: ["tessera", "TesseraCommandSupport", "TesseraLayout", "TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraTestSupport"]
+            dependencies: ["tessera", "TesseraCommandSupport", "TesseraLayout", "TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraTestSupport", "Locking"]
         ),
         .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "TesseraStore"]),
         .testTarget(name: "TesseraBackendsTests", dependencies: ["TesseraBackends", "TesseraStore", "TesseraLayout"]),

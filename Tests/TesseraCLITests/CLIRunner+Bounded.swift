@@ -29,7 +29,7 @@ extension CLIRunner {
             kill(pid, SIGKILL)
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
-        let (stdoutData, stderrData) = readToEnd(out, err, of: process)
+        let (stdoutData, stderrData) = try readToEnd(out, err, of: process, seconds: seconds + 60)
         watchdog.cancel()
         return Output(
             status: process.terminationStatus,

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Testing
 
 /// Runs the built `tessera` binary as a user would.
@@ -27,8 +28,11 @@ struct CLIRunner {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs `tessera` (or another `executable`) with `arguments`.
-    static func run(_ arguments: [String], in directory: URL? = nil, executable path: String? = nil) throws -> Output {
+    /// Runs `tessera` (or another `executable`) with `arguments`. A child
+    /// still running after `seconds` is killed; pipes still open then (held
+    /// by a process it started, or one that inherited them) fail the run
+    /// with ``Unfinished`` instead of blocking the test run for good.
+    static func run(_ arguments: [String], in directory: URL? = nil, executable path: String? = nil, seconds: Double = 600) throws -> Output {
         let process = Process()
         process.executableURL = path.map { URL(fileURLWithPath: $0) } ?? executable
         process.arguments = arguments
@@ -38,7 +42,7 @@ struct CLIRunner {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let (stdoutData, stderrData) = readToEnd(out, err, of: process)
+        let (stdoutData, stderrData) = try readToEnd(out, err, of: process, seconds: seconds)
         return Output(
             status: process.terminationStatus,
             stdout: String(decoding: stdoutData, as: UTF8.self),
@@ -47,20 +51,35 @@ struct CLIRunner {
         )
     }
 
+    /// A child whose output did not end in time.
+    struct Unfinished: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// Both pipes read to their end while `process` runs (so a large output
-    /// cannot block it), once it has exited.
-    static func readToEnd(_ out: Pipe, _ err: Pipe, of process: Process) -> (stdout: Data, stderr: Data) {
+    /// cannot block it), once it has exited. After `seconds`, the process
+    /// is killed; when its pipes still have not ended 10 s later, throws
+    /// ``Unfinished`` (the two reading threads stay blocked until they do).
+    static func readToEnd(_ out: Pipe, _ err: Pipe, of process: Process, seconds: Double = 600) throws -> (stdout: Data, stderr: Data) {
         let group = DispatchGroup()
-        nonisolated(unsafe) var stdoutData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
+        let read = Locked<(stdout: Data, stderr: Data)>((Data(), Data()))
+        for stdout in [true, false] {
+            group.enter()
+            DispatchQueue.global().async {
+                let data = (stdout ? out : err).fileHandleForReading.readDataToEndOfFile()
+                read.withLock { if stdout { $0.stdout = data } else { $0.stderr = data } }
+                group.leave()
+            }
         }
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
+        if group.wait(timeout: .now() + seconds) == .timedOut {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            guard group.wait(timeout: .now() + 10) == .success else {
+                let name = process.executableURL?.lastPathComponent ?? "the child"
+                throw Unfinished(description: "\(name) \(process.arguments ?? []): its output had not ended after \(seconds) s, nor 10 s after it was killed")
+            }
+        }
         process.waitUntilExit()
-        return (stdoutData, stderrData)
+        return read.withLock { $0 }
     }
 
     /// Which stream `runOnTerminal` connects to a pseudo-terminal.

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// The harness itself: a child that hangs, or leaves its output open to a
+/// process of its own, fails its test in bounded time instead of holding
+/// the whole test run.
+@Suite("CLI test harness")
+struct CLIRunnerTests {
+    @Test("a child still running after the limit is killed, and its output returned")
+    func killsAHangingChild() throws {
+        let started = Date()
+        let output = try CLIRunner.run(["-c", "echo started; exec sleep 30"], executable: "/bin/sh", seconds: 1)
+        #expect(output.signaled && output.status == SIGKILL)
+        #expect(output.stdout == "started\n")
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test("a child whose output a process it started keeps open fails the run, in bounded time")
+    func failsOnOutputLeftOpen() throws {
+        let started = Date()
+        #expect(throws: CLIRunner.Unfinished.self) {
+            // The shell exits at once; the sleep it left behind holds its stdout.
+            try CLIRunner.run(["-c", "sleep 40 & echo started"], executable: "/bin/sh", seconds: 1)
+        }
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+}
