@@ -164,9 +164,9 @@ struct PostgresReadTests {
     /// Waits (up to 30 s) until `body` returns true: a listener's reconnect,
     /// a second after it was lost, once took over 10 s while the whole suite
     /// ran 6 tests at a time beside the same server. Between tries it
-    /// suspends, never blocks: the reconnect is a task of the same
-    /// cooperative pool (two threads on a two-core machine), which a
-    /// blocking wait starved for the whole 30 s in a full run.
+    /// suspends, never blocks the cooperative pool (two threads on a
+    /// two-core machine) that the other tests share; the reconnect itself no
+    /// longer needs it (`PostgresListenerTests`).
     static func eventually(_ what: String, _ body: () throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(30)
         while try !body() {

@@ -1,0 +1,62 @@
+import Dispatch
+import Foundation
+import Locking
+import Testing
+import TesseraLayout
+@_spi(Testing) import TesseraPostgres
+import TesseraTestSupport
+@testable import TesseraStore
+
+/// The connection that listens for commits (`freshness=notified`) comes
+/// back by itself after it was lost, whatever the application does with
+/// Swift concurrency's cooperative threads.
+@Suite("store: PostgreSQL listener reconnects")
+struct PostgresListenerTests {
+    @Test("a lost listener reconnects while every thread of the cooperative pool is blocked")
+    func reconnectsWithThePoolBlocked() async throws {
+        let url = try PostgresTestServer.freshStoreURL()
+        // In a process of its own: it blocks that process's cooperative pool.
+        await #expect(processExitsWith: .success) { [url = url as String] in
+            let writer = try LayoutStore(url: url)
+            try await writer.save(try PostgresReadTests.spec(), as: "feed", crossExtents: [390])
+            let reader = try PostgresReadTests.notified(writer)
+            let near = PostgresReadTests.viewport(at: 1000)
+            _ = try PostgresReadTests.counted(reader, near)
+            guard try PostgresReadTests.counted(reader, near).statements == 0 else { exit(2) }
+
+            // Every thread the pool has, and the ones it adds for blocked
+            // ones, blocked until the end (this test's own included).
+            let release = DispatchSemaphore(value: 0)
+            let blocked = Locked(0)
+            for _ in 0..<64 {
+                Task.detached {
+                    blocked.withLock { $0 += 1 }
+                    release.wait()
+                }
+            }
+            usleep(500_000)
+            let schema = try PostgresURL(parsing: writer.location).schema
+            try writer.executePostgres("""
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE query = 'LISTEN tessera_' || (SELECT oid FROM pg_namespace WHERE nspname = '\(schema)')::text
+                """)
+            // Lost: warm queries read the layout's row.
+            var lost = false
+            for _ in 0..<500 where !lost {
+                lost = try PostgresReadTests.counted(reader, near).statements == 1
+                usleep(10_000)
+            }
+            guard lost else { exit(3) }
+            // About a second later it listens again: warm queries send nothing.
+            var back = false
+            for _ in 0..<1_000 where !back {
+                back = try PostgresReadTests.counted(reader, near).statements == 0
+                usleep(10_000)
+            }
+            let startedBlocked = blocked.withLock { $0 }
+            // Some of the 64 never started: the pool was full.
+            guard startedBlocked < 64 else { exit(4) }
+            exit(back ? 0 : 5)
+        }
+    }
+}
