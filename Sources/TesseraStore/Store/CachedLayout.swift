@@ -86,11 +86,9 @@ enum SectionGroups {
         /// Whether ``firstItems`` are those of a section of `itemCount` items
         /// (``SectionGroups/expectedFirstItems(itemCount:)``), made without an array.
         func hasExpectedFirstItems(itemCount: Int) -> Bool {
-            firstItems.count == SectionGroups.groupCount(itemCount: itemCount) && inOrder
+            firstItems.count == SectionGroups.groupCount(itemCount: itemCount)
+                && firstItems.indices.allSatisfy { firstItems[$0] == SectionGroups.firstItem(at: $0) }
         }
-
-        /// Whether ``firstItems`` are 0, n, 2n, … (n items a group), however many.
-        var inOrder: Bool { firstItems.indices.allSatisfy { firstItems[$0] == SectionGroups.firstItem(at: $0) } }
     }
 
     /// Groups put in their section's rows by slot, as they are read or

@@ -120,13 +120,12 @@ extension LayoutGroups {
             open = true
         }
 
-        /// Appends a whole section's `rows`, as read.
+        /// Appends a whole section's `rows`, as read, and ends it.
         mutating func append(_ rows: SectionGroups.Rows) {
-            ids += rows.ids
-            checksums += rows.checksums
-            bounds += rows.bounds
-            starts.append(ids.count)
-            inOrder.append(rows.inOrder)
+            for index in rows.ids.indices {
+                append(firstItem: rows.firstItems[index], id: rows.ids[index], bounds: rows.bounds[index], checksum: rows.checksums[index])
+            }
+            endSection()
         }
 
         /// Sections ended.
