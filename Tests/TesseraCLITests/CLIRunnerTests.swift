@@ -19,8 +19,9 @@ struct CLIRunnerTests {
     func failsOnOutputLeftOpen() throws {
         let started = Date()
         #expect(throws: CLIRunner.Unfinished.self) {
-            // The shell exits at once; the sleep it left behind holds its stdout.
-            try CLIRunner.run(["-c", "sleep 40 & echo started"], executable: "/bin/sh", seconds: 1)
+            // The shell exits at once; the sleep it left behind holds its stdout
+            // past the 1 + 10 s the harness waits, and ends soon after.
+            try CLIRunner.run(["-c", "sleep 15 & echo started"], executable: "/bin/sh", seconds: 1)
         }
         #expect(Date().timeIntervalSince(started) < 20)
     }
