@@ -92,8 +92,7 @@ extension LayoutStore {
     }
 
     /// A directory once it is proven whole (``incompleteness(sections:groups:sectionCount:)``).
-    static func complete(sections: [SectionRecord], groups: consuming LayoutGroups.Builder, layout: StoredLayout, location: String) throws -> CachedLayout {
-        let groups = groups
+    static func complete(sections: [SectionRecord], groups: LayoutGroups.Builder, layout: StoredLayout, location: String) throws -> CachedLayout {
         if let problem = incompleteness(sections: sections, groupSections: groups.sectionCount, sectionCount: layout.sectionCount, hasExpectedGroups: {
             groups.hasExpectedFirstItems(section: $0, itemCount: $1)
         }) {

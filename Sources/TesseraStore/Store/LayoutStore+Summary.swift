@@ -12,7 +12,7 @@ extension LayoutStore {
         let layout = record.layout
         do {
             let (sections, groups) = try DirectorySummary.decode(summary, record: record)
-            return try Self.complete(sections: sections, groups: consume groups, layout: layout, location: location)
+            return try Self.complete(sections: sections, groups: groups, layout: layout, location: location)
         } catch let damage as SummaryDamage {
             throw StoreError.damaged(store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the layout's directory summary \(damage.reason)")
         }
