@@ -52,8 +52,8 @@ final class ReaderCaches: Sendable {
         guard counted != CountedUses() else { return }
         cache.counted = CountedUses()
         frames.count(hits: counted.frameHits, misses: counted.frameMisses)
-        if counted.nameHits > 0 { names?.count(hits: counted.nameHits) }
-        if counted.directoryHits > 0 { directories.count(hits: counted.directoryHits) }
+        names?.count(hits: counted.nameHits)
+        directories.count(hits: counted.directoryHits)
     }
 }
 

@@ -118,7 +118,7 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
 
     /// Counts `found` uses that found their value, counted elsewhere first.
     package func count(hits found: Int) {
-        hits.add(found, ordering: .relaxed)
+        if found > 0 { hits.add(found, ordering: .relaxed) }
     }
 
     /// Whether `key` is cached, without counting a use.
