@@ -61,7 +61,9 @@ let package = Package(
         .target(name: "TesseraClient", dependencies: ["TesseraLayout", "Locking"]),
         // The package's lock, one that ThreadSanitizer understands.
         .target(name: "Locking"),
-        .target(name: "TesseraStore", dependencies: ["TesseraLayout", "Locking"]),
+        // A prefetch instruction, which Swift does not have.
+        .target(name: "CTesseraPrefetch"),
+        .target(name: "TesseraStore", dependencies: ["TesseraLayout", "Locking", "CTesseraPrefetch"]),
         // The SQLite toolkit (connections, statements, the pool of readers and
         // its writer): an internal layer that knows nothing of the store.
         .target(name: "SQLiteToolkit", dependencies: ["CSQLite", "Locking"]),

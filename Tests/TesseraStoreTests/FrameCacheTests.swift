@@ -65,6 +65,17 @@ struct FrameCacheTests {
         #expect(store.frameCacheStatistics.hits - before.hits == 2 * candidates)
     }
 
+    @Test("the address a query prefetches from a slot is its frames' object, and none for an empty slot")
+    func prefetchedAddress() throws {
+        #expect(MemoryLayout<FrameSlots.Slot>.offset(of: \FrameSlots.Slot.frames) == FrameSlots.framesOffset)
+        let frames = try Self.frames(start: 0)
+        let slots = [FrameSlots.Slot(frames: frames), FrameSlots.Slot()]
+        let addresses = slots.withUnsafeBytes { raw in
+            (0..<2).map { (raw.baseAddress! + $0 * MemoryLayout<FrameSlots.Slot>.stride + FrameSlots.framesOffset).load(as: UnsafeRawPointer?.self) }
+        }
+        #expect(addresses == [UnsafeRawPointer(Unmanaged.passUnretained(frames).toOpaque()), nil])
+    }
+
     @Test("a slot filled first by another query is not counted twice; frames larger than the budget are not cached")
     func fillsOnce() throws {
         let frames = try Self.frames(start: 0)

@@ -24,6 +24,11 @@ final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds>, @unch
     /// the groups it meets, not all 250 frames of each.
     static let leafSize = 16
 
+    /// Cache lines from the object's start that a query reads first: its
+    /// header (152 bytes with the object's) and the 16 leaves of a group
+    /// of 250 frames.
+    static let prefetchedLines = 11
+
     /// Copies `raw` when it matches `checksum` and is a frame blob this
     /// build reads: nil and `.damaged` or `.unreadable` otherwise.
     static func verified(_ raw: UnsafeRawBufferPointer, checksum: Int64) -> Result<CachedFrames, GroupFailure> {
@@ -74,11 +79,27 @@ final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds>, @unch
         withUnsafeMutablePointers { header, leaves in
             let view = header.pointee.view
             let count = view.count
-            for leaf in 0..<header.pointee.leafCount where leaves[leaf].mayIntersect(bounds) {
-                let start = leaf &* Self.leafSize
-                for offset in start..<min(start &+ Self.leafSize, count) {
-                    if let frame = view.frame(at: offset, meeting: bounds) { visit(firstItem &+ offset, frame) }
+            let leafCount = header.pointee.leafCount
+            // 64 leaves at a time (a group of 250 items has 16): the frames
+            // of those met are all asked for (``FrameBlob/View/prefetch(_:)``)
+            // before the first is read, so that their misses overlap.
+            var chunk = 0
+            while chunk < leafCount {
+                let end = min(chunk &+ 64, leafCount)
+                var met: UInt64 = 0
+                for leaf in chunk..<end where leaves[leaf].mayIntersect(bounds) {
+                    met |= 1 &<< UInt64(leaf &- chunk)
+                    let start = leaf &* Self.leafSize
+                    view.prefetch(start..<min(start &+ Self.leafSize, count))
                 }
+                while met != 0 {
+                    let start = (chunk &+ met.trailingZeroBitCount) &* Self.leafSize
+                    met &= met &- 1
+                    for offset in start..<min(start &+ Self.leafSize, count) {
+                        if let frame = view.frame(at: offset, meeting: bounds) { visit(firstItem &+ offset, frame) }
+                    }
+                }
+                chunk = end
             }
         }
     }

@@ -1,3 +1,4 @@
+import CTesseraPrefetch
 import TesseraLayout
 
 /// Cell frames as stored: per cell its cross, scroll, cross length and
@@ -113,6 +114,34 @@ package enum FrameBlob {
         private func value(_ column: Column, _ index: Int) -> Double {
             let slot = column.indexes >= 0 ? Int(raw[column.indexes &+ index]) : index &* column.stride
             return Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: column.values &+ 8 &* slot, as: UInt64.self)))
+        }
+
+        /// Asks the processor for the bytes of frames `range` (0 ..< count)
+        /// without waiting for them (``tessera_prefetch``).
+        @inline(__always)
+        func prefetch(_ range: Range<Int>) {
+            guard let base = raw.baseAddress, !range.isEmpty else { return }
+            Self.prefetch(columns.0, range, base)
+            Self.prefetch(columns.1, range, base)
+            Self.prefetch(columns.2, range, base)
+            Self.prefetch(columns.3, range, base)
+        }
+
+        @inline(__always)
+        private static func prefetch(_ column: Column, _ range: Range<Int>, _ base: UnsafeRawPointer) {
+            var first = column.values &+ 8 &* column.stride &* range.lowerBound
+            var last = column.values &+ 8 &* column.stride &* (range.upperBound &- 1)
+            if column.indexes >= 0 {
+                // The palette's start, then the indexes.
+                tessera_prefetch(base + column.values)
+                first = column.indexes &+ range.lowerBound
+                last = column.indexes &+ range.upperBound &- 1
+            }
+            while first < last {
+                tessera_prefetch(base + first)
+                first &+= 64
+            }
+            tessera_prefetch(base + last)
         }
 
         /// Frame `index` (0 ..< count).

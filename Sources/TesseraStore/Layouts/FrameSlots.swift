@@ -1,3 +1,4 @@
+import CTesseraPrefetch
 import Locking
 
 /// The verified frames of one cached directory's cell groups that queries
@@ -24,6 +25,10 @@ final class FrameSlots: Sendable {
     /// reference to this object would slow every retain of it).
     let slots: Locked<[Slot]>
 
+    /// Where a slot holds its frames' reference, its first field (a test
+    /// checks it): an optional reference is the object's address, or zero.
+    static let framesOffset = 0
+
     /// Slots for `count` groups, all empty.
     init(count: Int) {
         slots = Locked([Slot](repeating: Slot(), count: count))
@@ -41,6 +46,22 @@ final class FrameSlots: Sendable {
     /// many were there.
     func frames(base: Int, positions: [Int], into found: inout [CachedFrames?]) -> Int {
         slots.withLock { slots in
+            // The frames of a layout not met lately are in no cache of the
+            // processor: ask for all of them first, so that their misses
+            // overlap instead of meeting them one retain at a time. Each
+            // slot's reference is read as the address it is, not retained:
+            // a retain would wait for the object's first line.
+            slots.withUnsafeBytes { slots in
+                guard let start = slots.baseAddress else { return }
+                let count = slots.count / MemoryLayout<Slot>.stride
+                for position in positions {
+                    let ordinal = base &+ position
+                    guard ordinal < count,
+                          let object = (start + ordinal &* MemoryLayout<Slot>.stride + Self.framesOffset).load(as: UnsafeRawPointer?.self)
+                    else { continue }
+                    for line in 0..<CachedFrames.prefetchedLines { tessera_prefetch(object + line &* 64) }
+                }
+            }
             var hits = 0
             for position in positions {
                 let ordinal = base &+ position

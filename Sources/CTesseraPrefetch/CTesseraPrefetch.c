@@ -1,0 +1,1 @@
+// The target's one function is `static inline`, in its header.
