@@ -43,15 +43,14 @@ extension LayoutStore {
             throw StoreError(.invalidArgument, "\(path.quotedPathForMessage) exists; choose another file, or replace it explicitly", store: location)
         }
         let temporary = path + ".tessera-export-\(getpid())"
-        let sideFiles = ["", "-journal", "-wal", "-shm"]
-        defer { for suffix in sideFiles { unlink(temporary + suffix) } }
+        defer { DatabaseFiles.remove(temporary) }
         try storage.vacuum(into: temporary)
         let report = try LayoutStore(path: temporary, readOnly: true).checkAll().report
         guard report.isHealthy else {
             throw StoreError(.damaged, "the copy of \(location.quotedPathForMessage) does not check healthy, so \(path.quotedPathForMessage) was not written: "
                 + (report.problems.first.map { "\($0)" } ?? ""), store: location)
         }
-        for suffix in sideFiles.dropFirst() { unlink(path + suffix) }
+        for suffix in DatabaseFiles.sideSuffixes { unlink(path + suffix) }
         guard rename(temporary, path) == 0 else {
             throw StoreError(.io, "moving the copy to \(path.quotedPathForMessage) failed: \(String(cString: strerror(errno)))", store: location)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SQLiteToolkit
 
 /// Random damage to a store file, seen through the real `tessera` binary:
 /// `query` either prints the undamaged answer and exits 0, or fails.
@@ -51,7 +52,7 @@ struct DamageCommandTests {
                     #expect(result.stdout.isEmpty)
                     #expect(result.stderr.hasPrefix("error: "), "\(result.stderr)")
                 }
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                DatabaseFiles.remove(path)
             }
             #expect(wrong.isEmpty, "exit 0 with other frames: \(wrong)")
             #expect(errors > 0)

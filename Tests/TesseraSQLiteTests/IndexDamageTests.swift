@@ -95,7 +95,7 @@ struct IndexDamageTests {
             for index in offset..<(offset + count) { damaged[index] = UInt8.random(in: 0...255, using: &generator) }
             let path = directory.file("trial-\(trial).sqlite")
             try Data(damaged).write(to: URL(fileURLWithPath: path))
-            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+            defer { DatabaseFiles.remove(path) }
             do {
                 let answer = try Self.answers(path, rects: rects)
                 if answer == expected { unchanged += 1 } else { wrong.append("trial \(trial): page \(page), \(count) bytes at \(offset)") }

@@ -13,7 +13,7 @@ struct ReentrancyTests {
     }
 
     static func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        DatabaseFiles.remove(path)
     }
 
     @Test("a write started inside a write of the same store traps, saying so, instead of waiting forever")

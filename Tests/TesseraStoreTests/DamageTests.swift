@@ -3,6 +3,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 import TesseraInMemory
+import SQLiteToolkit
 @testable import TesseraSQLite
 @testable import TesseraStore
 
@@ -101,7 +102,7 @@ struct DamageTests {
             var bytes = pristine
             damage.apply(to: &bytes, using: &generator)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+            defer { DatabaseFiles.remove(path) }
             do {
                 let answer = try await Self.answer(try LayoutStore(path: path, loadsDirectoriesInline: true))
                 if answer == expected { unchanged += 1 } else { wrong.append("trial \(trial): \(damage)") }

@@ -195,7 +195,7 @@ struct StoreBenchmark {
     }
 
     static func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        DatabaseFiles.remove(path)
     }
 }
 

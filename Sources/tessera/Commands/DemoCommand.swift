@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TesseraCommandSupport
 import TesseraLayout
+import SQLiteToolkit
 import TesseraSQLite
 import TesseraStore
 
@@ -37,11 +38,11 @@ struct DemoCommand: AsyncParsableCommand {
         let started = ProgressBar.now()
         let dbPath = path("tessera-demo.sqlite")
         let svgPath = path("tessera-demo.svg")
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: dbPath + suffix) {
+        for file in DatabaseFiles.paths(of: dbPath) where FileManager.default.fileExists(atPath: file) {
             do {
-                try FileManager.default.removeItem(atPath: dbPath + suffix)
+                try FileManager.default.removeItem(atPath: file)
             } catch {
-                throw CommandError("cannot delete the previous demo store '\(dbPath + suffix)': \(error.localizedDescription)")
+                throw CommandError("cannot delete the previous demo store '\(file)': \(error.localizedDescription)")
             }
         }
 

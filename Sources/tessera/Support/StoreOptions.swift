@@ -109,7 +109,7 @@ enum StoreFile {
             // Closed before it is removed.
             return try await run(open(path))
         } catch {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            DatabaseFiles.remove(path)
             throw error
         }
     }
