@@ -57,17 +57,24 @@ struct CLIRunner {
     }
 
     /// Both pipes read to their end while `process` runs (so a large output
-    /// cannot block it), once it has exited. After `seconds`, the process
-    /// is killed; when its pipes still have not ended 10 s later, throws
-    /// ``Unfinished`` (the two reading threads stay blocked until they do).
+    /// cannot block it), once it has exited; see ``readToEnd(_:of:seconds:)``.
     static func readToEnd(_ out: Pipe, _ err: Pipe, of process: Process, seconds: Double = 600) throws -> (stdout: Data, stderr: Data) {
+        let read = try readToEnd([out, err].map { pipe in { pipe.fileHandleForReading.readDataToEndOfFile() } }, of: process, seconds: seconds)
+        return (read[0], read[1])
+    }
+
+    /// What each of `sources` reads to its end, each on a thread of its own
+    /// while `process` runs, once it has exited. After `seconds`, the
+    /// process is killed; when a source still has not ended 10 s later,
+    /// throws ``Unfinished`` (the threads stay blocked until they end).
+    static func readToEnd(_ sources: [@Sendable () -> Data], of process: Process, seconds: Double) throws -> [Data] {
         let group = DispatchGroup()
-        let read = Locked<(stdout: Data, stderr: Data)>((Data(), Data()))
-        for stdout in [true, false] {
+        let read = Locked([Data](repeating: Data(), count: sources.count))
+        for (index, source) in sources.enumerated() {
             group.enter()
             DispatchQueue.global().async {
-                let data = (stdout ? out : err).fileHandleForReading.readDataToEndOfFile()
-                read.withLock { if stdout { $0.stdout = data } else { $0.stderr = data } }
+                let data = source()
+                read.withLock { $0[index] = data }
                 group.leave()
             }
         }
@@ -87,42 +94,54 @@ struct CLIRunner {
         case stdout, stderr
     }
 
-    /// Runs the binary with one stream on a pseudo-terminal, so that it
-    /// behaves as for a person (tables, progress bars); the other stream is
-    /// a pipe. The terminal's "\r\n" line ends are read back as "\n".
-    static func runOnTerminal(_ arguments: [String], terminal stream: TerminalStream) throws -> Output {
+    /// Runs the binary (or another `executable`) with one stream on a
+    /// pseudo-terminal, so that it behaves as for a person (tables,
+    /// progress bars); the other stream is a pipe. The terminal's "\r\n"
+    /// line ends are read back as "\n". Bounded as ``run(_:in:executable:seconds:)`` is.
+    static func runOnTerminal(_ arguments: [String], terminal stream: TerminalStream, executable path: String? = nil, seconds: Double = 600) throws -> Output {
         var master: Int32 = -1
         var slave: Int32 = -1
         guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw CocoaError(.fileReadUnknown) }
-        defer { close(master) }
+        // Left open when a read of it may still be blocked (``Unfinished``):
+        // its number, reused, would be read from by that thread.
+        var reading = true
+        defer { if !reading { close(master) } }
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = path.map { URL(fileURLWithPath: $0) } ?? executable
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = stream == .stdout ? terminal : pipe
         process.standardError = stream == .stderr ? terminal : pipe
-        try process.run()
+        do {
+            try process.run()
+        } catch {
+            close(slave)
+            reading = false
+            throw error
+        }
         // Only the child holds the terminal now, so reading ends (EIO) when it exits.
         close(slave)
-        let group = DispatchGroup()
-        nonisolated(unsafe) var terminalData = Data()
-        group.enter()
-        let reading = master
-        DispatchQueue.global().async {
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = read(reading, &buffer, buffer.count)
-                if count <= 0 { break }
-                terminalData.append(contentsOf: buffer[0..<count])
-            }
-            group.leave()
-        }
-        let piped = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        group.wait()
-        process.waitUntilExit()
-        let shown = String(decoding: terminalData, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-        return Output(status: process.terminationStatus, stdout: stream == .stdout ? shown : piped, stderr: stream == .stderr ? shown : piped)
+        let source = master
+        let read = try readToEnd([
+            {
+                var data = Data()
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let count = Foundation.read(source, &buffer, buffer.count)
+                    if count <= 0 { return data }
+                    data.append(contentsOf: buffer[0..<count])
+                }
+            },
+            { pipe.fileHandleForReading.readDataToEndOfFile() },
+        ], of: process, seconds: seconds)
+        reading = false
+        let shown = String(decoding: read[0], as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        let piped = String(decoding: read[1], as: UTF8.self)
+        return Output(
+            status: process.terminationStatus, stdout: stream == .stdout ? shown : piped, stderr: stream == .stderr ? shown : piped,
+            signaled: process.terminationReason == .uncaughtSignal
+        )
     }
 
     /// A fresh temporary folder.

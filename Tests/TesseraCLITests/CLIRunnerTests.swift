@@ -15,6 +15,15 @@ struct CLIRunnerTests {
         #expect(Date().timeIntervalSince(started) < 10)
     }
 
+    @Test("on a terminal too: a hanging child is killed after the limit, and what it showed returned")
+    func killsAHangingChildOnATerminal() throws {
+        let started = Date()
+        let output = try CLIRunner.runOnTerminal(["-c", "echo shown; echo piped >&2; exec sleep 30"], terminal: .stdout, executable: "/bin/sh", seconds: 1)
+        #expect(output.signaled && output.status == SIGKILL)
+        #expect(output.stdout == "shown\n" && output.stderr == "piped\n")
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
     @Test("a child whose output a process it started keeps open fails the run, in bounded time")
     func failsOnOutputLeftOpen() throws {
         let started = Date()
@@ -22,6 +31,15 @@ struct CLIRunnerTests {
             // The shell exits at once; the sleep it left behind holds its stdout
             // past the 1 + 10 s the harness waits, and ends soon after.
             try CLIRunner.run(["-c", "sleep 15 & echo started"], executable: "/bin/sh", seconds: 1)
+        }
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+
+    @Test("on a terminal, a terminal a process it started keeps open fails the run, in bounded time")
+    func failsOnTerminalLeftOpen() throws {
+        let started = Date()
+        #expect(throws: CLIRunner.Unfinished.self) {
+            try CLIRunner.runOnTerminal(["-c", "sleep 15 & echo started"], terminal: .stderr, executable: "/bin/sh", seconds: 1)
         }
         #expect(Date().timeIntervalSince(started) < 20)
     }
