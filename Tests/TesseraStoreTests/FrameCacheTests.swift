@@ -74,6 +74,11 @@ struct FrameCacheTests {
             (0..<2).map { (raw.baseAddress! + $0 * MemoryLayout<FrameSlots.Slot>.stride + FrameSlots.framesOffset).load(as: UnsafeRawPointer?.self) }
         }
         #expect(addresses == [UnsafeRawPointer(Unmanaged.passUnretained(frames).toOpaque()), nil])
+        // The lines asked for hold the object's header (16 bytes, then
+        // ``CachedFrames/Header``) and a 250-frame group's 16 leaves.
+        let leaves = (250 + CachedFrames.leafSize - 1) / CachedFrames.leafSize
+        let bytes = 16 + MemoryLayout<CachedFrames.Header>.stride + leaves * MemoryLayout<QueryBounds>.stride
+        #expect(bytes <= CachedFrames.prefetchedLines * 64, "\(bytes) bytes")
     }
 
     @Test("a slot filled first by another query is not counted twice; frames larger than the budget are not cached")
