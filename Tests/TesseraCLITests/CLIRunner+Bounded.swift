@@ -22,20 +22,13 @@ extension CLIRunner {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let pid = process.processIdentifier
-        nonisolated(unsafe) var killed = false
-        let watchdog = DispatchWorkItem {
-            killed = true
-            kill(pid, SIGKILL)
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
-        let (stdoutData, stderrData) = try readToEnd(out, err, of: process, seconds: seconds + 60)
-        watchdog.cancel()
+        // Killed by ``readToEnd(_:_:of:seconds:)`` once `seconds` have passed.
+        let (stdoutData, stderrData) = try readToEnd(out, err, of: process, seconds: seconds)
         return Output(
             status: process.terminationStatus,
             stdout: String(decoding: stdoutData, as: UTF8.self),
             stderr: String(decoding: stderrData, as: UTF8.self),
-            signaled: killed || process.terminationReason == .uncaughtSignal
+            signaled: process.terminationReason == .uncaughtSignal
         )
     }
 

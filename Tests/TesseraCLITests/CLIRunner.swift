@@ -64,10 +64,12 @@ struct CLIRunner {
     }
 
     /// What each of `sources` reads to its end, each on a thread of its own
-    /// while `process` runs, once it has exited. After `seconds`, the
-    /// process is killed; when a source still has not ended 10 s later,
-    /// throws ``Unfinished`` (the threads stay blocked until they end).
+    /// while `process` runs, once it has exited. A process still running
+    /// `seconds` after the call, its output ended or not, is killed; when a
+    /// source still has not ended 10 s later, throws ``Unfinished`` (the
+    /// threads stay blocked until they end).
     static func readToEnd(_ sources: [@Sendable () -> Data], of process: Process, seconds: Double) throws -> [Data] {
+        let deadline = DispatchTime.now() + seconds
         let group = DispatchGroup()
         let read = Locked([Data](repeating: Data(), count: sources.count))
         for (index, source) in sources.enumerated() {
@@ -78,13 +80,16 @@ struct CLIRunner {
                 group.leave()
             }
         }
-        if group.wait(timeout: .now() + seconds) == .timedOut {
+        if group.wait(timeout: deadline) == .timedOut {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             guard group.wait(timeout: .now() + 10) == .success else {
                 let name = process.executableURL?.lastPathComponent ?? "the child"
                 throw Unfinished(description: "\(name) \(process.arguments ?? []): its output had not ended after \(seconds) s, nor 10 s after it was killed")
             }
         }
+        // Its output ended; a process that closed its streams may still run.
+        while process.isRunning, DispatchTime.now() < deadline { usleep(1_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return read.withLock { $0 }
     }

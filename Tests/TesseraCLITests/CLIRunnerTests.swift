@@ -6,10 +6,13 @@ import Testing
 /// the whole test run.
 @Suite("CLI test harness")
 struct CLIRunnerTests {
-    @Test("a child still running after the limit is killed, and its output returned")
-    func killsAHangingChild() throws {
+    /// A shell that prints, then runs on: with its output open, or closed.
+    @Test("a child still running after the limit is killed, and its output returned, whether or not it closed its output", arguments: [
+        "echo started; exec sleep 30", "echo started; exec sleep 30 >&- 2>&-",
+    ])
+    func killsAHangingChild(script: String) throws {
         let started = Date()
-        let output = try CLIRunner.run(["-c", "echo started; exec sleep 30"], executable: "/bin/sh", seconds: 1)
+        let output = try CLIRunner.run(["-c", script], executable: "/bin/sh", seconds: 1)
         #expect(output.signaled && output.status == SIGKILL)
         #expect(output.stdout == "started\n")
         #expect(Date().timeIntervalSince(started) < 10)
