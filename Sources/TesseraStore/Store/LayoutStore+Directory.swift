@@ -65,8 +65,9 @@ extension LayoutStore {
     }
 
     /// A layout's sections and groups, read in the caller's snapshot. Every
-    /// row was verified against its checksum as it was read; ``complete``
-    /// checks that none is missing.
+    /// row was verified against its checksum as it was read;
+    /// ``directoryRows(of:storage:location:)`` checks that none is missing
+    /// (``complete(sections:groups:layout:location:)`` does for a summary's).
     static func directory(of record: LayoutRecord, storage: any ReadSnapshot, location: String) throws -> CachedLayout {
         let rows = try directoryRows(of: record, storage: storage, location: location)
         return CachedLayout(sections: rows.sections, groups: rows.groups)
