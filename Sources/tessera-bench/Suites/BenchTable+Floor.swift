@@ -33,6 +33,10 @@ extension BenchTable {
            let warmP50 = report.smallWarmP50Microseconds, let warmP99 = report.smallWarmP99Microseconds {
             rows.append(["first query of a feed among \(report.smallFeeds), p50 / p99", micro(p50, p99),
                          "the same queries warm: " + micro(warmP50, warmP99), ratio(p50, warmP50), "≤ 10 / 40 µs"])
+            if let firstRun = report.firstRunFirstQueryP50Microseconds, let laterRuns = report.laterRunsFirstQueryP50Microseconds {
+                rows.append(["the same first queries in the process's first run (its heap grows), p50", String(format: "%.2f µs", firstRun),
+                             "in the runs after it: " + String(format: "%.2f µs", laterRuns), ratio(firstRun, laterRuns), "-"])
+            }
         }
         var title = "Floor: \(report.feeds) feeds × \(report.widths) widths of \(report.elementsPerLayout) elements, \(report.queries) viewports "
             + "(844 points) per figure and run, \(runs) runs"

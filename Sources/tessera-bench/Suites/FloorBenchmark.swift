@@ -35,6 +35,11 @@ struct FloorBenchmark {
         var smallFeeds: Int
         var firstQueryP50Microseconds: Double?
         var firstQueryP99Microseconds: Double?
+        /// The first queries of the process's first run alone, and of the
+        /// runs after it (nil with one run): the first grows the process's
+        /// heap, the others reuse what the store closed before them freed.
+        var firstRunFirstQueryP50Microseconds: Double?
+        var laterRunsFirstQueryP50Microseconds: Double?
         var smallWarmP50Microseconds: Double?
         var smallWarmP99Microseconds: Double?
         var appends: Appends?
@@ -94,6 +99,8 @@ struct FloorBenchmark {
             oneLayoutElementsPerViewport: warm?.oneElements, rotationElementsPerViewport: warm?.rotationElements,
             smallFeeds: smallFeeds,
             firstQueryP50Microseconds: micro(first?.first, 0.5), firstQueryP99Microseconds: micro(first?.first, 0.99),
+            firstRunFirstQueryP50Microseconds: micro(first?.firstRun, 0.5),
+            laterRunsFirstQueryP50Microseconds: runs > 1 ? micro(first?.laterRuns, 0.5) : nil,
             smallWarmP50Microseconds: micro(first?.warm, 0.5), smallWarmP99Microseconds: micro(first?.warm, 0.99),
             appends: appends, afterAppend: afterAppend, peakResidentBytes: ProcessMemory.peakResidentBytes
         )
@@ -188,7 +195,7 @@ struct FloorBenchmark {
     /// saved in a batch; each run opens the store anew (a process that read
     /// none of them) and queries `queries` different layouts of random
     /// feeds once; the baseline is the same queries again, warm.
-    private func firstQueries() async throws -> (first: Samples, warm: Samples) {
+    private func firstQueries() async throws -> (first: Samples, warm: Samples, firstRun: Samples, laterRuns: Samples) {
         let path = directory + "/tessera-bench-floor-feeds.sqlite"
         StoreBenchmark.remove(path)
         defer { StoreBenchmark.remove(path) }
@@ -202,7 +209,9 @@ struct FloorBenchmark {
         var random = BenchRandom(seed: 31)
         var first = Samples()
         var warm = Samples()
-        for _ in 0..<runs {
+        var firstRun = Samples()
+        var laterRuns = Samples()
+        for run in 0..<runs {
             // Distinct layouts, in random order: each is read for the first time.
             var all = (0..<smallFeeds).flatMap { feed in FeedsBenchmark.widths.map { (name: "feed-\(feed)", width: $0) } }
             for index in all.indices.reversed() { all.swapAt(index, Int(random.next() % UInt64(index + 1))) }
@@ -218,11 +227,17 @@ struct FloorBenchmark {
                     for (name, width, rect) in picks.dropFirst() {
                         let start = now()
                         _ = try store.visibleElements(name: name, crossExtent: width, viewport: rect, computeIfMissing: false)
-                        if pass == 0 { first.add(now() - start) } else { warm.add(now() - start) }
+                        let elapsed = now() - start
+                        if pass == 1 {
+                            warm.add(elapsed)
+                        } else {
+                            first.add(elapsed)
+                            if run == 0 { firstRun.add(elapsed) } else { laterRuns.add(elapsed) }
+                        }
                     }
                 }
             }
         }
-        return (first, warm)
+        return (first, warm, firstRun, laterRuns)
     }
 }
