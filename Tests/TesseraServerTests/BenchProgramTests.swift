@@ -19,10 +19,40 @@ struct BenchProgramTests {
         #expect(engine.allSatisfy { $0["cells"] as? Int == 2000 && ($0["cellsPerSecond"] as? Double ?? 0) > 0 })
     }
 
+    @Test("the floor suite's first queries: --feeds small feeds, the process's first run beside the runs after it, as JSON and as a table")
+    func floorFirstQueries() async throws {
+        let fixture = try await ServerFixture()
+        func floor(runs: Int, json: Bool) throws -> String {
+            let output = try Executable.run("tessera-bench", [
+                "--suite", "floor", "--figures", "first", "--feeds", "120", "--size", "1000", "--runs", String(runs),
+                "--directory", fixture.directory.path,
+            ] + (json ? ["--json"] : []))
+            #expect(output.status == 0, "\(output.stderr)")
+            return output.stdout
+        }
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(floor(runs: 2, json: true).utf8)) as? [String: Any])
+        #expect(report["smallFeeds"] as? Int == 120)
+        for figure in ["firstQueryP50Microseconds", "firstQueryP99Microseconds", "smallWarmP50Microseconds",
+                       "firstRunFirstQueryP50Microseconds", "laterRunsFirstQueryP50Microseconds"] {
+            #expect((report[figure] as? Double ?? 0) > 0, "\(figure): \(report)")
+        }
+        // Figures not asked for are not measured.
+        #expect(report["rotationP50Microseconds"] == nil && report["appends"] == nil, "\(report)")
+
+        // One run has no runs after the first.
+        let one = try #require(try JSONSerialization.jsonObject(with: Data(floor(runs: 1, json: true).utf8)) as? [String: Any])
+        #expect((one["firstRunFirstQueryP50Microseconds"] as? Double ?? 0) > 0 && one["laterRunsFirstQueryP50Microseconds"] == nil, "\(one)")
+
+        let table = try floor(runs: 2, json: false)
+        #expect(table.contains("| first query of a feed among 120, p50 / p99") && table.contains("| in the runs after it: "), "\(table)")
+    }
+
     @Test("a failure is one line on standard error")
     func failures() throws {
         let runs = try Executable.run("tessera-bench", ["--runs", "0"])
         #expect(runs.status == 1 && runs.stderr == "error: --runs must be at least 1\n", "\(runs.stderr)")
+        let feeds = try Executable.run("tessera-bench", ["--suite", "floor", "--figures", "first", "--feeds", "0"])
+        #expect(feeds.status == 1 && feeds.stderr.hasPrefix("error: --feeds must be 1m, 10m, 100k, 10k or a positive number"), "\(feeds.stderr)")
         let kind = try Executable.run("tessera-bench", ["--suite", "engine", "--kinds", "nosuch"])
         #expect(kind.status == 1 && kind.stderr.hasPrefix("error: unknown kind \"nosuch\" in --kinds"), "\(kind.stderr)")
         let usage = try Executable.run("tessera-bench", ["routes", "--db", "x"])

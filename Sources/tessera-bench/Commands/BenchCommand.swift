@@ -23,8 +23,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
     var size: String = "1m"
 
-    @Option(parsing: .unconditional, help: "Feeds of 150–300 items in the feeds suite: 100k (default), 10k, or a number.")
-    var feeds: String = "100k"
+    @Option(parsing: .unconditional, help: "Feeds of 150–300 items in the feeds suite: 100k (default), 10k, or a number; in the floor suite's first-query figure, 20000 by default.")
+    var feeds: String?
 
     @Option(parsing: .unconditional, help: "Timed runs per measurement; the median is reported.")
     var runs: Int = 5
@@ -55,11 +55,12 @@ struct BenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let count = try Self.count(size)
-        let feedCount = try Self.count(feeds, flag: "--feeds")
+        let feedCount = try Self.count(feeds ?? "100k", flag: "--feeds")
+        let smallFeeds = try feeds.map { try Self.count($0, flag: "--feeds") } ?? FloorBenchmark.defaultSmallFeeds
         guard runs >= 1 else { throw CommandError("--runs must be at least 1") }
         let floorFigures = try FloorBenchmark.Figure.parse(figures)
         if let child {
-            try await runAsChild(child, count: count, floorFigures: floorFigures)
+            try await runAsChild(child, count: count, floorFigures: floorFigures, smallFeeds: smallFeeds)
             return
         }
         var output = BenchOutput()
@@ -106,8 +107,11 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if suite == .floor {
             let names = FloorBenchmark.Figure.allCases.filter(floorFigures.contains).map(\.rawValue).joined(separator: ",")
-            note("floor: \(names) (warm: 8 feeds × 8 widths of \(count) items beside the in-memory layout; first: 20000 small feeds), \(runs) runs")
-            let report = try spawn(["--child", "floor", "--figures", names] + (tessera.map { ["--tessera", $0] } ?? []), count: count, as: FloorBenchmark.Report.self)
+            note("floor: \(names) (warm: 8 feeds × 8 widths of \(count) items beside the in-memory layout; first: \(smallFeeds) small feeds), \(runs) runs")
+            let report = try spawn(
+                ["--child", "floor", "--figures", names, "--feeds", String(smallFeeds)] + (tessera.map { ["--tessera", $0] } ?? []),
+                count: count, as: FloorBenchmark.Report.self
+            )
             print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : BenchTable.floor(report, runs: runs))
             return
         }
@@ -138,7 +142,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    private func runAsChild(_ child: String, count: Int, floorFigures: Set<FloorBenchmark.Figure>) async throws {
+    private func runAsChild(_ child: String, count: Int, floorFigures: Set<FloorBenchmark.Figure>, smallFeeds: Int) async throws {
         let data: Data
         if child.hasPrefix("kind:") {
             data = try JSONEncoder().encode(EngineBenchmark(kind: String(child.dropFirst(5)), count: count, runs: runs).run())
@@ -187,6 +191,7 @@ struct BenchCommand: AsyncParsableCommand {
             let executable = tessera.map { URL(fileURLWithPath: $0) } ?? Self.executable.deletingLastPathComponent().appendingPathComponent("tessera")
             var floor = FloorBenchmark(count: count, runs: runs, directory: directory, tessera: executable)
             floor.figures = floorFigures
+            floor.smallFeeds = smallFeeds
             data = try await JSONEncoder().encode(floor.run())
         } else if child == "tiles" {
             data = try await JSONEncoder().encode(TileBenchmark(count: count, queries: 2_000, runs: runs, directory: directory).run())

@@ -77,8 +77,9 @@ struct FloorBenchmark {
     let tessera: URL
     /// Viewports timed per figure.
     var queries = 20_000
-    /// Small feeds of the first-query figure.
-    var smallFeeds = 20_000
+    /// Small feeds of the first-query figure (`--feeds`).
+    var smallFeeds = defaultSmallFeeds
+    static let defaultSmallFeeds = 20_000
     /// Items of the feed the whole-process append writes to.
     var appendFeedItems = 3_000_000
     /// The figures measured.
