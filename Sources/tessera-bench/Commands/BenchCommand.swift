@@ -55,8 +55,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let count = try Self.count(size)
-        let feedCount = try Self.count(feeds ?? "100k", flag: "--feeds")
-        let smallFeeds = try feeds.map { try Self.count($0, flag: "--feeds") } ?? FloorBenchmark.defaultSmallFeeds
+        let givenFeeds = try feeds.map { try Self.count($0, flag: "--feeds") }
+        let feedCount = givenFeeds ?? 100_000
+        let smallFeeds = givenFeeds ?? FloorBenchmark.defaultSmallFeeds
         guard runs >= 1 else { throw CommandError("--runs must be at least 1") }
         let floorFigures = try FloorBenchmark.Figure.parse(figures)
         if let child {

@@ -19,4 +19,11 @@ struct Samples {
 
     /// The middle value (``percentile(_:)`` at one half).
     var median: Double { percentile(0.5) }
+
+    /// The samples of both, for order statistics over them together.
+    static func + (lhs: Samples, rhs: Samples) -> Samples {
+        var merged = lhs
+        merged.values += rhs.values
+        return merged
+    }
 }
