@@ -116,15 +116,19 @@ struct OrthogonalSectionTests {
         #expect(cellFrames(result, section: 2) == [[0, 105, 10, 10]])
     }
 
-    @Test("breakpoints inside a carousel resolve at its own length, not the container's")
-    func breakpointsAtLength() throws {
+    @Test("breakpoints inside a carousel resolve at the container's extent, not at its length")
+    func breakpointsAtContainerExtent() throws {
         let json = """
         {"format": 1, "sections": [{"orthogonal": {"length": 200},
           "layout": {"kind": "staggered", "columns": 1, "breakpoints": [{"minExtent": 150, "columns": 2}, {"minExtent": 500, "columns": 4}]},
           "items": [{"length": 30}, {"length": 30}]}]}
         """
-        // At width 1000 the container would pick 4 columns; the carousel runs at 200: 2 rows of 100.
-        #expect(cellFrames(try layout(json, extent: 1000)) == [[0, 0, 30, 100], [0, 100, 30, 100]])
+        // Width 1000 picks 4 columns: 4 rows of 50 across the carousel's 200.
+        #expect(cellFrames(try layout(json, extent: 1000)) == [[0, 0, 30, 50], [0, 50, 30, 50]])
+        // Width 300 picks 2 (L = 200 alone would pick 2 as well, 4 never).
+        #expect(cellFrames(try layout(json, extent: 300)) == [[0, 0, 30, 100], [0, 100, 30, 100]])
+        // Width 100 is below every breakpoint, although L = 200 is above the first: one row.
+        #expect(cellFrames(try layout(json, extent: 100)) == [[0, 0, 30, 200], [30, 0, 30, 200]])
     }
 
     @Test("pinned headers of a carousel pin along the feed and ignore offsets")

@@ -8,7 +8,7 @@ import TesseraTestSupport
 /// against a second reading of the contract: at cross extent X a layout's
 /// parameters are the base object's overridden, field by field, by each
 /// breakpoint whose `minExtent` ≤ X in array order (a carousel's kind runs
-/// at its length L, so its breakpoints resolve at L). The reading merges the
+/// at its length L, but its breakpoints resolve at the container's extent). The reading merges the
 /// JSON itself, lays the merged spec out, and filters its elements by brute
 /// force (`ContractReading`); the store, holding the spec with its
 /// breakpoints at widths on both sides of each, must answer the same.
@@ -32,9 +32,8 @@ struct BreakpointPropertyTests {
         for index in sections.indices where random.chance(0.7) {
             var layout = try #require(sections[index]["layout"] as? [String: Any])
             let kind = try #require(layout["kind"] as? String)
-            // Around the section's own cross extent: the container's, or a carousel's length.
-            let own = ((sections[index]["orthogonal"] as? [String: Any])?["length"] as? Double) ?? extent
-            var low = max(1, own - 60)
+            // Around the container's extent, where every section's breakpoints resolve.
+            var low = max(1, extent - 60)
             var breakpoints: [[String: Any]] = []
             for _ in 0..<random.int(1...2) {
                 let minimum = random.quarter(low...(low + 60))
@@ -50,15 +49,14 @@ struct BreakpointPropertyTests {
         return (spec, minimums)
     }
 
-    /// The contract's merge, at the container's `extent` (a carousel's at its length).
+    /// The contract's merge, at the container's `extent` (a carousel's too).
     static func merged(_ spec: [String: Any], extent: Double) throws -> Spec {
         var spec = spec
         var sections = try #require(spec["sections"] as? [[String: Any]])
         for index in sections.indices {
             var layout = try #require(sections[index]["layout"] as? [String: Any])
             guard let breakpoints = layout.removeValue(forKey: "breakpoints") as? [[String: Any]] else { continue }
-            let own = ((sections[index]["orthogonal"] as? [String: Any])?["length"] as? Double) ?? extent
-            for breakpoint in breakpoints where try #require(breakpoint["minExtent"] as? Double) <= own {
+            for breakpoint in breakpoints where try #require(breakpoint["minExtent"] as? Double) <= extent {
                 for (field, value) in breakpoint where field != "minExtent" { layout[field] = value }
             }
             sections[index]["layout"] = layout

@@ -94,4 +94,55 @@ struct OrthogonalStoreTests {
             }
         }
     }
+
+    @Test("breakpoints inside a carousel resolve at the feed's width on every path: save, append, resize, tiles", arguments: TestBackend.all)
+    func breakpointsAtContainerExtent(backend: TestBackend) async throws {
+        // 1 row of cards below 600 points, 2 from 600, 4 from 1000; the carousel's length stays 240.
+        func spec(items: [String]) throws -> Spec {
+            try Spec(jsonText: """
+                {"format": 1, "sections": [
+                  {"layout": {"kind": "flow", "itemSize": [100, 40]}, "items": [{}]},
+                  {"orthogonal": {"length": 240}, "header": {"size": 20},
+                   "layout": {"kind": "staggered", "columns": 1, "itemSpacing": 4, "breakpoints": [{"minExtent": 600, "columns": 2}, {"minExtent": 1000, "columns": 4}]},
+                   "items": [\(items.joined(separator: ", "))]},
+                  {"layout": {"kind": "flow", "itemSize": [100, 40]}, "items": [{}]}]}
+                """)
+        }
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        var items = (0..<9).map { "{\"length\": \(80 + $0 * 7)}" }
+        let extents: [Double] = [390, 700, 1200]
+        try await store.save(try spec(items: items), as: "shelf", crossExtents: extents)
+        func expectEqual(_ stage: String) async throws {
+            let current = try spec(items: items)
+            for extent in extents {
+                let memory = try LayoutEngine().layout(current, crossExtent: extent)
+                let everything = Rect(x: -1e6, y: -1e6, width: 2e6, height: 2e6)
+                #expect(try await store.elements(name: "shelf", crossExtent: extent, in: everything) == memory.elements(in: everything), "\(stage) at \(extent)")
+                guard case .found(let manifest, _) = try await store.tileManifest(name: "shelf", crossExtent: extent) else {
+                    Issue.record("\(stage): no tiles at \(extent)")
+                    continue
+                }
+                var tiled: [LayoutElement] = []
+                for index in 0..<manifest.tileCount {
+                    guard case .found(let tile, _) = try await store.tile(name: "shelf", crossExtent: extent, revision: manifest.revision, index: index) else { continue }
+                    tiled += tile.elements.filter { !tiled.contains($0) }
+                }
+                #expect(Set(tiled.map(\.frame)) == Set(memory.elements.map(\.frame)), "\(stage) tiles at \(extent)")
+            }
+            // The rows differ by width: 1 at 390, 2 at 700, 4 at 1200 (each card's height across the 240-point carousel).
+            let heights = try extents.map { extent in
+                try #require(try LayoutEngine().layout(current, crossExtent: extent).element(section: 1, item: 0)).frame.height
+            }
+            #expect(heights == [240, 118, 57], "\(stage)")
+        }
+        try await expectEqual("saved")
+        let appended = (0..<5).map { "{\"length\": \(60 + $0 * 3)}" }
+        try await store.append(name: "shelf", section: 1, items: try appended.map { try Item(json: JSONParser.parse($0), path: .root) })
+        items += appended
+        try await expectEqual("appended")
+        try await store.resize(name: "shelf", section: 1, changes: [ItemChange(item: 2, fields: [.length: .number(150)])])
+        items[2] = #"{"length": 150}"#
+        try await expectEqual("resized")
+    }
 }

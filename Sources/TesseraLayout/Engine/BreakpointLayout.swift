@@ -89,7 +89,8 @@ public struct BreakpointLayout: SectionLayout {
         breakpoints.last { $0.minExtent <= crossExtent }?.layout ?? base
     }
 
-    /// The placer of the layout that applies at the context's cross extent.
+    /// The placer of the layout that applies at the context's container
+    /// extent (a carousel's breakpoints follow the device, not its length).
     /// - Throws: ``SpecError`` for breakpoints that break a rule (a
     ///   `minExtent` not finite, negative or not ascending, a layout of
     ///   another kind), or the resolved layout's error, named at the
@@ -97,9 +98,9 @@ public struct BreakpointLayout: SectionLayout {
     public func makePlacer(in context: SectionContext) throws -> any ItemPlacer {
         let path = context.layoutPath
         try validate(at: path)
-        let count = breakpoints.lastIndex { $0.minExtent <= context.crossExtent }.map { $0 + 1 } ?? 0
+        let count = breakpoints.lastIndex { $0.minExtent <= context.containerExtent }.map { $0 + 1 } ?? 0
         do {
-            return try resolved(crossExtent: context.crossExtent).makePlacer(in: context)
+            return try resolved(crossExtent: context.containerExtent).makePlacer(in: context)
         } catch let error as SpecError {
             throw Self.relocating(error, layoutPath: path, overrides: overrides, count: count)
         }

@@ -32,7 +32,7 @@ package struct SectionPlacement: Sendable {
                     "the insets along the scroll axis (\(JSONWriter.format(sides.scrollStart + sides.scrollEnd))) exceed the orthogonal length (\(JSONWriter.format(length)))"
                 )
             }
-            context = SectionContext(axis: axis.other, section: index, crossExtent: length, available: available)
+            context = SectionContext(axis: axis.other, section: index, crossExtent: length, available: available, containerExtent: crossExtent)
         } else {
             let available = crossExtent - sides.crossStart - sides.crossEnd
             if available < 0 {
@@ -76,14 +76,6 @@ package struct SectionPlacement: Sendable {
     package func contentLength(kindExtent: Double, itemCount: Int) -> Double? {
         guard orthogonalLength != nil else { return nil }
         return itemCount == 0 ? 0 : sides.crossStart + kindExtent + sides.crossEnd
-    }
-}
-
-extension Section {
-    /// The cross extent its kind runs at in a container of `crossExtent`:
-    /// that, or a carousel's own length (where its breakpoints resolve).
-    package func kindCrossExtent(container crossExtent: Double) -> Double {
-        orthogonal?.length ?? crossExtent
     }
 }
 

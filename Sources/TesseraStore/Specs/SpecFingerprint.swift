@@ -100,7 +100,7 @@ package struct SpecFingerprint: Sendable, Hashable {
     /// does not reach as they are.
     static func shape(of section: Section, crossExtent: Double) -> String {
         var resolved = section
-        resolved.layout = section.layout.resolved(crossExtent: section.kindCrossExtent(container: crossExtent))
+        resolved.layout = section.layout.resolved(crossExtent: crossExtent)
         guard case .object(var object) = resolved.jsonValue else { return "" }
         object["id"] = nil
         object["items"] = nil
