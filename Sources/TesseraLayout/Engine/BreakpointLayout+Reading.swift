@@ -17,6 +17,7 @@ extension BreakpointLayout {
     static func read(
         object: JSONObject,
         path: JSONPath,
+        keys: [String]?,
         _ read: (LayoutParameters) throws -> any SectionLayout
     ) throws -> any SectionLayout {
         let listPath = path.appending("breakpoints")
@@ -27,6 +28,9 @@ extension BreakpointLayout {
         var merged = object
         merged["breakpoints"] = nil
         let base = try read(LayoutParameters(object: merged, path: path))
+        // A kind registered without its keys takes those its layouts write back.
+        let parameterKeys = keys ?? base.parameters.keys
+        if keys == nil { try LayoutParameters(object: object, path: path).refuseUnknownKeys(["kind", "breakpoints"] + parameterKeys) }
         guard !entries.isEmpty else { return base }
         var overrides: [JSONObject] = []
         var breakpoints: [Breakpoint] = []
@@ -41,6 +45,7 @@ extension BreakpointLayout {
                 }
                 entry[key] = nil
             }
+            try LayoutParameters(object: entry, path: entryPath).refuseUnknownKeys(["minExtent"] + parameterKeys)
             let minExtent = try LayoutParameters(object: entry, path: entryPath).requiredNumber("minExtent")
             try checkMinExtent(minExtent, after: breakpoints.last?.minExtent, at: entryPath.appending("minExtent"))
             entry["minExtent"] = nil

@@ -91,7 +91,9 @@ extension PatternLayout {
         public init(json: JSONValue, path: JSONPath) throws {
             guard case .object(let object) = json else { throw path.error("a block must be an object, got \(json.typeName)") }
             self.init(units: 0, frames: [])  // both required: read below, or an error
-            try Self.parameterFields.read(LayoutParameters(object: object, path: path), into: &self)
+            let reader = LayoutParameters(object: object, path: path)
+            try reader.refuseUnknownKeys(Self.parameterFields.map(\.key))
+            try Self.parameterFields.read(reader, into: &self)
             try validate(at: path)
         }
 

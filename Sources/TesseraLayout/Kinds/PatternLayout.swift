@@ -72,7 +72,9 @@ public struct PatternLayout: SectionLayout, Hashable {
             guard case .object(let object) = spacingValue else {
                 throw path.appending("spacing").error("must be an object {\"before\", \"between\", \"after\"}, got \(spacingValue.typeName)")
             }
-            try Spacing.parameterFields.read(LayoutParameters(object: object, path: path.appending("spacing")), into: &spacing)
+            let reader = LayoutParameters(object: object, path: path.appending("spacing"))
+            try reader.refuseUnknownKeys(Spacing.parameterFields.map(\.key))
+            try Spacing.parameterFields.read(reader, into: &spacing)
         }
         self.init(blocks: blocks, spacing: spacing)
     }

@@ -11,6 +11,7 @@ extension Spec {
         let root = JSONPath.root
         guard case .object(let object) = json else { throw root.error("a spec must be a JSON object, got \(json.typeName)") }
         let reader = LayoutParameters(object: object, path: root)
+        try reader.refuseUnknownKeys(Spec.keys)
         guard object["format"] != nil, object["format"] != .null else {
             throw root.appending("format").error("is required (this version reads format \(Spec.format))")
         }
@@ -105,7 +106,15 @@ extension Spec {
     }
 }
 
+extension Spec {
+    /// The keys of a spec object.
+    static let keys = ["format", "name", "axis", "sectionSpacing", "sections"]
+}
+
 extension Section {
+    /// The keys of a section object.
+    static let keys = ["id", "layout", "insets", "header", "footer", "background", "items", "orthogonal"]
+
     /// Reads section `index` of a spec from its JSON.
     public init(json: JSONValue, index: Int, registry: LayoutRegistry = .standard, baseDirectory: String? = nil) throws {
         try self.init(json: json, path: JSONPath.root.appending("sections").appending(index), registry: registry, baseDirectory: baseDirectory)
@@ -114,6 +123,7 @@ extension Section {
     init(json: JSONValue, path: JSONPath, registry: LayoutRegistry, baseDirectory: String?) throws {
         guard case .object(let object) = json else { throw path.error("a section must be an object, got \(json.typeName)") }
         let reader = LayoutParameters(object: object, path: path)
+        try reader.refuseUnknownKeys(Section.keys)
         var id: String?
         if let value = object["id"], value != .null {
             switch value {
@@ -138,13 +148,16 @@ extension Section {
     private static func orthogonal(_ value: JSONValue?, path: JSONPath) throws -> Orthogonal? {
         guard let value, value != .null else { return nil }
         guard case .object(let object) = value else { throw path.error("must be an object with a length, got \(value.typeName)") }
-        return Orthogonal(length: try LayoutParameters(object: object, path: path).requiredNumber("length", rule: .positive))
+        let reader = LayoutParameters(object: object, path: path)
+        try reader.refuseUnknownKeys(["length"])
+        return Orthogonal(length: try reader.requiredNumber("length", rule: .positive))
     }
 
     private static func insets(_ value: JSONValue?, path: JSONPath) throws -> Insets {
         guard let value, value != .null else { return .zero }
         guard case .object(let object) = value else { throw path.error("must be an object with top, left, bottom, right, got \(value.typeName)") }
         let reader = LayoutParameters(object: object, path: path)
+        try reader.refuseUnknownKeys(["top", "left", "bottom", "right"])
         return Insets(
             top: try reader.number("top", default: 0),
             left: try reader.number("left", default: 0),
@@ -157,6 +170,7 @@ extension Section {
         guard let value, value != .null else { return nil }
         guard case .object(let object) = value else { throw path.error("must be an object with a size, got \(value.typeName)") }
         let reader = LayoutParameters(object: object, path: path)
+        try reader.refuseUnknownKeys(["size", "pinned"])
         return Supplementary(size: try reader.requiredNumber("size"), pinned: try reader.bool("pinned", default: false))
     }
 
