@@ -41,7 +41,7 @@ package enum RequestValues {
     /// A container width or height: a JSON number, finite and above 0.
     package static func extent(_ text: String?) throws(Problem) -> Double {
         let text = text ?? ""
-        guard isJSONNumber(text.utf8[...]), let value = DecimalText.double(text[...]) else {
+        guard let value = DecimalText.jsonNumber(text[...]) else {
             throw Problem(.badRequest, "the extent \(String(text).quotedForMessage) is not a number (write it as in JSON: 390, 390.5, 1e3)")
         }
         guard value.isFinite, value > 0 else {
@@ -120,31 +120,5 @@ package enum RequestValues {
             extents.append(try extent(String(text)))
         }
         return extents
-    }
-
-    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
-    private static func isJSONNumber(_ utf8: Substring.UTF8View) -> Bool {
-        var rest = utf8
-        func digits() -> Int {
-            let count = rest.prefix(while: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }).count
-            rest = rest.dropFirst(count)
-            return count
-        }
-        if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
-        if rest.first == UInt8(ascii: "0") {
-            rest = rest.dropFirst()
-        } else if digits() == 0 {
-            return false
-        }
-        if rest.first == UInt8(ascii: ".") {
-            rest = rest.dropFirst()
-            guard digits() > 0 else { return false }
-        }
-        if rest.first == UInt8(ascii: "e") || rest.first == UInt8(ascii: "E") {
-            rest = rest.dropFirst()
-            if rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
-            guard digits() > 0 else { return false }
-        }
-        return rest.isEmpty
     }
 }

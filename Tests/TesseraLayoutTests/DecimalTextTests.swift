@@ -65,9 +65,16 @@ struct DecimalTextTests {
         #expect(DecimalText.exactValue(text.utf8) == nil)
     }
 
-    @Test("comma numbers: counted before read, blanks trimmed, every form the standard library reads")
+    @Test("comma numbers: counted before read, blanks trimmed, numbers as JSON writes them and no other form")
     func commaNumbers() throws {
-        #expect(try CommaNumbers.parse(" 1 ,\t-2.5, 1e3 ,0x10", count: 4, shape: "x,y,w,h") == [1, -2.5, 1000, 16])
+        #expect(try CommaNumbers.parse(" 1 ,\t-2.5, 1e3 ,1E-1", count: 4, shape: "x,y,w,h") == [1, -2.5, 1000, 0.1])
+        for text in ["0x10", "+5", ".5", "5.", "inf", "nan", "1_000", "٣"] {
+            #expect(throws: CommaNumbers.Failure.self, "\(text)") { try CommaNumbers.parse("0,0,1,\(text)", count: 4, shape: "x,y,w,h") }
+            #expect(DecimalText.jsonNumber(text[...]) == nil, "\(text)")
+        }
+        #expect(DecimalText.jsonNumber("-0.5e+2"[...]) == -50)
+        #expect(DecimalText.jsonNumber("0"[...]) == 0)
+        #expect(DecimalText.jsonNumber("01"[...]) == nil)
         #expect(try CommaNumbers.parse("0,100005.33333333358,390,844"[...], count: 4, shape: "x,y,w,h") == [0, 100_005.33333333358, 390, 844])
         #expect(try Rect(parsing: "-10,-100,200,150") == Rect(x: -10, y: -100, width: 200, height: 150))
         func failure(_ text: String) -> String? {

@@ -86,6 +86,27 @@ struct ValidationTests {
         }
     }
 
+    @Test("a UTF-8 byte order mark is named, where the text starts and anywhere else a value is expected")
+    func byteOrderMark() {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let reason = "a UTF-8 byte order mark (bytes EF BB BF), which JSON text must not carry: save it as UTF-8 without a BOM"
+        for (bytes, column) in [(bom + Array(#"{"format": 1, "sections": []}"#.utf8), 1), (Array(#"{"format": "#.utf8) + bom + Array("1}".utf8), 12)] {
+            do {
+                _ = try JSONParser.parse(bytes)
+                Issue.record("a byte order mark parsed")
+            } catch {
+                #expect(error.description == "line 1, column \(column): \(reason)")
+            }
+        }
+        // Its first byte alone is still a stray byte.
+        do {
+            _ = try JSONParser.parse([0xEF, 0x7B, 0x7D])
+            Issue.record("a stray byte parsed")
+        } catch {
+            #expect(error.description == "line 1, column 1: unexpected byte 0xEF")
+        }
+    }
+
     @Test("the container extent must be finite and above zero")
     func crossExtent() throws {
         let spec = try Spec(jsonText: #"{"format": 1, "sections": []}"#)

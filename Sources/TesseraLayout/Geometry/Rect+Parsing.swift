@@ -21,8 +21,8 @@ package enum CommaNumbers {
             var number = rest[..<(comma ?? rest.endIndex)]
             while let first = number.first, isBlank(first) { number = number.dropFirst() }
             while let last = number.last, isBlank(last) { number = number.dropLast() }
-            // Plain decimals (nearly every rect) are read exactly here.
-            guard let value = DecimalText.double(Substring(number)), value.isFinite else {
+            // Numbers as JSON writes them, as every number the CLI and the server take.
+            guard let value = DecimalText.jsonNumber(Substring(number)), value.isFinite else {
                 throw Failure(description: "\(String(Substring(number)).quotedForMessage) is not a finite number")
             }
             values.append(value)

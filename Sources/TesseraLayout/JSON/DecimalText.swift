@@ -10,6 +10,39 @@ package enum DecimalText {
         return Double(text)
     }
 
+    /// The number `text` writes in JSON's grammar (`390`, `-0.5`, `1e3`; not
+    /// `0x10`, `+5`, `.5`, `inf` or blanks), as the server and the CLI read
+    /// every number they are given; nil for any other text.
+    package static func jsonNumber(_ text: Substring) -> Double? {
+        isJSONNumber(text.utf8) ? double(text) : nil
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    private static func isJSONNumber(_ utf8: Substring.UTF8View) -> Bool {
+        var rest = utf8
+        func digits() -> Int {
+            let count = rest.prefix(while: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }).count
+            rest = rest.dropFirst(count)
+            return count
+        }
+        if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        if rest.first == UInt8(ascii: "0") {
+            rest = rest.dropFirst()
+        } else if digits() == 0 {
+            return false
+        }
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if rest.first == UInt8(ascii: "e") || rest.first == UInt8(ascii: "E") {
+            rest = rest.dropFirst()
+            if rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return rest.isEmpty
+    }
+
     /// Powers of ten that a Double holds exactly (10^0 through 10^22).
     private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
         (0..<exponent).reduce(1.0) { value, _ in value * 10 }

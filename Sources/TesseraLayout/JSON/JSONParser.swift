@@ -70,6 +70,8 @@ package struct JSONParser {
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case 0xEF where bytes[index...].starts(with: [0xEF, 0xBB, 0xBF]):
+            throw error("a UTF-8 byte order mark (bytes EF BB BF), which JSON text must not carry: save it as UTF-8 without a BOM")
         default: throw error("unexpected \(Self.describe(bytes[index]))")
         }
     }

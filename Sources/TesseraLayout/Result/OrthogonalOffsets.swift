@@ -69,7 +69,7 @@ public struct OrthogonalOffsets: Sendable, Hashable {
                 throw Failure(description: "\(String(sectionText).quotedForMessage) is not a section number (an integer, at least 0)")
             }
             let offsetText = text[text.index(after: split)...]
-            guard let offset = DecimalText.double(offsetText), offset.isFinite else {
+            guard let offset = DecimalText.jsonNumber(offsetText), offset.isFinite else {
                 throw Failure(description: "the offset of section \(section), \(String(offsetText).quotedForMessage), is not a finite number")
             }
             guard offsets.updateValue(offset, forKey: section) == nil else {

@@ -35,10 +35,10 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "With --tiles: the spec whose tiles to write.")
     var name: String?
 
-    @Option(parsing: .unconditionalSingleValue, help: "With --tiles: a container width of the (vertical) spec; repeatable.")
+    @Option(parsing: .unconditionalSingleValue, help: "With --tiles: a container width of the (vertical) spec; repeatable.", transform: ArgumentCheck.number)
     var width: [Double] = []
 
-    @Option(parsing: .unconditionalSingleValue, help: "With --tiles: a container height of the (horizontal) spec; repeatable.")
+    @Option(parsing: .unconditionalSingleValue, help: "With --tiles: a container height of the (horizontal) spec; repeatable.", transform: ArgumentCheck.number)
     var height: [Double] = []
 
     @Option(help: "Write the tile manifest and tiles of --name at each --width or --height under this folder.")

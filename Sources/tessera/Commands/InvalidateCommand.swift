@@ -18,7 +18,7 @@ struct InvalidateCommand: AsyncParsableCommand {
     @Option(help: "The stored spec's name.")
     var name: String
 
-    @Option(parsing: .unconditional, help: "Only the layout at this width (or height, for a horizontal spec).")
+    @Option(parsing: .unconditional, help: "Only the layout at this width (or height, for a horizontal spec).", transform: ArgumentCheck.number)
     var width: Double?
 
     func validate() throws {

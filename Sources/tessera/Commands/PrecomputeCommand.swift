@@ -32,10 +32,10 @@ struct PrecomputeCommand: AsyncParsableCommand {
     @Option(help: "The store, created when missing: \(StoreArgument.kinds).")
     var db: String
 
-    @Option(parsing: .unconditionalSingleValue, help: "A container width to lay out (vertical specs); repeat for several.")
+    @Option(parsing: .unconditionalSingleValue, help: "A container width to lay out (vertical specs); repeat for several.", transform: ArgumentCheck.number)
     var width: [Double] = []
 
-    @Option(parsing: .unconditionalSingleValue, help: "A container height to lay out (horizontal specs); repeat for several.")
+    @Option(parsing: .unconditionalSingleValue, help: "A container height to lay out (horizontal specs); repeat for several.", transform: ArgumentCheck.number)
     var height: [Double] = []
 
     @Option(help: "The name to store the spec under (default: the spec's own name).")

@@ -12,6 +12,15 @@ enum ArgumentCheck {
         guard value > 0 else { throw ValidationError("\(flag) must be positive, got \(JSONWriter.format(value))") }
     }
 
+    /// A number given on the command line, read as the server reads one: in
+    /// JSON's grammar (`390`, `390.5`, `1e3`; `0x10`, `+5` and `inf` are not).
+    static func number(_ text: String) throws -> Double {
+        guard let value = DecimalText.jsonNumber(text[...]) else {
+            throw ValidationError("not a number as JSON writes one (390, 390.5, 1e3)")
+        }
+        return value
+    }
+
     /// A section or item index.
     static func index(_ value: Int, flag: String) throws {
         guard value >= 0 else { throw ValidationError("\(flag) must be 0 or more, got \(value)") }

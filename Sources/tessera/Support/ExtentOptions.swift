@@ -4,10 +4,10 @@ import TesseraLayout
 
 /// `--width` for vertical specs, `--height` for horizontal ones.
 struct ExtentOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "The container width, for a vertical spec.")
+    @Option(parsing: .unconditional, help: "The container width, for a vertical spec.", transform: ArgumentCheck.number)
     var width: Double?
 
-    @Option(parsing: .unconditional, help: "The container height, for a horizontal spec.")
+    @Option(parsing: .unconditional, help: "The container height, for a horizontal spec.", transform: ArgumentCheck.number)
     var height: Double?
 
     func validate() throws {
