@@ -4,12 +4,12 @@ import TesseraLayout
 /// The values a request carries in its path and query, each read strictly:
 /// anything malformed is a 400 that names the value and what is wrong.
 package enum RequestValues {
-    /// A spec name from a path component, percent-decoded; it must be
-    /// valid UTF-8 once decoded (`%2F` is a `/` inside the name).
+    /// A spec name from a path component, percent-decoded and in Normalization
+    /// Form C; it must be valid UTF-8 once decoded (`%2F` is a `/` inside the name).
     package static func name(_ component: String?) throws(Problem) -> String {
         guard let component, !component.isEmpty else { throw Problem(.badRequest, "the spec name is missing") }
         // A path component is valid UTF-8 already: without a '%' it is the name.
-        guard component.utf8.contains(UInt8(ascii: "%")) else { return component }
+        guard component.utf8.contains(UInt8(ascii: "%")) else { return Spec.normalizedName(component) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(component.utf8.count)
         var utf8 = component.utf8.makeIterator()
@@ -26,7 +26,7 @@ package enum RequestValues {
         guard let name = String(validating: bytes, as: UTF8.self) else {
             throw Problem(.badRequest, "the spec name \(String(component).quotedForMessage) is not valid UTF-8 once percent-decoded")
         }
-        return name
+        return Spec.normalizedName(name)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

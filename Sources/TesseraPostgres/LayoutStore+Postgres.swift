@@ -78,7 +78,7 @@ extension LayoutStore {
         )
         self.init(
             backend: storage, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
-            loadsDirectoriesInline: loadsDirectoriesInline, executor: executor
+            loadsDirectoriesInline: loadsDirectoriesInline, executor: executor, nameConflicts: try Self.nameConflicts(of: storage)
         )
     }
 }

@@ -82,7 +82,8 @@ extension LayoutStore {
         let storage = try SQLiteStorage(path: path, configuration: configuration, resolvedNames: names)
         self.init(
             backend: storage, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
-            loadsDirectoriesInline: loadsDirectoriesInline, executor: executor, resolvedNames: names
+            loadsDirectoriesInline: loadsDirectoriesInline, executor: executor, resolvedNames: names,
+            nameConflicts: try Self.nameConflicts(of: storage)
         )
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 import TesseraSQLite
+import TesseraTestSupport
 
 /// The rule for spec names on the command line: `--name`, a spec file's
 /// `"name"` and the lines of `--specs` each fail with one line naming it.
@@ -30,6 +31,38 @@ struct SpecNameCLITests {
             let good = try CLIRunner.run(["precompute", file, "--db", database, "--width", "390", "--name", "feed 1", "--quiet"])
             #expect(good.status == 0, "\(good.stderr)")
             #expect(try await PrecomputeSpecsTests.specs(in: database) == ["feed 1"])
+        }
+    }
+
+    @Test("random equivalent spellings: stored under one (--name, a file's name, a line of --specs), every command finds it under the other")
+    func equivalentSpellings() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
+            let database = directory.appendingPathComponent("feeds.sqlite").path
+            var random = SeededRandom(seed: 0xC11)
+            var stored: [[UInt8]] = []
+            for round in 0..<6 {
+                let (first, second) = EquivalentNames.pair(using: &random)
+                let items = 4 + round
+                let file = try CLIRunner.file("spec\(round).json", in: directory, PrecomputeSpecsTests.line(round.isMultiple(of: 2) ? nil : first, items: items))
+                var arguments = ["precompute", file, "--db", database, "--width", "390", "--quiet"]
+                if round.isMultiple(of: 2) { arguments += ["--name", first] }
+                let precompute = try CLIRunner.run(arguments)
+                #expect(precompute.status == 0, "\(precompute.stderr)")
+                stored.append(Array(Spec.normalizedName(first).utf8))
+                let layout = try LayoutEngine().layout(Spec(jsonText: PrecomputeSpecsTests.line(nil, items: items)), crossExtent: 390)
+                let item = try CLIRunner.run(["item", "--db", database, "--name", second, "--width", "390", "--section", "0", "--item", "\(items - 1)", "--format", "json"])
+                #expect(item.status == 0, "\(item.stderr)")
+                #expect(item.stdout.contains(try #require(layout.element(section: 0, item: items - 1)).jsonText), "\(item.stdout)")
+                let query = try CLIRunner.run(["query", "--db", database, "--name", second, "--width", "390", "--rect", "0,0,390,100000", "--format", "ndjson"])
+                #expect(query.status == 0, "\(query.stderr)")
+                #expect(query.stdout.split(separator: "\n").count == items + 1)
+                let append = try CLIRunner.file("more.ndjson", in: directory, "{}\n")
+                #expect(try CLIRunner.run(["append", "--db", database, "--name", second, "--section", "0", append, "--quiet"]).status == 0)
+                #expect(try CLIRunner.run(["invalidate", "--db", database, "--name", second]).status == 0)
+            }
+            // One spec per name, each under its NFC bytes.
+            let names = try await PrecomputeSpecsTests.specs(in: database).map { Array($0.utf8) }
+            #expect(names.sorted { $0.lexicographicallyPrecedes($1) } == stored.sorted { $0.lexicographicallyPrecedes($1) })
         }
     }
 

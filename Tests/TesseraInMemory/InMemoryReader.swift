@@ -66,6 +66,9 @@ package class InMemoryReader: ReadSnapshot, SpecReads, LayoutReads, SectionReads
         }
     }
 
+    /// None: the tables file specs by Swift strings, one entry for equivalent names.
+    package func nameConflicts() throws -> [String] { [] }
+
     package func specSummary(name: String) throws -> StoredSpec? {
         try spec(name: name).map(Self.summary(of:))
     }

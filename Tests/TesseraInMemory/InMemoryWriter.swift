@@ -64,6 +64,8 @@ package final class InMemoryWriter: InMemoryReader, WriteTransaction, SpecRows, 
         tables.itemRuns[id] = nil
     }
 
+    package func clearNameConflict(name: String) throws {}
+
     package func deleteSectionBodies(specID: Int64) throws {
         tables.specSections[specID] = nil
         tables.itemRuns[specID] = nil

@@ -67,4 +67,37 @@ struct SpecNameTests {
             Issue.record("not a SpecError: \(error)")
         }
     }
+
+    @Test("a name is read in Normalization Form C: canonically equivalent spellings are one name, by bytes too")
+    func normalization() throws {
+        let pairs: [(written: String, normal: String)] = [
+            ("cafe\u{301}", "caf\u{E9}"),
+            ("caf\u{E9}", "caf\u{E9}"),
+            // Singletons: the Kelvin and Ångström signs, the Greek question mark.
+            ("\u{212A}elvin", "Kelvin"),
+            ("\u{212B}", "\u{C5}"),
+            ("why\u{37E}", "why;"),
+            // Combining marks in canonical order: dot below before dot above.
+            ("D\u{307}\u{323}", "\u{1E0C}\u{307}"),
+            ("plain-ascii_name 1", "plain-ascii_name 1"),
+        ]
+        for (written, normal) in pairs {
+            #expect(Array(Spec.normalizedName(written).utf8) == Array(normal.utf8), "\(written.unicodeScalars.map(\.hexDigits))")
+            #expect(Array(try #require(try Spec(jsonText: spec(named: written)).name).utf8) == Array(normal.utf8))
+        }
+        // The escaped form reads the same: a name's bytes never depend on how JSON wrote them.
+        let escaped = try Spec(jsonText: #"{"format": 1, "name": "cafe\u0301", "sections": []}"#)
+        #expect(escaped.name.map { Array($0.utf8) } == Array("caf\u{E9}".utf8))
+    }
+
+    @Test("the byte limit applies to the normalized name")
+    func normalizedLength() {
+        // U+0958 is excluded from composition: its NFC is two scalars, 6 bytes for 3.
+        let growing = String(repeating: "\u{958}", count: 80)
+        #expect(growing.utf8.count == 240)
+        #expect(error(named: growing) == SpecError(path: "name", reason: "a spec name must be at most 256 bytes of UTF-8, got 480 bytes"))
+        // 128 decomposed é are 384 bytes written, 256 once composed: a valid name.
+        let decomposed = String(repeating: "e\u{301}", count: 128)
+        #expect(error(named: decomposed) == nil)
+    }
 }

@@ -257,7 +257,7 @@ struct PostgresReadTests {
         // then), no item runs, no directory summaries, one version recorded
         // (version 3 changed no table).
         try scratch.store.executePostgres("""
-            ALTER TABLE layouts DROP COLUMN directory_summary;
+            ALTER TABLE layouts DROP COLUMN directory_summary; DROP TABLE spec_name_conflicts;
             DROP FUNCTION tessera_checksum(spec_item_runs); DROP TABLE spec_item_runs;
             DROP TRIGGER specs_notify ON specs; DROP TRIGGER spec_sections_notify ON spec_sections;
             DROP TRIGGER layouts_notify ON layouts; DROP TRIGGER layout_sections_notify ON layout_sections;

@@ -22,8 +22,9 @@ extension Spec {
         var name: String?
         if let value = object["name"], value != .null {
             guard case .string(let text) = value else { throw root.appending("name").error("must be a string, got \(value.typeName)") }
-            try Spec.checkName(text, at: root.appending("name"))
-            name = text
+            let normalized = Spec.normalizedName(text)
+            try Spec.checkName(normalized, at: root.appending("name"))
+            name = normalized
         }
         let axisName = try reader.string("axis", oneOf: Axis.allCases.map(\.rawValue), default: Axis.vertical.rawValue)
         let axis = Axis(rawValue: axisName) ?? .vertical

@@ -1,11 +1,27 @@
 /// The rule for spec names, the keys a store files specs under: not empty,
 /// at most ``Spec/maximumNameBytes`` bytes of UTF-8, no control characters
-/// or line breaks.
+/// or line breaks. Names are compared by canonical equivalence, as Swift
+/// compares strings: every entry point files and looks a name up in
+/// Unicode Normalization Form C (``Spec/normalizedName(_:)``).
 /// (Valid UTF-8 comes with every Swift string; the JSON parser refuses
 /// invalid bytes and lone surrogate escapes before a name is read.)
 extension Spec {
     /// The longest name, in bytes of UTF-8: 256.
     public static let maximumNameBytes = 256
+
+    /// `name` in Unicode Normalization Form C: the one spelling of all the
+    /// names canonically equivalent to it (`café` with a precomposed é, for
+    /// `cafe` followed by U+0301), which a store files and looks up by bytes.
+    public static func normalizedName(_ name: String) -> String {
+        var utf8 = name.utf8.makeIterator()
+        while let byte = utf8.next() {
+            guard byte < 0x80 else {
+                let normalized = name._nfcCodeUnits
+                return normalized.elementsEqual(name.utf8) ? name : String(decoding: normalized, as: UTF8.self)
+            }
+        }
+        return name
+    }
 
     /// The rule `name` breaks, in words, or nil when it is a valid name.
     public static func nameProblem(_ name: String) -> String? {

@@ -68,6 +68,10 @@ extension PostgresSession: ReadSnapshot, SpecReads, LayoutReads, SectionReads, C
         try rows("SELECT \(Self.specColumns) ORDER BY name").map(storedSpec)
     }
 
+    func nameConflicts() throws -> [String] {
+        try rows("SELECT name FROM spec_name_conflicts ORDER BY name").map { try $0.text(0) }
+    }
+
     func specSummary(name: String) throws -> StoredSpec? {
         try lockSpecIfWriting(name)
         return try rows("SELECT \(Self.specColumns) WHERE name = $1", .of(name)).first.map(storedSpec)

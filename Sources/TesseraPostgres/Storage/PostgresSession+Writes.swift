@@ -48,6 +48,10 @@ extension PostgresSession {
         try pipeline("DELETE FROM specs WHERE id = $1", .of(id))
     }
 
+    func clearNameConflict(name: String) throws {
+        try pipeline("DELETE FROM spec_name_conflicts WHERE name = $1", .of(name))
+    }
+
     func deleteSectionBodies(specID: Int64) throws {
         try pipeline("DELETE FROM spec_sections WHERE spec_id = $1", .of(specID))
         try pipeline("DELETE FROM spec_item_runs WHERE spec_id = $1", .of(specID))

@@ -53,6 +53,7 @@ final class PostgresWrite: WriteTransaction, SpecRows, LayoutRows, CellRows {
         try session.touchSpec(id: id, contentHash: contentHash, updatedAt: updatedAt)
     }
     func deleteSpec(id: Int64) throws { try session.deleteSpec(id: id) }
+    func clearNameConflict(name: String) throws { try session.clearNameConflict(name: name) }
     func deleteSectionBodies(specID: Int64) throws { try session.deleteSectionBodies(specID: specID) }
     func writeSection(specID: Int64, index: Int, identity: String, contentHash: String, body: String) throws {
         try session.writeSection(specID: specID, index: index, identity: identity, contentHash: contentHash, body: body)

@@ -1,10 +1,11 @@
 import CSQLite
 import SQLiteToolkit
+import TesseraLayout
 import TesseraStore
 
 extension Connection.Options {
     /// These options, with the store's set-up run on every connection they
-    /// open: the SQL functions of the checksums, and the check that SQLite
+    /// open: the SQL functions of the checksums and of names, and the check that SQLite
     /// has the R*Tree module (so that a missing module is reported at open,
     /// not at the first spatial query).
     package var forStore: Connection.Options {
@@ -12,6 +13,7 @@ extension Connection.Options {
         options.setUp = { connection in
             try connection.checkRTree()
             try connection.registerChecksumFunctions()
+            try connection.registerNameFunction()
         }
         return options
     }
@@ -87,5 +89,28 @@ extension Connection {
             sqlite3_result_int64(context, record.checksum)
         }, nil, nil, nil)
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, db: handle, sql: "tessera_checksum") }
+    }
+}
+
+extension Connection {
+    /// `tessera_nfc(text)`: the text in Normalization Form C
+    /// (`Spec.normalizedName`), for the migration that files names by it and
+    /// for finding the specs filed under names equivalent to one.
+    func registerNameFunction() throws {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        let rc = sqlite3_create_function_v2(handle, "tessera_nfc", 1, flags, nil, { context, _, arguments in
+            guard let value = arguments?[0], sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else {
+                return sqlite3_result_null(context)
+            }
+            let bytes = UnsafeRawBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
+            let normalized = Spec.normalizedName(String(decoding: bytes, as: UTF8.self))
+            // SQLITE_TRANSIENT (a macro Swift cannot import): SQLite copies the text.
+            let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+            var utf8 = Array(normalized.utf8)
+            utf8.withUnsafeMutableBytes { buffer in
+                sqlite3_result_text(context, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), transient)
+            }
+        }, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw SQLiteError(code: rc, db: handle, sql: "tessera_nfc") }
     }
 }

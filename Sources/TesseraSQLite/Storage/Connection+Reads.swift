@@ -73,6 +73,13 @@ extension Connection: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGr
         return result
     }
 
+    package func nameConflicts() throws -> [String] {
+        let query = try cachedStatement("SELECT name FROM spec_name_conflicts ORDER BY name")
+        var names: [String] = []
+        while try query.step() { names.append(query.text(at: 0)) }
+        return names
+    }
+
     package func specSummary(name: String) throws -> StoredSpec? {
         let query = try cachedStatement("SELECT \(Self.specColumns) WHERE name = ?")
         try query.bind(name)

@@ -40,6 +40,12 @@ extension Connection: WriteTransaction, SpecRows, LayoutRows, CellRows {
         try delete.execute()
     }
 
+    package func clearNameConflict(name: String) throws {
+        let clear = try cachedStatement("DELETE FROM spec_name_conflicts WHERE name = ?")
+        try clear.bind(name)
+        try clear.execute()
+    }
+
     package func deleteSectionBodies(specID: Int64) throws {
         for table in ["spec_sections", "spec_item_runs"] {
             let clear = try cachedStatement("DELETE FROM \(table) WHERE spec_id = ?")

@@ -28,21 +28,24 @@ extension LayoutStore {
     /// With `computeIfMissing` false, a layout that is missing or stale is
     /// `notFound` instead of being computed first.
     public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
-        try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
+        let name = try specName(name)
+        return try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try reader.elements(in: rect, pinning: false, direction: direction, offsets: offsets)
         }
     }
 
     /// The elements visible in `viewport`, pinned headers and footers moved.
     public func visibleElements(name: String, crossExtent: Double, viewport: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
-        try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
+        let name = try specName(name)
+        return try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try reader.elements(in: viewport, pinning: true, direction: direction, offsets: offsets)
         }
     }
 
     /// The cell of one item, or nil when there is no such item.
     public func element(name: String, crossExtent: Double, section: Int, item: Int, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> LayoutElement? {
-        try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
+        let name = try specName(name)
+        return try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try reader.cell(section: section, item: item, direction: direction, offsets: offsets)?.element
         }
     }
@@ -58,6 +61,7 @@ extension LayoutStore {
     ///   spec's items files changed since it was saved.
     @discardableResult
     public func layout(name: String, crossExtent: Double, progress: (@Sendable (PrecomputeProgress) -> Void)? = nil) async throws -> ComputedLayout {
+        let name = try specName(name)
         if let fresh = try await readAsync({ storage in try self.freshRecord(name: name, crossExtent: crossExtent, storage: storage)?.layout }) {
             return ComputedLayout(layout: fresh, computed: false)
         }
@@ -72,6 +76,7 @@ extension LayoutStore {
     public func precompute(
         name: String, crossExtents: [Double], progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
     ) async throws -> [ComputedLayout] {
+        let name = try specName(name)
         var layouts: [ComputedLayout] = []
         for extent in crossExtents { layouts.append(try await layout(name: name, crossExtent: extent, progress: progress)) }
         return layouts
@@ -79,7 +84,8 @@ extension LayoutStore {
 
     /// The on-screen content size of the layout, computed first when it is missing or stale.
     public func contentSize(name: String, crossExtent: Double) async throws -> Size {
-        try await layout(name: name, crossExtent: crossExtent).layout.contentSize
+        let name = try specName(name)
+        return try await layout(name: name, crossExtent: crossExtent).layout.contentSize
     }
 
     // MARK: Reads
@@ -91,7 +97,8 @@ extension LayoutStore {
 
     /// The stored layouts of one spec, by extent; `notFound` for an unknown spec.
     public func layouts(name: String) async throws -> [StoredLayout] {
-        try await readAsync { storage in try Self.layouts(name: name, storage: storage) }
+        let name = try specName(name)
+        return try await readAsync { storage in try Self.layouts(name: name, storage: storage) }
     }
 
     /// Every stored spec, by name.
@@ -101,12 +108,14 @@ extension LayoutStore {
 
     /// What the store holds of the spec stored under `name`, or nil.
     public func storedSpec(named name: String) async throws -> StoredSpec? {
-        try await readAsync { storage in try storage.specs.specSummary(name: name) }
+        let name = try specName(name)
+        return try await readAsync { storage in try storage.specs.specSummary(name: name) }
     }
 
     /// The spec stored under `name`, or nil.
     public func spec(named name: String) async throws -> Spec? {
-        try await readAsync { storage in try self.loadSpec(name: name, storage: storage)?.spec }
+        let name = try specName(name)
+        return try await readAsync { storage in try self.loadSpec(name: name, storage: storage)?.spec }
     }
 
     // MARK: Plumbing

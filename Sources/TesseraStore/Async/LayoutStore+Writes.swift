@@ -34,7 +34,8 @@ extension LayoutStore {
     /// stale layout); it runs inside the write and must not write to the store.
     @discardableResult
     public func update(name: String, with spec: Spec, progress: (@Sendable (PrecomputeProgress) -> Void)? = nil) async throws -> UpdateReport {
-        try await writeAsync { flag in try await self.update(name: name, with: spec, progress: progress, cancellation: flag) }
+        let name = try specName(name)
+        return try await writeAsync { flag in try await self.update(name: name, with: spec, progress: progress, cancellation: flag) }
     }
 
     /// Appends `items` to section `section` of the spec stored under `name`
@@ -42,7 +43,8 @@ extension LayoutStore {
     /// from where each layout stopped: about the work of the new items.
     @discardableResult
     public func append(name: String, section: Int, items: [Item]) async throws -> UpdateReport {
-        try await writeAsync { flag in try await self.append(name: name, section: section, items: items, cancellation: flag) }
+        let name = try specName(name)
+        return try await writeAsync { flag in try await self.append(name: name, section: section, items: items, cancellation: flag) }
     }
 
     /// Marks layouts stale: the spec's layout at `crossExtent`, or all of its
@@ -51,7 +53,8 @@ extension LayoutStore {
     /// - Returns: the number of layouts marked.
     @discardableResult
     public func invalidate(name: String, crossExtent: Double? = nil) async throws -> Int {
-        try await writeAsync { _ in
+        let name = try specName(name)
+        return try await writeAsync { _ in
             try await self.write { storage in
                 guard let specID = try await storage.read({ try $0.specs.specID(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
                 return try await storage.layoutRows.invalidate(specID: specID, crossExtent: crossExtent, updatedAt: Clock.wall())
@@ -63,7 +66,8 @@ extension LayoutStore {
     /// returns whether there was one.
     @discardableResult
     public func deleteLayout(name: String, crossExtent: Double) async throws -> Bool {
-        try await writeAsync { _ in
+        let name = try specName(name)
+        return try await writeAsync { _ in
             try await self.write { storage in
                 guard let id = try await storage.read({ rows in
                     guard let specID = try rows.specs.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
@@ -75,10 +79,16 @@ extension LayoutStore {
         }
     }
 
-    /// Deletes a spec and all its layouts; returns whether it existed.
+    /// Deletes a spec and all its layouts; returns whether it existed. A
+    /// name the store holds more than one spec under (stored before names
+    /// were normalized) deletes every one of them.
     @discardableResult
     public func deleteSpec(named name: String) async throws -> Bool {
-        try await writeAsync { _ in try await self.deleteSpec(in: name) }
+        let name = Spec.normalizedName(name)
+        if hasNameConflicts, nameConflicts.withLock({ $0.contains(name) }) {
+            return try await writeAsync { _ in try await self.deleteEquivalentSpecs(name) }
+        }
+        return try await writeAsync { _ in try await self.deleteSpec(in: name) }
     }
 
     /// Deletes every stale layout and gives the freed space (theirs, and that

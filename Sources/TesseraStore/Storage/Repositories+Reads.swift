@@ -6,6 +6,10 @@ package protocol SpecReads: AnyObject {
     func specRecord(name: String) throws -> SpecRecord?
     /// Every stored spec, by name.
     func specSummaries() throws -> [StoredSpec]
+    /// The names (in NFC) under whose canonically equivalent spellings the
+    /// store holds more than one spec, as a store written before names were
+    /// normalized may: empty in every store written since.
+    func nameConflicts() throws -> [String]
     func specSummary(name: String) throws -> StoredSpec?
     /// The stored bodies of a spec's sections, in order.
     func sectionBodies(specID: Int64) throws -> [String]

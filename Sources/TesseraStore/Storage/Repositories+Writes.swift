@@ -13,6 +13,9 @@ package protocol SpecRows: AnyObject {
     /// Deletes a spec's row and its sections' bodies (the store deletes its
     /// layouts first).
     func deleteSpec(id: Int64) async throws
+    /// Forgets that the store holds more than one spec under names
+    /// equivalent to `name` (after the store deleted them).
+    func clearNameConflict(name: String) async throws
     /// Deletes a spec's sections' bodies and item runs.
     func deleteSectionBodies(specID: Int64) async throws
     /// Inserts or replaces a section's stored body (the item runs appended

@@ -67,7 +67,8 @@ extension LayoutStore {
         _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight,
         offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true
     ) throws -> LayoutAnswer {
-        try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
+        let name = try specName(name)
+        return try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try Self.answer(query, reader: reader, direction: direction, offsets: offsets)
         }
     }
@@ -79,6 +80,7 @@ extension LayoutStore {
         _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight,
         offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true
     ) async throws -> LayoutAnswer {
+        let name = try specName(name)
         switch try await self.query(query, name: name, crossExtent: crossExtent, direction: direction, offsets: offsets, compute: computeIfMissing ? .always : .never) {
         case .found(let answer, _): return answer
         case .missing: throw Self.notComputed(name: name, crossExtent: crossExtent)

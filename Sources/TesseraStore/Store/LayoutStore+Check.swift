@@ -61,7 +61,9 @@ extension LayoutStore {
                 report.problems.append(.init(spec: row.spec, crossExtent: row.crossExtent, message: message))
             }
             do {
-                for spec in try storage.specs.specSummaries() {
+                let specs = try storage.specs.specSummaries()
+                report.problems += Self.nameProblems(specs)
+                for spec in specs {
                     report.specsChecked += 1
                     try checkSpec(spec, storage: storage) { report.problems.append($0) }
                 }

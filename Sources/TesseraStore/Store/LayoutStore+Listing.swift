@@ -20,7 +20,8 @@ extension LayoutStore {
 
     /// One stored spec with its layouts, or nil when there is no such spec.
     public func listing(name: String) async throws -> SpecListing? {
-        try await readAsync { storage in try Self.listing(name: name, storage: storage) }
+        let name = try specName(name)
+        return try await readAsync { storage in try Self.listing(name: name, storage: storage) }
     }
 
     static func listing(storage: any ReadSnapshot) throws -> [SpecListing] {

@@ -19,21 +19,24 @@ extension LayoutStore {
     /// mirrored rect (`LayoutDirection`), here and in the queries below;
     /// `offsets` scroll carousels (`OrthogonalOffsets`), before mirroring.
     public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) throws -> [LayoutElement] {
-        try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
+        let name = try specName(name)
+        return try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try reader.elements(in: rect, pinning: false, direction: direction, offsets: offsets)
         }
     }
 
     /// The elements visible in `viewport`, pinned headers and footers moved.
     public func visibleElements(name: String, crossExtent: Double, viewport: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) throws -> [LayoutElement] {
-        try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
+        let name = try specName(name)
+        return try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try reader.elements(in: viewport, pinning: true, direction: direction, offsets: offsets)
         }
     }
 
     /// The cell of one item, or nil when there is no such item.
     public func element(name: String, crossExtent: Double, section: Int, item: Int, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) throws -> LayoutElement? {
-        try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
+        let name = try specName(name)
+        return try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
             try reader.cell(section: section, item: item, direction: direction, offsets: offsets)?.element
         }
     }

@@ -43,7 +43,8 @@ extension LayoutStore {
     /// - Returns: what the resize did to each stored layout, as ``append(name:section:items:)``.
     @discardableResult
     public func resize(name: String, section: Int, changes: [ItemChange]) async throws -> UpdateReport {
-        try await writeAsync { flag in try await self.resize(name: name, section: section, changes: changes, cancellation: flag) }
+        let name = try specName(name)
+        return try await writeAsync { flag in try await self.resize(name: name, section: section, changes: changes, cancellation: flag) }
     }
 
     /// The body of ``resize(name:section:changes:)``.

@@ -46,7 +46,7 @@ extension LayoutStore {
     /// Checks and fingerprints a spec before its write: no name, an extent
     /// the spec's axis cannot take or an unreadable items file fail here.
     func prepareSave(_ spec: Spec, as name: String?, crossExtents: [Double]) throws -> PreparedSave {
-        guard let name = name ?? spec.name, !name.isEmpty else {
+        guard let name = try (name ?? spec.name).map(specName), !name.isEmpty else {
             throw StoreError(.invalidArgument, "the spec has no name: give one (a \"name\" in the spec, or a name to save it as)")
         }
         if let problem = Spec.nameProblem(name) {

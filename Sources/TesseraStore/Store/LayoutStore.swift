@@ -61,12 +61,16 @@ public final class LayoutStore: Sendable {
     let computeGate = AsyncGate(width: 2)
     /// Computations of missing layouts under way, for async callers to share.
     let flights = Locked<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
+    /// The names the store holds more than one spec under (see `specName`),
+    /// read at open; whether there were any, for the path of every query.
+    let nameConflicts: Locked<Set<String>>
+    let hasNameConflicts: Bool
 
     /// A store over `backend`; backends' modules offer the public ways to open one.
     package init(
         backend: any StorageBackend, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget,
         frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget, loadsDirectoriesInline: Bool = false,
-        executor: (any BlockingExecutor)? = nil, resolvedNames: ResolvedNames? = nil
+        executor: (any BlockingExecutor)? = nil, resolvedNames: ResolvedNames? = nil, nameConflicts: [String] = []
     ) {
         self.backend = backend
         let executor = executor ?? StoreThreads()
@@ -79,6 +83,8 @@ public final class LayoutStore: Sendable {
         readerCaches = ReaderCaches(frames: frameCache, names: resolvedNames, directories: layoutCache, location: backend.location)
         self.resolvedNames = resolvedNames
         self.loadsDirectoriesInline = loadsDirectoriesInline
+        self.nameConflicts = Locked(Set(nameConflicts))
+        hasNameConflicts = !nameConflicts.isEmpty
     }
 
     /// The default budget of the shared cache of layout directories: 64 MiB,

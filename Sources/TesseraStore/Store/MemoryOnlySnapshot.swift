@@ -16,6 +16,7 @@ final class MemoryOnlySnapshot: ReadSnapshot, SpecReads, LayoutReads, SectionRea
     func specID(name: String) throws -> Int64? { throw AnswerNeedsStorage() }
     func specRecord(name: String) throws -> SpecRecord? { throw AnswerNeedsStorage() }
     func specSummaries() throws -> [StoredSpec] { throw AnswerNeedsStorage() }
+    func nameConflicts() throws -> [String] { throw AnswerNeedsStorage() }
     func specSummary(name: String) throws -> StoredSpec? { throw AnswerNeedsStorage() }
     func sectionBodies(specID: Int64) throws -> [String] { throw AnswerNeedsStorage() }
     func sectionBody(specID: Int64, index: Int) throws -> String? { throw AnswerNeedsStorage() }

@@ -70,6 +70,7 @@ extension LayoutStore {
         _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight,
         offsets: OrthogonalOffsets = .none, maximumElements: Int? = nil, compute policy: ComputePolicy = .always
     ) async throws -> QueryResult {
+        let name = try specName(name)
         let answer: @Sendable (LayoutReader) throws -> LayoutAnswer = { reader in
             try Self.answer(
                 query, reader: reader, direction: direction, offsets: offsets,

@@ -72,6 +72,7 @@ extension LayoutStore {
     ///
     /// - Throws: ``StoreError`` as ``query(_:name:crossExtent:direction:offsets:maximumElements:compute:)``.
     public func tileManifest(name: String, crossExtent: Double, compute policy: ComputePolicy = .always) async throws -> TileResult<TileManifest> {
+        let name = try specName(name)
         let result = try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) { reader in
             try self.tiled(reader).manifest
         }
@@ -91,6 +92,7 @@ extension LayoutStore {
         name: String, crossExtent: Double, revision: String, index: Int, direction: LayoutDirection = .leftToRight,
         offsets: OrthogonalOffsets = .none, maximumElements: Int? = nil, compute policy: ComputePolicy = .always
     ) async throws -> TileResult<LayoutTile> {
+        let name = try specName(name)
         let result = try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) { reader in
             let tiled = try self.tiled(reader)
             let manifest = tiled.manifest

@@ -45,7 +45,7 @@ struct AppendRequest: Equatable {
 struct SectionTarget: ParsableArguments {
     @OptionGroup var database: DatabaseOption
 
-    @Option(help: "The stored spec's name.")
+    @Option(help: "The stored spec's name.", transform: Spec.normalizedName)
     var name: String
 
     @Option(parsing: .unconditional, help: "The section to write to.")

@@ -32,7 +32,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Replace --out if it exists.")
     var replace = false
 
-    @Option(help: "With --tiles: the spec whose tiles to write.")
+    @Option(help: "With --tiles: the spec whose tiles to write.", transform: Spec.normalizedName)
     var name: String?
 
     @Option(parsing: .unconditionalSingleValue, help: "With --tiles: a container width of the (vertical) spec; repeatable.", transform: ArgumentCheck.number)

@@ -15,7 +15,7 @@ struct InvalidateCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
-    @Option(help: "The stored spec's name.")
+    @Option(help: "The stored spec's name.", transform: Spec.normalizedName)
     var name: String
 
     @Option(parsing: .unconditional, help: "Only the layout at this width (or height, for a horizontal spec).", transform: ArgumentCheck.number)

@@ -13,7 +13,7 @@ struct ItemCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
-    @Option(help: "The stored spec's name.")
+    @Option(help: "The stored spec's name.", transform: Spec.normalizedName)
     var name: String
 
     @OptionGroup var extent: ExtentOptions

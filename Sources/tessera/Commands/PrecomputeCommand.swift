@@ -38,7 +38,7 @@ struct PrecomputeCommand: AsyncParsableCommand {
     @Option(parsing: .unconditionalSingleValue, help: "A container height to lay out (horizontal specs); repeat for several.", transform: ArgumentCheck.number)
     var height: [Double] = []
 
-    @Option(help: "The name to store the spec under (default: the spec's own name).")
+    @Option(help: "The name to store the spec under (default: the spec's own name).", transform: Spec.normalizedName)
     var name: String?
 
     @Flag(help: "Print nothing but errors.")

@@ -14,7 +14,7 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(help: "The store: \(StoreArgument.kinds).")
     var db: String?
 
-    @Option(help: "The stored spec's name (with --db).")
+    @Option(help: "The stored spec's name (with --db).", transform: Spec.normalizedName)
     var name: String?
 
     @Option(help: "A spec file, laid out in memory instead of a store (- reads standard input).")

@@ -22,7 +22,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "The store to read the layout from, instead of a spec file: \(StoreArgument.kinds).")
     var db: String?
 
-    @Option(help: "The stored spec's name (with --db).")
+    @Option(help: "The stored spec's name (with --db).", transform: Spec.normalizedName)
     var name: String?
 
     @OptionGroup var extent: ExtentOptions

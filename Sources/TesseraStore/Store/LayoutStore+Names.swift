@@ -1,0 +1,72 @@
+import Locking
+import TesseraLayout
+
+/// Names as the store files them: in Normalization Form C, so that names
+/// Swift calls equal (canonically equivalent) are one key in every cache
+/// and one row in the backend, which compares bytes.
+extension LayoutStore {
+    /// The names `backend` holds more than one spec under (``SpecReads/nameConflicts()``), read once at open.
+    package static func nameConflicts(of backend: any StorageBackend) throws -> [String] {
+        var names: [String] = []
+        try backend.read { names = try $0.specs.nameConflicts() }
+        return names
+    }
+
+    /// `name` as the store files it (``Spec/normalizedName(_:)``).
+    /// - Throws: `conflict` for a name the store holds more than one spec
+    ///   under (stored before names were normalized): no request may be
+    ///   answered with the frames of a spec it did not mean.
+    func specName(_ name: String) throws -> String {
+        let name = Spec.normalizedName(name)
+        if hasNameConflicts, nameConflicts.withLock({ $0.contains(name) }) {
+            throw StoreError(
+                .conflict,
+                "the store holds more than one spec under names equivalent to \(name.quotedForMessage) (stored before names were "
+                    + "compared by canonical equivalence), and cannot tell which one is meant: delete the name (every spec under an "
+                    + "equivalent name goes) and save the one you want again",
+                store: location, spec: name
+            )
+        }
+        return name
+    }
+
+    /// Deletes every spec filed under a name equivalent to `name`, which the
+    /// store holds more than one spec under; true when it deleted any.
+    func deleteEquivalentSpecs(_ name: String) async throws -> Bool {
+        let deleted = try await write { storage in
+            let spellings = try await storage.read { rows in try rows.specs.specSummaries().map(\.name).filter { $0 == name } }
+            for spelling in spellings {
+                // By the spelling's own bytes: the backend finds that row alone.
+                guard let (specID, layouts) = try await storage.read({ rows -> (Int64, [LayoutRecord])? in
+                    guard let specID = try rows.specs.specID(name: spelling) else { return nil }
+                    return (specID, try rows.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version))
+                }) else { continue }
+                for record in layouts { try await storage.layoutRows.deleteLayout(id: record.layout.id) }
+                try await storage.specRows.deleteSpec(id: specID)
+            }
+            try await storage.specRows.clearNameConflict(name: name)
+            return !spellings.isEmpty
+        }
+        nameConflicts.withLock { _ = $0.remove(name) }
+        return deleted
+    }
+
+    /// Problems with the names of `specs`: specs filed under equivalent
+    /// names, and names not in Normalization Form C.
+    static func nameProblems(_ specs: [StoredSpec]) -> [CheckReport.Problem] {
+        var classes: [String: [String]] = [:]
+        for spec in specs { classes[spec.name, default: []].append(spec.name) }
+        var problems: [CheckReport.Problem] = []
+        for (name, spellings) in classes.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
+            let normal = Spec.normalizedName(name)
+            if spellings.count > 1 {
+                let written = spellings.map { "U+" + $0.unicodeScalars.map(\.hexDigits).joined(separator: " ") }.joined(separator: ", ")
+                problems.append(.init(spec: normal, message: "\(spellings.count) specs are filed under equivalent names (\(written)), which "
+                    + "the store cannot tell apart: every use of the name is refused until it is deleted"))
+            } else if Array(name.utf8) != Array(normal.utf8) {
+                problems.append(.init(spec: name, message: "its name is not in Normalization Form C, so no request finds it"))
+            }
+        }
+        return problems
+    }
+}
