@@ -12,7 +12,8 @@ struct Tessera: AsyncParsableCommand {
         version: TesseraVersion.current,
         subcommands: [
             LayoutCommand.self, PrecomputeCommand.self, AppendCommand.self, ResizeCommand.self, QueryCommand.self, ItemCommand.self, ListCommand.self,
-            InvalidateCommand.self, PruneCommand.self, CheckCommand.self, ExportCommand.self, RenderCommand.self, DemoCommand.self,
+            SpecCommand.self, InvalidateCommand.self, DeleteCommand.self, PruneCommand.self, CheckCommand.self, ExportCommand.self,
+            RenderCommand.self, DemoCommand.self,
         ]
     )
 

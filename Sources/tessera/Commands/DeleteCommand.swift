@@ -1,0 +1,64 @@
+import ArgumentParser
+import TesseraLayout
+import TesseraStore
+
+/// `tessera delete --db FILE --name N`.
+struct DeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a stored spec and all its layouts.",
+        discussion: """
+            Beside it: invalidate marks layouts stale and keeps the spec (they are computed again on next use); \
+            prune deletes stale layouts and gives their space back. An unknown name is an error.
+            """
+    )
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: "The stored spec's name.", transform: Spec.normalizedName)
+    var name: String
+
+    func validate() throws {
+        try ArgumentCheck.specName(name, flag: "--name")
+    }
+
+    func run() async throws {
+        let store = try database.open()
+        defer { store.close() }
+        let layouts = try await reportingErrors { () -> Int in
+            let count = try await store.layouts(name: name).count
+            guard try await store.deleteSpec(named: name) else { throw StoreError.noSuchSpec(name: name) }
+            return count
+        }
+        print("deleted \"\(name)\" and \(counted(layouts, "layout"))")
+    }
+}
+
+/// `tessera spec --db FILE --name N`.
+struct SpecCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spec",
+        abstract: "Print a stored spec as JSON (one line), as GET /v1/feeds/{name}/spec answers.",
+        discussion: "The spec reads back: precompute takes the output as it is. An items file is printed as the absolute path it was stored with."
+    )
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: "The stored spec's name.", transform: Spec.normalizedName)
+    var name: String
+
+    func validate() throws {
+        try ArgumentCheck.specName(name, flag: "--name")
+    }
+
+    func run() async throws {
+        let store = try database.openForReading()
+        defer { store.close() }
+        let spec = try await reportingErrors { () -> Spec in
+            guard var spec = try await store.spec(named: name) else { throw StoreError.noSuchSpec(name: name) }
+            spec.name = name
+            return spec
+        }
+        print(JSONWriter.canonical(spec.jsonValue))
+    }
+}
