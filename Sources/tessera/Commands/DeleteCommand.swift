@@ -14,17 +14,12 @@ struct DeleteCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var database: DatabaseOption
-
-    @Option(help: "The stored spec's name.", transform: Spec.normalizedName)
-    var name: String
-
-    func validate() throws {
-        try ArgumentCheck.specName(name, flag: "--name")
-    }
+    @OptionGroup var spec: SpecNameOption
 
     func run() async throws {
         let store = try database.open()
         defer { store.close() }
+        let name = spec.name
         let layouts = try await reportingErrors { () -> Int in
             let count = try await store.layouts(name: name).count
             guard try await store.deleteSpec(named: name) else { throw StoreError.noSuchSpec(name: name) }
@@ -43,22 +38,17 @@ struct SpecCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var database: DatabaseOption
-
-    @Option(help: "The stored spec's name.", transform: Spec.normalizedName)
-    var name: String
-
-    func validate() throws {
-        try ArgumentCheck.specName(name, flag: "--name")
-    }
+    @OptionGroup var spec: SpecNameOption
 
     func run() async throws {
         let store = try database.openForReading()
         defer { store.close() }
-        let spec = try await reportingErrors { () -> Spec in
-            guard var spec = try await store.spec(named: name) else { throw StoreError.noSuchSpec(name: name) }
-            spec.name = name
-            return spec
+        let name = spec.name
+        let stored = try await reportingErrors { () -> Spec in
+            guard var stored = try await store.spec(named: name) else { throw StoreError.noSuchSpec(name: name) }
+            stored.name = name
+            return stored
         }
-        print(JSONWriter.canonical(spec.jsonValue))
+        print(JSONWriter.canonical(stored.jsonValue))
     }
 }

@@ -14,16 +14,15 @@ struct InvalidateCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var database: DatabaseOption
-
-    @Option(help: "The stored spec's name.", transform: Spec.normalizedName)
-    var name: String
+    @OptionGroup var spec: SpecNameOption
 
     @Option(parsing: .unconditional, help: "Only the layout at this width (or height, for a horizontal spec).", transform: ArgumentCheck.number)
     var width: Double?
 
+    var name: String { spec.name }
+
     func validate() throws {
         if let width { try ArgumentCheck.extent(width, flag: "--width") }
-        try ArgumentCheck.specName(name, flag: "--name")
     }
 
     func run() async throws {

@@ -7,6 +7,16 @@ import SQLiteToolkit
 import TesseraSQLite
 import TesseraStore
 
+/// `--name N`: a stored spec's name, read in NFC and checked by the rule for names.
+struct SpecNameOption: ParsableArguments {
+    @Option(help: "The stored spec's name.", transform: Spec.normalizedName)
+    var name: String
+
+    func validate() throws {
+        try ArgumentCheck.specName(name, flag: "--name")
+    }
+}
+
 /// `--db FILE`: an existing store, for commands that read or change one.
 struct DatabaseOption: ParsableArguments {
     @Option(help: "The store, made by precompute: \(StoreArgument.kinds).")
