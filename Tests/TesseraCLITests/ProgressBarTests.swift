@@ -64,4 +64,29 @@ struct ProgressBarTests {
             == "3000 specs, 2k specs/s, 10 failed [######..................]  25% ETA 4.5s")
         #expect(ProgressBar.text(for: BatchProgress(specsDone: 500, saved: 500), fraction: nil, seconds: 2) == "500 specs, 250 specs/s")
     }
+
+    @Test("without a terminal (cron, a container) progress is a plain line on stderr every --progress-every seconds; --quiet prints none")
+    func linesWithoutTerminal() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
+            let lines = (0..<400).map { PrecomputeSpecsTests.line("feed-\($0)") }.joined(separator: "\n")
+            let file = try CLIRunner.file("feeds.ndjson", in: directory, lines)
+            let database = directory.appendingPathComponent("feeds.sqlite").path
+            let batch = try CLIRunner.run(["precompute", "--specs", file, "--db", database, "--width", "390", "--progress-every", "0"])
+            #expect(batch.status == 0, "\(batch.stderr)")
+            let progress = batch.stderr.split(separator: "\n")
+            #expect(!progress.isEmpty)
+            #expect(progress.allSatisfy { $0.hasPrefix("precompute: ") && $0.contains(" specs, ") && $0.contains(" specs/s") }, "\(batch.stderr)")
+            #expect(!batch.stderr.contains("\r") && !batch.stderr.contains("\u{1B}"), "no terminal codes in a log")
+            #expect(batch.stdout.hasPrefix("\(file): saved 400, "), "\(batch.stdout)")
+
+            let spec = CLIRunner.repository.appendingPathComponent("Examples/home-feed.json").path
+            let one = try CLIRunner.run(["precompute", spec, "--db", database, "--width", "430", "--progress-every", "0"])
+            #expect(one.status == 0, "\(one.stderr)")
+            #expect(one.stderr.split(separator: "\n").contains { $0.hasPrefix("precompute: home-feed @ 430: ") && $0.contains(" cells/s") }, "\(one.stderr)")
+            let quiet = try CLIRunner.run(["precompute", spec, "--db", database, "--width", "820", "--progress-every", "0", "--quiet"])
+            #expect(quiet.status == 0 && quiet.stderr.isEmpty && quiet.stdout.isEmpty, "\(quiet.stderr)")
+            #expect(try CLIRunner.failure(["precompute", spec, "--db", database, "--width", "600", "--progress-every", "-1"])
+                == "error: --progress-every must be a finite number of seconds, 0 or more, got -1 (see 'tessera precompute --help')")
+        }
+    }
 }

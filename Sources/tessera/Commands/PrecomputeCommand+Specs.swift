@@ -14,7 +14,7 @@ extension PrecomputeCommand {
         let axis: Axis = width.isEmpty ? .horizontal : .vertical
         // Opened before the store, which may create its file.
         let lines = try SpecLines(path: file, axis: axis, keepGoing: keepGoing)
-        let bar = ProgressBar(enabled: !quiet)
+        let bar = ProgressBar(enabled: !quiet, lineInterval: progressEvery)
         bar.start()
         let started = ProgressBar.now()
         let report = try await StoreFile.withStore(creatingIfMissing: db) { store in

@@ -44,9 +44,19 @@ struct PrecomputeCommand: AsyncParsableCommand {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
+    @Option(
+        name: .customLong("progress-every"), parsing: .unconditional,
+        help: "When standard error is not a terminal (a cron job, a container): seconds between two progress lines on it.",
+        transform: ArgumentCheck.number
+    )
+    var progressEvery: Double = 5
+
     func validate() throws {
         for extent in width { try ArgumentCheck.extent(extent, flag: "--width") }
         for extent in height { try ArgumentCheck.extent(extent, flag: "--height") }
+        guard progressEvery.isFinite, progressEvery >= 0 else {
+            throw ValidationError("--progress-every must be a finite number of seconds, 0 or more, got \(JSONWriter.format(progressEvery))")
+        }
         switch (spec, specs) {
         case (nil, nil): throw ValidationError("give a SPEC file, or --specs FILE with one spec per line")
         case (.some, .some): throw ValidationError("give either a SPEC file or --specs FILE, not both")
@@ -73,7 +83,7 @@ struct PrecomputeCommand: AsyncParsableCommand {
         }
         // Checked before the store is opened, which may create its file.
         try reportingErrors(file: spec) { try LayoutEngine.checkSectionIDs(loaded.sections) }
-        let bar = ProgressBar(enabled: !quiet)
+        let bar = ProgressBar(enabled: !quiet, lineInterval: progressEvery)
         bar.start()
         let started = ProgressBar.now()
         let saved = try await StoreFile.withStore(creatingIfMissing: db) { store in

@@ -11,14 +11,20 @@ import Glibc
 import Darwin
 #endif
 
-/// A one-line progress bar on standard error while layouts are computed:
-/// cells written, cells per second, percentage and ETA. Drawn only when
-/// standard error is a terminal.
+/// Progress on standard error while layouts are computed: cells written,
+/// cells per second, percentage and ETA. On a terminal, one line drawn over
+/// itself; elsewhere (a cron job's log, a Kubernetes pod's), the same text as
+/// a line of its own every `lineInterval` seconds.
 ///
 /// The store counts cells from 0 again for each width, so each width is
 /// timed on its own, from the end of the one before it.
 final class ProgressBar: Sendable {
-    private let enabled: Bool
+    private enum Mode {
+        case off, terminal
+        case lines(every: Double)
+    }
+
+    private let mode: Mode
     private let clock: @Sendable () -> Double
     /// The store reports from its threads, one report at a time.
     private let timing: Mutex<Timing>
@@ -28,19 +34,42 @@ final class ProgressBar: Sendable {
         var current: (specName: String, crossExtent: Double, started: Double)?
         /// When the last report came: the previous width ends there.
         var lastReport: Double
+        /// When the last line was written, without a terminal.
+        var lastLine: Double
     }
 
-    /// - Parameter clock: seconds on a monotonic clock; tests pass their own.
-    init(enabled: Bool, clock: @escaping @Sendable () -> Double = ProgressBar.now) {
-        self.enabled = enabled && isatty(2) != 0
+    /// - Parameters:
+    ///   - lineInterval: without a terminal, the seconds between two lines
+    ///     (nil: nothing without a terminal).
+    ///   - clock: seconds on a monotonic clock; tests pass their own.
+    init(enabled: Bool, lineInterval: Double? = nil, clock: @escaping @Sendable () -> Double = ProgressBar.now) {
+        mode = !enabled ? .off : isatty(2) != 0 ? .terminal : lineInterval.map { .lines(every: $0) } ?? .off
         self.clock = clock
-        timing = Mutex(Timing(lastReport: clock()))
+        let now = clock()
+        timing = Mutex(Timing(lastReport: now, lastLine: now))
     }
 
     /// Starts timing again, just before the computing starts.
     func start() {
         let now = clock()
-        timing.withLock { $0 = Timing(lastReport: now) }
+        timing.withLock { $0 = Timing(lastReport: now, lastLine: now) }
+    }
+
+    /// Writes `text`: over the line before on a terminal, else as a line of
+    /// its own when `lineInterval` has passed since the last one.
+    private func show(_ text: @autoclosure () -> String) {
+        switch mode {
+        case .off: return
+        case .terminal: printErrorInline("\r" + text() + "\u{1B}[K")
+        case .lines(let interval):
+            let now = clock()
+            let due = timing.withLock { timing in
+                guard now - timing.lastLine >= interval else { return false }
+                timing.lastLine = now
+                return true
+            }
+            if due { printError("precompute: " + text()) }
+        }
     }
 
     /// What the store reported.
@@ -52,21 +81,23 @@ final class ProgressBar: Sendable {
     }
 
     func update(_ progress: PrecomputeProgress) {
-        guard enabled else { return }
+        if case .off = mode { return }
         let report = Report(
             specName: progress.specName, crossExtent: progress.crossExtent,
             cellsWritten: progress.cellsWritten, cellsExpected: progress.cellsExpected
         )
-        printErrorInline("\r" + line(for: report) + "\u{1B}[K")
+        // Timed on every report, so that a width's time starts where the last one ended.
+        let text = line(for: report)
+        show(text)
     }
 
     /// A batch of specs after a commit; `fraction` is the share of the
     /// input read, when known.
     func update(_ progress: BatchProgress, fraction: Double?) {
-        guard enabled else { return }
+        if case .off = mode { return }
         // Batches never move lastReport: it stays where start() set it.
         let since = timing.withLock { $0.lastReport }
-        printErrorInline("\r" + Self.text(for: progress, fraction: fraction, seconds: clock() - since) + "\u{1B}[K")
+        show(Self.text(for: progress, fraction: fraction, seconds: clock() - since))
     }
 
     /// The bar's text for a batch: specs done, specs per second, and with
@@ -85,7 +116,7 @@ final class ProgressBar: Sendable {
     }
 
     func finish() {
-        guard enabled else { return }
+        guard case .terminal = mode else { return }
         printErrorInline("\r\u{1B}[K")
     }
 
