@@ -85,7 +85,7 @@ extension LayoutStore {
     @discardableResult
     public func deleteSpec(named name: String) async throws -> Bool {
         let name = Spec.normalizedName(name)
-        if hasNameConflicts, nameConflicts.withLock({ $0.contains(name) }) {
+        if holdsEquivalentSpecs(name) {
             return try await writeAsync { _ in try await self.deleteEquivalentSpecs(name) }
         }
         return try await writeAsync { _ in try await self.deleteSpec(in: name) }

@@ -18,7 +18,7 @@ extension LayoutStore {
     ///   answered with the frames of a spec it did not mean.
     func specName(_ name: String) throws -> String {
         let name = Spec.normalizedName(name)
-        if hasNameConflicts, nameConflicts.withLock({ $0.contains(name) }) {
+        if holdsEquivalentSpecs(name) {
             throw StoreError(
                 .conflict,
                 "the store holds more than one spec under names equivalent to \(name.quotedForMessage) (stored before names were "
@@ -28,6 +28,12 @@ extension LayoutStore {
             )
         }
         return name
+    }
+
+    /// Whether the store holds more than one spec under names equivalent to
+    /// `name` (in NFC), as it knew at open or since.
+    func holdsEquivalentSpecs(_ name: String) -> Bool {
+        hasNameConflicts && nameConflicts.withLock { $0.contains(name) }
     }
 
     /// Deletes every spec filed under a name equivalent to `name`, which the
