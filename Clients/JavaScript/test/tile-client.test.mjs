@@ -2,9 +2,12 @@
 // /visible, then a revision change made through the write route.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { createReadStream, statSync } from "node:fs";
+import { createServer } from "node:http";
 import path from "node:path";
 import { TileClient } from "../tessera-tiles.mjs";
-import { precompute, readExample, removeDirectory, startServer, temporaryDirectory } from "../support/tessera-server.mjs";
+import { cliPath, precompute, readExample, removeDirectory, startServer, temporaryDirectory } from "../support/tessera-server.mjs";
 
 const TOKEN = "js-client-test-token";
 const VIEWPORTS = 500;
@@ -68,12 +71,14 @@ function random(seed) {
 
 let directory;
 let server;
+let storePath;
 
 before(async () => {
   directory = temporaryDirectory();
   const db = path.join(directory, "store.sqlite");
   for (const layout of layouts()) precompute(directory, db, layout.name, layout.spec, layout.extents);
   server = await startServer(db, { directory, token: TOKEN });
+  storePath = db;
 });
 
 after(async () => {
@@ -99,6 +104,36 @@ function asJSON(answer) {
   return JSON.parse(JSON.stringify(answer));
 }
 
+/**
+ * A random viewport of the layout of `manifest` (some of them empty, some
+ * touching one of `frames`), direction and carousel offsets.
+ */
+function randomQuery(next, manifest, frames) {
+  const round = (value) => (next() < 0.3 ? Math.round(value) : value);
+  const [width, height] = manifest.contentSize;
+  const vertical = manifest.axis === "vertical";
+  const viewWidth = round(vertical ? (next() < 0.5 ? width : next() * (width + 100)) : next() * 1800);
+  const viewHeight = round(vertical ? next() * 1800 : next() < 0.5 ? height : next() * (height + 100));
+  const rect = {
+    x: round(vertical ? next() * 200 - 100 : next() * (width + 600) - 300),
+    y: round(vertical ? next() * (height + 600) - 300 : next() * 200 - 100),
+    width: next() < 0.03 ? 0 : viewWidth,
+    height: next() < 0.03 ? 0 : viewHeight,
+  };
+  // Edges that touch an element's, whose elements must be left out.
+  if (frames.length > 0 && next() < 0.3) {
+    const [x, y, w, h] = frames[Math.floor(next() * frames.length)];
+    if (next() < 0.5) [rect.x, rect.y] = [x + w, y + h];
+    else [rect.x, rect.y] = [x - rect.width, y - rect.height];
+  }
+  const direction = next() < 0.5 ? "rtl" : "ltr";
+  const offsets = {};
+  if (next() < 0.7) {
+    for (const section of [1, 2, 3, 4]) if (next() < 0.6) offsets[section] = round(next() * 1200 - 200);
+  }
+  return { rect, direction, offsets };
+}
+
 test(`TileClient.visible equals /visible for ${VIEWPORTS} random viewports`, async () => {
   const seed = Number(process.env.TESSERA_JS_SEED ?? 20261128);
   const next = random(seed);
@@ -118,34 +153,12 @@ test(`TileClient.visible equals /visible for ${VIEWPORTS} random viewports`, asy
       });
     }
   }
-  const round = (value) => (next() < 0.3 ? Math.round(value) : value);
   let compared = 0;
   let withOrthogonal = 0;
   let pinnedSeen = 0;
   for (let n = 0; n < VIEWPORTS; n++) {
     const current = cases[n % cases.length];
-    const manifest = current.clients[0].manifest;
-    const [width, height] = manifest.contentSize;
-    const vertical = manifest.axis === "vertical";
-    const viewWidth = round(vertical ? (next() < 0.5 ? width : next() * (width + 100)) : next() * 1800);
-    const viewHeight = round(vertical ? next() * 1800 : next() < 0.5 ? height : next() * (height + 100));
-    const rect = {
-      x: round(vertical ? next() * 200 - 100 : next() * (width + 600) - 300),
-      y: round(vertical ? next() * (height + 600) - 300 : next() * 200 - 100),
-      width: next() < 0.03 ? 0 : viewWidth,
-      height: next() < 0.03 ? 0 : viewHeight,
-    };
-    // Edges that touch an element's, whose elements must be left out.
-    if (current.frames.length > 0 && next() < 0.3) {
-      const [x, y, w, h] = current.frames[Math.floor(next() * current.frames.length)];
-      if (next() < 0.5) [rect.x, rect.y] = [x + w, y + h];
-      else [rect.x, rect.y] = [x - rect.width, y - rect.height];
-    }
-    const direction = next() < 0.5 ? "rtl" : "ltr";
-    const offsets = {};
-    if (next() < 0.7) {
-      for (const section of [1, 2, 3, 4]) if (next() < 0.6) offsets[section] = round(next() * 1200 - 200);
-    }
+    const { rect, direction, offsets } = randomQuery(next, current.clients[0].manifest, current.frames);
     const expected = await serverVisible(current.name, current.extent, rect, { direction, offsets });
     for (const client of current.clients) {
       const answer = asJSON(await client.visible(rect, { direction, offsets }));
@@ -219,4 +232,52 @@ test("TileClient follows a new revision after items are appended", async () => {
 
 test("TileClient reports a manifest that is not there", async () => {
   await assert.rejects(TileClient.open(manifestURL("no-such-feed", "390")), (error) => error.status === 404);
+});
+
+test("TileClient prefetches the next tile in the scroll direction", async () => {
+  const client = await TileClient.open(manifestURL("long-home", "390"));
+  assert.ok(client.manifest.tileCount >= 4);
+  const length = client.manifest.tileLength;
+  await client.visible({ x: 0, y: length + 100, width: 390, height: 844 });
+  await client.waitForPrefetch();
+  assert.equal(client.stats.tilesFetched, 2, "tile 1, then tile 2 prefetched");
+  await client.visible({ x: 0, y: 2 * length + 100, width: 390, height: 844 });
+  assert.equal(client.stats.tilesFetched, 2);
+  assert.equal(client.stats.cacheHits, 1);
+  await client.waitForPrefetch();
+  // Scrolling back prefetches the tile before.
+  await client.visible({ x: 0, y: length + 50, width: 390, height: 844 });
+  await client.waitForPrefetch();
+  assert.equal(client.stats.tilesFetched, 4, "tile 3 going down, tile 0 going up");
+});
+
+test("TileClient reads a static export (tessera export --tiles) as the server's tiles", async () => {
+  const exported = path.join(directory, "export");
+  execFileSync(cliPath, ["export", "--db", storePath, "--name", "long-carousels", "--width", "390", "--tiles", exported], { stdio: "ignore" });
+  // A static host: files at the paths, nothing else.
+  const host = createServer((request, response) => {
+    const file = path.join(exported, decodeURIComponent(new URL(request.url, "http://host").pathname));
+    if (!file.startsWith(exported) || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { "Content-Type": "application/json" });
+    createReadStream(file).pipe(response);
+  });
+  await new Promise((resolve) => host.listen(0, "127.0.0.1", resolve));
+  try {
+    const client = await TileClient.open(`http://127.0.0.1:${host.address().port}/v1/feeds/long-carousels/layouts/390/tiles`);
+    assert.equal(client.manifest.revision, (await TileClient.open(manifestURL("long-carousels", "390"))).manifest.revision);
+    const next = random(7);
+    let frames = [];
+    for (let n = 0; n < 100; n++) {
+      const { rect, direction, offsets } = randomQuery(next, client.manifest, frames);
+      const expected = await serverVisible("long-carousels", "390", rect, { direction, offsets });
+      assert.deepStrictEqual(asJSON(await client.visible(rect, { direction, offsets })), expected, `export, viewport ${n}`);
+      frames = expected.elements.map((element) => element.frame);
+    }
+    assert.ok(client.stats.tilesFetched > 1);
+  } finally {
+    await new Promise((resolve) => host.close(resolve));
+  }
 });
