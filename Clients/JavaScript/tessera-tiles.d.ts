@@ -55,6 +55,8 @@ export interface TileClientOptions {
   columns?: boolean;
   /** Fetch the next tile in the scroll direction after each answer (default true). */
   prefetch?: boolean;
+  /** The most tiles one viewport may need (default 64): a longer viewport is refused before any fetch. */
+  maxTiles?: number;
 }
 
 export interface VisibleOptions {

@@ -1,8 +1,5 @@
-// A client of Tessera's layout tiles: reads a feed's tile manifest, fetches
-// the tiles a viewport needs (as columns when offered), keeps the most recently
-// used ones within a byte budget, prefetches the next one in the scroll
-// direction, and answers viewports exactly as the server's `/visible` does.
-// No dependencies: browsers and Node ≥ 18 (global fetch).
+// A client of Tessera's layout tiles that answers viewports exactly as the
+// server's `/visible` does. No dependencies: browsers and Node ≥ 18.
 
 const KINDS = { c: "cell", h: "header", f: "footer", b: "background" };
 const Z_INDEX = { cell: 0, header: 1, footer: 1, background: -1 };
@@ -39,6 +36,7 @@ export class TileClient {
     this._cacheBytes = options.cacheBytes ?? 8 << 20;
     this._columns = options.columns ?? true;
     this._prefetch = options.prefetch ?? true;
+    this._maxTiles = Math.max(1, options.maxTiles ?? 64);
     // "revision/index" → {tile, cost}, least recently used first.
     this._cache = new Map();
     this._cachedCost = 0;
@@ -89,6 +87,11 @@ export class TileClient {
       if (typeof value !== "number" || !Number.isFinite(value)) throw new TypeError("rect needs finite x, y, width and height");
     }
     if (!(rect.width >= 0 && rect.height >= 0)) throw new TypeError("rect's width and height must be at least 0");
+    for (const [section, offset] of Object.entries(offsets)) {
+      if (!/^\d+$/.test(section) || typeof offset !== "number" || !Number.isFinite(offset)) {
+        throw new TypeError(`offsets maps section numbers to finite numbers, not ${section}: ${offset}`);
+      }
+    }
     const manifest = this.manifest ?? (await this.refresh());
     try {
       return await this._answer(rect, direction, offsets, manifest);
@@ -121,6 +124,9 @@ export class TileClient {
     const scroll = vertical ? view.y : view.x;
     const scrollEnd = vertical ? view.y + view.height : view.x + view.width;
     const [first, last] = coveringTiles(scroll, scrollEnd, manifest.tileLength, manifest.tileCount);
+    if (last - first + 1 > this._maxTiles) {
+      throw new TileClientError(manifest.url, `the viewport needs ${last - first + 1} tiles, more than maxTiles (${this._maxTiles}); nothing was fetched`);
+    }
 
     const pending = [];
     for (let index = first; index <= last; index++) pending.push(this._load(index, manifest));
@@ -150,7 +156,7 @@ export class TileClient {
         if (kind === "cell" && orthogonal.has(section)) {
           // A carousel's cells meet the rect moved by +offset across the feed,
           // and are reported moved by −offset (the server's sums, bit for bit).
-          const offset = Number(offsets[section] ?? 0);
+          const offset = offsets[section] ?? 0;
           if (vertical) {
             const crossStart = offset + view.x;
             if (!(x < crossStart + view.width && crossStart < x + width && y < viewMaxY && view.y < y + height)) continue;

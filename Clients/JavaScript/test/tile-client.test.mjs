@@ -230,8 +230,15 @@ test("TileClient follows a new revision after items are appended", async () => {
   }
 });
 
-test("TileClient reports a manifest that is not there", async () => {
+test("TileClient refuses what it cannot answer", async () => {
   await assert.rejects(TileClient.open(manifestURL("no-such-feed", "390")), (error) => error.status === 404);
+  const client = await TileClient.open(manifestURL("long-home", "390"), { maxTiles: 2 });
+  const tall = { x: 0, y: 0, width: 390, height: 3 * client.manifest.tileLength };
+  await assert.rejects(client.visible(tall), /needs 3 tiles, more than maxTiles \(2\)/);
+  assert.equal(client.stats.tilesFetched, 0);
+  await assert.rejects(client.visible({ x: 0, y: 0, width: -1, height: 10 }), TypeError);
+  await assert.rejects(client.visible({ x: 0, y: 0, width: 1, height: 10 }, { offsets: { 1: Number.NaN } }), TypeError);
+  await assert.rejects(client.visible({ x: 0, y: 0, width: 1, height: 10 }, { direction: "up" }), TypeError);
 });
 
 test("TileClient prefetches the next tile in the scroll direction", async () => {
