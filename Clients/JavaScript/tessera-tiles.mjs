@@ -60,6 +60,7 @@ export class TileClient {
       return this.manifest;
     }
     if (response.status !== 200) {
+      await response.arrayBuffer().catch(() => {});
       throw new TileClientError(this.manifestURL, `the answer's status is ${response.status}`, response.status);
     }
     const text = await response.text();
