@@ -41,6 +41,10 @@ struct UnknownKeyTests {
         // A null value is still a typo; a key with nothing close lists what the object takes.
         (section(#"{"layout": {"kind": "flow"}, "insets": {"botom": null}}"#), "sections[0].insets.botom", "unknown key; did you mean bottom?"),
         (section(#"{"layout": {"kind": "flow"}, "orthogonal": {"length": 9, "wobble": 1}}"#), "sections[0].orthogonal.wobble", "unknown key (this object takes: length)"),
+        // A key with characters that break a line is escaped in the path, so the error stays one line.
+        (section(#"{"lay\#u{7F}out": {"kind": "flow"}}"#), "sections[0].lay\\u007Fout", "unknown key; did you mean layout?"),
+        (section(#"{"layout": {"kind": "flow", "a\#u{2028}b\#u{85}": 1}}"#), "sections[0].layout.a\\u2028b\\u0085",
+         "unknown key (this object takes: kind, breakpoints, itemSize, itemSpacing, lineSpacing, alignment)"),
         // A parameter of another kind is not one of this kind's.
         (section(#"{"layout": {"kind": "flow", "columns": 2}}"#), "sections[0].layout.columns",
          "unknown key (this object takes: kind, breakpoints, itemSize, itemSpacing, lineSpacing, alignment)"),

@@ -54,7 +54,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         let parts = components.map { component -> String in
             switch component {
             case .key(let key):
-                let quoted = JSONWriter.quote(key.count > Self.keyLimit ? String(key.prefix(Self.keyLimit)) + "…" : key)
+                let quoted = String.escapingLineBreaks(JSONWriter.quote(key.count > Self.keyLimit ? String(key.prefix(Self.keyLimit)) + "…" : key))
                 return "." + quoted.dropFirst().dropLast()
             case .index(let index):
                 return "[\(index)]"
@@ -107,7 +107,7 @@ extension String {
 
     /// JSON text with the characters JSON lets through that still break or
     /// garble a line (DEL, C1 controls, U+2028, U+2029) escaped as `\uXXXX`.
-    private static func escapingLineBreaks(_ quoted: String) -> String {
+    fileprivate static func escapingLineBreaks(_ quoted: String) -> String {
         guard quoted.unicodeScalars.contains(where: \.breaksLines) else { return quoted }
         var text = ""
         for scalar in quoted.unicodeScalars {
