@@ -8,9 +8,9 @@ import SQLiteToolkit
 struct DamageCommandTests {
     static let spec = #"""
         {"format": 1, "name": "feed", "sections": [
-          {"header": {"size": 44, "pinned": true}, "layout": {"kind": "grid", "fraction": 3, "spacing": 2},
+          {"header": {"size": 44, "pinned": true}, "layout": {"kind": "grid", "fraction": 3, "itemSpacing": 2},
            "items": {"count": 12000, "cycle": [{}]}},
-          {"layout": {"kind": "staggered", "columns": 2, "spacing": 4},
+          {"layout": {"kind": "staggered", "columns": 2, "itemSpacing": 4},
            "items": {"count": 8000, "cycle": [{"aspectRatio": 0.75}, {"aspectRatio": 1.5}, {"aspectRatio": 1}]}}
         ]}
         """#

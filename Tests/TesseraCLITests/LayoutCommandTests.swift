@@ -64,7 +64,7 @@ struct LayoutCommandTests {
                 (["layout", shelf, "--width", "300"], "error: the spec scrolls horizontally: give its container height with --height (and no --width)"),
                 (["layout", flow, "--width=-5"], "error: --width must be positive, got -5 (see 'tessera layout --help')"),
                 (["layout", flow, "--width", "-5"], "error: --width must be positive, got -5 (see 'tessera layout --help')"),
-                (["layout", flow, "--width", "wide"], "error: the value 'wide' is invalid for '--width <width>' (see 'tessera layout --help')"),
+                (["layout", flow, "--width", "wide"], "error: the value 'wide' is invalid for '--width <width>': not a number as JSON writes one (390, 390.5, 1e3) (see 'tessera layout --help')"),
             ]
             for (arguments, expected) in cases {
                 #expect(try CLIRunner.failure(arguments) == expected, "\(arguments)")

@@ -15,10 +15,10 @@ import TesseraTestSupport
 struct IndexDamageTests {
     static let spec = #"""
         {"format": 1, "name": "feed", "sections": [
-          {"id": "top", "header": {"size": 44, "pinned": true}, "layout": {"kind": "grid", "fraction": 3, "spacing": 2},
+          {"id": "top", "header": {"size": 44, "pinned": true}, "layout": {"kind": "grid", "fraction": 3, "itemSpacing": 2},
            "items": {"count": 20000, "cycle": [{}]}},
           {"id": "wall", "footer": {"size": 30}, "insets": {"top": 8, "bottom": 8},
-           "layout": {"kind": "staggered", "columns": 3, "spacing": 4},
+           "layout": {"kind": "staggered", "columns": 3, "itemSpacing": 4},
            "items": {"count": 25000, "cycle": [{"aspectRatio": 0.75}, {"aspectRatio": 1.5}, {"aspectRatio": 1}, {"aspectRatio": 0.5}]}},
           {"id": "bricks", "layout": {"kind": "mosaic", "columns": 4},
            "items": {"count": 15000, "cycle": [{"aspectRatio": 1.5}, {"aspectRatio": 0.75}, {}]}}

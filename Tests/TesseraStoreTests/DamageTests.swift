@@ -13,10 +13,10 @@ import SQLiteToolkit
 struct DamageTests {
     static let spec = #"""
         {"format": 1, "name": "feed", "sections": [
-          {"id": "grid", "header": {"size": 44, "pinned": true}, "layout": {"kind": "grid", "fraction": 3, "spacing": 2},
+          {"id": "grid", "header": {"size": 44, "pinned": true}, "layout": {"kind": "grid", "fraction": 3, "itemSpacing": 2},
            "items": {"count": 9000, "cycle": [{}]}},
           {"id": "wall", "footer": {"size": 30}, "insets": {"top": 8, "bottom": 8},
-           "layout": {"kind": "staggered", "columns": 2, "spacing": 4},
+           "layout": {"kind": "staggered", "columns": 2, "itemSpacing": 4},
            "items": {"count": 7000, "cycle": [{"aspectRatio": 0.75}, {"aspectRatio": 1.5}, {"aspectRatio": 1}]}},
           {"id": "tail", "layout": {"kind": "grid", "fraction": 4},
            "items": {"count": 4000, "cycle": [{}]}}
