@@ -13,6 +13,13 @@ package enum ServerOptions {
         return level
     }
 
+    /// Whether `db` is a store file on a read-only file system: it is then
+    /// opened read-only (served, every write refused), as nothing can write it.
+    package static func isOnReadOnlyFileSystem(_ db: String) -> Bool {
+        guard case .file(let path) = try? StoreLocation(parsing: db) else { return false }
+        return FileSystem.isReadOnly(path)
+    }
+
     /// The store at `path`, which must exist and be a store: the server
     /// never creates or converts one. Its blocking work runs on `executor`
     /// (the server's thread pools), by default on threads of the store's own.
@@ -22,7 +29,8 @@ package enum ServerOptions {
             // from it: damage anywhere in the store ends in a 500, never in
             // frames read through an index whose pages were damaged (the cost:
             // the first query of each large layout the process reads).
-            return try LayoutStore.open(db: path, requireExisting: true, loadsDirectoriesInline: true, executor: executor)
+            return try LayoutStore.open(
+                db: path, readOnly: isOnReadOnlyFileSystem(path), requireExisting: true, loadsDirectoriesInline: true, executor: executor)
         } catch let error as StoreError where error.code == .notFound {
             throw ValidationError("--db: \(error.message) (tessera precompute creates one; the server never does)")
         } catch let error as StoreError {

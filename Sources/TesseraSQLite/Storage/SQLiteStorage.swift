@@ -88,6 +88,9 @@ final class SQLiteStorage: StorageBackend {
     /// A store opened read-only refuses every write before it begins.
     private func refuseIfReadOnly() throws {
         guard pool.configuration.readOnly else { return }
+        guard !FileSystem.isReadOnly(pool.path) else {
+            throw StoreError(.readOnly, "the store \(pool.path.quotedPathForMessage) is on a read-only file system (EROFS); nothing was written", store: pool.path)
+        }
         throw StoreError(.readOnly, "the store \(pool.path.quotedPathForMessage) was opened read-only; nothing was written", store: pool.path)
     }
 
