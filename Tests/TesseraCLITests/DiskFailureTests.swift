@@ -108,6 +108,48 @@ struct DiskFailureTests {
         }
     }
 
+    @Test("export --tiles onto a full disk writes nothing: no tiles, no manifest, no staging folder")
+    func tilesOntoFullDisk() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
+            let spec = try CLIRunner.file("big.json", in: directory, #"""
+                {"format": 1, "name": "big", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 200000, "cycle": [{}]}}]}
+                """#)
+            let store = directory.appendingPathComponent("big.sqlite").path
+            #expect(try CLIRunner.run(["precompute", spec, "--db", store, "--width", "390", "--quiet"]).status == 0)
+            let mount = try ScratchMount(megabytes: 2)
+            let tiles = mount.path + "/site"
+            let export = try CLIRunner.run(["export", "--db", store, "--tiles", tiles, "--name", "big", "--width", "390"])
+            #expect(export.status == 1)
+            #expect(export.stderr.contains("the file system holding '\(tiles)' is full"), "\(export.stderr)")
+            let left = try mount.contents()
+            #expect(left.isEmpty, "left behind: \(left)")
+            // Into a folder that exists: what it held stays, nothing is added.
+            try FileManager.default.createDirectory(atPath: tiles, withIntermediateDirectories: true)
+            try "kept".write(toFile: tiles + "/index.html", atomically: false, encoding: .utf8)
+            let again = try CLIRunner.run(["export", "--db", store, "--tiles", tiles, "--name", "big", "--width", "390"])
+            #expect(again.status == 1)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: tiles) == ["index.html"])
+        }
+    }
+
+    @Test("export --tiles into a folder that holds an export: the new layout's files join it, the old stay")
+    func tilesMerge() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
+            let store = try Self.store(in: directory.path)
+            let tiles = directory.appendingPathComponent("site").path
+            for width in ["390", "820"] {
+                let export = try CLIRunner.run(["export", "--db", store, "--tiles", tiles, "--name", "feed", "--width", width])
+                #expect(export.status == 0, "\(export.stderr)")
+            }
+            let layouts = try FileManager.default.contentsOfDirectory(atPath: tiles + "/v1/feeds/feed/layouts").sorted()
+            #expect(layouts == ["390", "820"])
+            for width in layouts {
+                #expect(FileManager.default.fileExists(atPath: "\(tiles)/v1/feeds/feed/layouts/\(width)/tiles"))
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: tiles).sorted() == ["v1"])
+        }
+    }
+
     @Test("a read-only file system: writes say so (EROFS), reads answer and create nothing")
     func readOnlyFileSystem() throws {
         let mount = try ScratchMount()
