@@ -153,10 +153,8 @@ struct Serve: AsyncParsableCommand {
     }
 
     private func serve(executor: ThreadPoolExecutor, logger: Logger) async throws {
-        let store = try ServerOptions.openStore(db, executor: executor)
-        if ServerOptions.isOnReadOnlyFileSystem(db) {
-            FileHandle.standardError.write(Data(("tessera-server: the store \(db.quotedPathForMessage) is on a read-only file system: "
-                + "serving its reads; writes answer 503\n").utf8))
+        let store = try ServerOptions.openStore(db, executor: executor) { notice in
+            FileHandle.standardError.write(Data("tessera-server: \(notice)\n".utf8))
         }
         let configuration = TesseraServiceConfiguration(
             computeExtents: try ServerOptions.extentRange(computeExtents),

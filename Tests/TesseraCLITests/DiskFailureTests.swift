@@ -174,4 +174,23 @@ struct DiskFailureTests {
         #expect(export.stderr.contains("'\(out)' is on a read-only file system (EROFS)"), "\(export.stderr)")
         #expect(try mount.contents() == before)
     }
+
+    @Test("a store and a folder this user may not write (run as nobody): append and export --out say no permission (EACCES)")
+    func noPermission() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
+            let store = try Self.store(in: directory.path)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+            let items = try CLIRunner.file("item.ndjson", in: FileManager.default.temporaryDirectory, "{}\n")
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: items)
+            let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+            let append = try ReadOnlyCommandTests.runAsNobody(["append", "--db", store, "--name", "feed", "--section", "0", items])
+            #expect(append.status == 1)
+            #expect(append.stderr.contains("no permission to write the store '\(store)'") && append.stderr.contains("(EACCES)"), "\(append.stderr)")
+            let out = directory.appendingPathComponent("copy.sqlite").path
+            let export = try ReadOnlyCommandTests.runAsNobody(["export", "--db", store, "--out", out])
+            #expect(export.status == 1)
+            #expect(export.stderr.contains("no permission to write '\(out)'") && export.stderr.contains("(EACCES)"), "\(export.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == before)
+        }
+    }
 }

@@ -43,6 +43,22 @@ struct FullDiskTests {
         try body(folder)
     }
 
+    /// Reads a viewport of feed `a` at 390 from `server` (it must answer
+    /// 200), then posts an item to it with the token: the post's answer.
+    static func readAndWrite(_ server: ServerProcessTests.Running) throws -> String {
+        let visible = try ServerProcessTests.get(port: server.port, "/v1/feeds/a/layouts/390/visible?rect=0,0,390,844")
+        #expect(visible.hasPrefix("HTTP/1.1 200 "), "\(visible)")
+        let body = "{}\n"
+        return try ServerProcessTests.exchange(port: server.port, "POST /v1/feeds/a/sections/0/items HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Connection: close\r\nAuthorization: Bearer s3cret\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+    }
+
+    /// Stops `server` (it must exit 0); what it wrote to standard error.
+    static func stopped(_ server: ServerProcessTests.Running) -> String {
+        #expect(server.stop() == 0)
+        return String(decoding: server.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
     private func deleteOnFullDisk(_ folder: String) throws {
         let spec = folder + "/spec.json"
         let store = folder + "/feeds.sqlite"
@@ -86,17 +102,32 @@ struct FullDiskTests {
             #expect(server.port != 0, "the server did not start on \(db)")
             let feeds = try ServerProcessTests.get(port: server.port, "/v1/feeds")
             #expect(feeds.hasPrefix("HTTP/1.1 200 ") && feeds.contains("\"name\": \"a\""), "\(feeds)")
-            let visible = try ServerProcessTests.get(port: server.port, "/v1/feeds/a/layouts/390/visible?rect=0,0,390,844")
-            #expect(visible.hasPrefix("HTTP/1.1 200 "), "\(visible)")
-            let body = "{}\n"
-            let post = try ServerProcessTests.exchange(port: server.port, "POST /v1/feeds/a/sections/0/items HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Connection: close\r\nAuthorization: Bearer s3cret\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            let post = try Self.readAndWrite(server)
             #expect(post.hasPrefix("HTTP/1.1 503 ") && post.contains("application/problem+json"), "\(post)")
             #expect(post.contains("read-only file system (EROFS)"), "\(post)")
-            #expect(server.stop() == 0)
-            let log = String(decoding: server.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let log = Self.stopped(server)
             #expect(log.contains("is on a read-only file system: serving its reads; writes answer 503"), "\(log)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before)
+    }
+
+    @Test("a store whose disk filled under a failed append (a short -shm beside it) is served read-only; writes answer 507",
+          .enabled(if: canMount))
+    func startOnFullDisk() throws {
+        try Self.withTmpfs(items: 3000) { folder in
+            let store = folder + "/feeds.sqlite"
+            #expect(try Executable.run("tessera", ["precompute", folder + "/spec.json", "--db", store, "--name", "a", "--width", "390"]).status == 0)
+            let items = folder + "/items.ndjson"
+            try "{}\n".write(toFile: items, atomically: false, encoding: .utf8)
+            try Self.run("/bin/dd", ["if=/dev/zero", "of=\(folder)/filler", "bs=64k"])
+            let append = try Executable.run("tessera", ["append", "--db", store, "--name", "a", "--section", "0", items])
+            #expect(append.status != 0)
+            let server = try ServerProcessTests.Running(["--db", store, "--token-file", folder + "/token", "--disk-reserve", "0", "--log-level", "warning"])
+            #expect(server.port != 0, "the server did not start on a full disk")
+            let post = try Self.readAndWrite(server)
+            #expect(post.hasPrefix("HTTP/1.1 507 ") && post.contains("is full; nothing was written"), "\(post)")
+            let log = Self.stopped(server)
+            #expect(log.contains("is full; nothing was written") && log.contains("serving its reads; writes answer 507"), "\(log)")
+        }
     }
 }

@@ -60,18 +60,21 @@ extension StoreError {
     /// permission; nil for any other failure.
     private static func fileSystemFailure(_ error: SQLiteError, path: String) -> StoreError? {
         let folder = FileSystem.folder(of: path)
-        let readOnlyMedium = [SQLITE_CANTOPEN, SQLITE_READONLY].contains(error.code) && FileSystem.isReadOnly(path)
-        switch error.systemErrno {
-        case _ where FileSystem.isFull(error.systemErrno):
+        var systemErrno = error.systemErrno
+        if !FileSystem.isFull(systemErrno), [SQLITE_CANTOPEN, SQLITE_READONLY].contains(error.code), let refusal = FileSystem.writeRefusal(path) {
+            systemErrno = refusal
+        }
+        switch systemErrno {
+        case _ where FileSystem.isFull(systemErrno):
             return StoreError(.diskFull, "the file system holding the store \(path.quotedPathForMessage) is full; nothing was written "
                 + "(\(free(folder)) in \(folder.quotedPathForMessage))", store: path)
-        case EROFS, _ where readOnlyMedium:
+        case EROFS:
             return StoreError(.readOnly, "the store \(path.quotedPathForMessage) is on a read-only file system (EROFS): "
                 + "nothing can be written there; commands that only read open it read-only", store: path)
         case EACCES, EPERM:
             return StoreError(error.code == SQLITE_CANTOPEN ? .io : .readOnly, "no permission to write the store "
                 + "\(path.quotedPathForMessage) or the -wal and -shm files SQLite keeps beside it in \(folder.quotedPathForMessage) "
-                + "(\(error.systemErrno == EACCES ? "EACCES" : "EPERM"))", store: path)
+                + "(\(systemErrno == EACCES ? "EACCES" : "EPERM"))", store: path)
         default:
             return nil
         }

@@ -31,6 +31,18 @@ package enum FileSystem {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// Why this process cannot write `path` (a file, or a new one in its
+    /// folder): `EROFS` for a read-only file system, `EACCES` when the file
+    /// or its folder refuses it; nil when neither does. SQLite reports the
+    /// `errno` of its last fallback (often ENOENT), not the refusal itself.
+    package static func writeRefusal(_ path: String) -> Int32? {
+        let folder = folder(of: path)
+        if isReadOnly(folder) { return EROFS }
+        // A missing folder is ENOENT here, not a refusal.
+        let target = access(path, F_OK) == 0 ? path : folder
+        return access(target, W_OK) != 0 && (errno == EACCES || errno == EPERM) ? EACCES : nil
+    }
+
     /// Whether `code` is an `errno` of a full disk (or an exhausted quota).
     package static func isFull(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
 }
@@ -45,8 +57,7 @@ extension StoreError {
         _ code: Int32, path: String, doing: String, outcome: String, store: String? = nil
     ) -> StoreError {
         let folder = FileSystem.folder(of: path)
-        // A failed create's errno can be a later fallback's (ENOENT): the mount says it.
-        let code = !FileSystem.isFull(code) && FileSystem.isReadOnly(folder) ? EROFS : code
+        let code = FileSystem.isFull(code) ? code : FileSystem.writeRefusal(path) ?? code
         let (kind, sentence): (Code, String) = switch code {
         case _ where FileSystem.isFull(code):
             (.diskFull, "\(doing) failed: the file system holding \(path.quotedPathForMessage) is full (\(Self.free(folder))); \(outcome)")
