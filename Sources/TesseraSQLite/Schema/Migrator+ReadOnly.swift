@@ -139,13 +139,15 @@ extension Migrator {
     /// system, or a WAL file open nowhere (no `-wal`, no `-shm`) that this
     /// process may not write and beside which it cannot create the `-shm`
     /// SQLite needs (its owner's writes then go unseen: a documented limit).
-    /// A file this process may write opens `queryOnly`, so that the last
-    /// connection to close removes the `-wal` and `-shm` its read created;
-    /// any other file uses SQLite's read-only open and the side files there.
+    /// A file open nowhere that this process may write opens `queryOnly`,
+    /// so that the last connection to close removes the `-wal` and `-shm`
+    /// its read created; any other file uses SQLite's read-only open and
+    /// the side files already there (a read-only close never checkpoints
+    /// them into the file, nor removes them).
     static func readOnlyOpen(for path: String, header: FileHeader, hasWAL: Bool) -> Connection.ReadOnlyOpen {
         let openNowhere = header.isWAL && !hasWAL && access(path + "-shm", F_OK) != 0
         if FileSystem.isReadOnly(path) { return openNowhere ? .immutable : .shared }
-        if access(path, W_OK) == 0 { return .queryOnly }
+        if access(path, W_OK) == 0 { return openNowhere || !header.isWAL ? .queryOnly : .shared }
         return openNowhere && access(FileSystem.folder(of: path), W_OK) != 0 ? .immutable : .shared
     }
 }
