@@ -17,6 +17,28 @@ package final class Connection {
         case readWriteCreate
     }
 
+    /// How a `.readOnly` connection opens the file: each sees other
+    /// connections' commits except `immutable`, and they differ in what
+    /// they leave beside a WAL file.
+    package enum ReadOnlyOpen: Sendable, Equatable {
+        /// SQLite's read-only open: it uses the `-wal` and `-shm` beside
+        /// the file, creates them when it can, and never removes them.
+        case shared
+        /// A read-write open (never creating the file) with `PRAGMA
+        /// query_only`: writes fail with `SQLITE_READONLY`, and the last
+        /// connection to close removes `-wal` and `-shm` as a writer's would.
+        case queryOnly
+        /// SQLite's read-only open with `readonly_shm=1`: the `-shm` is only
+        /// read, and when it cannot be used (short, left by a write that
+        /// failed on a full disk) SQLite keeps the index in its own memory,
+        /// still under the file's locks. For reads the other opens refuse.
+        case readOnlyShm
+        /// `immutable=1`: no locks and no side files, and no other writer's
+        /// commit is seen (a file changed meanwhile reads as torn). Only for
+        /// a file nothing can write, e.g. on a read-only file system.
+        case immutable
+    }
+
     /// Per-connection settings applied at open.
     package struct Options: Sendable {
         /// How long (seconds) a statement waits for a lock held by another connection
@@ -35,10 +57,8 @@ package final class Connection {
         /// existing file). 8 KiB holds a group of 250 cell frames on one page,
         /// so a query reads it in place instead of assembling overflow pages.
         package var pageSize: Int
-        /// Whether a `.readOnly` connection opens the file with SQLite's
-        /// `immutable=1`: no locks, no `-shm` or `-wal` files, for a file
-        /// nothing else has open.
-        package var immutable = false
+        /// How a `.readOnly` connection opens the file.
+        package var readOnlyOpen = ReadOnlyOpen.shared
         /// Runs on every connection opened with these options, right after
         /// SQLite opened it and before the settings above are applied: a
         /// layer above registers its SQL functions and checks the features
@@ -57,8 +77,8 @@ package final class Connection {
     package let path: String
     /// The mode given at open.
     package let mode: OpenMode
-    /// Whether the file was opened with `immutable=1`.
-    package let isImmutable: Bool
+    /// How the file was opened read-only; nil for `.readWriteCreate`.
+    package let readOnlyOpen: ReadOnlyOpen?
 
     /// The `sqlite3*`. Valid until `close()`.
     package let handle: OpaquePointer
@@ -97,15 +117,18 @@ package final class Connection {
     package init(path: String, mode: OpenMode = .readWriteCreate, options: Options = Options()) throws {
         self.path = path
         self.mode = mode
-        self.isImmutable = mode == .readOnly && options.immutable
+        self.readOnlyOpen = mode == .readOnly ? options.readOnlyOpen : nil
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        switch mode {
-        case .readOnly: flags |= SQLITE_OPEN_READONLY
-        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-        }
         var name = path
-        if mode == .readOnly && options.immutable {
-            flags |= SQLITE_OPEN_URI
+        switch (mode, options.readOnlyOpen) {
+        case (.readWriteCreate, _): flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case (.readOnly, .shared): flags |= SQLITE_OPEN_READONLY
+        case (.readOnly, .queryOnly): flags |= SQLITE_OPEN_READWRITE
+        case (.readOnly, .readOnlyShm):
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + Self.uriEscaped(path) + "?readonly_shm=1"
+        case (.readOnly, .immutable):
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             name = "file:" + Self.uriEscaped(path) + "?immutable=1"
         }
         var db: OpaquePointer?
@@ -122,6 +145,8 @@ package final class Connection {
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, Int32(clamping: Int((options.busyTimeout * 1000).rounded())))
         do {
+            // Before anything else runs on it: no statement may write.
+            if readOnlyOpen == .queryOnly { try execute("PRAGMA query_only = 1") }
             try options.setUp?(self)
             try configure(options)
         } catch var error as SQLiteError {

@@ -38,7 +38,7 @@ package final class DatabasePool: Sendable {
         /// other connections' checkpoints from resetting the WAL, hence short.
         package var snapshotIdleLifetime: Double
         /// Whether the pool only reads: its `openWriter` opens the file
-        /// read-only (readers then open it the same way, immutable or not),
+        /// read-only (readers then open it the same way as it),
         /// and nothing checkpoints it at close.
         package var readOnly = false
 
@@ -112,8 +112,8 @@ package final class DatabasePool: Sendable {
         var configuration = configuration
         let connection = try openWriter(path, configuration.connection)
         if configuration.readOnly {
-            // Readers open the file the way the writer did (immutable or not).
-            configuration.connection.immutable = connection.isImmutable
+            // Readers open the file the way the writer did.
+            configuration.connection.readOnlyOpen = connection.readOnlyOpen ?? .shared
             walIndex = nil
         } else {
             // After the writer's open (and a migration), SQLite has mapped the index.

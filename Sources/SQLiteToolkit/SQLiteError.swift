@@ -21,6 +21,10 @@ package struct SQLiteError: Error, Sendable, CustomStringConvertible, Equatable 
     package var operation: Operation
     /// The database file, when known (`""` for an in-memory database).
     package var path: String?
+    /// The operating system's `errno` of the failed file operation under an
+    /// I/O, open, full or read-only failure (`ENOSPC`, `EROFS`, `EACCES`…);
+    /// 0 when unknown or for any other code (SQLite keeps a stale one).
+    package var systemErrno: Int32 = 0
 
     /// What the toolkit was doing when it failed.
     package enum Operation: Sendable, Equatable {
@@ -56,6 +60,9 @@ package struct SQLiteError: Error, Sendable, CustomStringConvertible, Equatable 
         // last-error slot can be stale (e.g. after sqlite3_reset).
         let path = db.flatMap { sqlite3_db_filename($0, "main") }.map { String(cString: $0) }
         self.init(extendedCode: code, message: message, sql: sql, path: path)
+        if let db, [SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_FULL, SQLITE_READONLY].contains(self.code) {
+            systemErrno = sqlite3_system_errno(db)
+        }
     }
 
     /// The symbolic name of the primary code, e.g. `"SQLITE_BUSY"`.

@@ -1,3 +1,4 @@
+import CSQLite
 import SQLiteToolkit
 import TesseraLayout
 import TesseraStore
@@ -44,7 +45,7 @@ extension LayoutStore {
         }
         let temporary = path + ".tessera-export-\(getpid())"
         defer { DatabaseFiles.remove(temporary) }
-        try storage.vacuum(into: temporary)
+        try storage.vacuum(into: temporary, for: path)
         let report = try LayoutStore(path: temporary, readOnly: true).checkAll().report
         guard report.isHealthy else {
             throw StoreError(.damaged, "the copy of \(location.quotedPathForMessage) does not check healthy, so \(path.quotedPathForMessage) was not written: "
@@ -52,7 +53,7 @@ extension LayoutStore {
         }
         for suffix in DatabaseFiles.sideSuffixes { unlink(path + suffix) }
         guard rename(temporary, path) == 0 else {
-            throw StoreError(.io, "moving the copy to \(path.quotedPathForMessage) failed: \(String(cString: strerror(errno)))", store: location)
+            throw StoreError.fileSystem(errno, path: path, doing: "moving the copy into place", outcome: "nothing was exported", store: location)
         }
         return report
     }
@@ -60,19 +61,38 @@ extension LayoutStore {
 
 extension SQLiteStorage {
     /// `VACUUM INTO` a new file at `path`, then its journal mode set to
-    /// DELETE (the copy keeps the store's WAL mode otherwise).
-    func vacuum(into path: String) throws {
+    /// DELETE (the copy keeps the store's WAL mode otherwise); `target` is
+    /// the file the copy is for, named when its file system fails.
+    func vacuum(into path: String, for target: String) throws {
         try Self.reporting(path: pool.path) {
             try pool.writeWithoutTransaction { connection in
+                // VACUUM INTO only reads the store, but query_only refuses it.
+                let queryOnly = connection.readOnlyOpen == .queryOnly
+                if queryOnly { try connection.execute("PRAGMA query_only = 0") }
+                defer { if queryOnly { try? connection.execute("PRAGMA query_only = 1") } }
                 let statement = try connection.prepare("VACUUM INTO ?")
                 try statement.bind(path, at: 1)
-                try statement.execute()
+                try copying(to: target) { try statement.execute() }
             }
             var options = Connection.Options()
             options.walMode = false
-            let copy = try Connection(path: path, mode: .readWriteCreate, options: options)
-            defer { copy.close() }
-            try copy.execute("PRAGMA journal_mode = DELETE")
+            try copying(to: target) {
+                let copy = try Connection(path: path, mode: .readWriteCreate, options: options)
+                defer { copy.close() }
+                try copy.execute("PRAGMA journal_mode = DELETE")
+            }
+        }
+    }
+
+    /// Runs `body`, which writes the copy at `path`: a failure of the copy's
+    /// file system (full, read-only, not permitted) names the copy, not the store.
+    private func copying(to path: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as SQLiteError where error.systemErrno != 0 || error.code == SQLITE_FULL {
+            throw StoreError.fileSystem(
+                error.systemErrno != 0 ? error.systemErrno : ENOSPC, path: path, doing: "writing the copy of the store",
+                outcome: "nothing was exported", store: pool.path)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import TesseraBackends
+import TesseraLayout
 import TesseraStore
 
 /// Reading the options that `tessera-server` and its benchmarks
@@ -13,16 +14,42 @@ package enum ServerOptions {
         return level
     }
 
+    /// Whether `db` is a store file on a read-only file system: it is then
+    /// opened read-only (served, every write refused), as nothing can write it.
+    package static func isOnReadOnlyFileSystem(_ db: String) -> Bool {
+        guard case .file(let path) = try? StoreLocation(parsing: db) else { return false }
+        return FileSystem.isReadOnly(path)
+    }
+
     /// The store at `path`, which must exist and be a store: the server
     /// never creates or converts one. Its blocking work runs on `executor`
     /// (the server's thread pools), by default on threads of the store's own.
-    package static func openStore(_ path: String, executor: (any BlockingExecutor)? = nil) throws -> LayoutStore {
+    ///
+    /// A store that cannot be written is still served, read-only, with a
+    /// sentence for `notice`: on a read-only file system (writes then
+    /// answer 503), or on a full one the writable open fails on (a `-shm`
+    /// it cannot size; writes answer 507 until a restart finds room).
+    package static func openStore(
+        _ path: String, executor: (any BlockingExecutor)? = nil, notice: (String) -> Void = { _ in }
+    ) throws -> LayoutStore {
+        // A layout's directory is loaded, verified, before a query answers
+        // from it: damage anywhere in the store ends in a 500, never in
+        // frames read through an index whose pages were damaged (the cost:
+        // the first query of each large layout the process reads).
+        func open(readOnly: Bool) throws -> LayoutStore {
+            try LayoutStore.open(db: path, readOnly: readOnly, requireExisting: true, loadsDirectoriesInline: true, executor: executor)
+        }
         do {
-            // A layout's directory is loaded, verified, before a query answers
-            // from it: damage anywhere in the store ends in a 500, never in
-            // frames read through an index whose pages were damaged (the cost:
-            // the first query of each large layout the process reads).
-            return try LayoutStore.open(db: path, requireExisting: true, loadsDirectoriesInline: true, executor: executor)
+            if isOnReadOnlyFileSystem(path) {
+                notice("the store \(path.quotedPathForMessage) is on a read-only file system: serving its reads; writes answer 503")
+                return try open(readOnly: true)
+            }
+            do {
+                return try open(readOnly: false)
+            } catch let error as StoreError where error.code == .diskFull {
+                notice("\(error.message): serving its reads; writes answer 507 until the server starts again with room")
+                return try open(readOnly: true)
+            }
         } catch let error as StoreError where error.code == .notFound {
             throw ValidationError("--db: \(error.message) (tessera precompute creates one; the server never does)")
         } catch let error as StoreError {

@@ -37,7 +37,7 @@ extension ServerOptions {
     /// The reserve beside a SQLite store (`STORE-reserve`), allocated now
     /// when the disk has room; none for other stores or 0 bytes.
     static func diskReserve(db: String, bytes: Int) throws -> DiskReserve? {
-        guard bytes > 0, case .file(let path) = try StoreLocation(parsing: db) else { return nil }
+        guard bytes > 0, case .file(let path) = try StoreLocation(parsing: db), !isOnReadOnlyFileSystem(db) else { return nil }
         let reserve = DiskReserve(path: path + "-reserve", bytes: bytes)
         reserve.restore()
         return reserve

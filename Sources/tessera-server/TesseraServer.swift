@@ -7,6 +7,7 @@ import NIOPosix
 import Prometheus
 import TesseraBackends
 import TesseraHummingbird
+import TesseraLayout
 import TesseraServerSupport
 
 /// `tessera-server`: the layout cache over HTTP (`../shared/http-api.md`).
@@ -52,7 +53,8 @@ struct Serve: AsyncParsableCommand {
         --compute-extents, up to --max-extents per spec; writes need --token-file. No client can hold the server: \
         an answer holds at most --max-answer-elements and large ones together \
         --max-elements-in-flight, every wait on a client ends (--idle-timeout, --header-timeout, \
-        --body-timeout), at most --max-connections are open, and --disk-reserve keeps room to delete specs on a full disk.
+        --body-timeout), at most --max-connections are open, and --disk-reserve keeps room to delete specs on a full disk. \
+        A store on a read-only file system is served read-only (said on stderr at start); its writes answer 503.
         """
     )
 
@@ -151,7 +153,9 @@ struct Serve: AsyncParsableCommand {
     }
 
     private func serve(executor: ThreadPoolExecutor, logger: Logger) async throws {
-        let store = try ServerOptions.openStore(db, executor: executor)
+        let store = try ServerOptions.openStore(db, executor: executor) { notice in
+            FileHandle.standardError.write(Data("tessera-server: \(notice)\n".utf8))
+        }
         let configuration = TesseraServiceConfiguration(
             computeExtents: try ServerOptions.extentRange(computeExtents),
             maximumExtents: maxExtents,

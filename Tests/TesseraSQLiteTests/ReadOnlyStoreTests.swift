@@ -8,7 +8,7 @@ import TesseraStore
 struct ReadOnlyStoreTests {
     static let spec = #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 900, "cycle": [{}]}}]}"#
 
-    @Test("answers what the store holds; every write fails with .readOnly and nothing is created beside the file")
+    @Test("answers what the store holds; every write fails with .readOnly and nothing is left beside the file once closed")
     func readsButNeverWrites() async throws {
         let directory = try TemporaryDirectory("readonly")
         let path = directory.file("store.sqlite")
@@ -36,6 +36,8 @@ struct ReadOnlyStoreTests {
             #expect(error.code == .readOnly, "\(what): \(error)")
         }
         #expect(try await store.check().isHealthy)
+        // Open, the store has the -wal and -shm any reader that sees writers needs; its close removes them.
+        store.close()
         #expect(try fileBytes(path) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["store.sqlite"])
     }
@@ -55,6 +57,26 @@ struct ReadOnlyStoreTests {
         // A writing open migrates it, and then it opens read-only.
         _ = try LayoutStore(path: old)
         #expect(try await LayoutStore(path: old, readOnly: true).storedSpec(named: "feed") != nil)
+    }
+
+    @Test("a store with a WAL of commits beside it (a writer's crash image) is read through it and left byte for byte, WAL included")
+    func walLeftAsItWas() async throws {
+        let directory = try TemporaryDirectory("readonly-wal")
+        let path = directory.file("store.sqlite")
+        let crash = directory.file("crash.sqlite")
+        let writer = try LayoutStore(path: path)
+        try await writer.save(try Spec(jsonText: Self.spec), as: "feed", crossExtents: [300])
+        // The file and its WAL copied while the writer holds them: the commit is in the WAL only.
+        try FileManager.default.copyItem(atPath: path, toPath: crash)
+        try FileManager.default.copyItem(atPath: path + "-wal", toPath: crash + "-wal")
+        writer.close()
+        let (original, wal) = (try fileBytes(crash), try fileBytes(crash + "-wal"))
+        try #require(!wal.isEmpty)
+        let store = try LayoutStore(path: crash, readOnly: true)
+        #expect(try await store.storedSpec(named: "feed") != nil)
+        store.close()
+        #expect(try fileBytes(crash) == original)
+        #expect(try fileBytes(crash + "-wal") == wal)
     }
 
     @Test("a missing file is not created, and a file that is not a store is refused with .notAStore, untouched")

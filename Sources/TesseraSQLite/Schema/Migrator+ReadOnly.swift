@@ -79,11 +79,8 @@ extension Migrator {
     /// Opens the existing store at `path` read-only, at the latest schema
     /// version: its writes fail with `readOnly`.
     ///
-    /// A store in WAL mode with neither `-wal` nor `-shm` beside it is open
-    /// nowhere (SQLite keeps both while any connection is open), and every
-    /// commit is in the file: it is opened `immutable`, so that SQLite creates
-    /// no `-shm` or `-wal` for this read. Else SQLite's own read-only WAL
-    /// reading applies (files that exist are used, not created).
+    /// The open sees other processes' commits (SQLite's locking) wherever
+    /// the file can be written by anyone; see `readOnlyOpen(for:header:hasWAL:)`.
     ///
     /// - Throws: `notAStore` for a missing, empty or foreign file,
     ///   `schemaTooNew`, or `readOnly` for a store of an older schema version
@@ -91,9 +88,17 @@ extension Migrator {
     package func openReadOnly(at path: String, options: Connection.Options) throws -> Connection {
         let (header, hasWAL) = try Self.existingStoreHeader(at: path)
         var readOptions = options.forStore
-        readOptions.immutable = header.isWAL && !hasWAL && access(path + "-shm", F_OK) != 0
-        let connection = try Self.opening(path) { try Connection(path: path, mode: .readOnly, options: readOptions) }
-        switch try inspect(connection) {
+        readOptions.readOnlyOpen = Self.readOnlyOpen(for: path, header: header, hasWAL: hasWAL)
+        let (connection, state): (Connection, DatabaseState)
+        do {
+            (connection, state) = try openAndInspect(path, options: readOptions)
+        } catch let error as StoreError where readOptions.readOnlyOpen != .immutable && Self.isSharedMemoryFailure(error) {
+            // A -shm this read cannot size (a write that failed on a full disk
+            // left it short, and the disk is still full): read it, never size it.
+            readOptions.readOnlyOpen = .readOnlyShm
+            (connection, state) = try openAndInspect(path, options: readOptions)
+        }
+        switch state {
         case .empty:
             connection.close()
             throw StoreError.notATesseraStore(path: path, "a SQLite database without Tessera's schema")
@@ -105,5 +110,44 @@ extension Migrator {
         case .tessera:
             return connection
         }
+    }
+
+    /// A read-only connection to `path` and what kind of file it is on.
+    private func openAndInspect(_ path: String, options: Connection.Options) throws -> (Connection, DatabaseState) {
+        let connection = try Self.opening(path) { try Connection(path: path, mode: .readOnly, options: options) }
+        do {
+            return (connection, try Self.opening(path) { try inspect(connection) })
+        } catch {
+            connection.close()
+            throw error
+        }
+    }
+
+    /// Whether `error` is SQLite failing to create, size or map the `-shm`
+    /// (its I/O error, or a full disk under it).
+    static func isSharedMemoryFailure(_ error: StoreError) -> Bool {
+        guard let cause = error.cause as? SQLiteError else { return false }
+        // SQLITE_IOERR_SHMOPEN, _SHMSIZE, _SHMLOCK and _SHMMAP: 18...21 above
+        // the primary code (macros Swift does not import).
+        return (cause.code == SQLITE_IOERR && (18...21).contains(cause.extendedCode >> 8)) || error.code == .diskFull
+    }
+
+    /// How a read-only open of the store at `path` opens it.
+    ///
+    /// `immutable` (no locks, no side files, blind to other writers) only
+    /// where nothing can write the file while it is read: a read-only file
+    /// system, or a WAL file open nowhere (no `-wal`, no `-shm`) that this
+    /// process may not write and beside which it cannot create the `-shm`
+    /// SQLite needs (its owner's writes then go unseen: a documented limit).
+    /// A file open nowhere that this process may write opens `queryOnly`,
+    /// so that the last connection to close removes the `-wal` and `-shm`
+    /// its read created; any other file uses SQLite's read-only open and
+    /// the side files already there (a read-only close never checkpoints
+    /// them into the file, nor removes them).
+    static func readOnlyOpen(for path: String, header: FileHeader, hasWAL: Bool) -> Connection.ReadOnlyOpen {
+        let openNowhere = header.isWAL && !hasWAL && access(path + "-shm", F_OK) != 0
+        if FileSystem.isReadOnly(path) { return openNowhere ? .immutable : .shared }
+        if access(path, W_OK) == 0 { return openNowhere || !header.isWAL ? .queryOnly : .shared }
+        return openNowhere && access(FileSystem.folder(of: path), W_OK) != 0 ? .immutable : .shared
     }
 }

@@ -88,6 +88,13 @@ final class SQLiteStorage: StorageBackend {
     /// A store opened read-only refuses every write before it begins.
     private func refuseIfReadOnly() throws {
         guard pool.configuration.readOnly else { return }
+        guard !FileSystem.isReadOnly(pool.path) else {
+            throw StoreError(.readOnly, "the store \(pool.path.quotedPathForMessage) is on a read-only file system (EROFS); nothing was written", store: pool.path)
+        }
+        // Opened read-only because the disk was full (see the server): still full, say so.
+        guard FileSystem.availableBytes(FileSystem.folder(of: pool.path)) != 0 else {
+            throw StoreError(.diskFull, "the file system holding the store \(pool.path.quotedPathForMessage) is full; nothing was written", store: pool.path)
+        }
         throw StoreError(.readOnly, "the store \(pool.path.quotedPathForMessage) was opened read-only; nothing was written", store: pool.path)
     }
 

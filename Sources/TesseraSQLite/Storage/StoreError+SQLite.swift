@@ -2,6 +2,12 @@ import CSQLite
 import SQLiteToolkit
 import TesseraStore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The store's errors that only a SQLite file has, each with its code and
 /// sentence in one place, and the translation of the toolkit's errors.
 extension StoreError {
@@ -24,11 +30,12 @@ extension StoreError {
 
     /// A failure of SQLite itself on the store at `path`, by its code.
     private static func reported(_ error: SQLiteError, path: String) -> StoreError {
+        if let failure = fileSystemFailure(error, path: path) { return failure }
         let (code, sentence): (Code, String) = switch error.code {
         case SQLITE_BUSY, SQLITE_LOCKED:
             (.busy, "another writer kept the store \(path.quotedPathForMessage) busy for longer than the busy timeout; try again")
         case SQLITE_FULL:
-            (.diskFull, "the disk holding the store \(path.quotedPathForMessage) is full; nothing was written")
+            (.diskFull, "the store \(path.quotedPathForMessage) is full; nothing was written")
         case SQLITE_READONLY:
             (.readOnly, "the store \(path.quotedPathForMessage) cannot be written (a read-only file, folder or file system)")
         case SQLITE_CORRUPT:
@@ -45,6 +52,32 @@ extension StoreError {
             (.internal, "the store \(path.quotedPathForMessage) failed unexpectedly: \(error)")
         }
         return StoreError(code, sentence, store: path)
+    }
+
+    /// A failure whose cause is the file system, named: a full one (by
+    /// the operating system's `errno`, not SQLite's code alone: a full
+    /// `-shm` is an I/O error to SQLite), a read-only one, or a refused
+    /// permission; nil for any other failure.
+    private static func fileSystemFailure(_ error: SQLiteError, path: String) -> StoreError? {
+        let folder = FileSystem.folder(of: path)
+        var systemErrno = error.systemErrno
+        if !FileSystem.isFull(systemErrno), [SQLITE_CANTOPEN, SQLITE_READONLY].contains(error.code), let refusal = FileSystem.writeRefusal(path) {
+            systemErrno = refusal
+        }
+        switch systemErrno {
+        case _ where FileSystem.isFull(systemErrno):
+            return StoreError(.diskFull, "the file system holding the store \(path.quotedPathForMessage) is full; nothing was written "
+                + "(\(free(folder)) in \(folder.quotedPathForMessage))", store: path)
+        case EROFS:
+            return StoreError(.readOnly, "the store \(path.quotedPathForMessage) is on a read-only file system (EROFS): "
+                + "nothing can be written there; commands that only read open it read-only", store: path)
+        case EACCES, EPERM:
+            return StoreError(error.code == SQLITE_CANTOPEN ? .io : .readOnly, "no permission to write the store "
+                + "\(path.quotedPathForMessage) or the -wal and -shm files SQLite keeps beside it in \(folder.quotedPathForMessage) "
+                + "(\(systemErrno == EACCES ? "EACCES" : "EPERM"))", store: path)
+        default:
+            return nil
+        }
     }
 }
 

@@ -22,7 +22,10 @@ import TesseraStore
 /// scrolls a carousel itself (a tile holds all of its cells, and
 /// `orthogonal` its content length).
 struct TileExport {
+    /// Where the files are written (a staging folder, see `StagingFolder`).
     let directory: String
+    /// The folder they are for, named in errors.
+    let target: String
     let name: String
     let gzip: Bool
     /// Each direction's tiles: left to right at the routes' paths, right
@@ -65,10 +68,17 @@ struct TileExport {
     }
 
     private func write(_ bytes: [UInt8], to path: String) throws {
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw CommandError("could not write \(path.quotedPathForMessage): \(error.localizedDescription)")
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw StagingFolder.failure(errno, path: target, target: target) }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                if count < 0 && errno == EINTR { continue }
+                throw StagingFolder.failure(count < 0 ? errno : EIO, path: target, target: target)
+            }
+            written += count
         }
     }
 

@@ -72,17 +72,29 @@ struct ExportCommand: AsyncParsableCommand {
         print("exported \(counted(report.specsChecked, "spec")), \(counted(report.layoutsChecked, "layout")) to \(out.quotedPathForMessage): checked, no problems")
     }
 
+    /// Every layout's tiles are written into a staging folder first and put
+    /// in place at the end: a failure (a full disk) leaves `directory` as it was.
     private func exportTiles(to directory: String, name: String) async throws {
-        let export = TileExport(directory: directory, name: name, gzip: gzip, directions: rtl ? [.leftToRight, .rightToLeft] : [.leftToRight])
-        for (flag, values) in [("width", width), ("height", height)] {
-            for value in values {
-                let extent = try ExtentOptions.parse(["--\(flag)", JSONWriter.format(value)])
-                let (store, layout) = try await StoreFile.freshLayout(database.db, name: name, extent: extent, command: "export")
-                defer { store.close() }
-                let written = try await reportingErrors { try await export.write(store: store, crossExtent: layout.crossExtent) }
-                print("exported \(counted(written.tiles, "tile")) of \(name.quotedForMessage) at \(flag) \(JSONWriter.format(value)), "
-                    + "revision \(written.revision), to \(directory.quotedPathForMessage)")
+        let staging = try StagingFolder(target: directory)
+        var lines: [String] = []
+        do {
+            let export = TileExport(
+                directory: staging.folder, target: directory, name: name, gzip: gzip, directions: rtl ? [.leftToRight, .rightToLeft] : [.leftToRight])
+            for (flag, values) in [("width", width), ("height", height)] {
+                for value in values {
+                    let extent = try ExtentOptions.parse(["--\(flag)", JSONWriter.format(value)])
+                    let (store, layout) = try await StoreFile.freshLayout(database.db, name: name, extent: extent, command: "export")
+                    defer { store.close() }
+                    let written = try await reportingErrors { try await export.write(store: store, crossExtent: layout.crossExtent) }
+                    lines.append("exported \(counted(written.tiles, "tile")) of \(name.quotedForMessage) at \(flag) \(JSONWriter.format(value)), "
+                        + "revision \(written.revision), to \(directory.quotedPathForMessage)")
+                }
             }
+            try reportingErrors { try staging.commit() }
+        } catch {
+            staging.discard()
+            throw error
         }
+        for line in lines { print(line) }
     }
 }
