@@ -80,7 +80,9 @@ PY
 wait "$PAGES"
 
 read -r pages_rate _ pages_p99 _ pages_errors pages_socket <<<"$(sed -n 's/^RESULT //p' "$WORK/pages.out")"
+# Pages in flight progress together: few may end within the run, the bytes say how fast they go.
+transfer=$(awk '/^Transfer\/sec:/ {print $2}' "$WORK/pages.out")
 peak=$(awk '/VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$SERVER/status")
 printf '%-28s %s\n' \
-    "pages" "$pages_rate/s, p99 $pages_p99 ms ($pages_errors non-2xx, $pages_socket socket errors)" \
+    "pages" "$pages_rate/s ended, $transfer/s sent, p99 $pages_p99 ms ($pages_errors non-2xx, $pages_socket socket errors)" \
     "server peak RSS (VmHWM)" "$peak MB"

@@ -42,13 +42,16 @@ extension LayoutStore {
 
     /// ``listing(after:limit:)`` read and turned into `T` on the store's
     /// executor, never in place: a caller on an event loop keeps serving
-    /// other requests while a large page is read and written out.
+    /// other requests while a large page is read and written out; two such
+    /// calls at a time, the others wait without a thread.
     package func listing<T: Sendable>(
         after: String?, limit: Int, onExecutor transform: @escaping @Sendable (ListingPage) -> T
     ) async throws -> T {
         try Self.checkListing(limit: limit)
-        return try await executor.run {
-            transform(try self.read { storage in try Self.listing(after: after, limit: limit, storage: storage) })
+        return try await listingGate.pass {
+            try await executor.run {
+                transform(try self.read { storage in try Self.listing(after: after, limit: limit, storage: storage) })
+            }
         }
     }
 
