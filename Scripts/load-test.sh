@@ -26,12 +26,8 @@ SOAK=${SOAK:-60}
 ROUNDS=${ROUNDS:-3}
 LOAD=(-t2 -c64 --timeout 5s)
 
-if ! command -v wrk >/dev/null; then
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q && apt-get install -y -q wrk
-fi
-
 source Scripts/lib/server.sh
+require_wrk
 tessera_binaries
 
 echo "load-test: a 1M-item feed at 390, 430 and 820 (tessera demo)"

@@ -1,7 +1,7 @@
 # Shared by the scripts that load a tessera-server on loopback (load-test.sh,
-# tile-figures.sh): the binaries, a work folder removed on exit, the server
-# started on a free port, wrk's report and its request scripts. Source it
-# after `cd` to the package root and `set -euo pipefail`.
+# listing-load.sh, tile-figures.sh): wrk, the binaries, a work folder removed
+# on exit, the server started on a free port, wrk's report and its request
+# scripts. Source it after `cd` to the package root and `set -euo pipefail`.
 
 # tessera_binaries: sets BIN to a folder holding release `tessera` and
 # `tessera-server`. BIN_DIR=folder uses binaries built elsewhere (an A/B
@@ -13,6 +13,14 @@ tessera_binaries() {
         swift build -c release --product tessera --scratch-path .build-release >/dev/null
         swift build -c release --product tessera-server --scratch-path .build-release >/dev/null
         BIN=.build-release/release
+    fi
+}
+
+# require_wrk: wrk (Debian's package), installed when missing.
+require_wrk() {
+    if ! command -v wrk >/dev/null; then
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -q && apt-get install -y -q wrk
     fi
 }
 

@@ -8,25 +8,31 @@ package enum RequestValues {
     /// Form C; it must be valid UTF-8 once decoded (`%2F` is a `/` inside the name).
     package static func name(_ component: String?) throws(Problem) -> String {
         guard let component, !component.isEmpty else { throw Problem(.badRequest, "the spec name is missing") }
-        // A path component is valid UTF-8 already: without a '%' it is the name.
-        guard component.utf8.contains(UInt8(ascii: "%")) else { return Spec.normalizedName(component) }
+        return Spec.normalizedName(try percentDecoded(component[...], what: "the spec name "))
+    }
+
+    /// `text` with its `%XX` escapes decoded, strictly: a stray `%` or
+    /// bytes that are not UTF-8 are a 400 about `what` (a `+` stays a `+`).
+    private static func percentDecoded(_ text: Substring, what: String) throws(Problem) -> String {
+        // Without a '%' the text is already what it says.
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(component.utf8.count)
-        var utf8 = component.utf8.makeIterator()
+        bytes.reserveCapacity(text.utf8.count)
+        var utf8 = text.utf8.makeIterator()
         while let byte = utf8.next() {
             guard byte == UInt8(ascii: "%") else {
                 bytes.append(byte)
                 continue
             }
             guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else {
-                throw Problem(.badRequest, "the spec name \(String(component).quotedForMessage) has a '%' not followed by two hex digits")
+                throw Problem(.badRequest, "\(what)\(String(text).quotedForMessage) has a '%' not followed by two hex digits")
             }
             bytes.append(high << 4 | low)
         }
-        guard let name = String(validating: bytes, as: UTF8.self) else {
-            throw Problem(.badRequest, "the spec name \(String(component).quotedForMessage) is not valid UTF-8 once percent-decoded")
+        guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            throw Problem(.badRequest, "\(what)\(String(text).quotedForMessage) is not valid UTF-8 once percent-decoded")
         }
-        return Spec.normalizedName(name)
+        return decoded
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -98,12 +104,40 @@ package enum RequestValues {
         }
     }
 
+    /// The `limit=N` of a listing: the most specs a page holds, from 1 to
+    /// `maximum`; `standard` when absent.
+    package static func limit(_ request: Request, standard: Int, maximum: Int) throws(Problem) -> Int {
+        let values = queryValues("limit", of: request)
+        guard let text = values.first else { return standard }
+        guard values.count == 1 else { throw Problem(.badRequest, "give one limit=N, not \(values.count)") }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let value = Int(text), (1...maximum).contains(value)
+        else {
+            throw Problem(.badRequest, "limit=\(String(text).quotedForMessage): must be a whole number from 1 to \(maximum)")
+        }
+        return value
+    }
+
+    /// The `after=NAME` of a listing, percent-decoded and normalized as a
+    /// name in a path is: the page begins after it (it need not be stored); nil when absent.
+    package static func after(_ request: Request) throws(Problem) -> String? {
+        let values = request.uri.query.map { rawQueryValues("after", in: $0) } ?? []
+        guard let text = values.first else { return nil }
+        guard values.count == 1 else { throw Problem(.badRequest, "give one after=NAME, not \(values.count)") }
+        return Spec.normalizedName(try percentDecoded(text, what: "after="))
+    }
+
     /// The values of a query parameter, as Hummingbird's `queryParameters`
     /// gives them. A query with no `%` escape (nearly every one) is read
     /// in place, without building the dictionary of all its parameters.
     package static func queryValues(_ key: String, of request: Request) -> [Substring] {
         guard let query = request.uri.query else { return [] }
         guard !query.utf8.contains(UInt8(ascii: "%")) else { return request.uri.queryParameters.getAll(key).map { $0[...] } }
+        return rawQueryValues(key, in: query)
+    }
+
+    /// The values of a query parameter as sent, escapes and all.
+    private static func rawQueryValues(_ key: String, in query: String) -> [Substring] {
         var values: [Substring] = []
         for part in query.utf8.split(separator: UInt8(ascii: "&")) {
             let equals = part.firstIndex(of: UInt8(ascii: "=")) ?? part.endIndex

@@ -48,7 +48,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
     /// without a body.
     public func register<Router: RouterMethods>(on router: Router) where Router.Context == Context {
         register(on: router, "/v1/health", get: { _, _ in JSONResponses.text("{\"status\": \"ok\"}") })
-        register(on: router, "/v1/feeds", get: { _, _ in JSONResponses.text(StoreJSON.listing(try await store.listing())) })
+        register(on: router, "/v1/feeds", get: feeds)
         register(on: router, "/v1/feeds/{name}", get: feed, put: putFeed, delete: deleteFeed)
         register(on: router, "/v1/feeds/{name}/layouts/{extent}", delete: deleteLayout)
         register(on: router, "/v1/feeds/{name}/layouts/{extent}/visible", get: { request, context in

@@ -19,6 +19,8 @@ extension ConnectionWatch {
         struct Exchange {
             var version: HTTPVersion
             var keepsAlive: Bool
+            /// It asked for `100 Continue` before its body, and has not had it yet.
+            var awaitsContinue = false
 
             /// HTTP/1.0 (or older): no chunks, no keep-alive unless asked.
             var isHTTP10: Bool { version.major < 1 || (version.major == 1 && version.minor == 0) }
@@ -39,7 +41,9 @@ extension ConnectionWatch {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
             case .head(let head):
-                watch.headArrived(Exchange(version: head.version, keepsAlive: head.isKeepAlive))
+                let exchange = Exchange(version: head.version, keepsAlive: head.isKeepAlive, awaitsContinue: Self.expectsContinue(head))
+                watch.headArrived(exchange)
+                sendContinueIfDue(context: context)
             case .body:
                 break
             case .end:
@@ -61,8 +65,26 @@ extension ConnectionWatch {
                     closesAfterAnswer = false
                     context.flush()
                     context.close(mode: .output, promise: nil)
+                } else {
+                    sendContinueIfDue(context: context)
                 }
             }
+        }
+
+        /// `Expect: 100-continue` from an HTTP/1.1 client (RFC 9110, 10.1.1;
+        /// an HTTP/1.0 client never gets a 100).
+        private static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
+            !(head.version.major == 1 && head.version.minor == 0)
+                && head.headers["expect"].contains { $0.lowercased().filter { $0 != " " && $0 != "\t" } == "100-continue" }
+        }
+
+        /// `100 Continue` to the request whose body is being read, once the
+        /// answers to the requests before it have ended (an interim answer
+        /// must not cut into another): its client waits for it to send the body.
+        private func sendContinueIfDue(context: ChannelHandlerContext) {
+            guard watch.reading == .body, watch.unanswered.count == 1, watch.unanswered[0].awaitsContinue else { return }
+            watch.unanswered[0].awaitsContinue = false
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))), promise: nil)
         }
 
         /// The answer's head for its request (the oldest unanswered one).

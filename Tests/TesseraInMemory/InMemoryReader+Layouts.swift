@@ -48,6 +48,18 @@ extension InMemoryReader {
         }
     }
 
+    package func layoutRecords(namesAfter after: String?, through last: String, engineVersion: Int) throws -> [LayoutRecord] {
+        let records = try layoutRecords(specID: nil, engineVersion: engineVersion).filter { record in
+            let name = record.layout.specName.utf8
+            return !last.utf8.lexicographicallyPrecedes(name) && after.map { $0.utf8.lexicographicallyPrecedes(name) } ?? true
+        }
+        return records.sorted {
+            $0.layout.specName.utf8.elementsEqual($1.layout.specName.utf8)
+                ? $0.layout.crossExtent < $1.layout.crossExtent
+                : $0.layout.specName.utf8.lexicographicallyPrecedes($1.layout.specName.utf8)
+        }
+    }
+
     package func layoutID(specID: Int64, crossExtent: Double) throws -> Int64? {
         tables.layoutIDs[InMemoryTables.LayoutPlace(specID: specID, crossExtent: crossExtent)]
     }

@@ -69,6 +69,16 @@ package class InMemoryReader: ReadSnapshot, SpecReads, LayoutReads, SectionReads
     /// None: the tables file specs by Swift strings, one entry for equivalent names.
     package func nameConflicts() throws -> [String] { [] }
 
+    /// By the byte order of the names' UTF-8, as the SQL backends' indexes
+    /// give it (Swift's own `<` on strings is another order).
+    package func specSummaries(after: String?, limit: Int) throws -> [StoredSpec] {
+        let specs = tables.specs.values.filter { spec in after.map { $0.utf8.lexicographicallyPrecedes(spec.name.utf8) } ?? true }
+        return try specs.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.prefix(limit).map { spec in
+            try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
+            return Self.summary(of: spec)
+        }
+    }
+
     package func specSummary(name: String) throws -> StoredSpec? {
         try spec(name: name).map(Self.summary(of:))
     }

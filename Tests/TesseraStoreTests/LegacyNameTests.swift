@@ -60,6 +60,14 @@ struct LegacyNameTests {
         for spelling in [Self.lone, "Am\u{E9}lie"] {
             #expect(try await store.contentSize(name: spelling, crossExtent: 390) == LayoutEngine().layout(Self.spec(items: 3), crossExtent: 390).contentSize)
         }
+        // Listings show each spelling with its own layouts, whole and paged.
+        let whole = try await store.listing().map { (Array($0.spec.name.utf8), $0.layouts.map(\.elementCount)) }
+        let paged = try await store.listing(after: nil, limit: 10).specs.map { (Array($0.spec.name.utf8), $0.layouts.map(\.elementCount)) }
+        for entries in [whole, paged] {
+            let counts = Dictionary(uniqueKeysWithValues: entries)
+            #expect(counts[Array(Self.precomposed.utf8)] == [1000])
+            #expect(counts[Array(Self.decomposed.utf8)] == [7])
+        }
         // Every use of café, under either spelling, is refused with the reason.
         for spelling in [Self.precomposed, Self.decomposed] {
             for use in Self.uses {

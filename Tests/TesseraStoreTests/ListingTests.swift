@@ -27,6 +27,52 @@ struct ListingTests {
         #expect(try await store.listing() == listing)
     }
 
+    @Test("pages of the listing follow one another in the byte order of the names' UTF-8, and concatenate to it", arguments: TestBackend.all)
+    func pages(backend: TestBackend) async throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        // Upper case before lower, ASCII before accented letters and CJK: byte order, not a locale's.
+        let names = ["b-2", "Zeta", "alpha", "émile", "zèbre", "日本", "b"]
+        for (index, name) in names.enumerated() {
+            try await store.save(Self.grid(index + 1), as: name, crossExtents: index.isMultiple(of: 2) ? [320, 200] : [])
+        }
+        let sorted = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(sorted == ["Zeta", "alpha", "b", "b-2", "zèbre", "émile", "日本"])
+        let whole = try await store.listing()
+        #expect(whole.map(\.spec.name) == sorted)
+
+        var pages: [ListingPage] = []
+        var after: String?
+        repeat {
+            let page = try await store.listing(after: after, limit: 3)
+            pages.append(page)
+            after = page.next
+        } while after != nil && pages.count < 10
+        #expect(pages.map { $0.specs.map(\.spec.name) } == [["Zeta", "alpha", "b"], ["b-2", "zèbre", "émile"], ["日本"]])
+        #expect(pages.map(\.next) == ["b", "émile", nil])
+        #expect(pages.flatMap(\.specs) == whole)
+
+        // A name that is not stored pages from where it would be; past the last, an empty last page.
+        #expect(try await store.listing(after: "b-1", limit: 2) == ListingPage(specs: Array(whole[3...4]), next: "zèbre"))
+        #expect(try await store.listing(after: "zèbres", limit: 5).specs.map(\.spec.name) == ["émile", "日本"])
+        #expect(try await store.listing(after: "日本", limit: 5) == ListingPage(specs: [], next: nil))
+        // A page as long as what is left is the last.
+        #expect(try await store.listing(after: "b-2", limit: 3) == ListingPage(specs: Array(whole[4...]), next: nil))
+        #expect(try await store.listing(limit: 1) == ListingPage(specs: [whole[0]], next: "Zeta"))
+        await #expect(throws: StoreError.self) { try await store.listing(limit: 0) }
+        let error = await #expect(throws: StoreError.self) { try await store.listing(after: "a", limit: -1) }
+        #expect(error?.code == .invalidArgument)
+    }
+
+    @Test("a page's JSON is the listing's with \"next\" beside \"specs\"")
+    func pageJSON() throws {
+        let spec = StoredSpec(name: "a", axis: .vertical, sectionCount: 1, contentHash: "x", updatedAt: 0)
+        let entries = [SpecListing(spec: spec, layouts: [])]
+        #expect(StoreJSON.page(ListingPage(specs: entries, next: "a \"b\"")) == #"{"specs": [{"name": "a", "axis": "vertical", "sections": 1, "layouts": []}], "next": "a \"b\""}"#)
+        #expect(StoreJSON.page(ListingPage(specs: [], next: nil)) == #"{"specs": [], "next": null}"#)
+        #expect(StoreJSON.listing(entries + entries) == StoreJSON.listingOpening + StoreJSON.entries(entries, first: true) + StoreJSON.entries(entries, first: false) + "]}")
+    }
+
     @Test("list JSON and an update report are the contract's objects, read back by Foundation")
     func json() async throws {
         let spec = StoredSpec(name: "feed \"1\"", axis: .vertical, sectionCount: 2, contentHash: "x", updatedAt: 0)

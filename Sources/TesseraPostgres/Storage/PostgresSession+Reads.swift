@@ -72,6 +72,16 @@ extension PostgresSession: ReadSnapshot, SpecReads, LayoutReads, SectionReads, C
         try rows("SELECT name FROM spec_name_conflicts ORDER BY name").map { try $0.text(0) }
     }
 
+    func specSummaries(after: String?, limit: Int) throws -> [StoredSpec] {
+        // The name column's collation is "C": its order is the byte order of the UTF-8, as SQLite's.
+        let result = if let after {
+            try rows("SELECT \(Self.specColumns) WHERE name > $1 ORDER BY name LIMIT $2", .of(after, limit))
+        } else {
+            try rows("SELECT \(Self.specColumns) ORDER BY name LIMIT $1", .of(limit))
+        }
+        return try result.map(storedSpec)
+    }
+
     func specSummary(name: String) throws -> StoredSpec? {
         try lockSpecIfWriting(name)
         return try rows("SELECT \(Self.specColumns) WHERE name = $1", .of(name)).first.map(storedSpec)
@@ -184,6 +194,18 @@ extension PostgresSession: ReadSnapshot, SpecReads, LayoutReads, SectionReads, C
             try rows("SELECT \(Self.layoutColumns) WHERE l.spec_id = $2 ORDER BY l.cross_extent", .of(engineVersion, specID))
         } else {
             try rows("SELECT \(Self.layoutColumns) ORDER BY s.name, l.cross_extent", .of(engineVersion))
+        }
+        return try result.map(layoutRecord)
+    }
+
+    func layoutRecords(namesAfter after: String?, through last: String, engineVersion: Int) throws -> [LayoutRecord] {
+        let result = if let after {
+            try rows(
+                "SELECT \(Self.layoutColumns) WHERE s.name > $3 AND s.name <= $2 ORDER BY s.name, l.cross_extent",
+                .of(engineVersion, last, after)
+            )
+        } else {
+            try rows("SELECT \(Self.layoutColumns) WHERE s.name <= $2 ORDER BY s.name, l.cross_extent", .of(engineVersion, last))
         }
         return try result.map(layoutRecord)
     }

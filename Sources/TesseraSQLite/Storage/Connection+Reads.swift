@@ -80,6 +80,20 @@ extension Connection: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGr
         return names
     }
 
+    package func specSummaries(after: String?, limit: Int) throws -> [StoredSpec] {
+        let query: Statement
+        if let after {
+            query = try cachedStatement("SELECT \(Self.specColumns) WHERE name > ? ORDER BY name LIMIT ?")
+            try query.bind(after, limit)
+        } else {
+            query = try cachedStatement("SELECT \(Self.specColumns) ORDER BY name LIMIT ?")
+            try query.bind(limit)
+        }
+        var result: [StoredSpec] = []
+        while try query.step() { result.append(try storedSpec(from: query)) }
+        return result
+    }
+
     package func specSummary(name: String) throws -> StoredSpec? {
         let query = try cachedStatement("SELECT \(Self.specColumns) WHERE name = ?")
         try query.bind(name)
@@ -192,6 +206,10 @@ extension Connection: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGr
         """)
     private static let layoutByIDSQL = SQL("SELECT \(layoutColumns) \(layoutsJoined) WHERE l.id = ?2")
     private static let allLayoutsSQL = SQL("SELECT \(layoutColumns) \(layoutsJoined) ORDER BY s.name, l.cross_extent")
+    private static let layoutsOfNamesSQL = SQL("SELECT \(layoutColumns) \(layoutsJoined) WHERE s.name <= ?2 ORDER BY s.name, l.cross_extent")
+    private static let layoutsOfNamesAfterSQL = SQL(
+        "SELECT \(layoutColumns) \(layoutsJoined) WHERE s.name > ?3 AND s.name <= ?2 ORDER BY s.name, l.cross_extent"
+    )
     private static let specLayoutsSQL = SQL("SELECT \(layoutColumns) \(layoutsJoined) WHERE l.spec_id = ?2 ORDER BY l.cross_extent")
 
     private func layoutRecord(from query: Statement) throws -> LayoutRecord {
@@ -240,6 +258,20 @@ extension Connection: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGr
         } else {
             query = try cachedStatement(Self.allLayoutsSQL)
             try query.bind(engineVersion, at: 1)
+        }
+        var result: [LayoutRecord] = []
+        while try query.step() { result.append(try layoutRecord(from: query)) }
+        return result
+    }
+
+    package func layoutRecords(namesAfter after: String?, through last: String, engineVersion: Int) throws -> [LayoutRecord] {
+        let query: Statement
+        if let after {
+            query = try cachedStatement(Self.layoutsOfNamesAfterSQL)
+            try query.bind(engineVersion, last, after)
+        } else {
+            query = try cachedStatement(Self.layoutsOfNamesSQL)
+            try query.bind(engineVersion, last)
         }
         var result: [LayoutRecord] = []
         while try query.step() { result.append(try layoutRecord(from: query)) }

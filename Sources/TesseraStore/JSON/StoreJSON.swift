@@ -5,7 +5,28 @@ import TesseraLayout
 package enum StoreJSON {
     /// `{"specs": [...]}`, each spec with its `"layouts"` (`tessera list --format json`).
     package static func listing(_ listing: [SpecListing]) -> String {
-        "{\"specs\": [" + listing.map(entry).joined(separator: ",\n ") + "]}"
+        listingOpening + entries(listing, first: true) + "]}"
+    }
+
+    /// One page of the listing: `{"specs": [...], "next": …}`, with the
+    /// name to pass as `after` for the next page (null on the last).
+    package static func page(_ page: ListingPage) -> String {
+        listingOpening + entries(page.specs, first: true) + pageClosing(next: page.next)
+    }
+
+    /// What the listing's object begins with, before its first entry.
+    package static let listingOpening = "{\"specs\": ["
+
+    /// Entries of the listing, each after a separator but the first of all:
+    /// the listing's text written in pieces, piece by piece.
+    package static func entries(_ listing: [SpecListing], first: Bool) -> String {
+        guard !listing.isEmpty else { return "" }
+        return (first ? "" : ",\n ") + listing.map(entry).joined(separator: ",\n ")
+    }
+
+    /// What a page's object ends with, after its last entry.
+    package static func pageClosing(next: String?) -> String {
+        "], \"next\": \(next.map(JSONWriter.quote) ?? "null")}"
     }
 
     /// One spec with its layouts: `{"name": …, "axis": …, "sections": …, "layouts": [...]}`.

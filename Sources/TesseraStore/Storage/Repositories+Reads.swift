@@ -10,6 +10,9 @@ package protocol SpecReads: AnyObject {
     /// store holds more than one spec, as a store written before names were
     /// normalized may: empty in every store written since.
     func nameConflicts() throws -> [String]
+    /// At most `limit` stored specs named after `after` (from the first
+    /// when nil), by name: the byte order of their UTF-8, as indexes give it.
+    func specSummaries(after: String?, limit: Int) throws -> [StoredSpec]
     func specSummary(name: String) throws -> StoredSpec?
     /// The stored bodies of a spec's sections, in order.
     func sectionBodies(specID: Int64) throws -> [String]
@@ -40,6 +43,9 @@ package protocol LayoutReads: AnyObject {
     func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord?
     /// Every layout of one spec (or of all specs), by name and extent.
     func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord]
+    /// Every layout of the specs named after `after` (from the first when
+    /// nil) up to `last` included, by name (UTF-8 byte order) and extent.
+    func layoutRecords(namesAfter after: String?, through last: String, engineVersion: Int) throws -> [LayoutRecord]
     func layoutID(specID: Int64, crossExtent: Double) throws -> Int64?
 }
 

@@ -12,7 +12,55 @@ public struct SpecListing: Sendable, Hashable {
     }
 }
 
+/// One page of `tessera list`: stored specs with their layouts, by name.
+public struct ListingPage: Sendable, Hashable {
+    public var specs: [SpecListing]
+    /// The name to pass as `after` for the page after this one; nil on the last page.
+    public var next: String?
+
+    /// The specs of a page when its size is not given, and the most a page
+    /// may hold, for the HTTP route and the CLI alike.
+    package static let standardLimit = 1_000
+    package static let maximumLimit = 10_000
+
+    public init(specs: [SpecListing], next: String?) {
+        self.specs = specs
+        self.next = next
+    }
+}
+
 extension LayoutStore {
+    /// At most `limit` stored specs with their layouts, named after
+    /// `after` (from the first when nil; `after` need not be stored), read
+    /// in one snapshot. Names are in the byte order of their UTF-8 on every
+    /// backend, so that pages follow one another whichever store they come from.
+    /// - Throws: ``StoreError`` with code `invalidArgument` when `limit` is below 1.
+    public func listing(after: String? = nil, limit: Int) async throws -> ListingPage {
+        let after = after.map(Spec.normalizedName)
+        try Self.checkListing(limit: limit)
+        return try await readAsync { storage in try Self.listing(after: after, limit: limit, storage: storage) }
+    }
+
+    /// ``listing(after:limit:)`` read and turned into `T` on the store's
+    /// executor, never in place: a caller on an event loop keeps serving
+    /// other requests while a large page is read and written out; two such
+    /// calls at a time, the others wait without a thread.
+    package func listing<T: Sendable>(
+        after: String?, limit: Int, onExecutor transform: @escaping @Sendable (ListingPage) -> T
+    ) async throws -> T {
+        let after = after.map(Spec.normalizedName)
+        try Self.checkListing(limit: limit)
+        return try await listingGate.pass {
+            try await executor.run {
+                transform(try self.read { storage in try Self.listing(after: after, limit: limit, storage: storage) })
+            }
+        }
+    }
+
+    private static func checkListing(limit: Int) throws {
+        guard limit >= 1 else { throw StoreError(.invalidArgument, "a page of the listing holds 1 spec or more, not \(limit)") }
+    }
+
     /// Every stored spec with its layouts, by name, read in one snapshot.
     public func listing() async throws -> [SpecListing] {
         try await readAsync { storage in try Self.listing(storage: storage) }
@@ -25,11 +73,26 @@ extension LayoutStore {
     }
 
     static func listing(storage: any ReadSnapshot) throws -> [SpecListing] {
-        var layoutsByName: [String: [StoredLayout]] = [:]
-        for record in try storage.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) {
-            layoutsByName[record.layout.specName, default: []].append(record.layout)
-        }
-        return try storage.specs.specSummaries().map { SpecListing(spec: $0, layouts: layoutsByName[$0.name] ?? []) }
+        let layouts = byName(try storage.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version))
+        return try storage.specs.specSummaries().map { SpecListing(spec: $0, layouts: layouts[Array($0.name.utf8)] ?? []) }
+    }
+
+    static func listing(after: String?, limit: Int, storage: any ReadSnapshot) throws -> ListingPage {
+        // One spec past the page tells whether another page follows.
+        var specs = try storage.specs.specSummaries(after: after, limit: limit == .max ? limit : limit + 1)
+        let more = specs.count > limit
+        if more { specs.removeLast() }
+        guard let last = specs.last else { return ListingPage(specs: [], next: nil) }
+        let layouts = byName(try storage.layouts.layoutRecords(namesAfter: after, through: last.name, engineVersion: LayoutEngine.version))
+        return ListingPage(specs: specs.map { SpecListing(spec: $0, layouts: layouts[Array($0.name.utf8)] ?? []) }, next: more ? last.name : nil)
+    }
+
+    /// Layouts by their spec's name as stored, byte for byte: two names Swift
+    /// calls equal (stored before names were normalized) keep their own layouts.
+    private static func byName(_ records: [LayoutRecord]) -> [[UInt8]: [StoredLayout]] {
+        var layouts: [[UInt8]: [StoredLayout]] = [:]
+        for record in records { layouts[Array(record.layout.specName.utf8), default: []].append(record.layout) }
+        return layouts
     }
 
     static func listing(name: String, storage: any ReadSnapshot) throws -> SpecListing? {

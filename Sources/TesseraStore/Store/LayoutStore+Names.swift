@@ -40,7 +40,15 @@ extension LayoutStore {
     /// store holds more than one spec under; true when it deleted any.
     func deleteEquivalentSpecs(_ name: String) async throws -> Bool {
         let deleted = try await write { storage in
-            let spellings = try await storage.read { rows in try rows.specs.specSummaries().map(\.name).filter { $0 == name } }
+            // Every name, a page at a time: Swift's == finds the equivalent spellings SQL cannot.
+            var spellings: [String] = []
+            var after: String?
+            while true {
+                let page = try await storage.read { rows in try rows.specs.specSummaries(after: after, limit: 10_000) }
+                spellings += page.map(\.name).filter { $0 == name }
+                guard page.count == 10_000, let last = page.last else { break }
+                after = last.name
+            }
             for spelling in spellings {
                 // By the spelling's own bytes: the backend finds that row alone.
                 guard let (specID, layouts) = try await storage.read({ rows -> (Int64, [LayoutRecord])? in

@@ -59,6 +59,10 @@ public final class LayoutStore: Sendable {
     /// Layouts computed for queries at once, at most: two, apart from the
     /// writes, so that computations never hold up a save, nor saves a query.
     let computeGate = AsyncGate(width: 2)
+    /// Pieces of the listing read and written out on the executor at once,
+    /// at most: two. Pages are bulk work; more at once would hold more
+    /// pieces in memory and more of the executor's threads, not send pages sooner.
+    let listingGate = AsyncGate(width: 2)
     /// Computations of missing layouts under way, for async callers to share.
     let flights = Locked<[LayoutKey: Task<ComputedLayout, any Error>]>([:])
     /// The names the store holds more than one spec under (see `specName`),

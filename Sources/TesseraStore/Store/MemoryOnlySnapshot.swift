@@ -17,6 +17,7 @@ final class MemoryOnlySnapshot: ReadSnapshot, SpecReads, LayoutReads, SectionRea
     func specRecord(name: String) throws -> SpecRecord? { throw AnswerNeedsStorage() }
     func specSummaries() throws -> [StoredSpec] { throw AnswerNeedsStorage() }
     func nameConflicts() throws -> [String] { throw AnswerNeedsStorage() }
+    func specSummaries(after: String?, limit: Int) throws -> [StoredSpec] { throw AnswerNeedsStorage() }
     func specSummary(name: String) throws -> StoredSpec? { throw AnswerNeedsStorage() }
     func sectionBodies(specID: Int64) throws -> [String] { throw AnswerNeedsStorage() }
     func sectionBody(specID: Int64, index: Int) throws -> String? { throw AnswerNeedsStorage() }
@@ -28,6 +29,9 @@ final class MemoryOnlySnapshot: ReadSnapshot, SpecReads, LayoutReads, SectionRea
     func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord? { throw AnswerNeedsStorage() }
     func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord? { throw AnswerNeedsStorage() }
     func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord] { throw AnswerNeedsStorage() }
+    func layoutRecords(namesAfter after: String?, through last: String, engineVersion: Int) throws -> [LayoutRecord] {
+        throw AnswerNeedsStorage()
+    }
     func layoutID(specID: Int64, crossExtent: Double) throws -> Int64? { throw AnswerNeedsStorage() }
 
     func sections(layoutID: Int64) throws -> [SectionRecord] { throw AnswerNeedsStorage() }
