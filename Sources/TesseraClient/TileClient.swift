@@ -1,7 +1,7 @@
 import Foundation
 import TesseraLayout
 
-/// A client of a feed's tiles (`http-api.md`, the tile routes, or the same
+/// A client of a feed's tiles (the tile routes of TesseraHummingbird's "The HTTP API" article, or the same
 /// files of `tessera export --tiles` on any static host): it reads the
 /// manifest, fetches the tiles a viewport needs, keeps the most recently
 /// used ones, prefetches the next in the scroll direction, and answers

@@ -79,7 +79,7 @@ package enum RequestValues {
     }
 
     /// The `direction=ltr|rtl` query parameter of a layout's read routes
-    /// (`spec-format.md`, "Right-to-left"); left to right when absent.
+    /// (the spec format article, "Right to left"); left to right when absent.
     package static func direction(_ request: Request) throws(Problem) -> LayoutDirection {
         let values = queryValues("direction", of: request)
         guard let text = values.first else { return .leftToRight }
@@ -91,7 +91,7 @@ package enum RequestValues {
     }
 
     /// The `offset=SECTION:X` query parameters of a layout's read routes
-    /// (`spec-format.md`, "Orthogonal sections"), repeatable: each
+    /// (the spec format article, "Orthogonal sections"), repeatable: each
     /// carousel's scroll offset; none when absent. At most
     /// `OrthogonalOffsets.maximumCount`, counted before anything is kept.
     package static func offsets(_ request: Request) throws(Problem) -> OrthogonalOffsets {

@@ -3,7 +3,7 @@ import TesseraGzip
 import TesseraLayout
 import TesseraStore
 
-/// The tile routes (`http-api.md`): a manifest a CDN revalidates, and tiles
+/// The tile routes (<doc:HTTPAPI#Tiles>): a manifest a CDN revalidates, and tiles
 /// under revisioned URLs it keeps for a year. Both take `direction=rtl`
 /// and `offset=SECTION:X`; the manifest passes them on in its URL template.
 extension TesseraRoutes {

@@ -3,7 +3,7 @@ import Metrics
 import TesseraLayout
 import TesseraStore
 
-/// The routes of the layout cache's HTTP API (`../shared/http-api.md`),
+/// The routes of the layout cache's HTTP API (<doc:HTTPAPI>),
 /// to mount on a Hummingbird router over a store the app opened:
 ///
 /// ```swift

@@ -2,7 +2,7 @@ import TesseraLayout
 
 /// How the layout cache's routes behave: which layouts a read may compute,
 /// who may write, and how large a request body and an answer may be. The defaults are
-/// those of `tessera-server` (`../shared/http-api.md`).
+/// those of `tessera-server` (<doc:HTTPAPI>).
 public struct TesseraServiceConfiguration: Sendable {
     /// Who may call the write routes (`PUT`, `POST`, `DELETE`).
     public enum WriteAccess: Sendable, Equatable {

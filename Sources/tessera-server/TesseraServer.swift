@@ -10,7 +10,7 @@ import TesseraHummingbird
 import TesseraLayout
 import TesseraServerSupport
 
-/// `tessera-server`: the layout cache over HTTP (`../shared/http-api.md`).
+/// `tessera-server`: the layout cache over HTTP (TesseraHummingbird's "The HTTP API" article).
 @main
 struct TesseraServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

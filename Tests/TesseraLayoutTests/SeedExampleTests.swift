@@ -6,7 +6,7 @@ import Testing
 // tests, so that "Tessera does what they do" is checked with numbers. Each
 // test names the repository and file its configuration was read from. The
 // expected frames were worked out by hand from the rules in
-// spec-format.md (the trace is in the comments), not copied from the
+// the spec format article (the trace is in the comments), not copied from the
 // engine's output. The specs are in Examples/seeds/.
 
 /// The specs of these examples, in Examples/seeds/.

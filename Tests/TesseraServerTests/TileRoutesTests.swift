@@ -6,7 +6,7 @@ import TesseraGzip
 import TesseraLayout
 import TesseraStore
 
-/// The tile routes (`http-api.md`): a manifest a CDN revalidates, immutable
+/// The tile routes (the HTTP API article): a manifest a CDN revalidates, immutable
 /// tiles under revisioned URLs, strong ETags, gzip, and the refusals.
 @Suite("server: tile routes")
 struct TileRoutesTests {

@@ -4,7 +4,7 @@ import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
 
-/// Tiles of stored layouts (`http-api.md`, the tile routes): bands along
+/// Tiles of stored layouts (the HTTP API article, the tile routes): bands along
 /// the scroll axis, whole carousels, unpinned, with what a client needs to
 /// pin; put together for a viewport, they answer as `/visible` does.
 @Suite("store: tiles")

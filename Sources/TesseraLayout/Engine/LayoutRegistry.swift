@@ -45,6 +45,12 @@ public struct LayoutRegistry: Sendable {
     /// The names of the kinds, sorted.
     public var kinds: [String] { factories.keys.sorted() }
 
+    /// The parameter keys `kind` was registered with; nil for a kind
+    /// registered without them (or not registered).
+    package func parameterKeys(of kind: String) -> [String]? {
+        parameterKeys[kind]
+    }
+
     /// Reads a layout object (`{"kind": "flow", ...}`). One with
     /// `breakpoints` is read into a ``BreakpointLayout``, every parameter
     /// set it can produce validated.

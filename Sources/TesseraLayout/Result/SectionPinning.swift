@@ -1,5 +1,5 @@
 /// What a client needs to pin one section's headers and footers itself,
-/// from elements it holds unpinned (a tile's, `http-api.md`): the
+/// from elements it holds unpinned (a tile's, in the HTTP API article of TesseraHummingbird): the
 /// contract's "Pinned headers and footers", section by section.
 ///
 /// Scroll-axis positions (``start``, ``end``, ``cells``,
@@ -84,7 +84,7 @@ public struct SectionPinning: Sendable, Hashable {
     }
 }
 
-/// A viewport's elements put together from tiles (`http-api.md`): what a
+/// A viewport's elements put together from tiles (the HTTP API article of TesseraHummingbird): what a
 /// client of the tile routes does, and what equals the server's `/visible`.
 public enum TiledViewport {
     /// The elements visible in `viewport` from the elements and pinning

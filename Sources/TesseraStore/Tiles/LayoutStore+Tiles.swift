@@ -1,6 +1,6 @@
 import TesseraLayout
 
-/// A layout's tile manifest (`http-api.md`, `GET …/layouts/{extent}/tiles`):
+/// A layout's tile manifest (the HTTP API article, `GET …/layouts/{extent}/tiles`):
 /// its current tile revision, how it is cut into tiles, and its size.
 public struct TileManifest: Sendable, Hashable {
     /// The layout as stored (axis, extent, content size).

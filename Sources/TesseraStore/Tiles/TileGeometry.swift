@@ -1,7 +1,7 @@
 import TesseraLayout
 
 /// How a layout is cut into tiles: bands of ``length`` points along the
-/// scroll axis, the whole cross extent each (`http-api.md`, the tile routes).
+/// scroll axis, the whole cross extent each (the HTTP API article, the tile routes).
 ///
 /// The length is chosen so that a phone's viewport needs at most 1.5 tiles
 /// on average: a viewport of length V at a random offset meets 1 + V/T

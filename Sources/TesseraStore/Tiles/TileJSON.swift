@@ -1,6 +1,6 @@
 import TesseraLayout
 
-/// The JSON of the tile routes (`http-api.md`), one writer for the server
+/// The JSON of the tile routes (the HTTP API article), one writer for the server
 /// and `tessera export --tiles`, so their bytes are the same. Elements are
 /// written by `LayoutJSON`, as every other answer's; each text ends with a
 /// newline, as the CLI prints.
