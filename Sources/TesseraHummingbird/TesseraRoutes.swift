@@ -50,6 +50,7 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
         register(on: router, "/v1/health", get: { _, _ in JSONResponses.text("{\"status\": \"ok\"}") })
         register(on: router, "/v1/feeds", get: feeds)
         register(on: router, "/v1/feeds/{name}", get: feed, put: putFeed, delete: deleteFeed)
+        register(on: router, "/v1/feeds/{name}/spec", get: storedSpec)
         register(on: router, "/v1/feeds/{name}/layouts/{extent}", delete: deleteLayout)
         register(on: router, "/v1/feeds/{name}/layouts/{extent}/visible", get: { request, context in
             try await answer(.viewport(try RequestValues.rect(request)), request: request, context: context)
@@ -110,6 +111,13 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
         let name = try RequestValues.name(context.parameters.get("name"))
         guard let entry = try await store.listing(name: name) else { throw Problem(StoreError.noSuchSpec(name: name)) }
         return JSONResponses.text(StoreJSON.entry(entry))
+    }
+
+    /// The stored spec, as `tessera spec` prints it.
+    @Sendable private func storedSpec(_ request: Request, _ context: Context) async throws -> Response {
+        let name = try RequestValues.name(context.parameters.get("name"))
+        guard let text = try await store.specJSON(named: name) else { throw Problem(StoreError.noSuchSpec(name: name)) }
+        return JSONResponses.text(text)
     }
 
     /// A query of one layout, computing it first when it is missing or

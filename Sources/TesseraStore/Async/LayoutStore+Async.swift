@@ -112,6 +112,19 @@ extension LayoutStore {
         return try await readAsync { storage in try storage.specs.specSummary(name: name) }
     }
 
+    /// The spec stored under `name` as one line of JSON with its name, as
+    /// `tessera spec` prints it and `GET /v1/feeds/{name}/spec` answers; nil
+    /// when there is none. Read and written on the store's executor: a spec
+    /// of a million listed items never holds the caller's thread.
+    public func specJSON(named name: String) async throws -> String? {
+        let name = try specName(name)
+        return try await executor.run {
+            guard var spec = try self.read({ storage in try self.loadSpec(name: name, storage: storage)?.spec }) else { return nil }
+            spec.name = name
+            return JSONWriter.canonical(spec.jsonValue)
+        }
+    }
+
     /// The spec stored under `name`, or nil.
     public func spec(named name: String) async throws -> Spec? {
         let name = try specName(name)

@@ -44,11 +44,10 @@ struct SpecCommand: AsyncParsableCommand {
         let store = try database.openForReading()
         defer { store.close() }
         let name = spec.name
-        let stored = try await reportingErrors { () -> Spec in
-            guard var stored = try await store.spec(named: name) else { throw StoreError.noSuchSpec(name: name) }
-            stored.name = name
-            return stored
+        let text = try await reportingErrors { () -> String in
+            guard let text = try await store.specJSON(named: name) else { throw StoreError.noSuchSpec(name: name) }
+            return text
         }
-        print(JSONWriter.canonical(stored.jsonValue))
+        print(text)
     }
 }
