@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import Testing
 import TesseraGzip
+import TesseraTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -138,7 +139,7 @@ final class NginxServer {
         let nginx = try Self.executable()
         self.prefix = prefix
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("temp"), withIntermediateDirectories: true)
-        port = try Self.freePort()
+        port = try freeLoopbackPort()
         let temp = prefix.appendingPathComponent("temp").path
         let configuration = """
             daemon off;
@@ -200,21 +201,6 @@ final class NginxServer {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-    }
-
-    /// A port that was free a moment ago.
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// An HTTP/1.1 answer's head and body.
