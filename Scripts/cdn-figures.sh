@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CDN simulation's figures (README, "Serving"; issue 26's targets), on
+# The CDN simulation's figures (README, "The server", and their targets), on
 # the 1M-item demo feed (tessera demo) served by a real tessera-server on
 # loopback: Scripts/cdn-simulation.py replays simulated people scrolling
 # through phone caches and a shared CDN cache in front of it.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A CDN in front of tessera-server, simulated (issue 26, item 4).
+"""A CDN in front of tessera-server, simulated.
 
 Many simulated people scroll a feed (random widths, starts, scroll speeds and
 flings); each phone keeps its own small LRU of tiles and asks a shared CDN

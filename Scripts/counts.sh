@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The shape of the store in numbers, from the sources (issue 24's "counts
-# before and after"). Run at any commit: `bash Scripts/counts.sh`; compare
+# The shape of the store in numbers, from the sources, to compare before
+# and after a change. Run at any commit: `bash Scripts/counts.sh`; compare
 # two with `git worktree add /tmp/old <commit> && bash Scripts/counts.sh /tmp/old`.
 # Declarations are counted from the text (one per line, as the code is
 # written), not from a compiler's symbol graph.

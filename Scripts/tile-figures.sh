@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tile routes' figures (README, "Serving"; issue 26's targets), on the
+# The tile routes' figures (README, "The server", and their targets), on the
 # 1M-item demo feed (tessera demo: section 26 is one staggered waterfall
 # holding most items), loopback only, every run bounded in time:
 #   - tiles an 844-point viewport needs, mean over random offsets, phone widths;

@@ -2,7 +2,7 @@ import Foundation
 
 extension BenchTable {
     /// The floor suite: each figure, its baseline of the same run, the ratio
-    /// and the target; a figure the run did not measure (`--figures`)
+    /// and its target; a figure the run did not measure (`--figures`)
     /// has no row.
     static func floor(_ report: FloorBenchmark.Report, runs: Int) -> String {
         func micro(_ p50: Double, _ p99: Double) -> String { String(format: "%.2f / %.2f µs", p50, p99) }
