@@ -7,7 +7,10 @@
 #     against the same browser's empty rAF loop measured first (the baseline);
 #   - each frame's work (the visible() answer from tiles and the drawing);
 #   - the JavaScript heap after a garbage collection, every 5 s (CDP
-#     Performance.getMetrics): the first sample while scrolling against the last;
+#     Performance.getMetrics): the first sample while scrolling against the last,
+#     with the viewer's tile cache at CACHE_BYTES (default 262144, ?cache=): about
+#     20 tiles, passed in the first seconds, so that the run shows the heap once
+#     the cache is full (at the page's 8 MiB the cache would still be filling);
 #   - then Scripts/viewer-check.py's checks, which write the three screenshots
 #     of the docs into SCREENSHOTS (default the HTTP catalog, beside its articles).
 #
@@ -17,6 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCROLL_SECONDS=${SCROLL_SECONDS:-60}
+CACHE_BYTES=${CACHE_BYTES:-262144}
 SCREENSHOTS=${SCREENSHOTS:-Sources/TesseraHummingbird/TesseraHummingbird.docc}
 
 source Scripts/lib/server.sh
@@ -31,7 +35,7 @@ STORE="$WORK/tessera-demo.sqlite"
 start_server "$STORE" --viewer --log-level warning
 
 echo "viewer: scrolling at 3,000 points/s for $SCROLL_SECONDS s (commit $(git rev-parse --short HEAD), $(date -u +%F))"
-(cd Scripts/lib && timeout $((SCROLL_SECONDS + 120)) "$PYTHON" viewer_figures.py --url "$URL/viewer/" --chromium "$CHROMIUM" --seconds "$SCROLL_SECONDS")
+(cd Scripts/lib && timeout $((SCROLL_SECONDS + 120)) "$PYTHON" viewer_figures.py --url "$URL/viewer/" --chromium "$CHROMIUM" --seconds "$SCROLL_SECONDS" --cache "$CACHE_BYTES")
 
 mkdir -p "$SCREENSHOTS"
 timeout 300 "$PYTHON" Scripts/viewer-check.py server --url "$URL/viewer/" --cli "$BIN/tessera" --db "$STORE" --name demo-feed --width 390 \

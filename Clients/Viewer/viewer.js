@@ -9,6 +9,8 @@ const MAX_EXTENT = 100000;
 const AUTOSCROLL_SPEED = 3000;
 const SAMPLES = 600;
 const LINE = 40;
+// The decoded tiles kept (the client's estimate of their bytes); `?cache=` in the URL sets it.
+const CACHE_BYTES = { standard: 8 << 20, least: 64 << 10, most: 256 << 20 };
 // Canvas geometry is single precision: frames are moved to the viewport's
 // origin in JavaScript's doubles before they are drawn.
 const HEADER_FILL = "#37474f";
@@ -145,6 +147,7 @@ class Viewer {
     this.highlight = null;
     this.drag = null;
     this.errors = [];
+    this.cacheBytes = CACHE_BYTES.standard;
   }
 
   async start() {
@@ -152,6 +155,8 @@ class Viewer {
     const params = new URLSearchParams(location.search);
     $("rtl").checked = params.get("rtl") === "1";
     this.direction = $("rtl").checked ? "rtl" : "ltr";
+    const cache = Number(params.get("cache") ?? CACHE_BYTES.standard);
+    this.cacheBytes = Number.isFinite(cache) ? Math.min(Math.max(cache, CACHE_BYTES.least), CACHE_BYTES.most) : CACHE_BYTES.standard;
     this.source = await loadSource();
     $("new-width-form").hidden = this.source.kind !== "server";
     $("jump-form").hidden = this.source.kind !== "server";
@@ -229,7 +234,7 @@ class Viewer {
     this.say(`Opening ${name} at ${extent}…`);
     let client;
     try {
-      client = await TileClient.open(this.source.manifestURL(name, extent), { cacheBytes: 32 << 20 });
+      client = await TileClient.open(this.source.manifestURL(name, extent), { cacheBytes: this.cacheBytes });
     } catch (error) {
       const limits = error.status === 404 && this.source.kind === "server" ? " (a server computes a new width only within its --compute-extents and --max-extents)" : "";
       if (opening === this.opening) this.say(`${name} at ${extent}: ${error.message}${limits}`);

@@ -49,10 +49,12 @@ def main():
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--speed", type=float, default=3000)
     parser.add_argument("--sample-every", type=float, default=5)
+    parser.add_argument("--cache", type=int, help="the viewer's tile cache budget in bytes (its ?cache=)")
     args = parser.parse_args()
     with sync_playwright() as playwright:
         browser = viewer_page.launch(playwright, args.chromium)
-        page = viewer_page.Page(browser, f"{args.url}?feed={urllib.parse.quote(args.name)}&width={args.width}")
+        cache = f"&cache={args.cache}" if args.cache else ""
+        page = viewer_page.Page(browser, f"{args.url}?feed={urllib.parse.quote(args.name)}&width={args.width}{cache}")
         cdp = page.context.new_cdp_session(page.page)
         cdp.send("Performance.enable")
         idle = page.page.evaluate(IDLE_LOOP, 10)
