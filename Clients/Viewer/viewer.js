@@ -148,6 +148,7 @@ class Viewer {
     this.drag = null;
     this.errors = [];
     this.cacheBytes = CACHE_BYTES.standard;
+    this.shown = null;
   }
 
   async start() {
@@ -207,6 +208,8 @@ class Viewer {
 
   async openFeed(spec, extent) {
     this.spec = spec;
+    // The cross extent: a vertical feed's width, a horizontal one's height.
+    $("extent-name").textContent = spec.axis === "horizontal" ? "Height" : "Width";
     const select = $("width");
     select.replaceChildren();
     for (const layout of spec.layouts) {
@@ -243,6 +246,7 @@ class Viewer {
     if (opening !== this.opening) return;
     this.client = client;
     this.manifest = client.manifest;
+    this.shown = name;
     this.offsets = {};
     this.carousels.clear();
     this.answer = null;
@@ -673,7 +677,8 @@ class Viewer {
     return {
       state: () => ({
         source: this.source?.kind ?? null,
-        feed: this.spec?.name ?? null,
+        // The feed drawn (the one chosen may still be opening).
+        feed: this.shown,
         extent: this.manifest?.extent ?? null,
         axis: this.manifest?.axis ?? null,
         revision: this.manifest?.revision ?? null,
