@@ -57,6 +57,18 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         .target(name: "TesseraGzip", dependencies: ["CZlib"]),
+        // The viewer's page and the JavaScript tile client, compiled into the
+        // binaries from their one source in Clients/ (no bundle to lose).
+        .target(
+            name: "TesseraViewer",
+            path: "Clients",
+            exclude: [
+                "JavaScript/README.md", "JavaScript/package.json", "JavaScript/tessera-tiles.d.ts",
+                "JavaScript/bench", "JavaScript/support", "JavaScript/test",
+            ],
+            sources: ["Viewer/ViewerFiles.swift"],
+            resources: [.embedInCode("Viewer/index.html"), .embedInCode("Viewer/viewer.js"), .embedInCode("JavaScript/tessera-tiles.mjs")]
+        ),
         .target(name: "TesseraLayout"),
         .target(name: "TesseraClient", dependencies: ["TesseraLayout", "Locking"]),
         // The package's lock, one that ThreadSanitizer understands.
@@ -104,6 +116,7 @@ let package = Package(
                 "TesseraBackends",
                 "TesseraCommandSupport",
                 "TesseraGzip",
+                "TesseraViewer",
                 .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -130,6 +143,7 @@ let package = Package(
                 "TesseraHummingbird",
                 "TesseraStore",
                 "TesseraBackends",
+                "TesseraViewer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -205,6 +219,7 @@ let package = Package(
                 // `tessera` for its binary: answers are compared with the CLI's;
                 // `tessera-bench` for its binary: the server's benchmarks run.
                 "tessera", "tessera-server", "tessera-bench", "TesseraHummingbird", "TesseraServerSupport", "TesseraSQLite", "SQLiteToolkit", "TesseraGzip",
+                "TesseraViewer",
                 "TesseraClient", "TesseraStore", "TesseraLayout", "TesseraTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

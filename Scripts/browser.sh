@@ -48,7 +48,9 @@ install() {
         timeout 900 $sudo apt-get update -q >&2
         timeout 900 $sudo apt-get install -y -q --no-install-recommends chromium fonts-dejavu-core >&2
     fi
-    if ! venv_ready || ! "$VENV/bin/python" -m pip show playwright 2>/dev/null | grep -qx "Version: $PLAYWRIGHT_VERSION"; then
+    # Not `pip show | grep -q`: under pipefail, grep quitting early fails pip with SIGPIPE,
+    # and a needless reinstall removes the venv under a browser that runs from it.
+    if ! venv_ready || [ "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("playwright"))' 2>/dev/null)" != "$PLAYWRIGHT_VERSION" ]; then
         say "installing playwright $PLAYWRIGHT_VERSION into $VENV"
         rm -rf "$VENV"
         python3 -m venv "$VENV" >&2

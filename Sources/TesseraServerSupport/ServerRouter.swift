@@ -5,11 +5,12 @@ import TesseraHummingbird
 import TesseraStore
 
 /// The server's router: the contract's routes, `/metrics` in Prometheus'
-/// text format, and problem answers for paths that match no route.
+/// text format, the viewer at `/viewer/` when asked, and problem answers
+/// for paths that match no route.
 package enum ServerRouter {
     /// The router of `tessera-server` over `store`, its metrics in `registry`.
     package static func make(
-        store: LayoutStore, configuration: TesseraServiceConfiguration, registry: PrometheusCollectorRegistry
+        store: LayoutStore, configuration: TesseraServiceConfiguration, registry: PrometheusCollectorRegistry, viewer: Bool = false
     ) -> Router<BasicRequestContext> {
         let factory = PrometheusMetricsFactory(registry: registry)
         let routes = TesseraRoutes<BasicRequestContext>(store: store, configuration: configuration, metricsFactory: factory)
@@ -25,6 +26,7 @@ package enum ServerRouter {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: text))
             )
         })
+        if viewer { registerViewer(on: router, routes: routes) }
         // Added last, so that it wraps only the answer to paths no route matches.
         router.add(middleware: routes.observer)
         return router

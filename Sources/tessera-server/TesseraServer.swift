@@ -109,6 +109,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Threads of NIO's thread pool that run the store's blocking work (reads that wait for a connection, writes); layouts computed for queries run on a second pool of 2.")
     var blockingThreads = 6
 
+    @Flag(help: "Serve the viewer, a web page that scrolls the store's feeds, at /viewer/ (without it /viewer/ answers 404).")
+    var viewer = false
+
     @Option(help: "trace, debug, info (one line per request), notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -169,7 +172,7 @@ struct Serve: AsyncParsableCommand {
         )
         let limits = try connectionLimits()
         let connections = ConnectionRegistry(maximum: limits.maximumConnections)
-        let router = ServerRouter.make(store: store, configuration: configuration, registry: PrometheusCollectorRegistry())
+        let router = ServerRouter.make(store: store, configuration: configuration, registry: PrometheusCollectorRegistry(), viewer: viewer)
         let host = self.host
         let app = Application(
             router: router,

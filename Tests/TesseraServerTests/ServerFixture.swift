@@ -55,12 +55,12 @@ final class ServerFixture: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The server's application over the store.
-    func application(_ configuration: TesseraServiceConfiguration = .init()) -> some ApplicationProtocol {
+    /// The server's application over the store (the viewer at `/viewer/` with `viewer`).
+    func application(_ configuration: TesseraServiceConfiguration = .init(), viewer: Bool = false) -> some ApplicationProtocol {
         var logger = Logger(label: "tessera-server-tests")
         logger.logLevel = .warning
         return Application(
-            router: ServerRouter.make(store: store, configuration: configuration, registry: registry),
+            router: ServerRouter.make(store: store, configuration: configuration, registry: registry, viewer: viewer),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             logger: logger
         )

@@ -18,8 +18,8 @@ struct ServerProcessTests {
         private let output = Pipe()
         let errors = Pipe()
 
-        init(_ arguments: [String]) throws {
-            process.executableURL = Executable.url("tessera-server")
+        init(_ arguments: [String], executable: URL = Executable.url("tessera-server")) throws {
+            process.executableURL = executable
             process.arguments = arguments + ["--port", "0"]
             process.standardOutput = output
             process.standardError = errors

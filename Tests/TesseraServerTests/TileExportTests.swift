@@ -118,6 +118,12 @@ struct TileExportTests {
 /// free loopback port with a configuration, pid file and logs of its own,
 /// serving `root` as static files (no extension: JSON).
 final class NginxServer {
+    /// What the files are: tiles only, or the viewer beside them (HTML and
+    /// JavaScript by extension, `/` answered with `index.html`).
+    enum Content {
+        case tiles, viewer
+    }
+
     let port: Int
     private let process: Process
     private let prefix: URL
@@ -135,7 +141,7 @@ final class NginxServer {
         var description: String { "nginx was not found (PATH, /usr/sbin): install Debian's package nginx (.ci/run does), the export test needs it" }
     }
 
-    init(root: String, in prefix: URL) throws {
+    init(root: String, in prefix: URL, serving content: Content = .tiles) throws {
         let nginx = try Self.executable()
         self.prefix = prefix
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("temp"), withIntermediateDirectories: true)
@@ -155,13 +161,13 @@ final class NginxServer {
                 fastcgi_temp_path \(temp)/fastcgi;
                 uwsgi_temp_path \(temp)/uwsgi;
                 scgi_temp_path \(temp)/scgi;
-                types { }
+                types { \(content == .viewer ? "text/html html; text/javascript js;" : "") }
                 default_type application/json;
                 server {
                     listen 127.0.0.1:\(port);
                     root \(root);
                     gzip_static on;
-                    location / { try_files $uri =404; }
+                    location / { try_files $uri \(content == .viewer ? "$uri/ " : "")=404; }
                 }
             }
             """

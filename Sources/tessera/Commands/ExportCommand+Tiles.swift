@@ -32,14 +32,14 @@ struct TileExport {
     /// to left under `…/EXTENT/rtl/`.
     var directions: [LayoutDirection] = [.leftToRight]
 
-    /// Writes one layout's manifest and tiles in each direction; the number of tiles.
-    func write(store: LayoutStore, crossExtent: Double) async throws -> (revision: String, tiles: Int) {
-        var written: (revision: String, tiles: Int) = ("", 0)
+    /// Writes one layout's manifest and tiles in each direction; its revision, axis and number of tiles.
+    func write(store: LayoutStore, crossExtent: Double) async throws -> (revision: String, tiles: Int, axis: Axis) {
+        var written: (revision: String, tiles: Int, axis: Axis) = ("", 0, .vertical)
         for direction in directions { written = try await write(store: store, crossExtent: crossExtent, direction: direction) }
         return written
     }
 
-    private func write(store: LayoutStore, crossExtent: Double, direction: LayoutDirection) async throws -> (revision: String, tiles: Int) {
+    private func write(store: LayoutStore, crossExtent: Double, direction: LayoutDirection) async throws -> (revision: String, tiles: Int, axis: Axis) {
         guard case .found(let manifest, _) = try await store.tileManifest(name: name, crossExtent: crossExtent, compute: .never) else {
             throw CommandError("the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) is missing or stale")
         }
@@ -59,10 +59,10 @@ struct TileExport {
         }
         // The manifest last: a host never names tiles not yet written.
         try put(TileJSON.manifest(manifest, query: TileJSON.query(direction: direction, offsets: .none)), at: "\(layoutPath)/tiles")
-        return (manifest.revision, manifest.tileCount)
+        return (manifest.revision, manifest.tileCount, manifest.layout.axis)
     }
 
-    private func put(_ bytes: [UInt8], at path: String) throws {
+    func put(_ bytes: [UInt8], at path: String) throws {
         try write(bytes, to: path)
         if gzip, let compressed = Gzip.compress(bytes, level: 9) { try write(compressed, to: path + ".gz") }
     }

@@ -20,7 +20,9 @@ struct ExportCommand: AsyncParsableCommand {
             byte for byte the server's answers; --gzip adds a .gz beside each. --rtl adds the right-to-left tiles under \
             DIR/v1/feeds/NAME/layouts/W/rtl/ (the answers to direction=rtl; a static host ignores the query their manifest's \
             templates carry). Carousels are written unscrolled (no offset=): an app scrolls them itself. A missing or stale layout is computed \
-            first, as query does.
+            first, as query does. Beside the tiles go the viewer (DIR/index.html, viewer.js, tessera-tiles.js) and DIR/viewer.json, \
+            the list of the feeds and extents exported into DIR (kept across exports into the same folder): any static server of DIR \
+            shows the feeds.
             """
     )
 
@@ -80,16 +82,19 @@ struct ExportCommand: AsyncParsableCommand {
         do {
             let export = TileExport(
                 directory: staging.folder, target: directory, name: name, gzip: gzip, directions: rtl ? [.leftToRight, .rightToLeft] : [.leftToRight])
+            var listing = try ViewerListing.read(in: directory)
             for (flag, values) in [("width", width), ("height", height)] {
                 for value in values {
                     let extent = try ExtentOptions.parse(["--\(flag)", JSONWriter.format(value)])
                     let (store, layout) = try await StoreFile.freshLayout(database.db, name: name, extent: extent, command: "export")
                     defer { store.close() }
                     let written = try await reportingErrors { try await export.write(store: store, crossExtent: layout.crossExtent) }
+                    listing.add(name: name, axis: written.axis, layout: .init(extent: layout.crossExtent, revision: written.revision, tileCount: written.tiles, rtl: rtl))
                     lines.append("exported \(counted(written.tiles, "tile")) of \(name.quotedForMessage) at \(flag) \(JSONWriter.format(value)), "
                         + "revision \(written.revision), to \(directory.quotedPathForMessage)")
                 }
             }
+            try export.writeViewer(listing)
             try reportingErrors { try staging.commit() }
         } catch {
             staging.discard()
