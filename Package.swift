@@ -181,6 +181,8 @@ let package = Package(
                 "TesseraGzip",
                 "TesseraHummingbird",
                 "TesseraServerSupport",
+                "TesseraClient",
+                "Locking",
                 .target(name: "TesseraPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -56,13 +56,15 @@ package final class TesseraMetrics: Sendable {
 }
 
 /// Around every route: turns what a handler throws into its problem
-/// answer, counts and times the request, and logs it in one line
-/// (method, path, status, microseconds; `error` for 5xx).
+/// answer, adds the CORS headers, counts and times the request, and logs
+/// it in one line (method, path, status, microseconds; `error` for 5xx).
 package struct TesseraRequestObserver<Context: RequestContext>: RouterMiddleware {
     let metrics: TesseraMetrics
+    let crossOriginAccess: CrossOriginAccess
 
-    package init(metrics: TesseraMetrics) {
+    package init(metrics: TesseraMetrics, crossOriginAccess: CrossOriginAccess = .off) {
         self.metrics = metrics
+        self.crossOriginAccess = crossOriginAccess
     }
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -76,6 +78,7 @@ package struct TesseraRequestObserver<Context: RequestContext>: RouterMiddleware
             response = problem.response()
             failure = problem
         }
+        crossOriginAccess.addHeaders(to: &response.headers, origin: request.headers[.origin])
         let nanoseconds = Int64((Clock.monotonic() - started) * 1e9)
         let status = response.status.code
         metrics.request(route: context.endpointPath ?? "NotFound", method: request.method, status: status, nanoseconds: nanoseconds)

@@ -71,12 +71,15 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
 
     package typealias Handler = @Sendable (Request, Context) async throws -> Response
 
-    /// The middleware around every route: problem answers, metrics, one log line.
-    package var observer: TesseraRequestObserver<Context> { TesseraRequestObserver(metrics: metrics) }
+    /// The middleware around every route: problem answers, CORS headers, metrics, one log line.
+    package var observer: TesseraRequestObserver<Context> {
+        TesseraRequestObserver(metrics: metrics, crossOriginAccess: configuration.crossOriginAccess)
+    }
 
     /// One route with the handlers of the methods it takes, behind
     /// ``observer``: `HEAD` answers as `GET` without a body, `OPTIONS` with
-    /// 204 and `Allow`, any other method with 405 and `Allow`.
+    /// 204 and `Allow` (a CORS preflight as ``CrossOriginAccess`` says), any
+    /// other method with 405 and `Allow`.
     package func register<Router: RouterMethods>(
         on router: Router, _ path: RouterPath,
         get: Handler? = nil, put: Handler? = nil, post: Handler? = nil, delete: Handler? = nil, patch: Handler? = nil
@@ -97,9 +100,14 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
         let allow = (handlers.map(\.0.rawValue) + ["OPTIONS"]).joined(separator: ", ")
         for (method, handler) in handlers { group.on(path, method: method, use: handler) }
         let taken = Set(handlers.map(\.0))
+        let crossOriginAccess = configuration.crossOriginAccess
+        let methods = handlers.map(\.0)
         for method in [HTTPRequest.Method.get, .head, .put, .post, .delete, .patch, .options] where !taken.contains(method) {
             group.on(path, method: method) { request, _ -> Response in
-                if request.method == .options { return Response(status: .noContent, headers: [.allow: allow]) }
+                if request.method == .options {
+                    return try crossOriginAccess.preflight(request, methods: methods, allow: allow)
+                        ?? Response(status: .noContent, headers: [.allow: allow])
+                }
                 throw Problem(.methodNotAllowed, "\(request.method.rawValue) is not a method of this route; it takes \(allow)", headers: [.allow: allow])
             }
         }

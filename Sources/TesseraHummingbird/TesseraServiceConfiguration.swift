@@ -42,6 +42,10 @@ public struct TesseraServiceConfiguration: Sendable {
     /// answers only while its revision is the layout's current one
     /// (`--tile-cache-bytes`, 64 MiB by default; 0 keeps none).
     public var tileCacheBytes: Int
+    /// Which web pages of other origins may read the answers (CORS,
+    /// `--cors-origin`; none by default): every answer of every route then
+    /// carries the CORS headers, and preflights are answered without a token.
+    public var crossOriginAccess: CrossOriginAccess
 
     public init(
         computeExtents: ClosedRange<Double> = 200...3000,
@@ -52,7 +56,8 @@ public struct TesseraServiceConfiguration: Sendable {
         maximumAnswerElements: Int = 50_000,
         maximumElementsInFlight: Int = 2_000_000,
         diskReserve: DiskReserve? = nil,
-        tileCacheBytes: Int = 64 << 20
+        tileCacheBytes: Int = 64 << 20,
+        crossOriginAccess: CrossOriginAccess = .off
     ) {
         self.computeExtents = computeExtents
         self.maximumExtents = maximumExtents
@@ -63,5 +68,6 @@ public struct TesseraServiceConfiguration: Sendable {
         self.maximumElementsInFlight = maximumElementsInFlight
         self.diskReserve = diskReserve
         self.tileCacheBytes = tileCacheBytes
+        self.crossOriginAccess = crossOriginAccess
     }
 }

@@ -43,6 +43,15 @@ extension ServerOptions {
         return reserve
     }
 
+    /// `--cors-origin`'s values: origins (`scheme://host[:port]`), or `*` alone.
+    static func crossOriginAccess(_ values: [String]) throws -> CrossOriginAccess {
+        do {
+            return try CrossOriginAccess(origins: values)
+        } catch {
+            throw ValidationError("--cors-origin: \(error)")
+        }
+    }
+
     /// A timeout flag's seconds: above 0, at most a day.
     static func timeout(_ seconds: Double, flag: String) throws -> TimeAmount {
         guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {

@@ -54,6 +54,7 @@ struct Serve: AsyncParsableCommand {
         an answer holds at most --max-answer-elements and large ones together \
         --max-elements-in-flight, every wait on a client ends (--idle-timeout, --header-timeout, \
         --body-timeout), at most --max-connections are open, and --disk-reserve keeps room to delete specs on a full disk. \
+        Web pages of other origins read the answers only when --cors-origin allows their origin. \
         A store on a read-only file system is served read-only (said on stderr at start); its writes answer 503.
         """
     )
@@ -112,6 +113,12 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Serve the viewer, a web page that scrolls the store's feeds, at /viewer/ (without it /viewer/ answers 404).")
     var viewer = false
 
+    @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
+        "An origin whose web pages may read the answers (CORS), scheme://host[:port]; repeat it for more, or '*' for any.",
+        discussion: "Without it no CORS header is sent. Preflights from allowed origins answer 204 without a token, from others 403.",
+        valueName: "origin"))
+    var corsOrigins: [String] = []
+
     @Option(help: "trace, debug, info (one line per request), notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -127,6 +134,7 @@ struct Serve: AsyncParsableCommand {
         guard (1...256).contains(blockingThreads) else { throw ValidationError("--blocking-threads must be from 1 to 256, got \(blockingThreads)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         _ = try ServerOptions.logLevel(logLevel)
+        _ = try ServerOptions.crossOriginAccess(corsOrigins)
     }
 
     func run() async throws {
@@ -168,7 +176,8 @@ struct Serve: AsyncParsableCommand {
             maximumAnswerElements: maxAnswerElements,
             maximumElementsInFlight: maxElementsInFlight,
             diskReserve: try ServerOptions.diskReserve(db: db, bytes: diskReserve),
-            tileCacheBytes: tileCacheBytes
+            tileCacheBytes: tileCacheBytes,
+            crossOriginAccess: try ServerOptions.crossOriginAccess(corsOrigins)
         )
         let limits = try connectionLimits()
         let connections = ConnectionRegistry(maximum: limits.maximumConnections)

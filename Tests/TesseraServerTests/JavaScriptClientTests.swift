@@ -11,32 +11,12 @@ struct JavaScriptClientTests {
             Issue.record("node is not on PATH: the JavaScript client's tests need Node 18 or later (apt-get install nodejs)")
             return
         }
-        // In a session of its own (setsid), so that the servers it started go with it when it is
-        // killed past its time limit; its output goes to a file, which no leftover can hold open.
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-js-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let output = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["--wait", node.path, "--test", "Clients/JavaScript/test/"]
-        process.currentDirectoryURL = URL(fileURLWithPath: ServerFixture.repository)
-        var environment = ProcessInfo.processInfo.environment
-        environment["TESSERA_SERVER"] = Executable.url("tessera-server").path
-        environment["TESSERA_CLI"] = Executable.url("tessera").path
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let deadline = Date().addingTimeInterval(300)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
-        let timedOut = process.isRunning
-        if timedOut { kill(-process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try output.close()
-        let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-        #expect(!timedOut, "node --test ran past 300 s and was killed:\n\(text)")
-        #expect(process.terminationStatus == 0, "\(text)")
+        let run = try SessionRun(node.path, ["--test", "Clients/JavaScript/test/"], environment: [
+            "TESSERA_SERVER": Executable.url("tessera-server").path, "TESSERA_CLI": Executable.url("tessera").path,
+        ], seconds: 300)
+        let text = run.output
+        #expect(!run.timedOut, "node --test ran past 300 s and was killed:\n\(text)")
+        #expect(run.status == 0, "\(text)")
         #expect(text.contains("# fail 0") && text.contains("# skipped 0") && !text.contains("# pass 0"), "\(text)")
     }
 

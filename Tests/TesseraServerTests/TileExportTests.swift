@@ -114,17 +114,20 @@ struct TileExportTests {
     }
 }
 
-/// nginx from the system's packages, started as an unprivileged user on a
-/// free loopback port with a configuration, pid file and logs of its own,
-/// serving `root` as static files (no extension: JSON).
+/// nginx from the system's packages, started as an unprivileged user on
+/// free loopback ports with a configuration, pid file and logs of its own,
+/// serving `root` as static files (no extension: JSON; pages and modules as
+/// HTML and JavaScript).
 final class NginxServer {
-    /// What the files are: tiles only, or the viewer beside them (HTML and
-    /// JavaScript by extension, `/` answered with `index.html`).
+    /// What the files are: tiles only, or the viewer beside them (`/`
+    /// answered with `index.html`).
     enum Content {
         case tiles, viewer
     }
 
-    let port: Int
+    /// The ports it listens on, each an origin of its own for a browser.
+    let ports: [Int]
+    var port: Int { ports[0] }
     private let process: Process
     private let prefix: URL
 
@@ -141,11 +144,11 @@ final class NginxServer {
         var description: String { "nginx was not found (PATH, /usr/sbin): install Debian's package nginx (.ci/run does), the export test needs it" }
     }
 
-    init(root: String, in prefix: URL, serving content: Content = .tiles) throws {
+    init(root: String, in prefix: URL, serving content: Content = .tiles, portCount: Int = 1) throws {
         let nginx = try Self.executable()
         self.prefix = prefix
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("temp"), withIntermediateDirectories: true)
-        port = try freeLoopbackPort()
+        ports = try (0..<portCount).map { _ in try freeLoopbackPort() }
         let temp = prefix.appendingPathComponent("temp").path
         let configuration = """
             daemon off;
@@ -161,10 +164,10 @@ final class NginxServer {
                 fastcgi_temp_path \(temp)/fastcgi;
                 uwsgi_temp_path \(temp)/uwsgi;
                 scgi_temp_path \(temp)/scgi;
-                types { \(content == .viewer ? "text/html html; text/javascript js;" : "") }
+                types { text/html html; text/javascript js mjs; }
                 default_type application/json;
                 server {
-                    listen 127.0.0.1:\(port);
+                    \(ports.map { "listen 127.0.0.1:\($0);" }.joined(separator: "\n            "))
                     root \(root);
                     gzip_static on;
                     location / { try_files $uri \(content == .viewer ? "$uri/ " : "")=404; }
@@ -187,11 +190,11 @@ final class NginxServer {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(10)
-        while (try? LoopbackSocket(port: port)) == nil {
+        while ports.contains(where: { (try? LoopbackSocket(port: $0)) == nil }) {
             guard process.isRunning, Date() < deadline else {
                 let log = (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? ""
                 stop()
-                throw NginxFailed(description: "nginx did not start listening on 127.0.0.1:\(port): \(log)")
+                throw NginxFailed(description: "nginx did not start listening on 127.0.0.1 ports \(ports): \(log)")
             }
             usleep(20_000)
         }
