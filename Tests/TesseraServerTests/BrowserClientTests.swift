@@ -8,11 +8,8 @@ import Testing
 @Suite("The JavaScript tile client in a real browser")
 struct BrowserClientTests {
     @Test("in Chromium, visible() equals /visible for 600 random viewports (server, after an append, static export); CORS lets the allowed origins read and the browser refuses the others")
-    func browser() throws {
-        let install = try SessionRun("/bin/bash", ["Scripts/browser.sh", "install"], seconds: 1200)
-        try #require(!install.timedOut && install.status == 0, "bash Scripts/browser.sh install failed:\n\(install.output)")
-        let python = try Self.located("python")
-        let chromium = try Self.located("chromium")
+    func browser() async throws {
+        let (python, chromium) = try await BrowserTools.installed()
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-browser-\(UUID().uuidString)")
         let site = directory.appendingPathComponent("site")
@@ -21,8 +18,8 @@ struct BrowserClientTests {
         let nginx = try NginxServer(root: site.path, in: directory.appendingPathComponent("nginx"), portCount: 2)
         defer { nginx.stop() }
 
-        let run = try SessionRun(python, [
-            "Clients/JavaScript/browser/browser-test.py", "--site", site.path, "--ports", nginx.ports.map(String.init).joined(separator: ","),
+        let run = try await SessionRun.run([
+            python, "Clients/JavaScript/browser/browser-test.py", "--site", site.path, "--ports", nginx.ports.map(String.init).joined(separator: ","),
             "--chromium", chromium, "--timeout", "110",
         ], environment: ["TESSERA_SERVER": Executable.url("tessera-server").path, "TESSERA_CLI": Executable.url("tessera").path], seconds: 150)
         try #require(!run.timedOut && run.status == 0, "browser-test.py failed (timed out: \(run.timedOut)):\n\(run.output)")
@@ -40,13 +37,5 @@ struct BrowserClientTests {
         for key in ["notListed", "noFlag", "noFlagFirstOrigin"] {
             #expect(reads[key]?.contains("Failed to fetch") == true, "\(key): \(reads)")
         }
-    }
-
-    /// What `bash Scripts/browser.sh python|chromium` prints.
-    static func located(_ what: String) throws -> String {
-        let run = try SessionRun("/bin/bash", ["Scripts/browser.sh", what], seconds: 30)
-        let path = run.output.split(separator: "\n").last.map(String.init) ?? ""
-        try #require(run.status == 0 && FileManager.default.isExecutableFile(atPath: path), "Scripts/browser.sh \(what): \(run.output)")
-        return path
     }
 }

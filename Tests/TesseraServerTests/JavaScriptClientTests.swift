@@ -6,12 +6,12 @@ import Testing
 @Suite("The JavaScript tile client, tested by node against the built server")
 struct JavaScriptClientTests {
     @Test("node --test Clients/JavaScript/test/ passes, with no test skipped")
-    func nodeTests() throws {
+    func nodeTests() async throws {
         guard let node = Self.node() else {
             Issue.record("node is not on PATH: the JavaScript client's tests need Node 18 or later (apt-get install nodejs)")
             return
         }
-        let run = try SessionRun(node.path, ["--test", "Clients/JavaScript/test/"], environment: [
+        let run = try await SessionRun.run([node.path, "--test", "Clients/JavaScript/test/"], environment: [
             "TESSERA_SERVER": Executable.url("tessera-server").path, "TESSERA_CLI": Executable.url("tessera").path,
         ], seconds: 300)
         let text = run.output

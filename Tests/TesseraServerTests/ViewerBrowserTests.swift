@@ -32,11 +32,11 @@ struct ViewerBrowserTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let tessera = Executable.url("tessera").path
-        let demo = try await BrowserTools.bounded([tessera, "demo", "--out-dir", folder, "--items", "5000"], seconds: 120)
+        let demo = try await SessionRun.run([tessera, "demo", "--out-dir", folder, "--items", "5000"], seconds: 120)
         #expect(demo.status == 0 && !demo.timedOut, "\(demo.output)")
         let store = folder + "/tessera-demo.sqlite"
         let site = folder + "/site"
-        let export = try await BrowserTools.bounded([tessera, "export", "--db", store, "--name", "demo-feed", "--width", "390", "--tiles", site], seconds: 120)
+        let export = try await SessionRun.run([tessera, "export", "--db", store, "--name", "demo-feed", "--width", "390", "--tiles", site], seconds: 120)
         #expect(export.status == 0 && !export.timedOut, "\(export.output)")
         let browser = try await BrowserTools.installed()
         let nginx = try NginxServer(root: site, in: URL(fileURLWithPath: folder + "/nginx"), serving: .viewer)
@@ -81,80 +81,13 @@ actor DemoFeedStore {
         let folder = temporary + "/tessera-viewer-demo-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let tessera = Executable.url("tessera").path
-        let demo = try await BrowserTools.bounded([tessera, "demo", "--out-dir", folder], seconds: 600)
+        let demo = try await SessionRun.run([tessera, "demo", "--out-dir", folder], seconds: 600)
         guard demo.status == 0, !demo.timedOut else { throw BrowserTools.Failure(description: "tessera demo failed: \(demo.output)") }
         let store = folder + "/tessera-demo.sqlite"
-        let carousel = try await BrowserTools.bounded(
+        let carousel = try await SessionRun.run(
             [tessera, "precompute", ServerFixture.repository + "/Examples/carousel-feed.json", "--db", store, "--width", "390", "--quiet"], seconds: 60)
         guard carousel.status == 0 else { throw BrowserTools.Failure(description: "precompute failed: \(carousel.output)") }
         // The demo's last section is a flow of 2,380 items (1,000,000 in all).
         return Demo(folder: folder, store: store, lastCell: "49/2379")
-    }
-}
-
-/// The browser the viewer's checks drive, and running them bounded in time.
-enum BrowserTools {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    struct Result {
-        var status: Int32
-        var timedOut: Bool
-        var output: String
-    }
-
-    /// Python with Playwright and Chromium, installed by `Scripts/browser.sh install` when missing.
-    static func installed() async throws -> (python: String, chromium: String) {
-        let install = try await bounded(["/bin/bash", "Scripts/browser.sh", "install"], seconds: 1200)
-        guard install.status == 0, !install.timedOut else {
-            throw Failure(description: "bash Scripts/browser.sh install failed (a real browser is needed, never skipped): \(install.output)")
-        }
-        let python = try await bounded(["/bin/bash", "Scripts/browser.sh", "python"], seconds: 30)
-        let chromium = try await bounded(["/bin/bash", "Scripts/browser.sh", "chromium"], seconds: 30)
-        guard python.status == 0, chromium.status == 0 else { throw Failure(description: "no browser after installing: \(python.output) \(chromium.output)") }
-        return (python.output.trimmingCharacters(in: .whitespacesAndNewlines), chromium.output.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    /// `Scripts/viewer-check.py` with `arguments`, killed after 150 s.
-    static func check(_ arguments: [String], python: String) async throws -> Result {
-        try await bounded([python, "Scripts/viewer-check.py"] + arguments, seconds: 150)
-    }
-
-    /// Every check of the script's report passed, and there were `checks` of them.
-    static func expectPassed(_ result: Result, checks: Int, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(!result.timedOut, "viewer-check.py ran past its time and was killed:\n\(result.output)", sourceLocation: sourceLocation)
-        let start = result.output.firstIndex(of: "{").map { result.output[$0...] } ?? ""
-        let report = (try? JSONSerialization.jsonObject(with: Data(start.utf8))) as? [String: Any]
-        let results = report?["checks"] as? [[String: Any]] ?? []
-        #expect(results.count == checks, "expected \(checks) checks:\n\(result.output)", sourceLocation: sourceLocation)
-        for check in results where check["ok"] as? Bool != true {
-            Issue.record("\(check["name"] ?? "?"): \(check["detail"] ?? "")", sourceLocation: sourceLocation)
-        }
-        #expect(result.status == 0, "\(result.output)", sourceLocation: sourceLocation)
-    }
-
-    /// Runs a command from the repository's top folder in a session of its
-    /// own (`setsid --wait`), so that the browser it starts goes with it
-    /// when it is killed past `seconds`; output and errors together.
-    static func bounded(_ command: [String], seconds: Double) async throws -> Result {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-viewer-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let output = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["--wait"] + command
-        process.currentDirectoryURL = URL(fileURLWithPath: ServerFixture.repository)
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        let timedOut = process.isRunning
-        if timedOut { kill(-process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try output.close()
-        return Result(status: process.terminationStatus, timedOut: timedOut, output: String(decoding: try Data(contentsOf: log), as: UTF8.self))
     }
 }
