@@ -3,15 +3,16 @@
 # on exit, the server started on a free port, wrk's report and its request
 # scripts. Source it after `cd` to the package root and `set -euo pipefail`.
 
-# tessera_binaries: sets BIN to a folder holding release `tessera` and
-# `tessera-server`. BIN_DIR=folder uses binaries built elsewhere (an A/B
-# against another commit); otherwise they are built here.
+# tessera_binaries [PRODUCT…]: sets BIN to a folder holding release `tessera`,
+# `tessera-server` and the products named. BIN_DIR=folder uses binaries built
+# elsewhere (an A/B against another commit); otherwise they are built here.
 tessera_binaries() {
     if [ -n "${BIN_DIR:-}" ]; then
         BIN=$BIN_DIR
     else
-        swift build -c release --product tessera --scratch-path .build-release >/dev/null
-        swift build -c release --product tessera-server --scratch-path .build-release >/dev/null
+        for product in tessera tessera-server "$@"; do
+            swift build -c release --product "$product" --scratch-path .build-release >/dev/null
+        done
         BIN=.build-release/release
     fi
 }

@@ -20,7 +20,10 @@ extension TesseraRoutes {
         let headers: HTTPFields = [.contentType: "application/json"]
         guard let start = first.cursor else { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: first.bytes)) }
         let store = store
+        // The body reads the store as it is written: it holds the request's lease until then.
+        let lease = ServedStore.lease
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { withExtendedLifetime(lease) {} }
             try await writer.write(first.bytes)
             var cursor = start
             var left = limit - first.count

@@ -21,26 +21,28 @@ import TesseraStore
 /// ``TesseraServiceConfiguration``. Every answer, errors included, is
 /// counted and timed through swift-metrics and logged in one line.
 public struct TesseraRoutes<Context: RequestContext>: Sendable {
-    /// The store the routes serve.
-    public let store: LayoutStore
+    /// The store the routes serve: in a handler, the one its request
+    /// started with (see ``StoreSlot``).
+    public var store: LayoutStore { ServedStore.lease?.served.store ?? slot.current.store }
+    /// The store served, replaceable under running routes.
+    package let slot: StoreSlot
     /// Limits and write access.
     public let configuration: TesseraServiceConfiguration
     let admission: ComputeAdmission
     let budget: AnswerBudget
     let metrics: TesseraMetrics
-    /// Tiles' bodies by entity tag, plain and gzip (``TileBodies``): a
-    /// tile's bytes never change under its tag.
-    let tileBodies: TileBodies
+    /// Tiles' bodies by entity tag, plain and gzip (``TileBodies``), kept
+    /// for the store served: a tile's bytes never change under its tag.
+    var tileBodies: TileBodies { ServedStore.lease?.served.tileBodies ?? slot.current.tileBodies }
 
     /// Routes over `store`; metrics go to `metricsFactory`, or to the
     /// process's bootstrapped `MetricsSystem` when nil.
     public init(store: LayoutStore, configuration: TesseraServiceConfiguration = .init(), metricsFactory: (any MetricsFactory)? = nil) {
-        self.store = store
+        self.slot = StoreSlot(store: store, tileCacheBytes: configuration.tileCacheBytes)
         self.configuration = configuration
         self.admission = ComputeAdmission(configuration: configuration)
         self.budget = AnswerBudget(limit: configuration.maximumElementsInFlight)
         self.metrics = TesseraMetrics(factory: metricsFactory ?? MetricsSystem.factory)
-        self.tileBodies = TileBodies(budget: configuration.tileCacheBytes)
     }
 
     /// Adds the routes to `router` (a router or a group of one). A method a
@@ -98,7 +100,13 @@ public struct TesseraRoutes<Context: RequestContext>: Sendable {
         if let delete { handlers.append((.delete, delete)) }
         if let patch { handlers.append((.patch, patch)) }
         let allow = (handlers.map(\.0.rawValue) + ["OPTIONS"]).joined(separator: ", ")
-        for (method, handler) in handlers { group.on(path, method: method, use: handler) }
+        let slot = slot
+        for (method, handler) in handlers {
+            group.on(path, method: method) { request, context in
+                let lease = await slot.lease()
+                return try await ServedStore.$lease.withValue(lease) { try await handler(request, context) }
+            }
+        }
         let taken = Set(handlers.map(\.0))
         let crossOriginAccess = configuration.crossOriginAccess
         let methods = handlers.map(\.0)

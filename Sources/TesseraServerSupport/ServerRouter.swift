@@ -12,13 +12,26 @@ package enum ServerRouter {
     package static func make(
         store: LayoutStore, configuration: TesseraServiceConfiguration, registry: PrometheusCollectorRegistry, viewer: Bool = false
     ) -> Router<BasicRequestContext> {
+        make(routes: routes(store: store, configuration: configuration, registry: registry), registry: registry, viewer: viewer)
+    }
+
+    /// The routes of `tessera-server` over `store`, their metrics in `registry`.
+    package static func routes(
+        store: LayoutStore, configuration: TesseraServiceConfiguration, registry: PrometheusCollectorRegistry
+    ) -> TesseraRoutes<BasicRequestContext> {
+        TesseraRoutes(store: store, configuration: configuration, metricsFactory: PrometheusMetricsFactory(registry: registry))
+    }
+
+    /// The router of `tessera-server` around `routes`, with the viewer when `viewer` is true.
+    package static func make(
+        routes: TesseraRoutes<BasicRequestContext>, registry: PrometheusCollectorRegistry, viewer: Bool = false
+    ) -> Router<BasicRequestContext> {
         let factory = PrometheusMetricsFactory(registry: registry)
-        let routes = TesseraRoutes<BasicRequestContext>(store: store, configuration: configuration, metricsFactory: factory)
         let router = Router(context: BasicRequestContext.self)
         routes.register(on: router)
         let storeBytes = Gauge(label: "tessera_store_bytes", factory: factory)
         routes.register(on: router, "/metrics", get: { _, _ in
-            storeBytes.record(store.fileBytes)
+            storeBytes.record(routes.store.fileBytes)
             var text: [UInt8] = []
             registry.emit(into: &text)
             return Response(

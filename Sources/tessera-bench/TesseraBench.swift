@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import TesseraBackends
 import TesseraCommandSupport
+import TesseraHummingbird
 import TesseraServerSupport
 
 /// `tessera-bench`: the package's benchmarks, kept out of the programs it
@@ -15,7 +16,7 @@ struct TesseraBench: AsyncParsableCommand {
         abstract: "Measure Tessera: the README's benchmark suites, and the server's encoding and routes in process.",
         discussion: "Without a subcommand, runs the suites: `tessera-bench --suite serving --size 1m --runs 3` (see 'tessera-bench help suites').",
         version: TesseraVersion.current,
-        subcommands: [BenchCommand.self, EncodingBenchmark.self, RouteBenchmark.self, WarmPathCommand.self, ClientScrollBenchmark.self],
+        subcommands: [BenchCommand.self, EncodingBenchmark.self, RouteBenchmark.self, WarmPathCommand.self, ClientScrollBenchmark.self, MountedApp.self],
         defaultSubcommand: BenchCommand.self
     )
 
@@ -27,9 +28,8 @@ struct TesseraBench: AsyncParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)
-            if command is EncodingBenchmark || command is RouteBenchmark {
-                LoggingSystem.bootstrap { label in ServerLogHandler(label: label) }
-                NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+            if command is EncodingBenchmark || command is RouteBenchmark || command is MountedApp {
+                TesseraServerSettings.bootstrap()
             }
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import NIOCore
 import TesseraBackends
 import TesseraHummingbird
 import TesseraServerSupport
@@ -53,7 +52,7 @@ extension ServerOptions {
     }
 
     /// A timeout flag's seconds: above 0, at most a day.
-    static func timeout(_ seconds: Double, flag: String) throws -> TimeAmount {
+    static func timeout(_ seconds: Double, flag: String) throws -> Duration {
         guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
             throw ValidationError("--\(flag) takes seconds above 0 and at most 86400, got \(seconds)")
         }

@@ -2,9 +2,8 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
-import NIOCore
-import NIOPosix
 import Prometheus
+import ServiceLifecycle
 import TesseraBackends
 import TesseraHummingbird
 import TesseraLayout
@@ -21,14 +20,12 @@ struct TesseraServer: AsyncParsableCommand {
         defaultSubcommand: Serve.self
     )
 
-    /// Logs through ``ServerLogHandler``, and runs Swift concurrency's jobs on NIO's event loop threads before
-    /// anything else: a request's handler then runs on the thread that read
-    /// it, with no hop to the cooperative pool and back (the store's reads
-    /// take microseconds in place; its writes and computations run on its
-    /// own threads, never on these).
+    /// Logs and runs Swift concurrency's jobs as a mounted app does with
+    /// the same call (``TesseraServerSettings/bootstrap()``), before anything else.
     static func main() async {
-        LoggingSystem.bootstrap { label in ServerLogHandler(label: label) }
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        TesseraServerSettings.bootstrap()
+        // SIGHUP reloads the store (`StoreReloader`); until it listens, it must not end the process.
+        signal(SIGHUP, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? any AsyncParsableCommand {
@@ -55,7 +52,10 @@ struct Serve: AsyncParsableCommand {
         --max-elements-in-flight, every wait on a client ends (--idle-timeout, --header-timeout, \
         --body-timeout), at most --max-connections are open, and --disk-reserve keeps room to delete specs on a full disk. \
         Web pages of other origins read the answers only when --cors-origin allows their origin. \
-        A store on a read-only file system is served read-only (said on stderr at start); its writes answer 503.
+        A store on a read-only file system is served read-only (said on stderr at start); its writes answer 503. \
+        On SIGHUP it serves the store file now at --db (one moved over it with mv; no other process may hold \
+        either open): requests in flight finish on the old store, new ones wait for them and then read the new \
+        one; a file that cannot be served is refused with one line on stderr, and the old store keeps serving.
         """
     )
 
@@ -130,7 +130,7 @@ struct Serve: AsyncParsableCommand {
         guard maxElementsInFlight >= 1 else { throw ValidationError("--max-elements-in-flight must be 1 or more, got \(maxElementsInFlight)") }
         guard tileCacheBytes >= 0 else { throw ValidationError("--tile-cache-bytes must be 0 or more, got \(tileCacheBytes)") }
         guard diskReserve >= 0 else { throw ValidationError("--disk-reserve must be 0 or more, got \(diskReserve)") }
-        _ = try connectionLimits()
+        _ = try serverSettings()
         guard (1...256).contains(blockingThreads) else { throw ValidationError("--blocking-threads must be from 1 to 256, got \(blockingThreads)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         _ = try ServerOptions.logLevel(logLevel)
@@ -140,30 +140,11 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "tessera-server")
         logger.logLevel = try ServerOptions.logLevel(logLevel)
-        try await withThreadPools { executor in try await serve(executor: executor, logger: logger) }
+        let settings = try serverSettings()
+        try await settings.withThreadPools { executor in try await serve(settings: settings, executor: executor, logger: logger) }
     }
 
-    /// Runs `body` with NIO's thread pools for the store's blocking work,
-    /// shut down after it: the store's reads and writes on one, layouts
-    /// computed for queries on another, so that a long computation never
-    /// takes every thread that answers.
-    private func withThreadPools(_ body: (ThreadPoolExecutor) async throws -> Void) async throws {
-        let threads = NIOThreadPool(numberOfThreads: blockingThreads)
-        let computations = NIOThreadPool(numberOfThreads: 2)
-        threads.start()
-        computations.start()
-        do {
-            try await body(ThreadPoolExecutor(threads, background: computations))
-        } catch {
-            try? await threads.shutdownGracefully()
-            try? await computations.shutdownGracefully()
-            throw error
-        }
-        try await threads.shutdownGracefully()
-        try await computations.shutdownGracefully()
-    }
-
-    private func serve(executor: ThreadPoolExecutor, logger: Logger) async throws {
+    private func serve(settings: TesseraServerSettings, executor: ThreadPoolExecutor, logger: Logger) async throws {
         let store = try ServerOptions.openStore(db, executor: executor) { notice in
             FileHandle.standardError.write(Data("tessera-server: \(notice)\n".utf8))
         }
@@ -179,16 +160,16 @@ struct Serve: AsyncParsableCommand {
             tileCacheBytes: tileCacheBytes,
             crossOriginAccess: try ServerOptions.crossOriginAccess(corsOrigins)
         )
-        let limits = try connectionLimits()
-        let connections = ConnectionRegistry(maximum: limits.maximumConnections)
-        let router = ServerRouter.make(store: store, configuration: configuration, registry: PrometheusCollectorRegistry(), viewer: viewer)
+        let registry = PrometheusCollectorRegistry()
+        let routes = ServerRouter.routes(store: store, configuration: configuration, registry: registry)
+        let router = ServerRouter.make(routes: routes, registry: registry, viewer: viewer)
+        var reloads: [any Service] = []
+        if case .file = try StoreLocation(parsing: db) { reloads.append(await StoreReloader(path: db, slot: routes.slot, executor: executor)) }
         let host = self.host
-        let app = Application(
+        let app = settings.application(
             router: router,
-            server: .guardedHTTP1(limits: limits, registry: connections),
-            configuration: .init(
-                address: .hostname(host, port: port), serverName: "tessera-server", availableConnectionsDelegate: connections.gate
-            ),
+            configuration: .init(address: .hostname(host, port: port), serverName: "tessera-server"),
+            services: reloads,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
@@ -201,20 +182,22 @@ struct Serve: AsyncParsableCommand {
         // before the process exits: a SQLite store is then one file again,
         // its reserve gone too (allocated again by the next server).
         defer {
-            store.close()
+            routes.slot.current.store.close()
             _ = configuration.diskReserve?.release()
         }
         try await app.runService()
     }
 
-    /// The limits of `--idle-timeout`, `--header-timeout`, `--body-timeout`, `--max-connections`.
-    func connectionLimits() throws -> ConnectionLimits {
+    /// The settings of `--idle-timeout`, `--header-timeout`, `--body-timeout`,
+    /// `--max-connections` and `--blocking-threads`.
+    func serverSettings() throws -> TesseraServerSettings {
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more, got \(maxConnections)") }
-        var limits = ConnectionLimits()
-        limits.idleTimeout = try ServerOptions.timeout(idleTimeout, flag: "idle-timeout")
-        limits.headerTimeout = try ServerOptions.timeout(headerTimeout, flag: "header-timeout")
-        limits.bodyTimeout = try ServerOptions.timeout(bodyTimeout, flag: "body-timeout")
-        limits.maximumConnections = maxConnections
-        return limits
+        var settings = TesseraServerSettings()
+        settings.idleTimeout = try ServerOptions.timeout(idleTimeout, flag: "idle-timeout")
+        settings.headerTimeout = try ServerOptions.timeout(headerTimeout, flag: "header-timeout")
+        settings.bodyTimeout = try ServerOptions.timeout(bodyTimeout, flag: "body-timeout")
+        settings.maximumConnections = maxConnections
+        settings.blockingThreads = blockingThreads
+        return settings
     }
 }

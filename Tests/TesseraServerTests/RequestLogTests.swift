@@ -1,9 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
-@testable import TesseraServerSupport
+@testable import TesseraHummingbird
 import Testing
-import TesseraHummingbird
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,5 @@
 import Hummingbird
 import NIOCore
-import TesseraHummingbird
 
 /// One connection's clock: what part of an exchange the server waits for,
 /// and until when (``ConnectionLimits``). It lives on the connection's event
