@@ -9,7 +9,9 @@
 # whose tests start their own throwaway server, see Scripts/postgres.sh),
 # PostgreSQL's async reads (PostgresReadTests) and NIO's thread pool as the
 # store's executor (ThreadPoolExecutorTests), and warm answers from memory
-# beside writers and a closing store (MemoryAnswerTests).
+# beside writers and a closing store (MemoryAnswerTests), the server's
+# replaceable store under leasing readers (StoreSlotTests), paged listings
+# (ListingTests) and names held twice (EquivalentNameStoreTests).
 #
 #   bash Scripts/tsan.sh                 # the suites above
 #   bash Scripts/tsan.sh --traits PostgreSQL   # extra arguments go to swift test
@@ -29,7 +31,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-filter=${TSAN_FILTER:-'DatabasePoolTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests'}
+filter=${TSAN_FILTER:-'DatabasePoolTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests|StoreSlotTests|ListingTests|EquivalentNameStoreTests'}
 mkdir -p .build-tsan
 log=.build-tsan/tsan.log
 start=$(date +%s)
