@@ -46,6 +46,10 @@ struct ProductionArticleTests {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-production-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: "\(ServerFixture.repository)/Examples/shop-feeds.ndjson", toPath: folder.appendingPathComponent("feeds.ndjson").path)
+            // The upgrade's new build: the one under test, in new/.
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent("new"), withDestinationURL: Executable.url("tessera").deletingLastPathComponent()
+            )
             let made = try Self.run(firstBlock, shell: "/bin/bash", in: folder)
             #expect(made.status == 0, "\(firstBlock)\(made.output)")
             let pipe = Pipe()
