@@ -146,7 +146,10 @@ struct DiskFailureTests {
             for width in layouts {
                 #expect(FileManager.default.fileExists(atPath: "\(tiles)/v1/feeds/feed/layouts/\(width)/tiles"))
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: tiles).sorted() == ["v1"])
+            // Beside the tiles, the viewer's page, and its listing of both layouts.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: tiles).sorted() == ["index.html", "tessera-tiles.js", "v1", "viewer.js", "viewer.json"])
+            let listing = try String(contentsOfFile: tiles + "/viewer.json", encoding: .utf8)
+            #expect(listing.contains("\"feed\"") && listing.contains("390") && listing.contains("820"), "\(listing)")
         }
     }
 
