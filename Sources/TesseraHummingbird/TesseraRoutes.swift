@@ -22,7 +22,7 @@ import TesseraStore
 /// counted and timed through swift-metrics and logged in one line.
 public struct TesseraRoutes<Context: RequestContext>: Sendable {
     /// The store the routes serve: in a handler, the one its request
-    /// started with (see ``StoreSlot``).
+    /// started with (a server may replace the store between requests).
     public var store: LayoutStore { ServedStore.lease?.served.store ?? slot.current.store }
     /// The store served, replaceable under running routes.
     package let slot: StoreSlot
