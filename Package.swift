@@ -225,7 +225,7 @@ let package = Package(
                 // `tessera-bench` for its binary: the server's benchmarks run.
                 "tessera", "tessera-server", "tessera-bench", "TesseraHummingbird", "TesseraServerSupport", "TesseraSQLite", "SQLiteToolkit", "TesseraGzip",
                 "TesseraViewer",
-                "TesseraClient", "TesseraStore", "TesseraLayout", "TesseraTestSupport",
+                "TesseraClient", "TesseraStore", "TesseraLayout", "TesseraTestSupport", "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -16,11 +16,11 @@ extension CrossOriginAccess {
         case .any:
             // Whatever the request: a shared cache may give this answer to any page.
             headers[.accessControlAllowOrigin] = "*"
-        case .only(let origins):
+        case .only:
             // On every answer, allowed or not, so that a shared cache never
             // gives one origin's answer to another.
             headers.append(.init(name: .vary, value: "Origin"))
-            guard let origin, origins.contains(origin) else { return }
+            guard let origin, allows(origin) else { return }
             headers[.accessControlAllowOrigin] = origin
         }
         headers[.accessControlExposeHeaders] = "ETag"

@@ -23,19 +23,7 @@ struct ReadmeTests {
 
     /// The lines of a document's fenced code blocks of one language (the README's by default).
     static func codeBlocks(_ language: String, in text: String = readme) -> [[String]] {
-        var blocks: [[String]] = []
-        var current: [String]?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if current == nil, line == "```" + language {
-                current = []
-            } else if current != nil, line == "```" {
-                blocks.append(current ?? [])
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        return blocks
+        fencedBlocks(language, in: text)
     }
 
     /// The text of the README from the heading `from` to the next heading of the same level.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseraTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -19,19 +20,7 @@ struct ProductionArticleTests {
 
     /// The text of each fenced block of `language`.
     static func blocks(_ language: String) -> [String] {
-        var blocks: [String] = []
-        var current: [String]?
-        for line in article.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if current == nil, line == "```" + language {
-                current = []
-            } else if let lines = current, line == "```" {
-                blocks.append(lines.joined(separator: "\n") + "\n")
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        return blocks
+        fencedBlocks(language, in: article).map { $0.joined(separator: "\n") + "\n" }
     }
 
     /// A folder with the feeds, a store made by the article's first block, and a server over it.

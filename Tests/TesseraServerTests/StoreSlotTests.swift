@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import TesseraLayout
 import TesseraSQLite
 import TesseraStore
@@ -18,7 +18,7 @@ struct StoreSlotTests {
         try FileManager.default.copyItem(atPath: fixture.path, toPath: other)
         let paths = [fixture.path, other]
         let slot = StoreSlot(store: try LayoutStore(path: paths[0]), tileCacheBytes: 1 << 20)
-        let stop = Shared(false)
+        let stop = Locked(false)
         let viewport = Rect(x: 0, y: 0, width: 390, height: 844)
 
         let reads = try await withThrowingTaskGroup(of: Int.self) { group in

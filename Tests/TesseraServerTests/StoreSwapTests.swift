@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import TesseraLayout
 import TesseraSQLite
 import TesseraStore
@@ -51,7 +51,7 @@ struct StoreSwapTests {
 
     /// The server's standard error, read as it comes.
     final class ErrorLines: Sendable {
-        private let text = Mutex("")
+        private let text = Locked("")
 
         init(_ pipe: Pipe) {
             let handle = pipe.fileHandleForReading
@@ -136,8 +136,8 @@ struct StoreSwapTests {
         }
 
         // Four readers while the store is swapped six times, and a bad file refused once.
-        let counts = Shared((reads: 0, errors: 0, wrong: 0, samples: [String]()))
-        let stop = Shared(false)
+        let counts = Locked((reads: 0, errors: 0, wrong: 0, samples: [String]()))
+        let stop = Locked(false)
         let readers = DispatchGroup()
         for reader in 0..<4 {
             readers.enter()
@@ -186,18 +186,5 @@ struct StoreSwapTests {
         // The last store moved in is served, and the server still stops cleanly.
         #expect(Self.answer(port: port, viewports[1]) == first[1])
         #expect(server.stop() == 0)
-    }
-}
-
-/// A value shared between threads, behind a lock.
-final class Shared<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-
-    init(_ value: Value) {
-        self.value = Mutex(value)
-    }
-
-    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
-        value.withLock { body(&$0) }
     }
 }
