@@ -6,8 +6,9 @@ struct LayoutReader {
     /// memory takes the one remembered, not a copy (three retains a query).
     private let box: LayoutRecordBox
     var record: LayoutRecord { _read { yield box.record } }
-    /// The read's snapshot (``MemoryOnlySnapshot`` for an answer from memory alone).
-    let storage: any ReadSnapshot
+    /// The read's snapshot; nil for an answer from memory alone, which
+    /// throws ``AnswerNeedsStorage`` where it needs a row (see ``storage``).
+    private let snapshot: (any ReadSnapshot)?
     /// This read's reader cache (its scratch arrays, the store's frame cache).
     let readerCache: ReaderCache
     /// The layout's directory from the shared cache, or nil: queried
@@ -18,11 +19,20 @@ struct LayoutReader {
         self.init(box: LayoutRecordBox(record), storage: storage, readerCache: readerCache, cached: cached)
     }
 
-    init(box: LayoutRecordBox, storage: any ReadSnapshot, readerCache: ReaderCache, cached: CachedLayout?) {
+    init(box: LayoutRecordBox, storage: (any ReadSnapshot)?, readerCache: ReaderCache, cached: CachedLayout?) {
         self.box = box
-        self.storage = storage
+        self.snapshot = storage
         self.readerCache = readerCache
         self.cache = cached
+    }
+
+    /// The read's snapshot, or ``AnswerNeedsStorage`` thrown by a query
+    /// answered from memory alone: that query then runs as a read.
+    var storage: any ReadSnapshot {
+        get throws {
+            guard let snapshot else { throw AnswerNeedsStorage() }
+            return snapshot
+        }
     }
 
     /// The store's location, for errors.
@@ -35,7 +45,7 @@ struct LayoutReader {
 
     /// The same reader with the directory `cached`.
     func with(cached: CachedLayout) -> LayoutReader {
-        LayoutReader(box: box, storage: storage, readerCache: readerCache, cached: cached)
+        LayoutReader(box: box, storage: snapshot, readerCache: readerCache, cached: cached)
     }
 
     /// The left-to-right elements that intersect `rect` (pinned when

@@ -12,6 +12,10 @@ import TesseraLayout
 /// checksum), so the answer is the one a read begun now would give. Any
 /// miss, and any state the backend cannot name, runs the query as a read,
 /// which fills the caches for the next.
+/// Thrown by a query answered from memory alone where it needs what only a
+/// read of storage gives (a reader without a snapshot): the query then runs as a read.
+struct AnswerNeedsStorage: Error {}
+
 extension LayoutStore {
     /// `body` on the fresh layout of `name` at `crossExtent`, from memory;
     /// nil when something it needs is not there.
@@ -21,7 +25,7 @@ extension LayoutStore {
             let key = LayoutKey(name: name, crossExtent: crossExtent)
             guard let found = readerCache.layout(key, in: state, names: resolvedNames, directories: layoutCache) else { return nil }
             let reader = LayoutReader(
-                box: found.box, storage: MemoryOnlySnapshot.shared, readerCache: readerCache, cached: found.directory
+                box: found.box, storage: nil, readerCache: readerCache, cached: found.directory
             )
             do {
                 let answer = try body(reader)
