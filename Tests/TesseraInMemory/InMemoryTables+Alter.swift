@@ -4,11 +4,17 @@ import TesseraStoreTesting
 /// another program would write them (call `resum()` in `change`) or
 /// damaged (leave the checksum). The indexes follow the changed rows.
 extension InMemoryTables {
-    package mutating func alterSpecs(_ change: (inout SpecRowData) -> Void) {
-        for (id, var row) in specs {
+    /// `rows`, each changed by `change`.
+    private static func altered<Row>(_ rows: [Int64: Row], _ change: (inout Row) -> Void) -> [Int64: Row] {
+        rows.mapValues { row in
+            var row = row
             change(&row)
-            specs[id] = row
+            return row
         }
+    }
+
+    package mutating func alterSpecs(_ change: (inout SpecRowData) -> Void) {
+        specs = Self.altered(specs, change)
         specIDs = Dictionary(specs.values.map { ($0.name, $0.id) }, uniquingKeysWith: max)
     }
 
@@ -23,10 +29,7 @@ extension InMemoryTables {
     }
 
     package mutating func alterLayouts(_ change: (inout LayoutRow) -> Void) {
-        for (id, var row) in layouts {
-            change(&row)
-            layouts[id] = row
-        }
+        layouts = Self.altered(layouts, change)
         layoutIDs = Dictionary(layouts.values.map { ($0.place, $0.id) }, uniquingKeysWith: max)
     }
 
