@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "TesseraLayout", targets: ["TesseraLayout"]),
         .library(name: "TesseraStore", targets: ["TesseraStore"]),
         .library(name: "TesseraSQLite", targets: ["TesseraSQLite"]),
+        // A store in memory for users' tests: no file, the same rules.
+        .library(name: "TesseraStoreTesting", targets: ["TesseraStoreTesting"]),
         .executable(name: "tessera", targets: ["tessera"]),
         // A client of the tile routes (or of a static export): Foundation
         // and the engine only, for apps and servers alike.
@@ -76,6 +78,9 @@ let package = Package(
         // A prefetch instruction, which Swift does not have.
         .target(name: "CTesseraPrefetch"),
         .target(name: "TesseraStore", dependencies: ["TesseraLayout", "Locking", "CTesseraPrefetch"]),
+        // The in-memory backend, for tests: the store's conformance suite
+        // runs on it, and users' tests open stores with it.
+        .target(name: "TesseraStoreTesting", dependencies: ["TesseraStore", "TesseraLayout"]),
         // The SQLite toolkit (connections, statements, the pool of readers and
         // its writer): an internal layer that knows nothing of the store.
         .target(name: "SQLiteToolkit", dependencies: ["CSQLite", "Locking"]),
@@ -197,18 +202,21 @@ let package = Package(
             ]
         ),
         .target(name: "TesseraTestSupport", dependencies: ["TesseraLayout"], path: "Tests/TesseraTestSupport"),
-        // The in-memory backend: the store's conformance suite without a
-        // database, and the template of a new backend.
-        .target(name: "TesseraInMemory", dependencies: ["TesseraStore", "TesseraLayout"], path: "Tests/TesseraInMemory"),
+        // What only this package's tests do to an in-memory store: damage
+        // its rows, count its reads, check its indexes.
+        .target(name: "TesseraInMemory", dependencies: ["TesseraStoreTesting", "TesseraStore", "TesseraLayout"], path: "Tests/TesseraInMemory"),
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
         .testTarget(
             name: "TesseraStoreTests",
             dependencies: [
-                "TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraInMemory", "TesseraLayout", "TesseraTestSupport",
+                "TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraStoreTesting", "TesseraInMemory", "TesseraLayout",
+                "TesseraTestSupport",
                 // The column tiles' decoder, against their encoder.
                 "TesseraClient", "TesseraGzip",
             ]
         ),
+        // The product as a user's tests use it: public API only.
+        .testTarget(name: "TesseraStoreTestingTests", dependencies: ["TesseraStoreTesting", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
         .testTarget(
             name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "SQLiteToolkit", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]
         ),

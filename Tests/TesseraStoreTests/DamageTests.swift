@@ -3,6 +3,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 import TesseraInMemory
+import TesseraStoreTesting
 import SQLiteToolkit
 @testable import TesseraSQLite
 @testable import TesseraStore

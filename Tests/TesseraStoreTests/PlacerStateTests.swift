@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TesseraInMemory
+import TesseraStoreTesting
 import TesseraLayout
 @testable import TesseraStore
 

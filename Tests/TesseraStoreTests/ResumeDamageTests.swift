@@ -1,5 +1,6 @@
 import Testing
 import TesseraInMemory
+import TesseraStoreTesting
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore

@@ -5,6 +5,7 @@ import TesseraLayout
 @testable import SQLiteToolkit
 @testable import TesseraStore
 import TesseraInMemory
+import TesseraStoreTesting
 @_spi(Testing) import TesseraPostgres
 import TesseraTestSupport
 
@@ -14,7 +15,8 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     /// A schema of its own on the server of ``PostgresTestServer``.
     case postgres
-    /// Rows in memory (TesseraInMemory): the store's rules without a database.
+    /// Rows in memory (TesseraStoreTesting, instrumented by TesseraInMemory):
+    /// the store's rules without a database.
     case memory
 
     static let all = allCases
@@ -33,7 +35,7 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .postgres:
             try LayoutStore(url: try PostgresTestServer.freshStoreURL(), registry: registry, cacheBudget: cacheBudget)
         case .memory:
-            LayoutStore(inMemory: InMemoryDatabase(), registry: registry, cacheBudget: cacheBudget)
+            LayoutStore.instrumentedInMemory(registry: registry, cacheBudget: cacheBudget)
         }
     }
 
@@ -43,7 +45,7 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .sqlite: try LayoutStore(path: store.location, registry: store.registry)
         case .postgres: try LayoutStore(url: store.location, registry: store.registry)
-        case .memory: LayoutStore(inMemory: try #require(store.inMemoryDatabase), registry: store.registry)
+        case .memory: LayoutStore.instrumentedInMemory(try #require(store.inMemoryDatabase), registry: store.registry)
         }
     }
 

@@ -150,29 +150,29 @@ package struct GroupRow: ChecksummedRow, KeyedRow {
 
 /// A column's value as the other backends' checksums hash it: integers,
 /// reals, texts and blobs tagged with their type, NULL for nil.
-package protocol ChecksumColumn {
+protocol ChecksumColumn {
     func add(to record: inout ChecksumRecord)
 }
 
 extension Int64: ChecksumColumn {
-    package func add(to record: inout ChecksumRecord) { record.add(self) }
+    func add(to record: inout ChecksumRecord) { record.add(self) }
 }
 
 extension Int: ChecksumColumn {
-    package func add(to record: inout ChecksumRecord) { record.add(Int64(self)) }
+    func add(to record: inout ChecksumRecord) { record.add(Int64(self)) }
 }
 
 /// Stored as SQLite stores a boolean: the integer 0 or 1.
 extension Bool: ChecksumColumn {
-    package func add(to record: inout ChecksumRecord) { record.add(Int64(self ? 1 : 0)) }
+    func add(to record: inout ChecksumRecord) { record.add(Int64(self ? 1 : 0)) }
 }
 
 extension Double: ChecksumColumn {
-    package func add(to record: inout ChecksumRecord) { record.add(self) }
+    func add(to record: inout ChecksumRecord) { record.add(self) }
 }
 
 extension String: ChecksumColumn {
-    package func add(to record: inout ChecksumRecord) {
+    func add(to record: inout ChecksumRecord) {
         var text = self
         text.withUTF8 { record.add(text: UnsafeRawBufferPointer($0)) }
     }
@@ -180,13 +180,13 @@ extension String: ChecksumColumn {
 
 /// A blob.
 extension [UInt8]: ChecksumColumn {
-    package func add(to record: inout ChecksumRecord) {
+    func add(to record: inout ChecksumRecord) {
         withUnsafeBytes { record.add(blob: $0) }
     }
 }
 
 extension Optional: ChecksumColumn where Wrapped: ChecksumColumn {
-    package func add(to record: inout ChecksumRecord) {
+    func add(to record: inout ChecksumRecord) {
         if let self { self.add(to: &record) } else { record.addNull() }
     }
 }

@@ -8,8 +8,8 @@ package protocol KeyedRow: Sendable {
 /// order, as a B-tree index would keep them: found by binary search, read
 /// in order, one row per key.
 package struct SortedRows<Row: KeyedRow>: Sendable {
-    /// Every row, in key order.
-    package private(set) var rows: [Row] = []
+    /// Every row, in key order (a test that damages rows keeps the order).
+    package var rows: [Row] = []
 
     package init() {}
 
@@ -53,12 +53,5 @@ package struct SortedRows<Row: KeyedRow>: Sendable {
         let index = position(of: key)
         guard index < rows.count && rows[index].key == key else { return }
         change(&rows[index])
-    }
-
-    /// Changes every row, then puts them in key order again (a change may
-    /// renumber a row, as damage may).
-    package mutating func alter(_ change: (inout Row) -> Void) {
-        for index in rows.indices { change(&rows[index]) }
-        rows.sort { $0.key < $1.key }
     }
 }

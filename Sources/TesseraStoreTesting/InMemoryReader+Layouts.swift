@@ -40,23 +40,21 @@ extension InMemoryReader {
         return try record(of: layout, engineVersion: engineVersion)
     }
 
-    /// By spec name, then extent.
+    /// By spec name (the byte order of its UTF-8, as the SQL backends'
+    /// indexes give it), then extent.
     package func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord] {
         let layouts = tables.layouts.values.filter { specID == nil || $0.specID == specID }
         return try layouts.compactMap { try record(of: $0, engineVersion: engineVersion) }.sorted {
-            ($0.layout.specName, $0.layout.crossExtent) < ($1.layout.specName, $1.layout.crossExtent)
+            $0.layout.specName.utf8.elementsEqual($1.layout.specName.utf8)
+                ? $0.layout.crossExtent < $1.layout.crossExtent
+                : $0.layout.specName.utf8.lexicographicallyPrecedes($1.layout.specName.utf8)
         }
     }
 
     package func layoutRecords(namesAfter after: String?, through last: String, engineVersion: Int) throws -> [LayoutRecord] {
-        let records = try layoutRecords(specID: nil, engineVersion: engineVersion).filter { record in
+        try layoutRecords(specID: nil, engineVersion: engineVersion).filter { record in
             let name = record.layout.specName.utf8
             return !last.utf8.lexicographicallyPrecedes(name) && after.map { $0.utf8.lexicographicallyPrecedes(name) } ?? true
-        }
-        return records.sorted {
-            $0.layout.specName.utf8.elementsEqual($1.layout.specName.utf8)
-                ? $0.layout.crossExtent < $1.layout.crossExtent
-                : $0.layout.specName.utf8.lexicographicallyPrecedes($1.layout.specName.utf8)
         }
     }
 

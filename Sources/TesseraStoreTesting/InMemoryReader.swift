@@ -5,9 +5,9 @@ import TesseraStore
 /// `ReadSnapshot`), which nothing changes while it reads, in every role.
 /// Each method is what one statement of the SQLite backend does, on the
 /// tables' values.
-package class InMemoryReader: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGroupReads {
+class InMemoryReader: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGroupReads {
     /// The rows this read sees (a writer changes its own).
-    package var tables: InMemoryTables
+    var tables: InMemoryTables
     /// The commit the snapshot was taken at.
     let version: Int64
     let location: String
@@ -26,8 +26,7 @@ package class InMemoryReader: ReadSnapshot, SpecReads, LayoutReads, SectionReads
     /// the layouts they resolve.
     package func freshLayout(name: String, crossExtent: Double) throws -> LayoutRecord? {
         guard let resolvedNames else { return try freshLayoutRecord(name: name, crossExtent: crossExtent) }
-        let tag = SnapshotTag(words: [UInt64(bitPattern: version)])
-        return try resolvedNames.freshLayout(name: name, crossExtent: crossExtent, tag: tag, reads: self)
+        return try resolvedNames.freshLayout(name: name, crossExtent: crossExtent, tag: InMemoryDatabase.tag(version), reads: self)
     }
 
     /// Throws `damaged` naming `what` unless the row is `intact`.
@@ -41,11 +40,16 @@ package class InMemoryReader: ReadSnapshot, SpecReads, LayoutReads, SectionReads
         tables.specIDs[name]
     }
 
+    /// `spec` if it matches its checksum.
+    private func verified(_ spec: SpecRowData) throws -> SpecRowData {
+        try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
+        return spec
+    }
+
     /// The verified row of the spec named `name`.
     private func spec(name: String) throws -> SpecRowData? {
         guard let id = tables.specIDs[name], let spec = tables.specs[id] else { return nil }
-        try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
-        return spec
+        return try verified(spec)
     }
 
     package func specRecord(name: String) throws -> SpecRecord? {
@@ -60,10 +64,7 @@ package class InMemoryReader: ReadSnapshot, SpecReads, LayoutReads, SectionReads
     }
 
     package func specSummaries() throws -> [StoredSpec] {
-        try tables.specs.values.sorted { $0.name < $1.name }.map { spec in
-            try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
-            return Self.summary(of: spec)
-        }
+        try specSummaries(after: nil, limit: .max)
     }
 
     /// None: the tables file specs by Swift strings, one entry for equivalent names.
@@ -73,10 +74,7 @@ package class InMemoryReader: ReadSnapshot, SpecReads, LayoutReads, SectionReads
     /// give it (Swift's own `<` on strings is another order).
     package func specSummaries(after: String?, limit: Int) throws -> [StoredSpec] {
         let specs = tables.specs.values.filter { spec in after.map { $0.utf8.lexicographicallyPrecedes(spec.name.utf8) } ?? true }
-        return try specs.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.prefix(limit).map { spec in
-            try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
-            return Self.summary(of: spec)
-        }
+        return try specs.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.prefix(limit).map { try Self.summary(of: verified($0)) }
     }
 
     package func specSummary(name: String) throws -> StoredSpec? {

@@ -4,7 +4,7 @@ import TesseraStore
 /// One write of an in-memory store: it changes its own copy of the tables
 /// (see `WriteTransaction`), which `InMemoryStorage.write` commits whole when
 /// the write's body returns. It reads what it wrote, as a transaction does.
-package final class InMemoryWriter: InMemoryReader, WriteTransaction, SpecRows, LayoutRows, CellRows {
+final class InMemoryWriter: InMemoryReader, WriteTransaction, SpecRows, LayoutRows, CellRows {
     /// Runs `body` on the tables as they are, and puts them back as they
     /// were when it throws.
     package func savepoint<T>(_ body: () async throws -> T) async throws -> T {
@@ -137,7 +137,7 @@ extension InMemoryWriter {
         )
         row.resum()
         tables.layouts[id] = row
-        tables.layoutIDs[InMemoryTables.LayoutPlace(specID: layout.specID, crossExtent: layout.crossExtent)] = id
+        tables.layoutIDs[row.place] = id
         return id
     }
 
@@ -178,7 +178,7 @@ extension InMemoryWriter {
         try deleteGroups(layoutID: id, slot: nil)
         try deleteSections(layoutID: id)
         guard let row = tables.layouts.removeValue(forKey: id) else { return }
-        tables.layoutIDs[InMemoryTables.LayoutPlace(specID: row.specID, crossExtent: row.crossExtent)] = nil
+        tables.layoutIDs[row.place] = nil
     }
 }
 
@@ -198,7 +198,7 @@ extension InMemoryWriter {
         )
         row.resumAll()
         tables.groups[layoutID, default: [:]][slot, default: SortedRows()].upsert(row)
-        tables.groupPlaces[id] = InMemoryTables.GroupPlace(layoutID: layoutID, slot: slot, firstItem: firstItem)
+        tables.groupPlaces[id] = row.place
         return id
     }
 

@@ -1,0 +1,93 @@
+import Synchronization
+import TesseraStore
+
+/// The in-memory backend: one handle on an ``InMemoryDatabase``, as a
+/// SQLite store's pool of connections is one handle on its file. Several
+/// handles on one database see each other's commits as processes do.
+///
+/// It keeps the port's guarantees (see `StorageBackend`) with values: a
+/// read runs on a snapshot of the committed tables, a write on a private
+/// copy committed whole (`InMemoryDatabase`). Rows carry the checksums the
+/// other backends store, and every read verifies them.
+///
+/// A template for a new backend: this file is the port's top level;
+/// `InMemoryDatabase` the committed state; `InMemoryTables` holds the rows
+/// (`InMemoryRows`, with their checksums; `+DamagedRows` finds damage);
+/// `InMemoryReader` answers reads (specs; `+Layouts` with their sections;
+/// `+CellGroups`), and `InMemoryWriter` changes rows.
+package final class InMemoryStorage: StorageBackend {
+    /// The rows this handle reads and writes.
+    package let database: InMemoryDatabase
+    private let closed = Atomic<Bool>(false)
+    /// Layouts resolved by name, shared by readers of one commit and by the
+    /// store, which answers warm queries from them (`answerFromMemory`).
+    let resolvedNames: ResolvedNames
+
+    /// A handle on `database`.
+    package init(database: InMemoryDatabase, resolvedNames: ResolvedNames) {
+        self.database = database
+        self.resolvedNames = resolvedNames
+    }
+
+    package var location: String { database.location }
+
+    /// The commit a read begun now would see: the tag its readers share
+    /// resolved names under (see `InMemoryReader.freshLayout`).
+    /// Nil once closed: the read the query falls back to reports `closed`.
+    package var committedState: SnapshotTag? {
+        guard !closed.load(ordering: .acquiring) else { return nil }
+        return InMemoryDatabase.tag(database.committedVersion)
+    }
+
+    /// Throws `closed` once ``close()`` ran.
+    private func refuseIfClosed() throws {
+        if closed.load(ordering: .acquiring) { throw StoreError.closed(store: location) }
+    }
+
+    /// Each read gets a reader of its own: there are no connections to keep
+    /// (the resolved names are shared, keyed by the commit a reader sees).
+    package func read(_ body: (any ReadSnapshot) throws -> Void) throws {
+        try refuseIfClosed()
+        try body(InMemoryReader(database.snapshot(), location: location, resolvedNames: resolvedNames))
+    }
+
+    /// Never waits: a snapshot is always at hand.
+    package func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool {
+        try read(body)
+        return true
+    }
+
+    package func write(_ body: (any WriteTransaction) async throws -> Void) async throws {
+        try refuseIfClosed()
+        try await database.write { committed in
+            let writer = InMemoryWriter(committed, location: location, resolvedNames: nil)
+            try await body(writer)
+            return writer.tables
+        }
+    }
+
+    /// Deleted rows are gone at once: nothing to give back.
+    package func compact() throws {
+        try refuseIfClosed()
+    }
+
+    /// Nothing runs in the background.
+    package func finishBackgroundWork() {}
+
+    /// Later reads and writes of this handle fail with `closed`; other
+    /// handles on the database go on. Reads and writes under way finish
+    /// on their own values.
+    package func close() {
+        closed.store(true, ordering: .releasing)
+    }
+
+    /// No file: nothing on disk.
+    package var storageBytes: Int { 0 }
+
+    /// None: the indexes are the tables' own, changed with their rows by
+    /// the writer alone.
+    package func integrityProblems() throws -> [String] {
+        try refuseIfClosed()
+        return []
+    }
+}

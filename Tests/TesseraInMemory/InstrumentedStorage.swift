@@ -1,0 +1,68 @@
+import Synchronization
+import TesseraLayout
+import TesseraStore
+import TesseraStoreTesting
+
+/// The in-memory backend as the store's tests open it: the product's
+/// handle, which counts the reads it begins (a warm query begins none),
+/// checks the tables' indexes and reaches, and tells the bytes its rows take
+/// (so that a test sees whether anything was written).
+package final class InstrumentedStorage: InMemoryBackend {
+    private let storage: InMemoryStorage
+    /// Reads begun through this handle.
+    package let readsBegun = Atomic<Int>(0)
+
+    package init(_ storage: InMemoryStorage) {
+        self.storage = storage
+    }
+
+    package var database: InMemoryDatabase { storage.database }
+    package var location: String { storage.location }
+    package var committedState: SnapshotTag? { storage.committedState }
+
+    package func read(_ body: (any ReadSnapshot) throws -> Void) throws {
+        readsBegun.add(1, ordering: .relaxed)
+        try storage.read(body)
+    }
+
+    package func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool {
+        try read(body)
+        return true
+    }
+
+    package func write(_ body: (any WriteTransaction) async throws -> Void) async throws {
+        try await storage.write(body)
+    }
+
+    package func compact() throws { try storage.compact() }
+    package func finishBackgroundWork() { storage.finishBackgroundWork() }
+    package func close() { storage.close() }
+    package var storageBytes: Int { database.snapshot().tables.byteCount }
+
+    package func integrityProblems() throws -> [String] {
+        try storage.integrityProblems() + database.snapshot().tables.integrityProblems()
+    }
+}
+
+extension LayoutStore {
+    /// A store on `database` through an ``InstrumentedStorage``.
+    package static func instrumentedInMemory(
+        _ database: InMemoryDatabase = InMemoryDatabase(), registry: LayoutRegistry = .standard,
+        cacheBudget: Int = LayoutStore.defaultCacheBudget
+    ) -> LayoutStore {
+        inMemory(database: database, registry: registry, cacheBudget: cacheBudget, wrap: InstrumentedStorage.init)
+    }
+
+    /// Reads begun by a store opened with ``instrumentedInMemory(_:registry:cacheBudget:)``; nil for another.
+    package var inMemoryReadsBegun: Int? {
+        (backend as? InstrumentedStorage)?.readsBegun.load(ordering: .relaxed)
+    }
+}
+
+extension InMemoryDatabase {
+    /// Commits the tables `body` makes of the committed state, as another
+    /// process's write would: holding the writer lock, from a synchronous test.
+    package func write(_ body: (Committed) throws -> InMemoryTables) throws {
+        try writer.passBlocking { commit(try body(snapshot())) }
+    }
+}
