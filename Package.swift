@@ -66,7 +66,7 @@ let package = Package(
             path: "Clients",
             exclude: [
                 "JavaScript/README.md", "JavaScript/package.json", "JavaScript/tessera-tiles.d.ts",
-                "JavaScript/bench", "JavaScript/support", "JavaScript/test",
+                "JavaScript/bench", "JavaScript/browser", "JavaScript/support", "JavaScript/test",
             ],
             sources: ["Viewer/ViewerFiles.swift"],
             resources: [.embedInCode("Viewer/index.html"), .embedInCode("Viewer/viewer.js"), .embedInCode("JavaScript/tessera-tiles.mjs")]
