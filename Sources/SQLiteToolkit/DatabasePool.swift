@@ -86,8 +86,12 @@ package final class DatabasePool: Sendable {
     /// Callers of ``settledWALStamp()`` reading the header now: `close()`
     /// waits for them before closing the writer unmaps it.
     private let headerReaders = Atomic<Int>(0)
-    /// The thread inside `write`, or 0: a write inside a write traps.
+    /// The thread inside a synchronous `write`, or 0: a write inside a write traps.
     private let writerThread = Atomic<UInt>(0)
+    /// The pool whose writer the current task's async write holds: its body
+    /// may go on on other threads after it awaits, so it is told by its
+    /// task, and a write inside it traps too.
+    @TaskLocal private static var asyncWriter: ObjectIdentifier?
     let idle = Locked(IdleReaders())
     /// The shared-memory header that tells readers whether their snapshot is
     /// still the newest; nil when it cannot be mapped (every read then begins
@@ -140,11 +144,13 @@ package final class DatabasePool: Sendable {
     /// it may block: the writer is this write's until the body ends,
     /// whichever thread that is on).
     package func write<T>(_ body: (Connection) async throws -> T) async throws -> T {
-        let connection = try takeWriter()
+        let connection = try takeWriter(onThread: false)
         defer { releaseWriter() }
-        return try await connection.transaction(.immediate) {
-            defer { connection.resetActiveStatements() }
-            return try await body(connection)
+        return try await Self.$asyncWriter.withValue(ObjectIdentifier(self)) {
+            try await connection.transaction(.immediate) {
+                defer { connection.resetActiveStatements() }
+                return try await body(connection)
+            }
         }
     }
 
@@ -210,17 +216,18 @@ package final class DatabasePool: Sendable {
     }
 
     private func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
-        let connection = try takeWriter()
+        let connection = try takeWriter(onThread: true)
         defer { releaseWriter() }
         return try body(connection)
     }
 
     /// Takes the writer connection, waiting for the write in flight (on
     /// the calling thread: a write's caller runs where it may block); it is
-    /// this caller's until `releaseWriter()`, whichever thread that runs on.
-    private func takeWriter() throws -> Connection {
+    /// this caller's until `releaseWriter()`, whichever thread that runs on
+    /// (`onThread`: the calling thread's, for a synchronous write).
+    private func takeWriter(onThread: Bool) throws -> Connection {
         let thread = Self.currentThread()
-        precondition(writerThread.load(ordering: .relaxed) != thread,
+        precondition(writerThread.load(ordering: .relaxed) != thread && Self.asyncWriter != ObjectIdentifier(self),
                      "Tessera: a write was started inside another write of the same store on the same thread; it would "
                      + "wait for itself. A progress callback or the body of a write must not write to the store.")
         writerPermit.wait()
@@ -228,7 +235,7 @@ package final class DatabasePool: Sendable {
             writerPermit.signal()
             throw closedError()
         }
-        writerThread.store(thread, ordering: .relaxed)
+        if onThread { writerThread.store(thread, ordering: .relaxed) }
         return writer.withLock { $0.connection }
     }
 

@@ -22,7 +22,7 @@ import TesseraStore
 /// call throws `StoreError` with code `cancelled` (nothing was read or written).
 /// A pool that is not started, or is shut down, runs nothing either: the
 /// call throws `StoreError` with code `closed`.
-public struct ThreadPoolExecutor: BlockingExecutor {
+public final class ThreadPoolExecutor: BlockingExecutor {
     public let pool: NIOThreadPool
     public let background: NIOThreadPool?
 

@@ -14,7 +14,7 @@ import TesseraStore
 /// layout in their own snapshot again, as with `freshness=snapshot`. It is
 /// opened again in the background, after 1 s, then twice as long after
 /// each failure (at most 30 s), on the store's bridge threads
-/// (`BridgeExecutor`): an application that blocks every thread of Swift
+/// (`StoreThreads.bridge`): an application that blocks every thread of Swift
 /// concurrency's cooperative pool does not keep it from coming back.
 final class ChangeListener: Sendable {
     private let url: PostgresURL
@@ -73,7 +73,7 @@ final class ChangeListener: Sendable {
         listening.store(false, ordering: .sequentiallyConsistent)
         committed()
         guard !closed.load(ordering: .sequentiallyConsistent) else { return }
-        Task(executorPreference: BridgeExecutor.shared) { [weak self] in
+        Task(executorPreference: StoreThreads.bridge) { [weak self] in
             try? await Task.sleep(for: .seconds(delay))
             guard let self, !self.closed.load(ordering: .sequentiallyConsistent) else { return }
             do {

@@ -1,4 +1,3 @@
-import Dispatch
 import Locking
 
 /// Lets at most `width` tasks through at a time; the others wait, in the
@@ -7,23 +6,11 @@ import Locking
 /// it on every thread of the executor would leave no thread to the reads.
 /// A backend's pool of connections passes one too, from async reads and
 /// from the synchronous calls that may block their thread
-/// (``passBlocking(_:)``), in one order.
+/// (``passBlocking(_:)``, which waits through `waitForAsync`), in one order.
 package final class AsyncGate: Sendable {
-    private enum Waiter {
-        case task(CheckedContinuation<Void, Never>)
-        case thread(DispatchSemaphore)
-
-        func resume() {
-            switch self {
-            case .task(let continuation): continuation.resume()
-            case .thread(let semaphore): semaphore.signal()
-            }
-        }
-    }
-
     private struct State {
         var inside = 0
-        var waiting: [Waiter] = []
+        var waiting: [CheckedContinuation<Void, Never>] = []
         var head = 0
     }
 
@@ -42,39 +29,37 @@ package final class AsyncGate: Sendable {
     }
 
     /// Runs `body` once the gate lets the calling thread through, blocking
-    /// it meanwhile: for synchronous callers only.
-    package func passBlocking<T>(_ body: () throws -> T) rethrows -> T {
-        let waiting = state.withLock { state -> DispatchSemaphore? in
-            guard state.inside < width else {
-                let semaphore = DispatchSemaphore(value: 0)
-                state.waiting.append(.thread(semaphore))
-                return semaphore
-            }
-            state.inside += 1
-            return nil
-        }
-        waiting?.wait()
+    /// it meanwhile: for synchronous callers only. The wait is the one
+    /// bridge's; the task it waits for only takes its turn (a short step
+    /// on the thread that gives the place up).
+    package func passBlocking<T>(_ body: () throws -> T) throws -> T {
+        if !admit(orQueue: nil) { try waitForAsync(resuming: .inPlace) { await self.enter() } }
         defer { leave() }
         return try body()
     }
 
     private func enter() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let admitted = state.withLock { state in
-                guard state.inside < width else {
-                    state.waiting.append(.task(continuation))
-                    return false
-                }
-                state.inside += 1
-                return true
+            if admit(orQueue: continuation) { continuation.resume() }
+        }
+    }
+
+    /// Takes a place when one is free; else queues `waiter`, if any, for
+    /// the next place given up.
+    private func admit(orQueue waiter: CheckedContinuation<Void, Never>?) -> Bool {
+        state.withLock { state in
+            guard state.inside < width else {
+                if let waiter { state.waiting.append(waiter) }
+                return false
             }
-            if admitted { continuation.resume() }
+            state.inside += 1
+            return true
         }
     }
 
     private func leave() {
         // The place of the one leaving goes to the first waiting, if any.
-        let next = state.withLock { state -> Waiter? in
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard state.head < state.waiting.count else {
                 state.inside -= 1
                 return nil

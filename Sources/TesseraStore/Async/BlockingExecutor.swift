@@ -8,7 +8,13 @@
 /// for blocking work hands that to the stores it opens (the `executor`
 /// parameter of the backends' initializers), so that the process keeps one
 /// pool of threads that may block, however many stores it opens.
-public protocol BlockingExecutor: Sendable {
+///
+/// It is also a `TaskExecutor`: a task that prefers it
+/// (`withTaskExecutorPreference`) runs its synchronous parts on the
+/// executor's threads, where they may block (a file-backed backend's
+/// writes), and awaits without holding one. Its jobs go through
+/// ``submit(_:)``.
+public protocol BlockingExecutor: TaskExecutor {
     /// Runs `body` on a thread where it may block, and returns its result
     /// or throws its error.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T
@@ -29,6 +35,11 @@ public protocol BlockingExecutor: Sendable {
 }
 
 extension BlockingExecutor {
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        submit { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+    }
+
     public func submit(_ work: @escaping @Sendable () -> Void) {
         Task.detached {
             do {
@@ -42,22 +53,5 @@ extension BlockingExecutor {
 
     public func runInBackground<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await run(body)
-    }
-}
-
-/// A store's ``BlockingExecutor`` as the executor of async work: a task
-/// that prefers it (`withTaskExecutorPreference`) runs its synchronous
-/// parts on the blocking executor's threads, where they may block (a
-/// file-backed backend's writes), and awaits without holding one.
-final class BlockingTaskExecutor: TaskExecutor {
-    let base: any BlockingExecutor
-
-    init(_ base: any BlockingExecutor) {
-        self.base = base
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        base.submit { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 }

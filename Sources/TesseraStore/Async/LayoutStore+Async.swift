@@ -208,7 +208,7 @@ extension LayoutStore {
         // An executor that runs nothing now (a pool shut down) fails here,
         // before anything is read or written.
         try await executor.run {}
-        return try await withTaskExecutorPreference(taskExecutor) { try await body() }
+        return try await withTaskExecutorPreference(executor) { try await body() }
     }
 
     /// `body`, an async write, once the write gate lets it through, with a

@@ -14,7 +14,7 @@ extension LayoutStore {
             // On the store's executor, not Swift concurrency's pool: a
             // synchronous caller that waits for it (`waitForAsync`) may be
             // holding one of the pool's few threads.
-            let task = Task<ComputedLayout, any Error>(executorPreference: taskExecutor) {
+            let task = Task<ComputedLayout, any Error>(executorPreference: executor) {
                 defer { _ = self.flights.withLock { $0.removeValue(forKey: key) } }
                 // Not cancelled with a caller: the others may still wait for it.
                 return try await self.computeGate.pass {

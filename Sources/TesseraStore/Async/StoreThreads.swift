@@ -1,30 +1,38 @@
-import Locking
 import Dispatch
-import Foundation
+import Locking
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The store's own threads for blocking work: its ``BlockingExecutor``
-/// unless it is given another. Threads start when work arrives, up to a
-/// limit, and end after a few idle seconds: a store that is no longer used
-/// holds none.
+/// unless it is given another. Up to a limit of jobs run at once, each on
+/// a thread of Dispatch's pool that may block (one serial queue per job
+/// slot, never Swift concurrency's cooperative threads); the pool ends a
+/// thread after a few idle seconds, so a store no longer used holds none.
 ///
-/// Background work (``runInBackground(_:)``) runs on threads of its own at
-/// a lower priority (nice 10 on Linux, where each thread has its own nice
-/// value), so that computing a layout yields the cores to the threads that
-/// answer queries.
+/// Background work (``runInBackground(_:)``) runs on queues of its own of
+/// the background quality of service, whose threads run at a lower
+/// priority (nice 10 on Linux, where each thread has its own nice value),
+/// so that computing a layout yields the cores to the threads that answer
+/// queries.
 public final class StoreThreads: BlockingExecutor {
-    private let foreground: ThreadLane
-    private let background: ThreadLane
+    private let foreground: Queues
+    private let background: Queues
 
-    /// Up to `threads` threads for reads and writes that block, and up to
-    /// `backgroundThreads` for background work.
+    /// Up to `threads` jobs at once for reads and writes that block, and up
+    /// to `backgroundThreads` for background work.
     public init(threads: Int = 6, backgroundThreads: Int = 2) {
-        foreground = ThreadLane(name: "tessera store", threads: threads, niceness: 0)
-        background = ThreadLane(name: "tessera computations", threads: backgroundThreads, niceness: 10)
+        foreground = Queues(label: "tessera store", width: threads, qos: .default)
+        background = Queues(label: "tessera computations", width: backgroundThreads, qos: .background)
     }
+
+    /// Threads for the tasks that synchronous code waits for
+    /// (`waitForAsync`), and for a backend's own background tasks that must
+    /// not wait for Swift concurrency's pool (a synchronous caller may be
+    /// blocking every thread of it). Their async steps are short: the
+    /// blocking work goes to a store's executor.
+    package static let bridge = StoreThreads(threads: 2, backgroundThreads: 1)
 
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await foreground.run(body)
@@ -42,55 +50,45 @@ public final class StoreThreads: BlockingExecutor {
     }
 }
 
-/// Threads that take jobs from one queue.
-final class ThreadLane: Sendable {
-    /// Seconds a thread waits for work before it ends.
-    static let idleLifetime = 5.0
-
-    private let name: String
-    private let threadCount: Int
-    /// The nice value the lane's threads run at (0: as the process).
-    private let niceness: Int32
-    private let jobs = Locked(Jobs())
-    private let ready = DispatchSemaphore(value: 0)
-
+/// Jobs in one FIFO, run by at most `width` serial Dispatch queues at once:
+/// a queue drains jobs while there are any, then goes idle; Dispatch gives
+/// each draining queue a thread of its pool.
+private final class Queues: Sendable {
     /// A job runs its work and returns what finishes it (resuming the
-    /// task that waits): the lane drops the job, and with it everything
-    /// the work captured, before the waiting task resumes, so that the
-    /// task never sees an object outlive its last reference because a
-    /// lane's thread still held it (a store released by its last user
-    /// closes then, not a moment later on the lane's thread).
+    /// task that waits): the job, and everything the work captured, is
+    /// released before the waiting task resumes, so that the task never
+    /// sees an object outlive its last reference because a queue's thread
+    /// still held it (a store released by its last user closes then).
     typealias Job = @Sendable () -> @Sendable () -> Void
 
-    private struct Jobs {
-        var queue: [Job] = []
+    private struct State {
+        var jobs: [Job] = []
         var head = 0
-        /// Threads alive.
-        var running = 0
-
-        var isEmpty: Bool { head == queue.count }
+        /// Indices of the queues not draining.
+        var idle: [Int]
 
         mutating func pop() -> Job? {
-            guard head < queue.count else { return nil }
-            let job = queue[head]
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
             head += 1
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
                 head = 0
             }
             return job
         }
     }
 
-    /// A lane of up to `threads` threads; with a `niceness` above 0 they
-    /// run below the process's other threads.
-    init(name: String, threads: Int, niceness: Int32) {
-        self.name = name
-        self.threadCount = max(1, threads)
-        self.niceness = niceness
+    private let queues: [DispatchQueue]
+    private let state: Locked<State>
+
+    init(label: String, width: Int, qos: DispatchQoS) {
+        let queues = (0..<max(1, width)).map { DispatchQueue(label: "\(label) \($0)", qos: qos) }
+        self.queues = queues
+        state = Locked(State(idle: Array(queues.indices.reversed())))
     }
 
-    /// Runs `body` on one of the lane's threads and returns its result.
+    /// Runs `body` on one of the queues and returns its result.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             submit {
@@ -100,44 +98,29 @@ final class ThreadLane: Sendable {
         }
     }
 
-    /// Runs `job` on one of the lane's threads, later, then what it
-    /// returns once `job` is released; returns at once.
+    /// Runs `job` on one of the queues, later, then what it returns once
+    /// `job` is released; returns at once.
     func submit(_ job: @escaping Job) {
-        let start = jobs.withLock { state in
-            state.queue.append(job)
-            guard state.running < threadCount else { return false }
-            state.running += 1
-            return true
+        let starting = state.withLock { state -> Int? in
+            state.jobs.append(job)
+            return state.idle.popLast()
         }
-        if start {
-            let thread = Thread { [self] in work() }
-            thread.name = name
-            thread.start()
-        }
-        ready.signal()
+        if let starting { queues[starting].async { self.drain(starting) } }
     }
 
-    private func work() {
-        if niceness > 0 { lowerCurrentThreadPriority(to: niceness) }
-        while true {
-            if ready.wait(timeout: .now() + Self.idleLifetime) == .timedOut {
-                // No work for a while: end, unless some arrived just now.
-                let ends = jobs.withLock { state in
-                    guard state.isEmpty else { return false }
-                    state.running -= 1
-                    return true
-                }
-                if ends { return }
-                continue
-            }
-            if let finish = runNext() { finish() }
-        }
+    private func drain(_ index: Int) {
+        while let finish = runNext(index) { finish() }
     }
 
-    /// Runs the next job, if any; what finishes it, the job itself released.
-    private func runNext() -> (@Sendable () -> Void)? {
-        guard let job = jobs.withLock({ $0.pop() }) else { return nil }
-        return job()
+    /// Runs the next job, if any, and returns what finishes it, the job
+    /// itself released; nil when there is none (the queue is idle then).
+    private func runNext(_ index: Int) -> (@Sendable () -> Void)? {
+        let job = state.withLock { state -> Job? in
+            if let job = state.pop() { return job }
+            state.idle.append(index)
+            return nil
+        }
+        return job?()
     }
 }
 

@@ -1,14 +1,15 @@
 import Dispatch
 
 /// Runs `operation` to its end from synchronous code: in a task on the
-/// bridge's threads (``BridgeExecutor``), never Swift concurrency's
+/// bridge's threads (``StoreThreads/bridge``), never Swift concurrency's
 /// cooperative ones, while the calling thread waits. The one place where a
 /// synchronous caller waits for async work: the synchronous queries that
-/// compute a missing layout, and a backend behind a network's synchronous
-/// calls (opening it, a synchronous read).
+/// compute a missing layout, a backend behind a network's synchronous
+/// calls (opening it, a synchronous read), and a synchronous caller's
+/// turn at an ``AsyncGate``.
 ///
 /// `resuming: .inPlace` runs the operation on the thread that resumes it
-/// instead (see ``InlineExecutor``): the calling thread until it first
+/// instead (see `InlineExecutor`): the calling thread until it first
 /// suspends, then the thread that completes what it awaited (a network
 /// client's event loop). For an operation whose every step after a
 /// suspension is short and never blocks (a statement sent, its answer
@@ -24,7 +25,7 @@ package func waitForAsync<T>(resuming: BridgeResumption = .onBridgeThreads, _ op
         nonisolated(unsafe) var outcome: Result<T, any Error>?
         let finished = DispatchSemaphore(value: 0)
         let executor: any TaskExecutor = switch resuming {
-        case .onBridgeThreads: BridgeExecutor.shared
+        case .onBridgeThreads: StoreThreads.bridge
         case .inPlace: InlineExecutor.shared
         }
         Task(executorPreference: executor) {
@@ -56,7 +57,7 @@ package enum BridgeResumption: Sendable {
 /// after each suspension, goes on on the thread that resumed it. Only for
 /// the short steps of ``waitForAsync(resuming:_:)``'s `.inPlace`: a step
 /// that blocked would block that thread (an event loop).
-final class InlineExecutor: TaskExecutor {
+private final class InlineExecutor: TaskExecutor {
     static let shared = InlineExecutor()
 
     func enqueue(_ job: consuming ExecutorJob) {

@@ -72,7 +72,7 @@ struct BatchWriter: Sendable {
                 try cancellation?.check()
                 if try await save(next, storage: storage, into: &chunk) { return (chunk, true) }
                 guard chunk.specsDone < max(1, transactionSpecs), Clock.monotonic() - started < transactionSeconds else { return (chunk, false) }
-                switch try channel.take(deadline: started + transactionSeconds) {
+                switch try await channel.take(deadline: started + transactionSeconds) {
                 case .item(let item): next = item
                 case .timedOut: return (chunk, false)
                 case .finished: return (chunk, true)

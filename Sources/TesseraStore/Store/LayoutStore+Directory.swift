@@ -38,10 +38,10 @@ extension LayoutStore {
     /// one load per layout revision at a time.
     private func loadInBackground(record: LayoutRecord, key: LayoutCacheKey) {
         guard directoryLoads.withLock({ $0.insert(key).inserted }) else { return }
-        // On the bridge's threads: a synchronous query, blocking a thread of
-        // Swift concurrency's pool, cannot hold the load up.
+        // A task on the executor's threads: a synchronous query, blocking a
+        // thread of Swift concurrency's pool, cannot hold the load up.
         // Weakly: a load does not keep a store its users released open.
-        Task(executorPreference: BridgeExecutor.shared) { [weak self] in
+        Task(executorPreference: executor) { [weak self] in
             guard let executor = self?.executor else { return }
             try? await executor.run { [weak self] in
                 guard let self else { return }

@@ -48,10 +48,9 @@ public final class LayoutStore: Sendable {
     let readerCaches: ReaderCaches
     /// Directories being loaded in the background.
     let directoryLoads = Locked<Set<LayoutCacheKey>>([])
-    /// Runs the work of async calls that blocks (see ``BlockingExecutor``).
+    /// Runs the work of async calls that blocks (see ``BlockingExecutor``),
+    /// and is the task executor of async work that blocks in parts (writes).
     let executor: any BlockingExecutor
-    /// The same, as the executor of async work that blocks in parts (writes).
-    let taskExecutor: BlockingTaskExecutor
     /// Async writes in flight at most: two, as many as can overlap usefully
     /// (one writes while the other computes its cells); the others wait
     /// without a thread.
@@ -77,9 +76,7 @@ public final class LayoutStore: Sendable {
         executor: (any BlockingExecutor)? = nil, resolvedNames: ResolvedNames? = nil, nameConflicts: [String] = []
     ) {
         self.backend = backend
-        let executor = executor ?? StoreThreads()
-        self.executor = executor
-        self.taskExecutor = BlockingTaskExecutor(executor)
+        self.executor = executor ?? StoreThreads()
         self.registry = registry
         let layoutCache = LayoutCache(directoryBudget: cacheBudget)
         self.layoutCache = layoutCache
@@ -154,7 +151,7 @@ public final class LayoutStore: Sendable {
     }
 
     /// Runs a write, turning the engine's spec errors into store errors.
-    /// The caller runs it on ``taskExecutor`` (see `onExecutor`).
+    /// The caller runs it with ``executor`` as its task executor (see `onExecutor`).
     func write<T>(_ body: (any WriteTransaction) async throws -> T) async throws -> T {
         var result: T?
         try await reportingSpecErrors(name: nil) { try await backend.write { storage in result = try await body(storage) } }

@@ -1,4 +1,3 @@
-import Foundation
 import Locking
 
 /// The hand-off between a batch's two stages: the reading stage makes specs
@@ -7,10 +6,10 @@ import Locking
 /// between the two.
 ///
 /// Both stages are tasks: they wait for each other without holding a
-/// thread. Only the writer, inside a transaction it keeps open for more
-/// specs, waits with a deadline on its thread (``take(deadline:)``): a
-/// bounded wait, so a reading stage that waits for a thread cannot hold it
-/// up for longer than the deadline.
+/// thread. The writer, inside a transaction it keeps open for more specs,
+/// waits with a deadline (``take(deadline:)``): a bounded wait, so a
+/// reading stage that waits for a thread cannot hold the transaction open
+/// for longer than the deadline.
 ///
 /// Either side may end the batch early: the writer stops (a failure with
 /// ``BatchFailurePolicy/stop``, an error), the reader aborts (an error,
@@ -39,6 +38,8 @@ final class BatchChannel<Item: Sendable>: Sendable {
         /// A stage suspended until something changes (at most one each).
         var reader: CheckedContinuation<Void, Never>?
         var writer: CheckedContinuation<Void, Never>?
+        /// Counts the writer's waits: a deadline's timer wakes only the wait it was set for.
+        var writerWaits = 0
 
         var waiting: Int { items.count - head }
 
@@ -60,8 +61,6 @@ final class BatchChannel<Item: Sendable>: Sendable {
 
     private let capacity: Int
     private let state = Locked(State())
-    /// Wakes the writer's wait with a deadline (see ``take(deadline:)``).
-    private let condition = NSCondition()
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -84,13 +83,13 @@ final class BatchChannel<Item: Sendable>: Sendable {
 
     /// Waits until there is room for an item or the writer stopped.
     func waitForRoom() async {
-        await wait(asReader: true) { $0.stopped || $0.waiting < capacity }
+        await waitAsReader { $0.stopped || $0.waiting < capacity }
     }
 
     /// Waits until the writer has settled every item sent (stored it or
     /// failed it); false when it stopped meanwhile.
     func waitUntilSettled() async -> Bool {
-        await wait(asReader: true) { $0.stopped || $0.settled >= $0.put }
+        await waitAsReader { $0.stopped || $0.settled >= $0.put }
         return !isStopped
     }
 
@@ -109,28 +108,18 @@ final class BatchChannel<Item: Sendable>: Sendable {
     /// The next item, waiting for one without holding a thread; nil when the
     /// reader closed the channel and every item was taken.
     func next() async throws -> Item? {
-        while true {
-            let taken = try change { try $0.takeNow() }
-            switch taken {
-            case .item(let item)?: return item
-            case .finished?, .timedOut?: return nil
-            case nil: await wait(asReader: false) { $0.aborted || $0.closed || $0.waiting > 0 }
-            }
-        }
+        guard case .item(let item) = try await take(deadline: .infinity) else { return nil }
+        return item
     }
 
-    /// The next item, waiting for one on this thread until `deadline`
-    /// (``Clock/monotonic()`` seconds).
-    func take(deadline: Double) throws -> Taken {
-        condition.lock()
-        defer { condition.unlock() }
+    /// The next item, waiting for one without holding a thread until
+    /// `deadline` (``Clock/monotonic()`` seconds).
+    func take(deadline: Double) async throws -> Taken {
         while true {
-            if let taken = try wakingStages({ try $0.takeNow() }) { return taken }
+            if let taken = try change({ try $0.takeNow() }) { return taken }
             let remaining = deadline - Clock.monotonic()
             if remaining <= 0 { return .timedOut }
-            // A change made after the check above waits for this lock, so it
-            // wakes this wait: none is missed.
-            _ = condition.wait(until: Date(timeIntervalSinceNow: remaining))
+            await suspendWriter(seconds: remaining)
         }
     }
 
@@ -150,19 +139,8 @@ final class BatchChannel<Item: Sendable>: Sendable {
 
     // MARK: Waking
 
-    /// Changes the state, then wakes whatever waits for a change: the
-    /// suspended stages, and the writer's wait with a deadline.
+    /// Changes the state, then resumes the suspended stages.
     private func change<T>(_ body: (inout State) throws -> T) rethrows -> T {
-        let result = try wakingStages(body)
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
-        return result
-    }
-
-    /// Changes the state, then resumes the suspended stages (the writer's
-    /// wait with a deadline, which makes this change itself, needs no wake).
-    private func wakingStages<T>(_ body: (inout State) throws -> T) rethrows -> T {
         let (result, reader, writer) = try state.withLock { state in
             let result = try body(&state)
             defer {
@@ -176,17 +154,44 @@ final class BatchChannel<Item: Sendable>: Sendable {
         return result
     }
 
-    /// Suspends until `ready` holds (checked again after every change).
-    private func wait(asReader: Bool, until ready: (State) -> Bool) async {
+    /// Suspends the reader until `ready` holds (checked again after every change).
+    private func waitAsReader(until ready: (State) -> Bool) async {
         while !state.withLock({ ready($0) }) {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let parked = state.withLock { state in
                     guard !ready(state) else { return false }
-                    if asReader { state.reader = continuation } else { state.writer = continuation }
+                    state.reader = continuation
                     return true
                 }
                 if !parked { continuation.resume() }
             }
         }
+    }
+
+    /// Suspends the writer until the next change, or for `seconds` at most
+    /// (a timer task that sleeps, cancelled when a change comes first).
+    private func suspendWriter(seconds: Double) async {
+        var timer: Task<Void, Never>?
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let wait = state.withLock { state -> Int? in
+                guard !(state.aborted || state.closed || state.waiting > 0) else { return nil }
+                state.writerWaits += 1
+                state.writer = continuation
+                return state.writerWaits
+            }
+            guard let wait else { return continuation.resume() }
+            if seconds.isFinite {
+                timer = Task { [self] in
+                    guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+                    let expired = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                        guard state.writerWaits == wait, let writer = state.writer else { return nil }
+                        state.writer = nil
+                        return writer
+                    }
+                    expired?.resume()
+                }
+            }
+        }
+        timer?.cancel()
     }
 }
