@@ -4,18 +4,20 @@ import TesseraStoreTesting
 /// another program would write them (call `resum()` in `change`) or
 /// damaged (leave the checksum). The indexes follow the changed rows.
 extension InMemoryTables {
-    /// `rows`, each changed by `change`.
-    private static func altered<Row>(_ rows: [Int64: Row], _ change: (inout Row) -> Void) -> [Int64: Row] {
-        rows.mapValues { row in
+    /// Changes each of `rows` by `change`, then indexes them again by `key`.
+    private static func alter<Row, Key: Hashable>(
+        _ rows: inout [Int64: Row], index: inout [Key: Int64], key: (Row) -> (Key, Int64), _ change: (inout Row) -> Void
+    ) {
+        rows = rows.mapValues { row in
             var row = row
             change(&row)
             return row
         }
+        index = Dictionary(rows.values.map(key), uniquingKeysWith: max)
     }
 
     package mutating func alterSpecs(_ change: (inout SpecRowData) -> Void) {
-        specs = Self.altered(specs, change)
-        specIDs = Dictionary(specs.values.map { ($0.name, $0.id) }, uniquingKeysWith: max)
+        Self.alter(&specs, index: &specIDs, key: { ($0.name, $0.id) }, change)
     }
 
     package mutating func alterSpecSections(_ change: (inout SpecSectionRow) -> Void) {
@@ -29,8 +31,7 @@ extension InMemoryTables {
     }
 
     package mutating func alterLayouts(_ change: (inout LayoutRow) -> Void) {
-        layouts = Self.altered(layouts, change)
-        layoutIDs = Dictionary(layouts.values.map { ($0.place, $0.id) }, uniquingKeysWith: max)
+        Self.alter(&layouts, index: &layoutIDs, key: { ($0.place, $0.id) }, change)
     }
 
     package mutating func alterSections(_ change: (inout SectionRow) -> Void) {
