@@ -11,8 +11,9 @@ import TesseraLayout
 /// every ``leafSize`` consecutive frames so that a query decodes only the
 /// frames near it. One allocation: the header, then the leaves' bounds,
 /// then the blob, so that a query of a layout not met lately waits for one
-/// object, not three.
-final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds>, @unchecked Sendable {
+/// object, not three. Not `Sendable` (a `ManagedBuffer` cannot be): it is
+/// shared only through the locks of ``FrameSlots`` and never changes after.
+final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds> {
     struct Header {
         /// The blob, in the tail after the leaves.
         let view: FrameBlob.View
