@@ -39,7 +39,7 @@ struct ReadRaceTests {
             writer.standardError = FileHandle.nullDevice
             try writer.run()
             defer {
-                FileManager.default.createFile(atPath: stop, contents: nil)
+                _ = FileManager.default.createFile(atPath: stop, contents: nil)
                 writer.waitUntilExit()
             }
             // Half of the runs are `check`, the read that reported damage most often.

@@ -106,8 +106,7 @@ final class FrameCache: Sendable {
         }
     }
 
-    /// Counts groups found cached and not: the uses a reader cache counted
-    /// (``ReaderCaches/flushCounts()``).
+    /// Counts groups a query found cached and not, once it has all their frames.
     func count(hits found: Int, misses missing: Int) {
         if found > 0 { hits.add(found, ordering: .relaxed) }
         if missing > 0 { misses.add(missing, ordering: .relaxed) }

@@ -9,20 +9,20 @@ struct LayoutReader {
     /// The read's snapshot; nil for an answer from memory alone, which
     /// throws ``AnswerNeedsStorage`` where it needs a row (see ``storage``).
     private let snapshot: (any ReadSnapshot)?
-    /// This read's reader cache (its scratch arrays, the store's frame cache).
-    let readerCache: ReaderCache
+    /// The store: its frame cache and, for errors, its location.
+    let store: LayoutStore
     /// The layout's directory from the shared cache, or nil: queried
     /// through the backend's spatial index instead.
     let cache: CachedLayout?
 
-    init(record: LayoutRecord, storage: any ReadSnapshot, readerCache: ReaderCache, cached: CachedLayout?) {
-        self.init(box: LayoutRecordBox(record), storage: storage, readerCache: readerCache, cached: cached)
+    init(record: LayoutRecord, storage: any ReadSnapshot, store: LayoutStore, cached: CachedLayout?) {
+        self.init(box: LayoutRecordBox(record), storage: storage, store: store, cached: cached)
     }
 
-    init(box: LayoutRecordBox, storage: (any ReadSnapshot)?, readerCache: ReaderCache, cached: CachedLayout?) {
+    init(box: LayoutRecordBox, storage: (any ReadSnapshot)?, store: LayoutStore, cached: CachedLayout?) {
         self.box = box
         self.snapshot = storage
-        self.readerCache = readerCache
+        self.store = store
         self.cache = cached
     }
 
@@ -36,16 +36,16 @@ struct LayoutReader {
     }
 
     /// The store's location, for errors.
-    private var location: String { readerCache.location }
+    private var location: String { store.location }
 
     /// The store's shared cache of verified frames.
-    private var frames: FrameCache { readerCache.frames }
+    private var frames: FrameCache { store.frameCache }
 
     var layout: StoredLayout { record.layout }
 
     /// The same reader with the directory `cached`.
     func with(cached: CachedLayout) -> LayoutReader {
-        LayoutReader(box: box, storage: snapshot, readerCache: readerCache, cached: cached)
+        LayoutReader(box: box, storage: snapshot, store: store, cached: cached)
     }
 
     /// The left-to-right elements that intersect `rect` (pinned when
@@ -114,26 +114,22 @@ struct LayoutReader {
         }
         // The candidates first, then their frames from the directory's slots
         // under one lock, then those the slots lack in one call: a backend
-        // behind a network fetches them in one request. The arrays are the
-        // reader cache's, lent for the call (no allocation).
-        var scratch = readerCache.takeScratch()
-        defer { readerCache.giveBack(&scratch) }
+        // behind a network fetches them in one request.
+        var scratch = GroupScratch()
         let ordinals = cache.groups.ordinals(ofSection: section.geometry.index)
         cache.groups.forEachCandidate(section: section.geometry.index, ordinals: ordinals, in: bounds) { scratch.positions.append($0) }
         guard !scratch.positions.isEmpty else { return }
         let hits = frames.budget > 0 ? cache.frames.frames(base: ordinals.lowerBound, positions: scratch.positions, into: &scratch.found) : 0
         if hits < scratch.positions.count {
-            // No cache: every group is missing, and read in place (the lent array's capacity kept).
+            // No cache: every group is missing, and read in place.
             if frames.budget == 0 { scratch.found.append(contentsOf: repeatElement(nil, count: scratch.positions.count)) }
             try visitMissing(firstOrdinal: ordinals.lowerBound, section: section, cache: cache, bounds: bounds, &scratch, visit)
         } else {
             scratch.visitFound(scratch.positions.indices, bounds: bounds, visit)
         }
         // Counted once the frames are all there: an answer from memory that
-        // lacks some runs again as a read, which counts them. In the reader
-        // cache, not the shared counters (see ``ReaderCache/counted``).
-        readerCache.counted.frameHits &+= hits
-        readerCache.counted.frameMisses &+= scratch.positions.count &- hits
+        // lacks some runs again as a read, which counts them.
+        frames.count(hits: hits, misses: scratch.positions.count &- hits)
     }
 
     /// Reads the groups of `scratch` whose frames are not cached, each once
@@ -145,7 +141,6 @@ struct LayoutReader {
         _ visit: (Int, LocalFrame) -> Void
     ) throws {
         let positions = scratch.positions
-        // In the lent arrays: no allocation.
         for index in scratch.found.indices where scratch.found[index] == nil {
             scratch.missing.append(index)
             let ordinal = firstOrdinal + positions[index]
@@ -250,11 +245,30 @@ struct LayoutReader {
     }
 }
 
-/// A layout's row behind one reference (see ``LayoutReader``).
-final class LayoutRecordBox: Sendable {
-    let record: LayoutRecord
+/// A layout's row behind one reference (see ``LayoutReader``), as the
+/// store's resolved names hold it.
+package final class LayoutRecordBox: Sendable {
+    package let record: LayoutRecord
 
     init(_ record: LayoutRecord) {
         self.record = record
+    }
+}
+
+/// One query's candidate groups of a section (positions in the section)
+/// and their frames found cached (nil where not); of those not found, where
+/// they are among the candidates and their keys.
+private struct GroupScratch {
+    var positions: [Int] = []
+    var found: [CachedFrames?] = []
+    var missing: [Int] = []
+    var keys: [FramesKey] = []
+
+    /// Visits the cached frames of the candidates in `range`, in item order.
+    @inline(__always)
+    func visitFound(_ range: Range<Int>, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) {
+        for index in range {
+            found[index]?.visit(firstItem: SectionGroups.firstItem(at: positions[index]), bounds: bounds, visit)
+        }
     }
 }

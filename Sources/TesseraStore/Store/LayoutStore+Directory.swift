@@ -12,13 +12,11 @@ extension LayoutStore {
     /// loaded now when small, else nil (this query uses the spatial index)
     /// and loaded in the background for the queries after it. `hit` tells
     /// whether it was cached (nil: the cache is off), for the caller to
-    /// count once its read is done. `readerCache` is the connection's.
-    func cachedDirectory(
-        of record: LayoutRecord, storage: any ReadSnapshot, readerCache: ReaderCache
-    ) throws -> (layout: CachedLayout?, hit: Bool?) {
+    /// count once its read is done.
+    func cachedDirectory(of record: LayoutRecord, storage: any ReadSnapshot) throws -> (layout: CachedLayout?, hit: Bool?) {
         guard layoutCache.budget > 0 else { return (nil, nil) }
         let key = LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)
-        if let cached = readerCache.directory(key, in: layoutCache) { return (cached, true) }
+        if let cached = layoutCache.layout(key) { return (cached, true) }
         // Read with the layout's row: no statement of its own.
         if let summarized = try summarizedDirectory(of: record) {
             cache(summarized, for: key)
@@ -38,22 +36,20 @@ extension LayoutStore {
     /// one load per layout revision at a time.
     private func loadInBackground(record: LayoutRecord, key: LayoutCacheKey) {
         guard directoryLoads.withLock({ $0.insert(key).inserted }) else { return }
-        // A task on the executor's threads: a synchronous query, blocking a
-        // thread of Swift concurrency's pool, cannot hold the load up.
+        // A task on the executor's threads (its preference): a synchronous
+        // query, blocking a thread of Swift concurrency's pool, cannot hold
+        // the load up, and the blocking read below needs no second hop.
         // Weakly: a load does not keep a store its users released open.
         Task(executorPreference: executor) { [weak self] in
-            guard let executor = self?.executor else { return }
-            try? await executor.run { [weak self] in
-                guard let self else { return }
-                defer { _ = directoryLoads.withLock { $0.remove(key) } }
-                guard !layoutCache.contains(key) else { return }
-                // The revision may be gone by now: then the rows read are another
-                // revision's, and are cached under that revision's key instead.
-                _ = try? read { storage in
-                    guard let current = try storage.layouts.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
-                    let loaded = try loadDirectory(of: current, storage: storage)
-                    cache(loaded, for: LayoutCacheKey(layoutID: current.layout.id, revision: current.revision))
-                }
+            guard let self else { return }
+            defer { _ = directoryLoads.withLock { $0.remove(key) } }
+            guard !layoutCache.contains(key) else { return }
+            // The revision may be gone by now: then the rows read are another
+            // revision's, and are cached under that revision's key instead.
+            _ = try? read { storage in
+                guard let current = try storage.layouts.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
+                let loaded = try loadDirectory(of: current, storage: storage)
+                cache(loaded, for: LayoutCacheKey(layoutID: current.layout.id, revision: current.revision))
             }
         }
     }

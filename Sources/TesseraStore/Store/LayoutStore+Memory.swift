@@ -20,25 +20,20 @@ extension LayoutStore {
     /// `body` on the fresh layout of `name` at `crossExtent`, from memory;
     /// nil when something it needs is not there.
     func answerFromMemory<T>(name: String, crossExtent: Double, _ body: (LayoutReader) throws -> T) throws -> T? {
-        guard let resolvedNames, layoutCache.budget > 0, let state = backend.committedState else { return nil }
-        let answer: T? = try readerCaches.withCache { readerCache in
-            let key = LayoutKey(name: name, crossExtent: crossExtent)
-            guard let found = readerCache.layout(key, in: state, names: resolvedNames, directories: layoutCache) else { return nil }
-            let reader = LayoutReader(
-                box: found.box, storage: nil, readerCache: readerCache, cached: found.directory
-            )
-            do {
-                let answer = try body(reader)
-                // Counted in the reader cache (see ``ReaderCache/counted``).
-                readerCache.counted.nameHits &+= 1
-                readerCache.counted.directoryHits &+= 1
-                return answer
-            } catch is AnswerNeedsStorage {
-                return nil
-            } catch let error as StoreError {
-                throw error.inLayout(name: name, crossExtent: crossExtent)
-            }
+        guard let resolvedNames, layoutCache.budget > 0, let state = backend.committedState,
+              let box = resolvedNames.value(ResolvedName(tag: state, name: name, crossExtent: crossExtent), counting: false),
+              let directory = layoutCache.layout(LayoutCacheKey(layoutID: box.record.layout.id, revision: box.record.revision))
+        else { return nil }
+        do {
+            let answer = try body(LayoutReader(box: box, storage: nil, store: self, cached: directory))
+            // Counted once answered: a query that falls back to a read counts there.
+            resolvedNames.count(hit: true)
+            layoutCache.count(hit: true)
+            return answer
+        } catch is AnswerNeedsStorage {
+            return nil
+        } catch let error as StoreError {
+            throw error.inLayout(name: name, crossExtent: crossExtent)
         }
-        return answer
     }
 }

@@ -69,22 +69,16 @@ extension LayoutStore {
     ) throws -> (value: T?, directoryHit: Bool?) {
         do {
             guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) else { return (nil, nil) }
-            return try readerCaches.withCache { readerCache in
-                let directory = try cachedDirectory(of: record, storage: storage, readerCache: readerCache)
-                if directory.hit == false { missed?.withLock { $0 = true } }
-                do {
-                    let value = try body(LayoutReader(
-                        record: record, storage: storage, readerCache: readerCache, cached: directory.layout
-                    ))
-                    return (value, directory.hit)
-                } catch is UnverifiedIndex {
-                    // The indexes' answer could not be proven complete: answer
-                    // from the whole directory, every row verified, none missing.
-                    let loaded = try loadDirectory(of: record, storage: storage)
-                    cache(loaded, for: LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
-                    let value = try body(LayoutReader(record: record, storage: storage, readerCache: readerCache, cached: loaded))
-                    return (value, directory.hit)
-                }
+            let directory = try cachedDirectory(of: record, storage: storage)
+            if directory.hit == false { missed?.withLock { $0 = true } }
+            do {
+                return (try body(LayoutReader(record: record, storage: storage, store: self, cached: directory.layout)), directory.hit)
+            } catch is UnverifiedIndex {
+                // The indexes' answer could not be proven complete: answer
+                // from the whole directory, every row verified, none missing.
+                let loaded = try loadDirectory(of: record, storage: storage)
+                cache(loaded, for: LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
+                return (try body(LayoutReader(record: record, storage: storage, store: self, cached: loaded)), directory.hit)
             }
         } catch let error as StoreError {
             throw error.inLayout(name: name, crossExtent: crossExtent)

@@ -44,8 +44,6 @@ public final class LayoutStore: Sendable {
     let resolvedNames: ResolvedNames?
     /// Verified frames of the cell groups queried lately, shared by all readers.
     let frameCache: FrameCache
-    /// What readers remember between queries, lent to one read at a time.
-    let readerCaches: ReaderCaches
     /// Directories being loaded in the background.
     let directoryLoads = Locked<Set<LayoutCacheKey>>([])
     /// Runs the work of async calls that blocks (see ``BlockingExecutor``),
@@ -78,10 +76,8 @@ public final class LayoutStore: Sendable {
         self.backend = backend
         self.executor = executor ?? StoreThreads()
         self.registry = registry
-        let layoutCache = LayoutCache(directoryBudget: cacheBudget)
-        self.layoutCache = layoutCache
+        layoutCache = LayoutCache(directoryBudget: cacheBudget)
         frameCache = FrameCache(frameBudget: frameCacheBudget)
-        readerCaches = ReaderCaches(frames: frameCache, names: resolvedNames, directories: layoutCache, location: backend.location)
         self.resolvedNames = resolvedNames
         self.loadsDirectoriesInline = loadsDirectoriesInline
         self.nameConflicts = Locked(Set(nameConflicts))
@@ -100,17 +96,11 @@ public final class LayoutStore: Sendable {
     public static let defaultFrameCacheBudget = 128 << 20
 
     /// What the shared cache of layout directories holds, and its hits and misses.
-    public var cacheStatistics: CacheStatistics {
-        readerCaches.flushCounts()
-        return layoutCache.statistics
-    }
+    public var cacheStatistics: CacheStatistics { layoutCache.statistics }
 
     /// What the shared cache of verified frames holds (`layouts`: cell
     /// groups cached), and its hits and misses (groups looked up).
-    package var frameCacheStatistics: CacheStatistics {
-        readerCaches.flushCounts()
-        return frameCache.statistics
-    }
+    package var frameCacheStatistics: CacheStatistics { frameCache.statistics }
 
     /// Bytes the store takes on disk.
     public var fileBytes: Int { backend.storageBytes }

@@ -10,7 +10,7 @@ import TesseraLayout
 /// commit, readers take new snapshots with new tags, and the entries of the
 /// old state are no longer found; they go first when the budget is reached
 /// (least recently used).
-package typealias ResolvedNames = ByteBudgetCache<ResolvedName, LayoutRecord>
+package typealias ResolvedNames = ByteBudgetCache<ResolvedName, LayoutRecordBox>
 
 /// Names the committed state a read sees, exactly: two reads with equal
 /// tags see the same rows, whichever connection or process runs them. A
@@ -88,7 +88,7 @@ package struct ResolvedName: Hashable, Sendable {
     }
 }
 
-extension ByteBudgetCache where Key == ResolvedName, Value == LayoutRecord {
+extension ByteBudgetCache where Key == ResolvedName, Value == LayoutRecordBox {
     /// A cache of resolved names for a store whose directory cache has `cacheBudget` bytes.
     package convenience init(cacheBudget: Int) {
         self.init(budget: Self.budget(cacheBudget: cacheBudget), shards: 8, entryBytes: ResolvedName.fixedBytes)
@@ -103,14 +103,14 @@ extension ByteBudgetCache where Key == ResolvedName, Value == LayoutRecord {
     /// names: from the cache, else resolved by `reads` (and cached).
     package func freshLayout(name: String, crossExtent: Double, tag: SnapshotTag, reads: any LayoutReads) throws -> LayoutRecord? {
         let key = ResolvedName(tag: tag, name: name, crossExtent: crossExtent)
-        if let layout = value(key) { return layout }
+        if let layout = value(key) { return layout.record }
         guard let layout = try reads.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
         // Without its directory summary: the query that resolved the name
         // put the directory in the layout cache, and a summary in every entry
         // took three times the bytes (names of 20,000 small feeds no longer fit).
         var kept = layout
         kept.directorySummary = nil
-        insert(kept, bytes: key.bytes(of: kept), for: key)
+        insert(LayoutRecordBox(kept), bytes: key.bytes(of: kept), for: key)
         return layout
     }
 }
@@ -174,7 +174,6 @@ extension LayoutStore {
     /// that (a file-backed store in WAL mode): elsewhere each reader
     /// connection keeps the few it resolved last (all zero here).
     public var resolvedNameStatistics: CacheStatistics {
-        readerCaches.flushCounts()
-        return resolvedNames?.statistics ?? CacheStatistics(bytes: 0, budget: 0, layouts: 0, hits: 0, misses: 0, evictions: 0)
+        resolvedNames?.statistics ?? CacheStatistics(bytes: 0, budget: 0, layouts: 0, hits: 0, misses: 0, evictions: 0)
     }
 }
