@@ -6,7 +6,7 @@
 #   bash Scripts/core-counts.sh            # a table on stdout
 #   bash Scripts/core-counts.sh --json     # one JSON object
 #
-# The port is every protocol in Sources/TesseraStore/Storage and CellSink; a
+# The port is every protocol in Sources/TesseraStore/Port; a
 # requirement is a func, var, init, subscript or associatedtype line of one.
 # Libraries are the targets that are not executables (tessera, tessera-server,
 # tessera-bench) and not C.
@@ -31,7 +31,7 @@ store_lines = sum(len(lines(p)) - 1 for p in store)
 
 requirement = re.compile(r"^\s*(static\s+)?(mutating\s+)?(func|var|init|subscript|associatedtype)\b")
 protocols = {}
-port_files = [p for p in store if "/Storage/" in p] + ["Sources/TesseraStore/Layouts/CellSink.swift"]
+port_files = [p for p in store if "/Port/" in p]
 for path in port_files:
     text = lines(path)
     index = 0

@@ -166,3 +166,13 @@ struct FrameCacheTests {
         }
     }
 }
+
+extension FrameSlots {
+    /// ``frames(base:positions:into:)`` into an array, one element per position.
+    func frames(base: Int, positions: [Int], into found: inout [CachedFrames?]) -> Int {
+        found = Array(repeating: nil, count: positions.count)
+        return positions.withUnsafeBufferPointer { positions in
+            found.withUnsafeMutableBufferPointer { frames(base: base, positions: positions, into: $0) }
+        }
+    }
+}

@@ -41,10 +41,10 @@ final class FrameSlots: Sendable {
     /// The bytes the empty slots take, for the directory's budget.
     static func byteCount(groups: Int) -> Int { 64 + groups * MemoryLayout<Slot>.stride }
 
-    /// Appends the frames of group `base + position`, marked as used, for
-    /// each of `positions` (nil where the slot is empty) to `found`; how
-    /// many were there.
-    func frames(base: Int, positions: [Int], into found: inout [CachedFrames?]) -> Int {
+    /// Sets `found[i]` to the frames of group `base + positions[i]`,
+    /// marked as used (nil where the slot is empty); how many were there.
+    /// `found` is initialized and has room for every position.
+    func frames(base: Int, positions: UnsafeBufferPointer<Int>, into found: UnsafeMutableBufferPointer<CachedFrames?>) -> Int {
         slots.withLock { slots in
             // The frames of a layout not met lately are in no cache of the
             // processor: ask for all of them first, so that their misses
@@ -63,14 +63,14 @@ final class FrameSlots: Sendable {
                 }
             }
             var hits = 0
-            for position in positions {
+            for (index, position) in positions.enumerated() {
                 let ordinal = base &+ position
                 guard ordinal < slots.count, let frames = slots[ordinal].frames else {
-                    found.append(nil)
+                    found[index] = nil
                     continue
                 }
                 slots[ordinal].used = true
-                found.append(frames)
+                found[index] = frames
                 hits &+= 1
             }
             return hits

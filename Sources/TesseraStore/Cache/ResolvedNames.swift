@@ -39,6 +39,12 @@ package struct SnapshotTag: Hashable, Sendable {
         lhs.first == rhs.first && lhs.second == rhs.second
     }
 
+    /// `seed` and the six words, mixed (FNV-1a, a word at a time).
+    func mixed(into seed: UInt64) -> UInt64 {
+        let mix = { (word: UInt64, part: UInt64) in (word ^ part) &* 0x100_0000_01B3 }
+        return mix(mix(mix(mix(mix(mix(seed, first.0), first.1), first.2), second.0), second.1), second.2)
+    }
+
     package func hash(into hasher: inout Hasher) {
         hasher.combine(first.0)
         hasher.combine(first.1)
@@ -61,14 +67,15 @@ package struct ResolvedName: Hashable, Sendable {
     private let hash: Int
 
     init(tag: SnapshotTag, name: String, crossExtent: Double) {
-        var hasher = Hasher()
-        hasher.combine(tag)
-        hasher.combine(name)
-        hasher.combine(crossExtent)
+        // FNV-1a, a word of the tag at a time, then the name's bytes: cheaper
+        // than `Hasher` on every warm query, and the table hashes this word
+        // with its own seed. Only names of stored layouts are ever cached.
+        var word = tag.mixed(into: 0xCBF2_9CE4_8422_2325 ^ crossExtent.bitPattern)
+        for byte in name.utf8 { word = (word ^ UInt64(byte)) &* 0x100_0000_01B3 }
         self.tag = tag
         self.name = name
         self.crossExtent = crossExtent
-        hash = hasher.finalize()
+        hash = Int(truncatingIfNeeded: word)
     }
 
     package static func == (lhs: ResolvedName, rhs: ResolvedName) -> Bool {

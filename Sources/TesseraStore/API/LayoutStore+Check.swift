@@ -171,3 +171,27 @@ extension LayoutStore {
         return checked
     }
 }
+
+extension LayoutStore {
+    /// For the store's check: what is wrong with the directory summary
+    /// of `record`'s layout, nil when nothing (or it has none): it must
+    /// pass what a read checks, and hold exactly what the layout's rows
+    /// hold (damage in the rows themselves is the other checks' to report).
+    static func summaryProblem(of record: LayoutRecord, storage: any ReadSnapshot, location: String) -> String? {
+        guard let summary = record.directorySummary else { return nil }
+        let summarized: (sections: [SectionRecord], groups: LayoutGroups.Builder)
+        do {
+            summarized = try DirectorySummary.decode(summary, record: record)
+        } catch {
+            return "its directory summary \((error as? SummaryDamage)?.reason ?? "cannot be read")"
+        }
+        guard let rows = try? directoryRows(of: record, storage: storage, location: location) else { return nil }
+        let sameSections = summarized.sections.count == rows.sections.count
+            && zip(summarized.sections, rows.sections).allSatisfy { $0.geometry == $1.geometry && $0.slot == $1.slot }
+        // The rows are whole, so their first items are in order: the
+        // summary's are the same when they are too and each section has as many.
+        let sameGroups = summarized.groups.firstItemsInOrder && LayoutGroups(summarized.groups).holdsTheSame(as: LayoutGroups(rows.groups))
+        guard sameSections, sameGroups else { return "its directory summary does not hold what its section and cell group rows hold" }
+        return nil
+    }
+}

@@ -1,24 +1,8 @@
 import TesseraLayout
 
-/// Directory summaries (``DirectorySummary``): read with a layout's row
-/// on a query's first look at the layout, and written by every writer of
+/// Directory summaries (``DirectorySummary``), written by every writer of
 /// a layout's rows, in the transaction that writes them.
 extension LayoutStore {
-    /// The directory the summary read with `record` holds, verified
-    /// (``DirectorySummary``); nil when the layout has none. A summary
-    /// that fails is `damaged`, never passed over.
-    func summarizedDirectory(of record: LayoutRecord) throws -> CachedLayout? {
-        guard let summary = record.directorySummary else { return nil }
-        let layout = record.layout
-        do {
-            let (sections, groups) = try DirectorySummary.decode(summary, record: record)
-            return try Self.complete(sections: sections, groups: groups, layout: layout, location: location)
-        } catch let damage as SummaryDamage {
-            throw StoreError.damaged(store: location, spec: layout.specName, crossExtent: layout.crossExtent, "the layout's directory summary \(damage.reason)")
-        }
-    }
-
-
     /// Writes the summary of the rows layout `layoutID` has now, inside
     /// the caller's write, once they are all written: a compute, an
     /// update, an append and a resize each end with it. A layout with
@@ -56,27 +40,5 @@ extension LayoutStore {
             guard let bytes = DirectorySummary.encode(sections: sections, groups: groups, layoutID: layoutID, revision: 0) else { return }
             try await storage.layoutRows.writeDirectorySummary(layoutID: layoutID, bytes)
         }
-    }
-
-    /// For the store's check: what is wrong with the directory summary
-    /// of `record`'s layout, nil when nothing (or it has none): it must
-    /// pass what a read checks, and hold exactly what the layout's rows
-    /// hold (damage in the rows themselves is the other checks' to report).
-    static func summaryProblem(of record: LayoutRecord, storage: any ReadSnapshot, location: String) -> String? {
-        guard let summary = record.directorySummary else { return nil }
-        let summarized: (sections: [SectionRecord], groups: LayoutGroups.Builder)
-        do {
-            summarized = try DirectorySummary.decode(summary, record: record)
-        } catch {
-            return "its directory summary \((error as? SummaryDamage)?.reason ?? "cannot be read")"
-        }
-        guard let rows = try? directoryRows(of: record, storage: storage, location: location) else { return nil }
-        let sameSections = summarized.sections.count == rows.sections.count
-            && zip(summarized.sections, rows.sections).allSatisfy { $0.geometry == $1.geometry && $0.slot == $1.slot }
-        // The rows are whole, so their first items are in order: the
-        // summary's are the same when they are too and each section has as many.
-        let sameGroups = summarized.groups.firstItemsInOrder && LayoutGroups(summarized.groups).holdsTheSame(as: LayoutGroups(rows.groups))
-        guard sameSections, sameGroups else { return "its directory summary does not hold what its section and cell group rows hold" }
-        return nil
     }
 }

@@ -114,39 +114,51 @@ struct LayoutReader {
         }
         // The candidates first, then their frames from the directory's slots
         // under one lock, then those the slots lack in one call: a backend
-        // behind a network fetches them in one request.
-        var scratch = GroupScratch()
+        // behind a network fetches them in one request. In memory the query
+        // lends itself, on the stack when it fits: a warm query allocates nothing.
         let ordinals = cache.groups.ordinals(ofSection: section.geometry.index)
-        cache.groups.forEachCandidate(section: section.geometry.index, ordinals: ordinals, in: bounds) { scratch.positions.append($0) }
-        guard !scratch.positions.isEmpty else { return }
-        let hits = frames.budget > 0 ? cache.frames.frames(base: ordinals.lowerBound, positions: scratch.positions, into: &scratch.found) : 0
-        if hits < scratch.positions.count {
-            // No cache: every group is missing, and read in place.
-            if frames.budget == 0 { scratch.found.append(contentsOf: repeatElement(nil, count: scratch.positions.count)) }
-            try visitMissing(firstOrdinal: ordinals.lowerBound, section: section, cache: cache, bounds: bounds, &scratch, visit)
-        } else {
-            scratch.visitFound(scratch.positions.indices, bounds: bounds, visit)
+        guard !ordinals.isEmpty else { return }
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: ordinals.count) { lent in
+            var count = 0
+            cache.groups.forEachCandidate(section: section.geometry.index, ordinals: ordinals, in: bounds) { position in
+                lent[count] = position
+                count &+= 1
+            }
+            guard count > 0 else { return }
+            let positions = UnsafeBufferPointer(rebasing: lent[..<count])
+            try withUnsafeTemporaryAllocation(of: CachedFrames?.self, capacity: count) { found in
+                found.initialize(repeating: nil)
+                defer { found.deinitialize() }
+                let candidates = Candidates(positions: positions, found: found)
+                let hits = frames.budget > 0 ? cache.frames.frames(base: ordinals.lowerBound, positions: positions, into: found) : 0
+                if hits < count {
+                    try visitMissing(firstOrdinal: ordinals.lowerBound, section: section, cache: cache, bounds: bounds, candidates, visit)
+                } else {
+                    candidates.visitFound(0..<count, bounds: bounds, visit)
+                }
+                // Counted once the frames are all there: an answer from memory that
+                // lacks some runs again as a read, which counts them.
+                frames.count(hits: hits, misses: count &- hits)
+            }
         }
-        // Counted once the frames are all there: an answer from memory that
-        // lacks some runs again as a read, which counts them.
-        frames.count(hits: hits, misses: scratch.positions.count &- hits)
     }
 
-    /// Reads the groups of `scratch` whose frames are not cached, each once
-    /// and verified, and visits every candidate in item order: with a frame
+    /// Reads the candidates whose frames are not cached, each once and
+    /// verified, and visits every candidate in item order: with a frame
     /// cache, each is cached for the queries after this one; without one,
     /// each is visited in place.
     private func visitMissing(
-        firstOrdinal: Int, section: SectionRecord, cache: CachedLayout, bounds: QueryBounds, _ scratch: inout GroupScratch,
+        firstOrdinal: Int, section: SectionRecord, cache: CachedLayout, bounds: QueryBounds, _ candidates: Candidates,
         _ visit: (Int, LocalFrame) -> Void
     ) throws {
-        let positions = scratch.positions
-        for index in scratch.found.indices where scratch.found[index] == nil {
-            scratch.missing.append(index)
+        let positions = candidates.positions
+        var missing: [Int] = []
+        var keys: [FramesKey] = []
+        for index in candidates.found.indices where candidates.found[index] == nil {
+            missing.append(index)
             let ordinal = firstOrdinal + positions[index]
-            scratch.keys.append(FramesKey(id: cache.groups.ids[ordinal], checksum: cache.groups.checksums[ordinal]))
+            keys.append(FramesKey(id: cache.groups.ids[ordinal], checksum: cache.groups.checksums[ordinal]))
         }
-        let (missing, keys) = (scratch.missing, scratch.keys)
         // The candidates before `next` are visited; frames cached on the way
         // are visited when their turn comes.
         var next = 0
@@ -156,17 +168,17 @@ struct LayoutReader {
                 switch CachedFrames.verified(raw, checksum: keys[index].checksum) {
                 case .success(let read):
                     frames.insert(read, in: cache.frames, ordinal: firstOrdinal + positions[at])
-                    scratch.found[at] = read
+                    candidates.found[at] = read
                     return nil
                 case .failure(let kind):
                     return kind
                 }
             }
-            scratch.visitFound(next..<at, bounds: bounds, visit)
+            candidates.visitFound(next..<at, bounds: bounds, visit)
             next = at + 1
             return visitIntact(raw, checksum: keys[index].checksum, firstItem: SectionGroups.firstItem(at: positions[at]), bounds: bounds, visit)
         } failed: { index, kind in throw error(kind, firstItem: SectionGroups.firstItem(at: positions[missing[index]]), section: section) }
-        scratch.visitFound(next..<positions.count, bounds: bounds, visit)
+        candidates.visitFound(next..<positions.count, bounds: bounds, visit)
     }
 
     /// Runs `body` on the stored blobs of `keys`, in order, until one fails
@@ -255,14 +267,12 @@ package final class LayoutRecordBox: Sendable {
     }
 }
 
-/// One query's candidate groups of a section (positions in the section)
-/// and their frames found cached (nil where not); of those not found, where
-/// they are among the candidates and their keys.
-private struct GroupScratch {
-    var positions: [Int] = []
-    var found: [CachedFrames?] = []
-    var missing: [Int] = []
-    var keys: [FramesKey] = []
+/// One query's candidate groups of a section (their positions in it) and
+/// their frames found cached (nil where not), in memory the query lends
+/// itself for the call.
+private struct Candidates {
+    let positions: UnsafeBufferPointer<Int>
+    let found: UnsafeMutableBufferPointer<CachedFrames?>
 
     /// Visits the cached frames of the candidates in `range`, in item order.
     @inline(__always)
