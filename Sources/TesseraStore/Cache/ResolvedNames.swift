@@ -1,3 +1,4 @@
+import Synchronization
 import TesseraLayout
 
 /// Layouts resolved by name and extent, shared by every reader of a store
@@ -182,5 +183,45 @@ extension LayoutStore {
     /// connection keeps the few it resolved last (all zero here).
     public var resolvedNameStatistics: CacheStatistics {
         resolvedNames?.statistics ?? CacheStatistics(bytes: 0, budget: 0, layouts: 0, hits: 0, misses: 0, evictions: 0)
+    }
+}
+
+/// A resolved layout's row, as the resolved names hold it and a reader
+/// takes it (one reference, no copy), with a weak link to its directory:
+/// a warm query follows the link instead of looking the directory up.
+package final class LayoutRecordBox: Sendable {
+    package let record: LayoutRecord
+    private let link = Mutex(Link())
+
+    private struct Link {
+        weak var directory: CachedLayout?
+        var uses = 0
+    }
+
+    /// Uses of the link between two lookups in the directory cache, which
+    /// keep the directory recent there; weak, so the cache alone decides
+    /// how long a directory lives.
+    private static let usesBetweenLookups = 64
+
+    init(_ record: LayoutRecord) {
+        self.record = record
+    }
+
+    /// The layout's directory from `cache`, through the link while it
+    /// holds one (looked up again every ``usesBetweenLookups`` uses); nil
+    /// when the cache does not hold it. The use is not counted.
+    func directory(in cache: LayoutCache) -> CachedLayout? {
+        let linked = link.withLock { link -> CachedLayout? in
+            link.uses &+= 1
+            guard link.uses < Self.usesBetweenLookups else {
+                link.uses = 0
+                return nil
+            }
+            return link.directory
+        }
+        if let linked { return linked }
+        let found = cache.layout(LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
+        link.withLock { $0.directory = found }
+        return found
     }
 }

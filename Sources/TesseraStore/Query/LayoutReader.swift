@@ -257,16 +257,6 @@ struct LayoutReader {
     }
 }
 
-/// A layout's row behind one reference (see ``LayoutReader``), as the
-/// store's resolved names hold it.
-package final class LayoutRecordBox: Sendable {
-    package let record: LayoutRecord
-
-    init(_ record: LayoutRecord) {
-        self.record = record
-    }
-}
-
 /// One query's candidate groups of a section (their positions in it) and
 /// their frames found cached (nil where not), in memory the query lends
 /// itself for the call.

@@ -22,7 +22,7 @@ extension LayoutStore {
     func answerFromMemory<T>(name: String, crossExtent: Double, _ body: (LayoutReader) throws -> T) throws -> T? {
         guard let resolvedNames, layoutCache.budget > 0, let state = backend.committedState,
               let box = resolvedNames.value(ResolvedName(tag: state, name: name, crossExtent: crossExtent), counting: false),
-              let directory = layoutCache.layout(LayoutCacheKey(layoutID: box.record.layout.id, revision: box.record.revision))
+              let directory = box.directory(in: layoutCache)
         else { return nil }
         do {
             let answer = try body(LayoutReader(box: box, storage: nil, store: self, cached: directory))
