@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TesseraLayout
 import TesseraPostgres
@@ -52,16 +53,22 @@ struct PostgresReplicaTests {
         #expect(notified?.code == .unsupported && notified?.message.contains("freshness=snapshot") == true, "\(String(describing: notified))")
 
         // Each version stays a while, so the replica (behind by its replay
-        // lag) shows each while the reads go on.
-        let rounds = 8
+        // lag) shows each while the reads go on. The writer goes on until the
+        // reads saw both or a minute passed: a loaded machine's replica lags.
+        let deadline = Date().addingTimeInterval(60)
+        let sawBoth = Atomic(false)
+        let lastRound = Atomic(0)
         nonisolated(unsafe) var writing = true
         nonisolated(unsafe) var writeError: (any Error)?
         let writes = Thread {
             do {
-                for round in 1...rounds {
+                var round = 1
+                while round <= 8 || (!sawBoth.load(ordering: .relaxed) && Date() < deadline) {
                     // On a thread of its own, waiting for each save.
                     _ = try waitForAsync { try await writer.save(versions[round % 2], as: "feed", crossExtents: []) }
+                    lastRound.store(round, ordering: .relaxed)
                     usleep(300_000)
+                    round += 1
                 }
             } catch {
                 writeError = error
@@ -82,16 +89,18 @@ struct PostgresReplicaTests {
                 Issue.record("read \(reads) through the replica is neither version: \(answer.count) elements")
                 break
             }
+            if seen[0] > 0, seen[1] > 0 { sawBoth.store(true, ordering: .relaxed) }
         }
         #expect(writeError == nil, "\(String(describing: writeError))")
         #expect(seen[0] > 0 && seen[1] > 0, "versions seen: \(seen) in \(reads) reads")
-        // The last write (version rounds % 2) reaches the replica.
+        // The last write reaches the replica.
+        let final = lastRound.load(ordering: .relaxed) % 2
         let last = try Self.eventually {
             let answer = try reader.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false)
-            guard answer == expected[rounds % 2] else { throw StoreError(.busy, "the replica is behind") }
+            guard answer == expected[final] else { throw StoreError(.busy, "the replica is behind") }
             return answer
         }
-        #expect(last == expected[rounds % 2])
+        #expect(last == expected[final])
     }
 }
 
