@@ -116,11 +116,6 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
         if hit { hits.add(1, ordering: .relaxed) } else { misses.add(1, ordering: .relaxed) }
     }
 
-    /// Counts `found` uses that found their value, counted elsewhere first.
-    package func count(hits found: Int) {
-        if found > 0 { hits.add(found, ordering: .relaxed) }
-    }
-
     /// Whether `key` is cached, without counting a use.
     package func contains(_ key: Key) -> Bool {
         shard(key).state.withLock { $0.index[key] != nil }

@@ -13,6 +13,9 @@ import TesseraLayout
 /// (least recently used).
 package typealias ResolvedNames = ByteBudgetCache<ResolvedName, LayoutRecordBox>
 
+/// FNV-1a's 64-bit prime, by which tags and names are mixed into a key's hash.
+private let fnvPrime: UInt64 = 0x100_0000_01B3
+
 /// Names the committed state a read sees, exactly: two reads with equal
 /// tags see the same rows, whichever connection or process runs them. A
 /// backend gives one when it can tell for sure (a file-backed store in WAL mode: the
@@ -42,7 +45,7 @@ package struct SnapshotTag: Hashable, Sendable {
 
     /// `seed` and the six words, mixed (FNV-1a, a word at a time).
     func mixed(into seed: UInt64) -> UInt64 {
-        let mix = { (word: UInt64, part: UInt64) in (word ^ part) &* 0x100_0000_01B3 }
+        let mix = { (word: UInt64, part: UInt64) in (word ^ part) &* fnvPrime }
         return mix(mix(mix(mix(mix(mix(seed, first.0), first.1), first.2), second.0), second.1), second.2)
     }
 
@@ -72,7 +75,7 @@ package struct ResolvedName: Hashable, Sendable {
         // than `Hasher` on every warm query, and the table hashes this word
         // with its own seed. Only names of stored layouts are ever cached.
         var word = tag.mixed(into: 0xCBF2_9CE4_8422_2325 ^ crossExtent.bitPattern)
-        for byte in name.utf8 { word = (word ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        for byte in name.utf8 { word = (word ^ UInt64(byte)) &* fnvPrime }
         self.tag = tag
         self.name = name
         self.crossExtent = crossExtent
@@ -85,9 +88,9 @@ package struct ResolvedName: Hashable, Sendable {
 
     package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
-    /// The bytes an entry takes at least: the key, the record and the
+    /// The bytes an entry takes at least: the key, the boxed record and the
     /// cache's bookkeeping (about 64 bytes).
-    static var fixedBytes: Int { MemoryLayout<ResolvedName>.stride + MemoryLayout<LayoutRecord>.stride + 64 }
+    static var fixedBytes: Int { MemoryLayout<ResolvedName>.stride + LayoutRecordBox.bytes + 64 }
 
     /// The bytes an entry takes, for the budget: ``fixedBytes`` and the
     /// strings and summary.
@@ -206,6 +209,9 @@ package final class LayoutRecordBox: Sendable {
     init(_ record: LayoutRecord) {
         self.record = record
     }
+
+    /// The bytes a box takes: an object's header (two words), the record and the link.
+    static var bytes: Int { 16 + MemoryLayout<LayoutRecord>.stride + MemoryLayout<Mutex<Link>>.stride }
 
     /// The layout's directory from `cache`, through the link while it
     /// holds one (looked up again every ``usesBetweenLookups`` uses); nil
