@@ -185,12 +185,12 @@ final class PostgresSession {
         try rows(sql, binds).first.map { try $0.int64(0) }
     }
 
-    /// Runs `body` in one transaction, its statements awaited (see
-    /// `answering`): committed when it returns, rolled back when it throws.
-    func inTransaction<T>(_ body: (PostgresSession) throws -> T) async throws -> T {
+    /// Runs `body` in one transaction: committed when it returns, rolled
+    /// back when it throws.
+    func inTransaction<T>(_ body: () async throws -> T) async throws -> T {
         try await run("BEGIN")
         do {
-            let result = try await answering(body)
+            let result = try await body()
             try await run("COMMIT")
             return result
         } catch {
@@ -200,9 +200,10 @@ final class PostgresSession {
     }
 
     /// Runs statements without parameters (a migration's script), one after
-    /// another (see `SQLScript`), inside `answering`.
-    func execute(script: String) throws {
-        for statement in SQLScript.statements(script) { try query(statement) }
+    /// another (see `SQLScript`), each awaited: not through `answering`,
+    /// whose replays would run the script from its start once per statement.
+    func execute(script: String) async throws {
+        for statement in SQLScript.statements(script) { try await run(statement) }
     }
 
     /// Closes the connection, without waiting for it to end: the

@@ -15,14 +15,18 @@ enum PostgresMigrator {
         // hot-standby replica opens it too (its writes then fail, readOnly).
         let found = try? await session.answering { try existingVersion($0, url: url, creating: false) }
         if found == PostgresMigrations.all.count { return }
-        try await session.inTransaction { session in
-            // One lock for the whole database: stores in other schemas share the extension it creates.
-            try session.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", .of("tessera.migrate"))
-            try session.query("CREATE SCHEMA IF NOT EXISTS \(url.schema)")
-            let current = try existingVersion(session, url: url, creating: true)
+        try await session.inTransaction {
+            let current = try await session.answering { session in
+                // One lock for the whole database: stores in other schemas share the extension it creates.
+                try session.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", .of("tessera.migrate"))
+                try session.query("CREATE SCHEMA IF NOT EXISTS \(url.schema)")
+                return try existingVersion(session, url: url, creating: true)
+            }
             for migration in PostgresMigrations.all where migration.version > current {
-                try session.execute(script: migration.sql)
-                try session.query("INSERT INTO \(versionsTable) (version, name) VALUES ($1, $2)", .of(migration.version, migration.name))
+                try await session.execute(script: migration.sql)
+                try await session.answering { session in
+                    _ = try session.query("INSERT INTO \(versionsTable) (version, name) VALUES ($1, $2)", .of(migration.version, migration.name))
+                }
             }
         }
     }

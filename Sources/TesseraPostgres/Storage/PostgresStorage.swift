@@ -240,7 +240,7 @@ final class PostgresStorage: StorageBackend, Sendable {
 
     /// Runs `script` in one transaction of the writer's session, outside the store's rules.
     func execute(script: String) throws {
-        try waitForAsync { try await writers.withSession { session in try await session.inTransaction { try $0.execute(script: script) } } }
+        try waitForAsync { try await writers.withSession { session in try await session.inTransaction { try await session.execute(script: script) } } }
     }
 
     /// Nothing runs in the background: every write is committed when it returns.
