@@ -88,6 +88,21 @@ enum TileClientFixture {
         var description: String
     }
 
+    /// The server's `/visible` answers met so far, by feed, viewport and
+    /// query: the sources a test compares walk the same viewports (one seed
+    /// per feed), and the store does not change meanwhile.
+    struct VisibleAnswers {
+        private var answers: [String: [LayoutElement]] = [:]
+
+        mutating func visible(port: Int, _ feed: Feed, _ viewport: Rect, query: String) throws -> [LayoutElement] {
+            let key = "\(feed.name) \(viewport) \(query)"
+            if let known = answers[key] { return known }
+            let answer = try TileClientFixture.visible(port: port, feed, viewport, query: query)
+            answers[key] = answer
+            return answer
+        }
+    }
+
     /// A random viewport of a phone or tablet, mostly scrolling on from the
     /// last one (a fling now and then, a jump back), sometimes past either end.
     static func viewport(after last: Rect?, manifest: RemoteManifest, random: inout SeededRandom) -> Rect {
@@ -108,8 +123,10 @@ enum TileClientFixture {
 
     /// `count` viewports of `feed`: the client's answers against the
     /// server's `/visible` (with `query`), element for element, bit for bit.
+    /// `answers` keeps the server's answers for the next source compared.
     static func compare(
-        _ client: TileClient, _ feed: Feed, serverPort: Int, count: Int, seed: UInt64, source: String, query: String = ""
+        _ client: TileClient, _ feed: Feed, serverPort: Int, count: Int, seed: UInt64, source: String, query: String = "",
+        answers: inout VisibleAnswers
     ) async throws {
         let manifest = try await client.refresh()
         var random = SeededRandom(seed: seed)
@@ -119,7 +136,7 @@ enum TileClientFixture {
             let viewport = viewport(after: last, manifest: manifest, random: &random)
             last = viewport
             let answered = try await client.visibleElements(viewport: viewport)
-            let expected = try visible(port: serverPort, feed, viewport, query: query)
+            let expected = try answers.visible(port: serverPort, feed, viewport, query: query)
             if answered != expected {
                 mismatches += 1
                 if mismatches <= 3 {

@@ -53,6 +53,7 @@ struct TileClientTests {
         defer { _ = server.stop() }
         let nginx = try NginxServer(root: directory, in: fixture.directory.appendingPathComponent("nginx"))
         defer { nginx.stop() }
+        var answers = TileClientFixture.VisibleAnswers()
         for (offset, feed) in feeds.enumerated() {
             for (source, port) in [("server", server.port), ("nginx", nginx.port)] {
                 // Column tiles (the default, the manifest names them), then JSON objects on fewer viewports;
@@ -68,7 +69,7 @@ struct TileClientTests {
                     #expect(manifest.columnTemplate == "revisions/\(manifest.revision)/columns/{index}")
                     try await TileClientFixture.compare(
                         client, feed, serverPort: server.port, count: count, seed: UInt64(offset * 31 + 7),
-                        source: "\(backend) \(source) \(columns ? "columns" : "objects")")
+                        source: "\(backend) \(source) \(columns ? "columns" : "objects")", answers: &answers)
                     let tileURLs = fetcher.requests.map(\.url).filter { !$0.hasSuffix("/tiles") }
                     #expect(!tileURLs.isEmpty && tileURLs.allSatisfy { $0.contains(columns ? "/columns/" : "/tiles/") }, "\(tileURLs.prefix(3))")
                 }
@@ -88,12 +89,14 @@ struct TileClientTests {
         defer { _ = server.stop() }
         let nginx = try NginxServer(root: directory, in: fixture.directory.appendingPathComponent("nginx"))
         defer { nginx.stop() }
+        var answers = TileClientFixture.VisibleAnswers()
         for (offset, feed) in feeds.enumerated() {
             for columns in [true, false] {
                 let client = TileClient(
                     manifestURL: Self.url(nginx.port, feed.rtlExportPath), configuration: .init(maximumCachedTiles: 4, prefersColumnTiles: columns))
                 try await TileClientFixture.compare(
-                    client, feed, serverPort: server.port, count: 300, seed: UInt64(offset * 13 + 5), source: "nginx rtl/", query: "direction=rtl")
+                    client, feed, serverPort: server.port, count: 300, seed: UInt64(offset * 13 + 5), source: "nginx rtl/", query: "direction=rtl",
+                    answers: &answers)
             }
             // The carousels' orthogonal sections are 1, 4, 7, …: two of them scrolled.
             let scrolled = feed.name == "carousels" ? ["offset=1:240", "offset=4:-30.5"] : []
@@ -102,7 +105,7 @@ struct TileClientTests {
                 let client = TileClient(
                     manifestURL: Self.url(server.port, feed.manifestPath + "?" + query), configuration: .init(maximumCachedTiles: 4), fetcher: fetcher)
                 try await TileClientFixture.compare(
-                    client, feed, serverPort: server.port, count: 300, seed: UInt64(offset * 17 + 3), source: query, query: query)
+                    client, feed, serverPort: server.port, count: 300, seed: UInt64(offset * 17 + 3), source: query, query: query, answers: &answers)
                 #expect(fetcher.requests.allSatisfy { $0.url.hasSuffix("?" + query) && $0.status == 200 }, "\(query)")
             }
         }
