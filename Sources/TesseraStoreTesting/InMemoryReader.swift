@@ -63,10 +63,6 @@ class InMemoryReader: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGr
         )
     }
 
-    package func specSummaries() throws -> [StoredSpec] {
-        try specSummaries(after: nil, limit: .max)
-    }
-
     /// None: the tables file specs by Swift strings, one entry for equivalent names.
     package func nameConflicts() throws -> [String] { [] }
 

@@ -64,10 +64,6 @@ extension PostgresSession: ReadSnapshot, SpecReads, LayoutReads, SectionReads, C
         )
     }
 
-    func specSummaries() throws -> [StoredSpec] {
-        try rows("SELECT \(Self.specColumns) ORDER BY name").map(storedSpec)
-    }
-
     func nameConflicts() throws -> [String] {
         try rows("SELECT name FROM spec_name_conflicts ORDER BY name").map { try $0.text(0) }
     }

@@ -66,13 +66,6 @@ extension Connection: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGr
         )
     }
 
-    package func specSummaries() throws -> [StoredSpec] {
-        let query = try cachedStatement("SELECT \(Self.specColumns) ORDER BY name")
-        var result: [StoredSpec] = []
-        while try query.step() { result.append(try storedSpec(from: query)) }
-        return result
-    }
-
     package func nameConflicts() throws -> [String] {
         let query = try cachedStatement("SELECT name FROM spec_name_conflicts ORDER BY name")
         var names: [String] = []

@@ -4,8 +4,6 @@ import TesseraLayout
 package protocol SpecReads: AnyObject {
     func specID(name: String) throws -> Int64?
     func specRecord(name: String) throws -> SpecRecord?
-    /// Every stored spec, by name.
-    func specSummaries() throws -> [StoredSpec]
     /// The names (in NFC) under whose canonically equivalent spellings the
     /// store holds more than one spec, as a store written before names were
     /// normalized may: empty in every store written since.
@@ -47,6 +45,13 @@ package protocol LayoutReads: AnyObject {
     /// nil) up to `last` included, by name (UTF-8 byte order) and extent.
     func layoutRecords(namesAfter after: String?, through last: String, engineVersion: Int) throws -> [LayoutRecord]
     func layoutID(specID: Int64, crossExtent: Double) throws -> Int64?
+}
+
+extension SpecReads {
+    /// Every stored spec, by name.
+    package func specSummaries() throws -> [StoredSpec] {
+        try specSummaries(after: nil, limit: .max)
+    }
 }
 
 extension LayoutReads {
