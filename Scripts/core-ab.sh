@@ -27,14 +27,18 @@ ROOT=$(pwd)
 mkdir -p "$OUT/results"
 rm -f "$OUT"/results/*.json
 
+# The postgres suite needs both builds with the PostgreSQL trait (PG set).
+traits=()
+[ -n "${PG:-}" ] && traits=(--traits PostgreSQL)
 build() { # scratch-path source-folder
-    (cd "$2" && swift build -c release --scratch-path "$1" --product tessera-bench >&2 \
-        && swift build -c release --scratch-path "$1" --product tessera >&2)
+    (cd "$2" && swift build -c release "${traits[@]}" --scratch-path "$1" --product tessera-bench >&2 \
+        && swift build -c release "${traits[@]}" --scratch-path "$1" --product tessera >&2)
 }
 
 SHA=$(git rev-parse --short "$BASE")
 BASEDIR="$OUT/base-$SHA"
-if [ ! -x "$BASEDIR/release/tessera-bench" ] || [ ! -x "$BASEDIR/release/tessera" ]; then
+# Built again with the trait when PG is set (only what the trait changes).
+if [ ! -x "$BASEDIR/release/tessera-bench" ] || [ ! -x "$BASEDIR/release/tessera" ] || [ -n "${PG:-}" ]; then
     WORKTREE=$(mktemp -d /tmp/tessera-ab-XXXXXX)
     trap 'git -C "$ROOT" worktree remove --force "$WORKTREE" >/dev/null 2>&1 || rm -rf "$WORKTREE"' EXIT
     git worktree add --detach "$WORKTREE" "$BASE" >/dev/null
