@@ -78,11 +78,10 @@ extension LayoutStore {
             connection: Connection.Options(busyTimeout: busyTimeout)
         )
         configuration.readOnly = readOnly
-        let names = ResolvedNames(cacheBudget: cacheBudget)
-        let storage = try SQLiteStorage(path: path, configuration: configuration, resolvedNames: names)
+        let storage = try SQLiteStorage(path: path, configuration: configuration)
         self.init(
             backend: storage, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
-            loadsDirectoriesInline: loadsDirectoriesInline, executor: executor, resolvedNames: names,
+            loadsDirectoriesInline: loadsDirectoriesInline, executor: executor,
             nameConflicts: try Self.nameConflicts(of: storage)
         )
     }

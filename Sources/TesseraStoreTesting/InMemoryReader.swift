@@ -11,23 +11,15 @@ class InMemoryReader: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGr
     /// The commit the snapshot was taken at.
     let version: Int64
     let location: String
-    /// Names resolved by readers of the same commit; nil in a write, whose
-    /// tables change under it.
-    let resolvedNames: ResolvedNames?
-
-    init(_ committed: InMemoryDatabase.Committed, location: String, resolvedNames: ResolvedNames?) {
+    init(_ committed: InMemoryDatabase.Committed, location: String) {
         tables = committed.tables
         version = committed.version
         self.location = location
-        self.resolvedNames = resolvedNames
     }
 
     /// The commit read names the rows exactly: readers of one commit share
-    /// the layouts they resolve.
-    package func freshLayout(name: String, crossExtent: Double) throws -> LayoutRecord? {
-        guard let resolvedNames else { return try freshLayoutRecord(name: name, crossExtent: crossExtent) }
-        return try resolvedNames.freshLayout(name: name, crossExtent: crossExtent, tag: InMemoryDatabase.tag(version), reads: self)
-    }
+    /// the layouts they resolve. A write's tables change under it.
+    package var resolutionScope: ResolutionScope? { ResolutionScope(tag: InMemoryDatabase.tag(version)) }
 
     /// Throws `damaged` naming `what` unless the row is `intact`.
     func verify(_ intact: Bool, _ what: @autoclosure () -> String) throws {

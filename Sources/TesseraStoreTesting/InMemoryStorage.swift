@@ -19,20 +19,15 @@ package final class InMemoryStorage: StorageBackend {
     /// The rows this handle reads and writes.
     package let database: InMemoryDatabase
     private let closed = Atomic<Bool>(false)
-    /// Layouts resolved by name, shared by readers of one commit and by the
-    /// store, which answers warm queries from them (`answerFromMemory`).
-    let resolvedNames: ResolvedNames
-
     /// A handle on `database`.
-    package init(database: InMemoryDatabase, resolvedNames: ResolvedNames) {
+    package init(database: InMemoryDatabase) {
         self.database = database
-        self.resolvedNames = resolvedNames
     }
 
     package var location: String { database.location }
 
     /// The commit a read begun now would see: the tag its readers share
-    /// resolved names under (see `InMemoryReader.freshLayout`).
+    /// resolved names under (see `InMemoryReader.resolutionScope`).
     /// Nil once closed: the read the query falls back to reports `closed`.
     package var committedState: SnapshotTag? {
         guard !closed.load(ordering: .acquiring) else { return nil }
@@ -44,11 +39,10 @@ package final class InMemoryStorage: StorageBackend {
         if closed.load(ordering: .acquiring) { throw StoreError.closed(store: location) }
     }
 
-    /// Each read gets a reader of its own: there are no connections to keep
-    /// (the resolved names are shared, keyed by the commit a reader sees).
+    /// Each read gets a reader of its own: there are no connections to keep.
     package func read(_ body: (any ReadSnapshot) throws -> Void) throws {
         try refuseIfClosed()
-        try body(InMemoryReader(database.snapshot(), location: location, resolvedNames: resolvedNames))
+        try body(InMemoryReader(database.snapshot(), location: location))
     }
 
     /// Never waits: a snapshot is always at hand.
@@ -60,7 +54,7 @@ package final class InMemoryStorage: StorageBackend {
     package func write(_ body: (any WriteTransaction) async throws -> Void) async throws {
         try refuseIfClosed()
         try await database.write { committed in
-            let writer = InMemoryWriter(committed, location: location, resolvedNames: nil)
+            let writer = InMemoryWriter(committed, location: location)
             try await body(writer)
             return writer.tables
         }

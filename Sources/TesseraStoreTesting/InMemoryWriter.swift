@@ -5,6 +5,9 @@ import TesseraStore
 /// (see `WriteTransaction`), which `InMemoryStorage.write` commits whole when
 /// the write's body returns. It reads what it wrote, as a transaction does.
 final class InMemoryWriter: InMemoryReader, WriteTransaction, SpecRows, LayoutRows, CellRows {
+    /// None: the tables change under the write.
+    override package var resolutionScope: ResolutionScope? { nil }
+
     /// Runs `body` on the tables as they are, and puts them back as they
     /// were when it throws.
     package func savepoint<T>(_ body: () async throws -> T) async throws -> T {

@@ -48,10 +48,9 @@ extension LayoutStore {
         database: InMemoryDatabase, registry: LayoutRegistry, cacheBudget: Int, frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget,
         wrap: (InMemoryStorage) -> any InMemoryBackend = { $0 }
     ) -> LayoutStore {
-        let names = ResolvedNames(cacheBudget: cacheBudget)
-        return LayoutStore(
-            backend: wrap(InMemoryStorage(database: database, resolvedNames: names)), registry: registry,
-            cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget, resolvedNames: names
+        LayoutStore(
+            backend: wrap(InMemoryStorage(database: database)), registry: registry,
+            cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget
         )
     }
 

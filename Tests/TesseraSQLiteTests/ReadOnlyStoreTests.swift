@@ -13,11 +13,7 @@ struct ReadOnlyStoreTests {
         let directory = try TemporaryDirectory("readonly")
         let path = directory.file("store.sqlite")
         let spec = try Spec(jsonText: Self.spec)
-        do {
-            let writer = try LayoutStore(path: path)
-            try await writer.save(spec, as: "feed", crossExtents: [300])
-            writer.finishBackgroundWork()
-        }
+        try await writeClosedStore(spec, at: path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["store.sqlite"])
         let original = try fileBytes(path)
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 import TesseraLayout
 @testable import TesseraSQLite
@@ -84,5 +85,48 @@ struct SharedResolvedNamesTests {
         #expect(statistics.bytes <= statistics.budget)
         #expect(statistics.misses == 80 && statistics.evictions > 0)
         #expect(statistics.layouts > 0 && statistics.layouts < 80)
+    }
+
+    @Test("a reader whose snapshot has no tag (no WAL index mapped) finds again only what it resolved itself")
+    func connectionScoped() async throws {
+        let directory = try TemporaryDirectory("own-names")
+        let path = directory.file("store.sqlite")
+        let spec = try Spec(jsonText: Self.spec)
+        try await writeClosedStore(spec, at: path)
+        // Opened immutable: SQLite maps no WAL index, so no read can be named exactly.
+        var configuration = DatabasePool.Configuration(maximumReaderCount: 2)
+        configuration.readOnly = true
+        configuration.connection.readOnlyOpen = .immutable
+        let storage = try SQLiteStorage(path: path, configuration: configuration)
+        let store = LayoutStore(backend: storage)
+        defer { store.close() }
+        let viewport = Rect(x: 0, y: 0, width: 300, height: 400)
+        let expected = try LayoutEngine().layout(spec, crossExtent: 300).visibleElements(viewport: viewport)
+        #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == expected)
+        #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == expected)
+        #expect(store.resolvedNameStatistics.misses == 1 && store.resolvedNameStatistics.hits == 1, "\(store.resolvedNameStatistics)")
+
+        // Each reader has its own tag, the same on every read until a commit.
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let held = Mutex<SnapshotTag?>(nil)
+        DispatchQueue.global().async {
+            try? storage.read { snapshot in
+                held.withLock { $0 = (try? snapshot.resolutionScope)?.tag }
+                holding.signal()
+                release.wait()
+            }
+            done.signal()
+        }
+        holding.wait()
+        var other: ResolutionScope?
+        try storage.read { snapshot in other = try snapshot.resolutionScope }
+        var again: ResolutionScope?
+        try storage.read { snapshot in again = try snapshot.resolutionScope }
+        release.signal()
+        done.wait()
+        let first = try #require(held.withLock { $0 })
+        let second = try #require(other)
+        #expect(second.reuse && second.tag == again?.tag)
+        #expect(first != second.tag)
     }
 }

@@ -22,6 +22,15 @@ final class TemporaryDirectory {
     func file(_ name: String) -> String { path + "/" + name }
 }
 
+/// A store at `path` holding `spec` as "feed" at 300 points, written by a
+/// store that is closed when this returns (its WAL folded into the file).
+func writeClosedStore(_ spec: Spec, at path: String) async throws {
+    let writer = try LayoutStore(path: path)
+    defer { writer.close() }
+    try await writer.save(spec, as: "feed", crossExtents: [300])
+    writer.finishBackgroundWork()
+}
+
 /// The bytes of the file at `path`.
 func fileBytes(_ path: String) throws -> Data {
     try Data(contentsOf: URL(fileURLWithPath: path))

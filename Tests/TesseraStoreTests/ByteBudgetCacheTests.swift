@@ -27,6 +27,38 @@ struct ByteBudgetCacheTests {
         #expect(plain.values { _ in true }.map(\.key).sorted() == reserved.values { _ in true }.map(\.key).sorted())
     }
 
+    @Test("a lookup near a slot, stale or not, finds what a plain lookup finds, and where", arguments: UInt64(1)...4)
+    func lookupNearSlot(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let shards = Int(seed % 2) + 1
+        let hinted = ByteBudgetCache<Int, Int>(budget: 2_000, shards: shards)
+        let plain = ByteBudgetCache<Int, Int>(budget: 2_000, shards: shards)
+        // The slot each key was last found at: stale once its entry is evicted and the slot reused.
+        var slots: [Int: Int] = [:]
+        var hintsTaken = 0
+        for step in 0..<5_000 {
+            let key = Int(random.next() % 120)
+            if random.next() % 3 == 0 {
+                let bytes = 40 + Int(random.next() % 100)
+                hinted.insert(step, bytes: bytes, for: key)
+                plain.insert(step, bytes: bytes, for: key)
+                continue
+            }
+            // Sometimes a slot another key was found at, or none.
+            let hint = random.next() % 4 == 0 ? Int(random.next() % 40) - 1 : slots[key, default: -1]
+            let found = hinted.value(key, near: hint)
+            #expect(found?.value == plain.value(key), "seed \(seed) step \(step)")
+            if let found {
+                #expect(hinted.value(key, near: found.slot)?.slot == found.slot)
+                if found.slot == hint { hintsTaken += 1 }
+                slots[key] = found.slot
+            }
+        }
+        // Both evicted alike: the hinted lookups marked the same entries as used.
+        #expect(hinted.statistics.evictions == plain.statistics.evictions && hinted.statistics.evictions > 0)
+        #expect(hintsTaken > 100)
+    }
+
     @Test("room is reserved for as many entries as a part's budget holds, at most the maximum")
     func reservedRoom() {
         // Filled to its budget with entries of the fewest bytes: every one is kept, none evicted.

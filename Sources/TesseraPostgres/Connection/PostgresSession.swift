@@ -20,7 +20,6 @@ final class PostgresSession {
     let logger: Logger
 
     /// Layouts this session resolved by name (see `freshLayout`).
-    let resolvedLayouts = ResolvedLayouts()
     /// The store's schema while the session runs a write; nil in reads.
     var writingSchema: String?
     /// For writes: the specs whose advisory lock this transaction holds.
@@ -55,8 +54,6 @@ final class PostgresSession {
     /// Statements sent to the server (preparing one not counted), for tests
     /// of how many a read takes.
     let statementsSent = Atomic<Int>(0)
-    /// Counts reads, for `changeCounter` (see there).
-    var readCount: Int64 = 0
 
     private init(connection: PostgresConnection, location: String, logger: Logger) {
         self.connection = connection

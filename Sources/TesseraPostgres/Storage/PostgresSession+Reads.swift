@@ -8,31 +8,20 @@ extension PostgresSession: ReadSnapshot, SpecReads, LayoutReads, SectionReads, C
     /// The test of a row's checksum, for the table aliased `alias`.
     static func intact(_ alias: String) -> String { "(\(alias).checksum = tessera_checksum(\(alias)))" }
 
-    /// Resolved names are kept by the session, under its change counter.
-    /// With a change listener (`freshness=notified`), the counter is the
-    /// commits it heard of: a read's first attempt then answers only from
-    /// what was resolved under that count (and frames checked against their
-    /// checksums); any other statement makes it run again in one snapshot,
-    /// which resolves its layouts anew (within a transaction a layout
-    /// resolved under the same count may be older than the snapshot, whose
-    /// other rows must match it).
+    /// With a change listener (`freshness=notified`), resolved names are
+    /// kept under the count of commits it heard of. A read's first attempt
+    /// then answers only from what was resolved under that count (taking it
+    /// counts as the read's one statement); any other statement makes it run
+    /// again in one snapshot, which resolves its layouts anew and keeps them
+    /// (within a transaction a layout resolved under the same count may be
+    /// older than the snapshot, whose other rows must match it).
     ///
     /// Without one, nothing tells a session cheaply that another machine
-    /// committed: the counter changes on every read, so every read resolves
-    /// its layouts in its own snapshot.
-    func freshLayout(name: String, crossExtent: Double) throws -> LayoutRecord? {
-        try resolvedLayouts.freshLayout(
-            name: name, crossExtent: crossExtent, counter: changeCounter(), reuse: singleStatementRead, reads: self
-        )
-    }
-
-    private func changeCounter() -> Int64 {
-        if let epoch = changeListener?.epoch {
-            if singleStatementRead { statementsInRead = max(statementsInRead, 1) }
-            return epoch
-        }
-        readCount += 1
-        return -readCount
+    /// committed: every read resolves its layouts in its own snapshot.
+    var resolutionScope: ResolutionScope? {
+        guard let epoch = changeListener?.epoch else { return nil }
+        if singleStatementRead { statementsInRead = max(statementsInRead, 1) }
+        return ResolutionScope(tag: SnapshotTag(UInt64(bitPattern: epoch), 0, 0, 0, 0, 0), reuse: singleStatementRead)
     }
 
     // MARK: Specs

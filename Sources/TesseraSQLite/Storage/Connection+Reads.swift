@@ -7,17 +7,18 @@ import TesseraStore
 extension Connection: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGroupReads {
     private static let dataVersionSQL = SQL("PRAGMA data_version")
 
-    /// A reader whose snapshot the pool names exactly (see
+    /// A pooled reader whose snapshot the pool names exactly (see
     /// `Connection.exactSnapshot`) shares resolved names with every reader
-    /// of that state; otherwise the connection keeps its own, valid while
-    /// `PRAGMA data_version` stays (SQLite changes it for this connection
-    /// whenever another connection commits).
-    package func freshLayout(name: String, crossExtent: Double) throws -> LayoutRecord? {
-        guard let names = attachment as? ConnectionNames else { return try freshLayoutRecord(name: name, crossExtent: crossExtent) }
-        if let words = exactSnapshot {
-            return try names.shared.freshLayout(name: name, crossExtent: crossExtent, tag: SnapshotTag(words: words), reads: self)
+    /// of that state; another keeps its own, under its serial and `PRAGMA
+    /// data_version` (SQLite changes it for this connection whenever another
+    /// connection commits). Word 0 of a WAL stamp holds the index's version
+    /// (3007000), never all ones: the two kinds of tag never meet.
+    package var resolutionScope: ResolutionScope? {
+        get throws {
+            guard let reader = attachment as? PooledReader else { return nil }
+            if let words = exactSnapshot { return ResolutionScope(tag: SnapshotTag(words: words)) }
+            return ResolutionScope(tag: SnapshotTag(.max, reader.serial, UInt64(bitPattern: try dataVersion()), 0, 0, 0))
         }
-        return try names.own.freshLayout(name: name, crossExtent: crossExtent, counter: try dataVersion(), reuse: true, reads: self)
     }
 
     /// `PRAGMA data_version`; a pooled reader that kept its snapshot knows

@@ -1,3 +1,4 @@
+import Synchronization
 import SQLiteToolkit
 import TesseraLayout
 import CSQLite
@@ -9,16 +10,12 @@ import Glibc
 import Darwin
 #endif
 
-/// What a reader connection keeps of the layouts it resolved by name: the
-/// pool's cache shared by readers of one committed state, and its own for
-/// snapshots the pool cannot name.
-final class ConnectionNames {
-    let shared: ResolvedNames
-    let own = ResolvedLayouts()
-
-    init(shared: ResolvedNames) {
-        self.shared = shared
-    }
+/// Marks a pooled reader connection (`Connection.attachment`) with a number
+/// no other connection of this process has: the layouts it resolves in a
+/// snapshot the pool cannot name are kept under it (`Connection.resolutionScope`).
+final class PooledReader {
+    private static let count = Atomic<UInt64>(0)
+    let serial = PooledReader.count.add(1, ordering: .relaxed).newValue
 }
 
 /// The SQLite backend: one file in WAL mode, one writer connection and a
@@ -26,13 +23,10 @@ final class ConnectionNames {
 final class SQLiteStorage: StorageBackend {
     let pool: DatabasePool
     let checkpointer: Checkpointer
-    /// Layouts resolved by name, shared by readers of one committed state.
-    let resolvedNames: ResolvedNames
 
-    init(path: String, configuration: DatabasePool.Configuration, resolvedNames: ResolvedNames) throws {
+    init(path: String, configuration: DatabasePool.Configuration) throws {
         pool = try Self.reporting(path: path) { try DatabasePool(path: path, configuration: configuration) }
         checkpointer = Checkpointer(path: path, pool: pool)
-        self.resolvedNames = resolvedNames
     }
 
     var location: String { pool.path }
@@ -54,11 +48,10 @@ final class SQLiteStorage: StorageBackend {
         try Self.reporting(path: pool.path) { try pool.readIfAvailable { connection in try body(reader(connection)) } != nil }
     }
 
-    /// A reader connection, with the resolved names it keeps (see
-    /// `Connection.freshLayout`). The writer keeps none: its own commits
-    /// do not change its `PRAGMA data_version`.
+    /// A reader connection, marked as one (see `Connection.resolutionScope`).
+    /// The writer is not: its own commits do not change its `PRAGMA data_version`.
     private func reader(_ connection: Connection) -> Connection {
-        if connection.attachment == nil { connection.attachment = ConnectionNames(shared: resolvedNames) }
+        if connection.attachment == nil { connection.attachment = PooledReader() }
         return connection
     }
 

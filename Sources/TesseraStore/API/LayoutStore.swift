@@ -39,9 +39,8 @@ public final class LayoutStore: Sendable {
     /// background: the command line's one-shot queries do, so that damage
     /// to an index can only end in an error, never in missing elements.
     let loadsDirectoriesInline: Bool
-    /// Layouts resolved by name in one committed state, shared by readers,
-    /// when the backend keeps such a cache (for ``resolvedNameStatistics``).
-    let resolvedNames: ResolvedNames?
+    /// Layouts resolved by name, shared by readers that see the same state.
+    let resolvedNames: ResolvedNames
     /// Verified frames of the cell groups queried lately, shared by all readers.
     let frameCache: FrameCache
     /// Directories being loaded in the background.
@@ -71,14 +70,14 @@ public final class LayoutStore: Sendable {
     package init(
         backend: any StorageBackend, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget,
         frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget, loadsDirectoriesInline: Bool = false,
-        executor: (any BlockingExecutor)? = nil, resolvedNames: ResolvedNames? = nil, nameConflicts: [String] = []
+        executor: (any BlockingExecutor)? = nil, nameConflicts: [String] = []
     ) {
         self.backend = backend
         self.executor = executor ?? StoreThreads()
         self.registry = registry
         layoutCache = LayoutCache(directoryBudget: cacheBudget)
         frameCache = FrameCache(frameBudget: frameCacheBudget)
-        self.resolvedNames = resolvedNames
+        resolvedNames = ResolvedNames(cacheBudget: cacheBudget)
         self.loadsDirectoriesInline = loadsDirectoriesInline
         self.nameConflicts = Locked(Set(nameConflicts))
         hasNameConflicts = !nameConflicts.isEmpty

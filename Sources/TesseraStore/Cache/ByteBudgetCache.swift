@@ -68,6 +68,9 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
 
     package let budget: Int
     private let shards: [Shard]
+    /// The hash that picks a key's part: a key that carries its hash
+    /// saves a second round of `Hasher` on every lookup.
+    private let spread: @Sendable (Key) -> Int
     private let shardBudget: Int
     // Counted outside the locks: a hit takes one lock, not two.
     private let hits = Atomic<Int>(0)
@@ -79,8 +82,10 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
     /// that filling it never grows its tables: a growth rehashes and
     /// copies every entry while a query waits. Untouched, reserved memory
     /// takes address space, not memory.
-    package init(budget: Int, shards: Int = 1, entryBytes: Int? = nil) {
+    /// `spread` picks a key's part (its `hashValue` unless given).
+    package init(budget: Int, shards: Int = 1, entryBytes: Int? = nil, spread: (@Sendable (Key) -> Int)? = nil) {
         self.budget = max(0, budget)
+        self.spread = spread ?? { $0.hashValue }
         let count = max(1, shards)
         let shardBudget = self.budget / count
         self.shardBudget = shardBudget
@@ -92,7 +97,7 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
     static var maximumReserved: Int { 1 << 16 }
 
     private func shard(_ key: Key) -> Shard {
-        shards.count == 1 ? shards[0] : shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
+        shards.count == 1 ? shards[0] : shards[Int(UInt(bitPattern: spread(key)) % UInt(shards.count))]
     }
 
     /// The cached value, marked as just used; nil (a miss) when absent.
@@ -109,6 +114,27 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
         }
         if counting { count(hit: found != nil) }
         return found
+    }
+
+    /// The cached value of `key` and where it is in its part, marked as
+    /// just used and not counted; nil when absent. `slot`, where an earlier
+    /// lookup found it, is tried first: while it still holds `key`, no hash.
+    package func value(_ key: Key, near slot: Int) -> (value: Value, slot: Int)? {
+        shard(key).state.withLock { state in
+            let node: Int
+            if slot >= 0, slot < state.nodes.count, state.nodes[slot].value != nil, state.nodes[slot].key == key {
+                node = slot
+            } else if let found = state.index[key] {
+                node = found
+            } else {
+                return nil
+            }
+            if state.newest != node {
+                state.unlink(node)
+                state.pushNewest(node)
+            }
+            return state.nodes[node].value.map { ($0, node) }
+        }
     }
 
     /// Counts one use of the cache found by an uncounted lookup.

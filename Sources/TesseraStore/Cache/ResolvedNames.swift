@@ -2,15 +2,15 @@ import Synchronization
 import TesseraLayout
 
 /// Layouts resolved by name and extent, shared by every reader of a store
-/// that sees the same committed state (one ``SnapshotTag``), and bounded by
-/// bytes: a query of a layout another reader resolved in the same state
-/// skips the lookup of its row. A backend that can name a read's state
-/// exactly uses it in its ``LayoutReads/freshLayout(name:crossExtent:)``.
+/// and bounded by bytes: a query of a layout resolved before in the same
+/// state skips the lookup of its row. The store resolves names here,
+/// once, for every backend; a snapshot says under which state its
+/// resolutions may be kept (``ReadSnapshot/resolutionScope``).
 ///
-/// Keyed by the tag, so an entry is never right for another state: after a
-/// commit, readers take new snapshots with new tags, and the entries of the
-/// old state are no longer found; they go first when the budget is reached
-/// (least recently used).
+/// Keyed by the state's tag, so an entry is never right for another state:
+/// after a commit, readers see new states with new tags, and the entries of
+/// the old state are no longer found; they go first when the budget is
+/// reached (least recently used).
 package typealias ResolvedNames = ByteBudgetCache<ResolvedName, LayoutRecordBox>
 
 /// FNV-1a's 64-bit prime, by which tags and names are mixed into a key's hash.
@@ -88,6 +88,9 @@ package struct ResolvedName: Hashable, Sendable {
 
     package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
+    /// The hash computed once, which picks the key's part of the cache.
+    var spread: Int { hash }
+
     /// The bytes an entry takes at least: the key, the boxed record and the
     /// cache's bookkeeping (about 64 bytes).
     static var fixedBytes: Int { MemoryLayout<ResolvedName>.stride + LayoutRecordBox.bytes + 64 }
@@ -102,7 +105,7 @@ package struct ResolvedName: Hashable, Sendable {
 extension ByteBudgetCache where Key == ResolvedName, Value == LayoutRecordBox {
     /// A cache of resolved names for a store whose directory cache has `cacheBudget` bytes.
     package convenience init(cacheBudget: Int) {
-        self.init(budget: Self.budget(cacheBudget: cacheBudget), shards: 8, entryBytes: ResolvedName.fixedBytes)
+        self.init(budget: Self.budget(cacheBudget: cacheBudget), shards: 8, entryBytes: ResolvedName.fixedBytes, spread: { $0.spread })
     }
 
     /// The share of the cache budget that resolved names may take, on top
@@ -110,11 +113,13 @@ extension ByteBudgetCache where Key == ResolvedName, Value == LayoutRecordBox {
     /// 25,000 names).
     static func budget(cacheBudget: Int) -> Int { cacheBudget / 8 }
 
-    /// The fresh layout of `name` at `crossExtent` in the state `tag`
-    /// names: from the cache, else resolved by `reads` (and cached).
-    package func freshLayout(name: String, crossExtent: Double, tag: SnapshotTag, reads: any LayoutReads) throws -> LayoutRecord? {
-        let key = ResolvedName(tag: tag, name: name, crossExtent: crossExtent)
-        if let layout = value(key) { return layout.record }
+    /// The fresh layout of `name` at `crossExtent` as `reads` sees it:
+    /// from the cache when `scope` lets it be reused, else resolved by
+    /// `reads` (and cached under `scope`'s tag, when there is one).
+    package func freshLayout(name: String, crossExtent: Double, scope: ResolutionScope?, reads: any LayoutReads) throws -> LayoutRecord? {
+        guard let scope else { return try reads.freshLayoutRecord(name: name, crossExtent: crossExtent) }
+        let key = ResolvedName(tag: scope.tag, name: name, crossExtent: crossExtent)
+        if scope.reuse, let layout = value(key) { return layout.record }
         guard let layout = try reads.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
         // Without its directory summary: the query that resolved the name
         // put the directory in the layout cache, and a summary in every entry
@@ -126,108 +131,52 @@ extension ByteBudgetCache where Key == ResolvedName, Value == LayoutRecordBox {
     }
 }
 
-/// What one connection of a backend remembers of the layouts it resolved
-/// by name, valid while the connection's change counter stays (a number
-/// that changes whenever another connection committed since it last
-/// asked): for a backend that cannot name a state exactly. Used by one
-/// connection at a time.
-package final class ResolvedLayouts {
-    private static let maximum = 4096
+/// Where what a read snapshot resolves by name may be kept: under `tag`,
+/// a state that every snapshot given the same tag sees alike; and whether
+/// this snapshot may take what was kept there (`reuse`), or only add to it.
+package struct ResolutionScope: Sendable {
+    package var tag: SnapshotTag
+    package var reuse: Bool
 
-    private struct Key: Hashable {
-        var name: String
-        var crossExtent: Double
-    }
-
-    private var resolved: [Key: LayoutRecord] = [:]
-    private var version: Int64?
-    /// The keys of `resolved` in the order they were added: when full, the
-    /// oldest goes (a dictionary has no cheap "some key": taking its first
-    /// scans from the start of its table, longer after every removal).
-    private var order: [Key] = []
-    private var oldest = 0
-
-    package init() {}
-
-    /// The fresh layout of `name` at `crossExtent`: remembered under
-    /// `counter` when `reuse` allows, else resolved by `reads` (and
-    /// remembered). `reuse` false: a read whose counter may lag commits
-    /// resolves in its own snapshot what its other rows must match.
-    package func freshLayout(
-        name: String, crossExtent: Double, counter: Int64, reuse: Bool, reads: any LayoutReads
-    ) throws -> LayoutRecord? {
-        if counter != version {
-            resolved.removeAll(keepingCapacity: true)
-            order.removeAll(keepingCapacity: true)
-            oldest = 0
-            version = counter
-        }
-        let key = Key(name: name, crossExtent: crossExtent)
-        if reuse, let layout = resolved[key] { return layout }
-        guard let layout = try reads.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
-        if resolved.updateValue(layout, forKey: key) != nil { return layout }
-        // Full: the oldest entry goes, not all.
-        if order.count < Self.maximum {
-            order.append(key)
-        } else {
-            resolved[order[oldest]] = nil
-            order[oldest] = key
-            oldest = (oldest + 1) % Self.maximum
-        }
-        return layout
+    package init(tag: SnapshotTag, reuse: Bool = true) {
+        self.tag = tag
+        self.reuse = reuse
     }
 }
 
 extension LayoutStore {
     /// What the shared cache of resolved names holds (`layouts`: names
-    /// cached), and its hits and misses. Shared only between readers that
-    /// see the same committed state, and only where the backend can tell
-    /// that (a file-backed store in WAL mode): elsewhere each reader
-    /// connection keeps the few it resolved last (all zero here).
-    public var resolvedNameStatistics: CacheStatistics {
-        resolvedNames?.statistics ?? CacheStatistics(bytes: 0, budget: 0, layouts: 0, hits: 0, misses: 0, evictions: 0)
-    }
+    /// cached), and its hits and misses. An entry serves only readers that
+    /// see the state it was resolved in, as far as the backend can tell
+    /// (see ``ReadSnapshot/resolutionScope``).
+    public var resolvedNameStatistics: CacheStatistics { resolvedNames.statistics }
 }
 
 /// A resolved layout's row, as the resolved names hold it and a reader
-/// takes it (one reference, no copy), with a weak link to its directory:
-/// a warm query follows the link instead of looking the directory up.
+/// takes it (one reference, no copy), with where its directory was last
+/// found in the directory cache: a warm query looks there first, and hashes
+/// nothing. Not a weak reference: that gives the directory a side table,
+/// which sends every retain and release of it down Swift's slow path.
 package final class LayoutRecordBox: Sendable {
     package let record: LayoutRecord
-    private let link = Mutex(Link())
-
-    private struct Link {
-        weak var directory: CachedLayout?
-        var uses = 0
-    }
-
-    /// Uses of the link between two lookups in the directory cache, which
-    /// keep the directory recent there; weak, so the cache alone decides
-    /// how long a directory lives.
-    private static let usesBetweenLookups = 64
+    /// The directory's slot in the ``LayoutCache``, or -1: a hint, checked
+    /// against the key under the cache's lock.
+    private let directorySlot = Atomic<Int>(-1)
 
     init(_ record: LayoutRecord) {
         self.record = record
     }
 
-    /// The bytes a box takes: an object's header (two words), the record and the link.
-    static var bytes: Int { 16 + MemoryLayout<LayoutRecord>.stride + MemoryLayout<Mutex<Link>>.stride }
+    /// The bytes a box takes: an object's header (two words), the record and the slot.
+    static var bytes: Int { 16 + MemoryLayout<LayoutRecord>.stride + MemoryLayout<Int>.stride }
 
-    /// The layout's directory from `cache`, through the link while it
-    /// holds one (looked up again every ``usesBetweenLookups`` uses); nil
+    /// The layout's directory from `cache`, marked as just used there; nil
     /// when the cache does not hold it. The use is not counted.
     func directory(in cache: LayoutCache) -> CachedLayout? {
-        let linked = link.withLock { link -> CachedLayout? in
-            link.uses &+= 1
-            guard link.uses < Self.usesBetweenLookups else {
-                link.uses = 0
-                return nil
-            }
-            return link.directory
-        }
-        if let linked { return linked }
-        let found = cache.layout(LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
-        link.withLock { $0.directory = found }
-        return found
+        let hint = directorySlot.load(ordering: .relaxed)
+        let key = LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)
+        guard let found = cache.value(key, near: hint) else { return nil }
+        if found.slot != hint { directorySlot.store(found.slot, ordering: .relaxed) }
+        return found.value
     }
 }

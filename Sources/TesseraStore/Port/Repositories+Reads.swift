@@ -30,12 +30,6 @@ package protocol SpecReads: AnyObject {
 
 /// The layout rows of a snapshot.
 package protocol LayoutReads: AnyObject {
-    /// The layout of a spec at an extent when it may be served (computed
-    /// from the spec's current content by this engine version), else nil:
-    /// the hot lookup of every query by name. A backend may answer from
-    /// what it resolved before in the same committed state (see
-    /// ``ResolvedNames`` and ``ResolvedLayouts``), never from another state.
-    func freshLayout(name: String, crossExtent: Double) throws -> LayoutRecord?
     /// The layout of a spec at an extent, fresh or not, with what a reader needs.
     func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord?
     func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord?
@@ -55,8 +49,9 @@ extension SpecReads {
 }
 
 extension LayoutReads {
-    /// ``freshLayout(name:crossExtent:)`` read from the rows, with no cache:
-    /// what a backend's own resolution falls back on.
+    /// The layout of a spec at an extent when it may be served (computed
+    /// from the spec's current content by this engine version), else nil,
+    /// from the rows: what the store's ``ResolvedNames`` fall back on.
     package func freshLayoutRecord(name: String, crossExtent: Double) throws -> LayoutRecord? {
         guard let record = try layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
               record.layout.state == .fresh

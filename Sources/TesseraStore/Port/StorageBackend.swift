@@ -86,6 +86,10 @@ package protocol ReadSnapshot: AnyObject {
     var layouts: any LayoutReads { get }
     var sections: any SectionReads { get }
     var groups: any CellGroupReads { get }
+    /// Where the layouts this snapshot resolves by name may be kept and
+    /// found again (see ``ResolvedNames``); nil when nowhere (a write,
+    /// whose rows change under it).
+    var resolutionScope: ResolutionScope? { get throws }
 
     /// Every stored row (and frame blob) that does not match its checksum,
     /// found without throwing at the first one.

@@ -20,7 +20,7 @@ extension LayoutStore {
     /// `body` on the fresh layout of `name` at `crossExtent`, from memory;
     /// nil when something it needs is not there.
     func answerFromMemory<T>(name: String, crossExtent: Double, _ body: (LayoutReader) throws -> T) throws -> T? {
-        guard let resolvedNames, layoutCache.budget > 0, let state = backend.committedState,
+        guard layoutCache.budget > 0, let state = backend.committedState,
               let box = resolvedNames.value(ResolvedName(tag: state, name: name, crossExtent: crossExtent), counting: false),
               let directory = box.directory(in: layoutCache)
         else { return nil }

@@ -13,7 +13,9 @@ extension LayoutStore {
     /// stale and may be computed; a spec that does not exist, or an extent
     /// it cannot take, is an error (`notFound`, `invalidArgument`).
     func freshRecord(name: String, crossExtent: Double, storage: any ReadSnapshot) throws -> LayoutRecord? {
-        if let record = try storage.layouts.freshLayout(name: name, crossExtent: crossExtent) { return record }
+        if let record = try resolvedNames.freshLayout(name: name, crossExtent: crossExtent, scope: try storage.resolutionScope, reads: storage.layouts) {
+            return record
+        }
         guard let spec = try storage.specs.specSummary(name: name) else { throw StoreError.noSuchSpec(name: name) }
         try Self.checkCrossExtent(crossExtent, axis: spec.axis)
         return nil
