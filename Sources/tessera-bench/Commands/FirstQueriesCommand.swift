@@ -1,0 +1,80 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Synchronization
+import TesseraBackends
+import TesseraCommandSupport
+import TesseraLayout
+import TesseraSQLite
+import TesseraStore
+
+/// `tessera-bench first-queries`: the first viewport query of each of many
+/// small feeds never read before (the feeds suite's feeds), in a function
+/// of their own (`firstQueries`) so that a profiler can record only them.
+// Synchronous: Valgrind 3.19 cannot run the async command path to its end.
+struct FirstQueriesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "first-queries",
+        abstract: "Query each of many small stored feeds once, for a profiler to record.",
+        discussion: "Writes the feeds suite's feeds feed-0... at --extent into --db first when it holds none, then opens the store as tessera-server does."
+    )
+
+    @Option(help: "The store (a SQLite file; written first when missing).")
+    var db: String
+
+    @Option(help: "Feeds stored and queried once each.")
+    var feeds = 2_000
+
+    @Option(help: "The feeds' width.")
+    var extent = 390.0
+
+    func validate() throws {
+        guard (1...1_000_000).contains(feeds) else { throw ValidationError("--feeds must be from 1 to 1000000, got \(feeds)") }
+        guard FeedsBenchmark.widths.contains(extent) else {
+            throw ValidationError("--extent must be one of the feeds suite's widths \(FeedsBenchmark.widths), got \(extent)")
+        }
+    }
+
+    func run() throws {
+        if !FileManager.default.fileExists(atPath: db) { try write() }
+        let store = try LayoutStore.open(db: db, requireExisting: true)
+        defer { store.close() }
+        let started = Date()
+        let total = try Self.firstQueries(store, feeds: feeds, extent: extent)
+        let seconds = Date().timeIntervalSince(started)
+        print("\(total) elements in \(feeds) first queries, \(String(format: "%.1f", seconds / Double(feeds) * 1e6)) µs each")
+    }
+
+    /// Stores the feeds, this thread waiting for the batch.
+    private func write() throws {
+        let writer = try LayoutStore(path: db)
+        defer { writer.close() }
+        let (db, feeds, extent) = (db, feeds, extent)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Int, any Error>?>(nil)
+        Task {
+            do {
+                let report = try await writer.saveBatch((0..<feeds).lazy.map(FeedsBenchmark.feed), crossExtents: [extent])
+                outcome.withLock { $0 = .success(report.saved) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        let saved = try outcome.withLock { $0 }?.get() ?? 0
+        guard saved == feeds else { throw CommandError("saved \(saved) of \(feeds) feeds into \(db)") }
+        writer.finishBackgroundWork()
+    }
+
+    /// The queries a profiler records: the first screen of feed-0, feed-1, … once each.
+    @inline(never)
+    static func firstQueries(_ store: LayoutStore, feeds: Int, extent: Double) throws -> Int {
+        var total = 0
+        let viewport = Rect(x: 0, y: 0, width: extent, height: 844)
+        for index in 0..<feeds {
+            total += try store.visibleElements(name: "feed-\(index)", crossExtent: extent, viewport: viewport, computeIfMissing: false).count
+        }
+        return total
+    }
+}
