@@ -5,7 +5,7 @@ import TesseraLayout
 /// and bounded by bytes: a query of a layout resolved before in the same
 /// state skips the lookup of its row. The store resolves names here,
 /// once, for every backend; a snapshot says under which state its
-/// resolutions may be kept (``ReadSnapshot/resolutionScope``).
+/// resolutions may be kept (`ReadSnapshot.resolutionScope`).
 ///
 /// Keyed by the state's tag, so an entry is never right for another state:
 /// after a commit, readers see new states with new tags, and the entries of
@@ -147,8 +147,9 @@ package struct ResolutionScope: Sendable {
 extension LayoutStore {
     /// What the shared cache of resolved names holds (`layouts`: names
     /// cached), and its hits and misses. An entry serves only readers that
-    /// see the state it was resolved in, as far as the backend can tell
-    /// (see ``ReadSnapshot/resolutionScope``).
+    /// see the state it was resolved in, as far as the backend can tell:
+    /// a SQLite reader's WAL snapshot (else that reader alone, until a
+    /// commit), PostgreSQL's notified commit count, a store in memory's commit.
     public var resolvedNameStatistics: CacheStatistics { resolvedNames.statistics }
 }
 
