@@ -19,7 +19,6 @@ final class PostgresSession {
     let location: String
     let logger: Logger
 
-    /// Layouts this session resolved by name (see `freshLayout`).
     /// The store's schema while the session runs a write; nil in reads.
     var writingSchema: String?
     /// For writes: the specs whose advisory lock this transaction holds.

@@ -49,6 +49,13 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
             newest = node
         }
 
+        /// Marks `node` as the most recently used.
+        mutating func markUsed(_ node: Int) {
+            guard newest != node else { return }
+            unlink(node)
+            pushNewest(node)
+        }
+
         mutating func remove(_ node: Int) {
             unlink(node)
             index[nodes[node].key] = nil
@@ -106,10 +113,7 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
     package func value(_ key: Key, counting: Bool = true) -> Value? {
         let found: Value? = shard(key).state.withLock { state in
             guard let node = state.index[key] else { return nil }
-            if state.newest != node {
-                state.unlink(node)
-                state.pushNewest(node)
-            }
+            state.markUsed(node)
             return state.nodes[node].value
         }
         if counting { count(hit: found != nil) }
@@ -129,10 +133,7 @@ package final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: 
             } else {
                 return nil
             }
-            if state.newest != node {
-                state.unlink(node)
-                state.pushNewest(node)
-            }
+            state.markUsed(node)
             return state.nodes[node].value.map { ($0, node) }
         }
     }

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Dispatch
 import Foundation
-import Synchronization
 import TesseraBackends
 import TesseraCommandSupport
 import TesseraLayout
@@ -45,25 +43,13 @@ struct FirstQueriesCommand: ParsableCommand {
         print("\(total) elements in \(feeds) first queries, \(String(format: "%.1f", seconds / Double(feeds) * 1e6)) µs each")
     }
 
-    /// Stores the feeds, this thread waiting for the batch.
+    /// Stores the feeds, this thread waiting for the batch through the store's one bridge.
     private func write() throws {
         let writer = try LayoutStore(path: db)
         defer { writer.close() }
-        let (db, feeds, extent) = (db, feeds, extent)
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<Int, any Error>?>(nil)
-        Task {
-            do {
-                let report = try await writer.saveBatch((0..<feeds).lazy.map(FeedsBenchmark.feed), crossExtents: [extent])
-                outcome.withLock { $0 = .success(report.saved) }
-            } catch {
-                outcome.withLock { $0 = .failure(error) }
-            }
-            done.signal()
-        }
-        done.wait()
-        let saved = try outcome.withLock { $0 }?.get() ?? 0
-        guard saved == feeds else { throw CommandError("saved \(saved) of \(feeds) feeds into \(db)") }
+        let (feeds, extent) = (feeds, extent)
+        let report = try waitForAsync { try await writer.saveBatch((0..<feeds).lazy.map(FeedsBenchmark.feed), crossExtents: [extent]) }
+        guard report.saved == feeds else { throw CommandError("saved \(report.saved) of \(feeds) feeds into \(db)") }
         writer.finishBackgroundWork()
     }
 
