@@ -7,14 +7,12 @@ import TesseraStore
 ///
 /// It keeps the port's guarantees (see `StorageBackend`) with values: a
 /// read runs on a snapshot of the committed tables, a write on a private
-/// copy committed whole (`InMemoryDatabase`). Rows carry the checksums the
-/// other backends store, and every read verifies them.
+/// copy committed whole (`InMemoryDatabase`). It stores rows only: the
+/// store's `RowSnapshot` and `RowTransaction` encode, seal and verify them.
 ///
-/// A template for a new backend: this file is the port's top level;
-/// `InMemoryDatabase` the committed state; `InMemoryTables` holds the rows
-/// (`InMemoryRows`, with their checksums; `+DamagedRows` finds damage);
-/// `InMemoryReader` answers reads (specs; `+Layouts` with their sections;
-/// `+CellGroups`), and `InMemoryWriter` changes rows.
+/// A template for a new backend: this file is the top level;
+/// `InMemoryDatabase` the committed state; `InMemoryTables` the rows and
+/// their indexes; `InMemoryReader` and `InMemoryWriter` the row port.
 package final class InMemoryStorage: StorageBackend {
     /// The rows this handle reads and writes.
     package let database: InMemoryDatabase
@@ -42,7 +40,7 @@ package final class InMemoryStorage: StorageBackend {
     /// Each read gets a reader of its own: there are no connections to keep.
     package func read(_ body: (any ReadSnapshot) throws -> Void) throws {
         try refuseIfClosed()
-        try body(InMemoryReader(database.snapshot(), location: location))
+        try body(RowSnapshot(InMemoryReader(database.snapshot()), location: location))
     }
 
     /// Never waits: a snapshot is always at hand.
@@ -54,8 +52,8 @@ package final class InMemoryStorage: StorageBackend {
     package func write(_ body: (any WriteTransaction) async throws -> Void) async throws {
         try refuseIfClosed()
         try await database.write { committed in
-            let writer = InMemoryWriter(committed, location: location)
-            try await body(writer)
+            let writer = InMemoryWriter(committed)
+            try await body(RowTransaction(writer, location: location))
             return writer.tables
         }
     }

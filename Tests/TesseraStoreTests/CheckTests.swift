@@ -38,7 +38,7 @@ struct CheckTests {
 
     /// The id of the group of slot 0 starting at item 250.
     static func group250(_ tables: InMemoryTables) -> Int64? {
-        tables.groups.values.compactMap { $0[0]?[250]?.id }.first
+        tables.groupRows.first { $0.slot == 0 && $0.firstItem == 250 }?.id
     }
 
     /// Each damage, done in SQL on the store's own rows, and what check says.
@@ -58,7 +58,7 @@ struct CheckTests {
         // PostgreSQL keeps a group's frames in its row: the closest damage empties them.
         ("DELETE FROM cell_groups WHERE id = (SELECT min(group_id) FROM cell_group_directory)", "has no frames stored",
          ("UPDATE cell_groups SET frames = ''::bytea WHERE id = (SELECT min(id) FROM cell_groups)", "holds 0 frames, not 250"), { tables in
-            let first = tables.groups.values.flatMap { $0.values.flatMap(\.rows) }.map(\.id).min()
+            let first = tables.groupRows.map(\.id).min()
             tables.alterGroups { if $0.id == first { $0.frames = [] } }
         }),
         ("UPDATE cell_groups SET frames = substr(frames, 1, 64) WHERE id = (SELECT group_id FROM cell_group_directory WHERE slot = 0 AND first_item = 250)",
@@ -134,7 +134,7 @@ struct CheckTests {
             UPDATE layout_sections SET checksum = checksum + 1
             WHERE section = 0 AND layout_id = (SELECT id FROM layouts WHERE cross_extent = 300)
             """) { tables in
-            let layoutID = tables.layouts.values.first { $0.crossExtent == 300 }?.id
+            let layoutID = tables.layoutRows.first { $0.crossExtent == 300 }?.id
             tables.alterSections { if $0.key == 0 && $0.layoutID == layoutID { $0.checksum += 1 } }
         }
         // A handle that has not read this layout before answers from its

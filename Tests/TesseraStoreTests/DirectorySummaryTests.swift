@@ -20,7 +20,7 @@ struct DirectorySummaryTests {
     /// before schema version 9 has none.
     static func clearSummaries(_ temporary: TemporaryStore) throws {
         try temporary.change(sql: "UPDATE layouts SET directory_summary = NULL") { tables in
-            for id in tables.layouts.keys { tables.layouts[id]?.directorySummary = nil }
+            tables.alterLayouts { $0.directorySummary = nil }
         }
     }
 
@@ -31,7 +31,7 @@ struct DirectorySummaryTests {
             sql: "UPDATE layouts SET directory_summary = X'\(hex)'",
             postgres: "UPDATE layouts SET directory_summary = '\\x\(hex)'::bytea"
         ) { tables in
-            for id in tables.layouts.keys { tables.layouts[id]?.directorySummary = bytes }
+            tables.alterLayouts { $0.directorySummary = bytes }
         }
     }
 
@@ -112,10 +112,7 @@ struct DirectorySummaryTests {
         try Self.setSummaries(temporary, to: intact)
         #expect(try await temporary.reopen().elements(name: "feed", crossExtent: 300, in: rect, computeIfMissing: false).count > 0)
         try temporary.change(sql: "UPDATE layouts SET revision = revision + 1") { tables in
-            for id in tables.layouts.keys {
-                tables.layouts[id]?.revision += 1
-                tables.layouts[id]?.resum()
-            }
+            tables.alterLayouts { $0.revision += 1; $0.resum() }
         }
         try await expectDamage("is of layout")
     }

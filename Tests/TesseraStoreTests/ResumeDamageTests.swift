@@ -44,7 +44,7 @@ struct ResumeDamageTests {
             tables.alterGroups { row in
                 guard row.firstItem == 500 else { return }
                 row.frames = Array(row.frames.prefix(64))
-                row.resumAll()
+                row.resum()
             }
         }
         let error = await #expect(throws: StoreError.self) {

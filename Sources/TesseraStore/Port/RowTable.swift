@@ -1,0 +1,144 @@
+/// A table as the store uses it: its columns in order, its keys and which
+/// columns hold checksums of which others. Backends map it onto their own
+/// tables; the in-memory backend keeps it as it is.
+package struct RowTable: Sendable {
+    package let name: String
+    package let columns: [String]
+    /// The primary key's columns: at most one row for each of their values.
+    package let primaryKey: [Int]
+    /// Further unique keys (index 1…): each names at most one row too.
+    package let uniqueKeys: [[Int]]
+    /// The column numbered by ``RowWriter/nextNumber(_:)``.
+    package let counted: Int?
+    package let checksums: [RowChecksum]
+
+    package init(
+        _ name: String, _ columns: [String], primaryKey: [String], uniqueKeys: [[String]] = [], counted: String? = nil,
+        checksums: [RowChecksum] = []
+    ) {
+        self.name = name
+        self.columns = columns
+        func position(_ column: String) -> Int {
+            guard let index = columns.firstIndex(of: column) else { preconditionFailure("\(name) has no column \(column)") }
+            return index
+        }
+        self.primaryKey = primaryKey.map(position)
+        self.uniqueKeys = uniqueKeys.map { $0.map(position) }
+        self.counted = counted.map(position)
+        self.checksums = checksums
+    }
+
+    /// The columns of index `index` (0: the primary key).
+    package func keyColumns(_ index: Int) -> [Int] {
+        index == 0 ? primaryKey : uniqueKeys[index - 1]
+    }
+
+    /// The values of `row` in the columns of index `index`.
+    package func key(of row: Row, index: Int = 0) -> [ColumnValue] {
+        keyColumns(index).map { row[$0] }
+    }
+}
+
+/// A column holding the checksum of others: of their values as a
+/// ``ChecksumRecord`` hashes them, or of one blob's bytes alone.
+package struct RowChecksum: Sendable {
+    package let column: Int
+    package let covered: [Int]
+    package let ofBytes: Bool
+
+    /// The checksum of `row`'s covered columns.
+    package func value(of row: Row) -> Int64 {
+        if ofBytes {
+            guard case .blob(let bytes) = row[covered[0]] else { return Checksum.of([]) }
+            return Checksum.of(bytes)
+        }
+        var record = ChecksumRecord()
+        for column in covered { row[column].add(to: &record) }
+        return record.checksum
+    }
+
+    /// Whether `row` holds its covered columns' checksum.
+    package func holds(in row: Row) -> Bool {
+        row[column] == .integer(value(of: row))
+    }
+
+    /// Stores the checksum of `row`'s covered columns in `row`.
+    package func seal(_ row: inout Row) {
+        row[column] = .integer(value(of: row))
+    }
+}
+
+extension RowTable {
+    /// `checksum` over `covered` (the columns before it when nil).
+    fileprivate static func sums(_ columns: [String], _ checksums: [(String, [String]?, bytes: Bool)]) -> [RowChecksum] {
+        checksums.map { name, covered, bytes in
+            let column = columns.firstIndex(of: name) ?? 0
+            let over = covered.map { $0.compactMap { columns.firstIndex(of: $0) } } ?? Array(0..<column)
+            return RowChecksum(column: column, covered: over, ofBytes: bytes)
+        }
+    }
+
+    private static func table(
+        _ name: String, _ columns: [String], primaryKey: [String], uniqueKeys: [[String]] = [], counted: String? = nil,
+        checksums: [(String, [String]?, bytes: Bool)] = [("checksum", nil, false)]
+    ) -> RowTable {
+        RowTable(name, columns, primaryKey: primaryKey, uniqueKeys: uniqueKeys, counted: counted, checksums: sums(columns, checksums))
+    }
+
+    // The checksummed columns come first, in the order SQLite's triggers
+    // hash them (Migrations/0003_checksums.sql and later), so that a row
+    // written by any backend verifies in any other.
+
+    package static let specs = table(
+        "specs", ["id", "name", "body", "content_hash", "axis", "section_count", "checksum", "updated_at"],
+        primaryKey: ["id"], uniqueKeys: [["name"]], counted: "id"
+    )
+    package static let specNameConflicts = table("spec_name_conflicts", ["name"], primaryKey: ["name"], checksums: [])
+    package static let specSections = table(
+        "spec_sections", ["spec_id", "section", "identity", "content_hash", "body", "checksum"], primaryKey: ["spec_id", "section"]
+    )
+    package static let itemRuns = table(
+        "spec_item_runs", ["spec_id", "section", "first_item", "item_count", "items", "hash_state", "checksum"],
+        primaryKey: ["spec_id", "section", "first_item"]
+    )
+    package static let specHashPrefixes = table(
+        "spec_hash_prefixes", ["spec_id", "spec_hash", "section_count", "state", "checksum"], primaryKey: ["spec_id"]
+    )
+    package static let layouts = table(
+        "layouts",
+        [
+            "id", "spec_id", "cross_extent", "engine_version", "spec_hash", "content_length", "section_count", "cell_count",
+            "element_count", "overhang", "status", "revision", "checksum", "compute_seconds", "updated_at", "directory_summary",
+        ],
+        primaryKey: ["id"], uniqueKeys: [["spec_id", "cross_extent"]], counted: "id"
+    )
+    package static let layoutSections = table(
+        "layout_sections",
+        [
+            "layout_id", "section", "slot", "start", "end", "item_count", "items_extent", "cell_span_low", "cell_span_high",
+            "header_size", "header_pinned", "footer_size", "footer_pinned", "background", "scroll_start_inset",
+            "scroll_end_inset", "cross_start_inset", "placer_state", "orthogonal_content_length", "checksum",
+        ],
+        primaryKey: ["layout_id", "section"], uniqueKeys: [["layout_id", "end", "section"]]
+    )
+    /// A cell group: its directory row, its reach and its frames, each under
+    /// its own checksum (SQLite keeps them in three tables).
+    package static let cellGroups = table(
+        "cell_groups",
+        [
+            "layout_id", "slot", "first_item", "group_id", "min_cross", "max_cross", "min_scroll", "max_scroll", "checksum",
+            "reach_start", "reach_end", "reach_slack", "reach_checksum", "frames", "frames_checksum",
+        ],
+        primaryKey: ["layout_id", "slot", "first_item"], uniqueKeys: [["group_id"]], counted: "group_id",
+        checksums: [
+            ("checksum", nil, false),
+            ("reach_checksum", ["layout_id", "slot", "first_item", "reach_start", "reach_end", "reach_slack"], false),
+            ("frames_checksum", ["frames"], true),
+        ]
+    )
+
+    /// Every table, parents before children.
+    package static let all: [RowTable] = [
+        specs, specNameConflicts, specSections, itemRuns, specHashPrefixes, layouts, layoutSections, cellGroups,
+    ]
+}

@@ -1,0 +1,140 @@
+import TesseraLayout
+
+extension RowSnapshot {
+    private static func slot(_ layoutID: Int64, _ slot: Int) -> [ColumnValue] { [.integer(layoutID), .init(slot)] }
+
+    private func verify(_ group: GroupRow, frames: Bool = false, reach: Bool = false) throws {
+        let place = "the cell group of items \(group.firstItem)… of slot \(group.slot) of layout \(group.layoutID)"
+        try verify(group.directoryIsIntact && (!frames || group.framesAreIntact), place)
+        if reach { try verify(group.reachIsIntact, "the reach of \(place.dropFirst(4))") }
+    }
+
+    private func record(of group: GroupRow, reach: Bool = false, frames: Bool = false) -> GroupRecord {
+        GroupRecord(
+            slot: group.slot, firstItem: group.firstItem, id: group.id, bounds: group.bounds, framesChecksum: group.framesChecksum,
+            reach: reach ? group.reach : nil, frames: frames ? group.frames : nil
+        )
+    }
+
+    package func forEachGroup(layoutID: Int64, _ body: (GroupRecord) throws -> Void) throws {
+        try each(GroupRow.self, .key(.integer(layoutID))) { group in
+            try verify(group)
+            try body(record(of: group))
+            return true
+        }
+    }
+
+    /// The frames as stored, unverified: the caller checks them against the checksums it holds.
+    package func visitFrames(_ groups: [FramesKey], _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
+        for (index, key) in groups.enumerated() {
+            try first(GroupRow.self, .key(.integer(key.id), index: 1))?.frames.withUnsafeBytes { body(index, $0) }
+        }
+    }
+
+    package func visitStoredFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        try first(GroupRow.self, .key(.integer(groupID), index: 1))?.frames.withUnsafeBytes(body)
+    }
+
+    package func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        guard let group = try first(GroupRow.self, RowRange(Self.slot(layoutID, slot) + [.init(firstItem)])) else { return nil }
+        try verify(group, frames: true)
+        return try group.frames.withUnsafeBytes(body)
+    }
+
+    /// The first items of the slot's groups whose stored bounds meet `bounds`.
+    package func indexedGroupRange(layoutID: Int64, slot: Int, bounds: QueryBounds) throws -> ClosedRange<Int>? {
+        var found: ClosedRange<Int>?
+        try each(GroupRow.self, RowRange(Self.slot(layoutID, slot))) { group in
+            let meets = group.bounds.minCross <= bounds.maxCross && group.bounds.maxCross >= bounds.minCross
+                && group.bounds.minScroll <= bounds.maxScroll && group.bounds.maxScroll >= bounds.minScroll
+            if meets { found = (found?.lowerBound ?? group.firstItem)...group.firstItem }
+            return true
+        }
+        return found
+    }
+
+    package func groups(
+        layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?, framesOf: ClosedRange<Int>?
+    ) throws -> [GroupRecord] {
+        let place = Self.slot(layoutID, slot)
+        var found = try all(
+            GroupRow.self,
+            RowRange(place, lower: .init(.init(firstItems.lowerBound), inclusive: true), upper: .init(.init(firstItems.upperBound), inclusive: true))
+        )
+        if let alsoFirstItem, alsoFirstItem > firstItems.upperBound, let also = try first(GroupRow.self, RowRange(place + [.init(alsoFirstItem)])) {
+            found.append(also)
+        }
+        return try found.map { group in
+            try verify(group, reach: true)
+            return record(of: group, reach: true, frames: framesOf?.contains(group.firstItem) == true)
+        }
+    }
+
+    package func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {
+        var span: ClosedRange<Double>?
+        try each(GroupRow.self, RowRange(Self.slot(layoutID, slot))) { group in
+            try verify(group.directoryIsIntact, "a cell group's directory row of slot \(slot) of layout \(layoutID)")
+            let bounds = group.bounds
+            span = span.map { min($0.lowerBound, bounds.minScroll)...max($0.upperBound, bounds.maxScroll) } ?? bounds.minScroll...bounds.maxScroll
+            return true
+        }
+        return span
+    }
+}
+
+extension RowSnapshot {
+    /// Every row whose checksums do not hold, table by table.
+    package func damagedRows() throws -> [DamagedRow] {
+        var damaged: [DamagedRow] = []
+        var specNames: [Int64: String] = [:]
+        var places: [Int64: (spec: String?, crossExtent: Double)] = [:]
+        func scan<T: TableRow>(_ type: T.Type, _ body: (T) -> Void) throws {
+            try rows.scan(T.table, .all) { row in
+                // A row whose values have the wrong types is damaged too.
+                guard let decoded = try? T(row) else {
+                    damaged.append(DamagedRow(what: "a row of \(T.table.name)", layoutID: nil, spec: nil, crossExtent: nil))
+                    return true
+                }
+                body(decoded)
+                return true
+            }
+        }
+        func add(_ what: String, layoutID: Int64) {
+            let place = places[layoutID]
+            damaged.append(DamagedRow(what: what, layoutID: layoutID, spec: place?.spec, crossExtent: place?.crossExtent))
+        }
+        try scan(SpecRowData.self) { spec in
+            specNames[spec.id] = spec.name
+            if !spec.isIntact { damaged.append(DamagedRow(what: "its row in specs", layoutID: nil, spec: spec.name, crossExtent: nil)) }
+        }
+        try scan(SpecSectionRow.self) { row in
+            if !row.isIntact { damaged.append(DamagedRow(what: "a stored section of its spec", layoutID: nil, spec: specNames[row.specID], crossExtent: nil)) }
+        }
+        try scan(ItemRunRow.self) { row in
+            if !row.isIntact {
+                damaged.append(DamagedRow(what: "items appended to a section of its spec", layoutID: nil, spec: specNames[row.specID], crossExtent: nil))
+            }
+        }
+        try scan(SpecHashPrefixRow.self) { row in
+            if !row.isIntact { damaged.append(DamagedRow(what: "the hash prefix of its spec", layoutID: nil, spec: specNames[row.specID], crossExtent: nil)) }
+        }
+        try scan(LayoutRow.self) { layout in
+            places[layout.id] = (specNames[layout.specID], layout.crossExtent)
+            if !layout.isIntact { add("its row in layouts", layoutID: layout.id) }
+        }
+        try scan(SectionRow.self) { row in
+            if !row.isIntact { add("a section row", layoutID: row.layoutID) }
+        }
+        // One pass; each kind of damage is listed after the one before, as a check reads them.
+        var broken: [[Int64]] = [[], [], []]
+        try scan(GroupRow.self) { group in
+            for (kind, intact) in [group.directoryIsIntact, group.reachIsIntact, group.framesAreIntact].enumerated() where !intact {
+                broken[kind].append(group.layoutID)
+            }
+        }
+        for (kind, what) in ["a cell group's directory row", "a cell group's reach", "a cell group's frame blob"].enumerated() {
+            for layoutID in broken[kind] { add(what, layoutID: layoutID) }
+        }
+        return damaged
+    }
+}

@@ -1,0 +1,124 @@
+import TesseraLayout
+
+extension RowSnapshot {
+    private func record(of layout: LayoutRow, spec: SpecRowData, engineVersion: Int) throws -> LayoutRecord {
+        try verify(layout.isIntact, "the row of the layout of spec \(spec.name.quotedForMessage) at \(JSONWriter.format(layout.crossExtent))")
+        let fresh = layout.status == "ready" && layout.specHash == spec.contentHash && layout.engineVersion == engineVersion
+        return LayoutRecord(
+            layout: StoredLayout(
+                id: layout.id, specName: spec.name, axis: Axis(rawValue: spec.axis) ?? .vertical, crossExtent: layout.crossExtent,
+                state: fresh ? .fresh : .stale, contentLength: layout.totals.contentLength, sectionCount: layout.totals.sectionCount,
+                cellCount: layout.totals.cellCount, elementCount: layout.totals.elementCount, engineVersion: layout.engineVersion,
+                computeSeconds: layout.computeSeconds
+            ),
+            overhang: layout.totals.overhang,
+            revision: layout.revision,
+            directorySummary: layout.directorySummary
+        )
+    }
+
+    private func spec(id: Int64) throws -> SpecRowData? {
+        guard let spec = try first(SpecRowData.self, .key(.integer(id))) else { return nil }
+        try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
+        return spec
+    }
+
+    /// The records of `spec`'s layouts, by extent.
+    private func records(of spec: SpecRowData, engineVersion: Int) throws -> [LayoutRecord] {
+        try all(LayoutRow.self, .key(.integer(spec.id), index: 1)).map { try record(of: $0, spec: spec, engineVersion: engineVersion) }
+    }
+
+    package func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord? {
+        guard let spec = try first(SpecRowData.self, .key(.text(name), index: 1)),
+              let layout = try first(LayoutRow.self, .key(.integer(spec.id), .real(crossExtent), index: 1))
+        else { return nil }
+        try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
+        return try record(of: layout, spec: spec, engineVersion: engineVersion)
+    }
+
+    package func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord? {
+        guard let layout = try first(LayoutRow.self, .key(.integer(id))), let spec = try spec(id: layout.specID) else { return nil }
+        return try record(of: layout, spec: spec, engineVersion: engineVersion)
+    }
+
+    package func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord] {
+        if let specID {
+            return try spec(id: specID).map { try records(of: $0, engineVersion: engineVersion) } ?? []
+        }
+        return try layoutRecords(namesAfter: nil, through: nil, engineVersion: engineVersion)
+    }
+
+    package func layoutRecords(namesAfter after: String?, through last: String, engineVersion: Int) throws -> [LayoutRecord] {
+        try layoutRecords(namesAfter: after, through: Optional(last), engineVersion: engineVersion)
+    }
+
+    /// The layouts of the specs named after `after` through `last`, by name and extent.
+    private func layoutRecords(namesAfter after: String?, through last: String?, engineVersion: Int) throws -> [LayoutRecord] {
+        let range = RowRange(
+            index: 1, lower: after.map { .init(.text($0), inclusive: false) }, upper: last.map { .init(.text($0), inclusive: true) }
+        )
+        var found: [LayoutRecord] = []
+        try each(SpecRowData.self, range) { spec in
+            let layouts = try records(of: spec, engineVersion: engineVersion)
+            if !layouts.isEmpty { try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)") }
+            found += layouts
+            return true
+        }
+        return found
+    }
+
+    package func layoutID(specID: Int64, crossExtent: Double) throws -> Int64? {
+        try first(LayoutRow.self, .key(.integer(specID), .real(crossExtent), index: 1))?.id
+    }
+}
+
+extension RowSnapshot {
+    private func verified(_ row: SectionRow) throws -> SectionRecord {
+        try verify(row.isIntact, "the row of section \(row.key) of layout \(row.layoutID)")
+        return row.record
+    }
+
+    package func sections(layoutID: Int64) throws -> [SectionRecord] {
+        try all(SectionRow.self, .key(.integer(layoutID))).map(verified)
+    }
+
+    package func forEachSection(layoutID: Int64, fromTheOneBeforeEndingAtOrAfter low: Double, _ body: (SectionRecord) throws -> Bool) throws {
+        let from: Int
+        if let first = try first(SectionRow.self, RowRange(index: 1, [.integer(layoutID)], lower: .init(.real(low), inclusive: true))) {
+            from = first.key - 1
+        } else if let last = try first(SectionRow.self, RowRange([.integer(layoutID)], descending: true)) {
+            from = last.key
+        } else {
+            return
+        }
+        try each(SectionRow.self, RowRange([.integer(layoutID)], lower: .init(.init(from), inclusive: true))) { row in
+            try body(verified(row))
+        }
+    }
+
+    package func section(layoutID: Int64, index: Int) throws -> SectionRecord? {
+        try first(SectionRow.self, .key(.integer(layoutID), .init(index))).map(verified)
+    }
+
+    package func placerState(layoutID: Int64, slot: Int) throws -> [UInt8]? {
+        var state: [UInt8]?
+        try each(SectionRow.self, .key(.integer(layoutID))) { row in
+            guard row.record.slot == slot else { return true }
+            _ = try verified(row)
+            state = row.placerState
+            return false
+        }
+        return state
+    }
+
+    package func placerStates(layoutID: Int64) throws -> [Int: [UInt8]] {
+        var states: [Int: [UInt8]] = [:]
+        try each(SectionRow.self, .key(.integer(layoutID))) { row in
+            guard let state = row.placerState else { return true }
+            _ = try verified(row)
+            states[row.record.slot] = state
+            return true
+        }
+        return states
+    }
+}

@@ -1,0 +1,136 @@
+import TesseraLayout
+
+/// The store's reads, written once over a backend's rows: each decodes the
+/// rows it needs and verifies their checksums before it trusts a value.
+package class RowSnapshot: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGroupReads {
+    package let rows: any RowReader
+    package let location: String
+
+    package init(_ rows: any RowReader, location: String) {
+        self.rows = rows
+        self.location = location
+    }
+
+    package var resolutionScope: ResolutionScope? {
+        get throws { try rows.resolutionScope }
+    }
+
+    // MARK: Rows
+
+    /// Calls `body` with each row of `range`, decoded, until it returns false.
+    func each<T: TableRow>(_: T.Type, _ range: RowRange, _ body: (T) throws -> Bool) throws {
+        try rows.scan(T.table, range) { row in
+            do {
+                return try body(T(row))
+            } catch let error as RowDecodingError {
+                throw StoreError.damaged(store: location, "a row of \(T.table.name) holds a value of the wrong type in \(error.column)")
+            }
+        }
+    }
+
+    func all<T: TableRow>(_ type: T.Type, _ range: RowRange) throws -> [T] {
+        var found: [T] = []
+        try each(type, range) { found.append($0); return true }
+        return found
+    }
+
+    func first<T: TableRow>(_ type: T.Type, _ range: RowRange) throws -> T? {
+        var found: T?
+        var first = range
+        first.limit = 1
+        try each(type, first) { found = $0; return false }
+        return found
+    }
+
+    func verify(_ intact: Bool, _ what: @autoclosure () -> String) throws {
+        guard intact else { throw StoreError.damaged(store: location, "\(what()) does not match its checksum") }
+    }
+
+    // MARK: Specs
+
+    private func spec(name: String) throws -> SpecRowData? {
+        guard let spec = try first(SpecRowData.self, .key(.text(name), index: 1)) else { return nil }
+        try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
+        return spec
+    }
+
+    package func specID(name: String) throws -> Int64? {
+        try spec(name: name)?.id
+    }
+
+    package func specRecord(name: String) throws -> SpecRecord? {
+        try spec(name: name).map { SpecRecord(id: $0.id, header: $0.body, contentHash: $0.contentHash, sectionCount: $0.sectionCount) }
+    }
+
+    private static func summary(of spec: SpecRowData) -> StoredSpec {
+        StoredSpec(
+            name: spec.name, axis: Axis(rawValue: spec.axis) ?? .vertical, sectionCount: spec.sectionCount,
+            contentHash: spec.contentHash, updatedAt: spec.updatedAt
+        )
+    }
+
+    package func nameConflicts() throws -> [String] {
+        var names: [String] = []
+        try rows.scan(.specNameConflicts, .all) { row in
+            if let name = row.first?.text { names.append(name) }
+            return true
+        }
+        return names
+    }
+
+    package func specSummaries(after: String?, limit: Int) throws -> [StoredSpec] {
+        let range = RowRange(index: 1, lower: after.map { .init(.text($0), inclusive: false) }, limit: limit)
+        return try all(SpecRowData.self, range).map { spec in
+            try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
+            return Self.summary(of: spec)
+        }
+    }
+
+    package func specSummary(name: String) throws -> StoredSpec? {
+        try spec(name: name).map(Self.summary(of:))
+    }
+
+    private func specSections(specID: Int64, in range: RowRange? = nil, _ what: String) throws -> [SpecSectionRow] {
+        try all(SpecSectionRow.self, range ?? .key(.integer(specID))).map { row in
+            try verify(row.isIntact, "the stored \(what) of section \(row.section) of spec \(specID)")
+            return row
+        }
+    }
+
+    package func sectionBodies(specID: Int64) throws -> [String] {
+        try specSections(specID: specID, "body").map(\.body)
+    }
+
+    package func sectionBody(specID: Int64, index: Int) throws -> String? {
+        try specSections(specID: specID, in: .key(.integer(specID), .init(index)), "body").first?.body
+    }
+
+    package func sectionIdentities(specID: Int64) throws -> [SectionIdentity] {
+        try specSections(specID: specID, "identity").map { SectionIdentity(identity: $0.identity, hash: $0.contentHash) }
+    }
+
+    package func sectionIdentity(specID: Int64, index: Int) throws -> SectionIdentity? {
+        try specSections(specID: specID, in: .key(.integer(specID), .init(index)), "identity").first
+            .map { SectionIdentity(identity: $0.identity, hash: $0.contentHash) }
+    }
+
+    package func specHashPrefix(specID: Int64) throws -> SpecHashPrefix? {
+        guard let row = try first(SpecHashPrefixRow.self, .key(.integer(specID))) else { return nil }
+        try verify(row.isIntact, "the stored hash prefix of spec \(specID)")
+        return row.prefix
+    }
+
+    private func verified(_ run: ItemRunRow) throws -> ItemRun {
+        try verify(run.isIntact, "the items appended to section \(run.run.section) of spec \(run.specID)")
+        return run.run
+    }
+
+    package func itemRuns(specID: Int64, section: Int?) throws -> [ItemRun] {
+        let range: RowRange = section.map { .key(.integer(specID), .init($0)) } ?? .key(.integer(specID))
+        return try all(ItemRunRow.self, range).map(verified)
+    }
+
+    package func lastItemRun(specID: Int64, section: Int) throws -> ItemRun? {
+        try first(ItemRunRow.self, RowRange([.integer(specID), .init(section)], descending: true)).map(verified)
+    }
+}

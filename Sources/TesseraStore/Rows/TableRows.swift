@@ -1,0 +1,378 @@
+import TesseraLayout
+
+/// A table's row as a typed value: decoded from the port's ``Row`` (its
+/// checksums kept as stored, so a reader can verify them) and encoded back.
+package protocol TableRow: Sendable {
+    static var table: RowTable { get }
+    init(_ row: Row) throws(RowDecodingError)
+    var row: Row { get }
+}
+
+/// A stored value of the wrong type for its column.
+package struct RowDecodingError: Error {
+    package var column: String
+}
+
+extension TableRow {
+    /// Whether every checksum of the row holds.
+    package var isIntact: Bool {
+        let row = row
+        return Self.table.checksums.allSatisfy { $0.holds(in: row) }
+    }
+
+    /// The checksums that do not hold, by their column's name.
+    package var brokenChecksums: [String] {
+        let row = row
+        return Self.table.checksums.filter { !$0.holds(in: row) }.map { Self.table.columns[$0.column] }
+    }
+
+    /// Stores the checksums of the row's columns, as a write does.
+    package mutating func resum() {
+        var row = row
+        for checksum in Self.table.checksums { checksum.seal(&row) }
+        // Every table row decodes what it encodes.
+        if let sealed = try? Self(row) { self = sealed }
+    }
+}
+
+/// Reads a row's columns in order, by type.
+struct RowDecoder {
+    let row: Row
+    let table: RowTable
+    private var next = 0
+
+    init(_ row: Row, _ table: RowTable) {
+        self.row = row
+        self.table = table
+    }
+
+    private mutating func take() throws(RowDecodingError) -> ColumnValue {
+        guard next < row.count, next < table.columns.count else { throw RowDecodingError(column: "column \(next)") }
+        defer { next += 1 }
+        return row[next]
+    }
+
+    private func failure() -> RowDecodingError {
+        RowDecodingError(column: "\(table.name).\(table.columns[next - 1])")
+    }
+
+    mutating func int64() throws(RowDecodingError) -> Int64 {
+        guard let value = try take().integer else { throw failure() }
+        return value
+    }
+
+    mutating func int() throws(RowDecodingError) -> Int {
+        guard let value = try take().integer, let int = Int(exactly: value) else { throw failure() }
+        return int
+    }
+
+    mutating func bool() throws(RowDecodingError) -> Bool { try int() != 0 }
+
+    mutating func double() throws(RowDecodingError) -> Double {
+        guard let value = try take().real else { throw failure() }
+        return value
+    }
+
+    mutating func optionalDouble() throws(RowDecodingError) -> Double? {
+        let value = try take()
+        if value.isNull { return nil }
+        guard let real = value.real else { throw failure() }
+        return real
+    }
+
+    mutating func text() throws(RowDecodingError) -> String {
+        guard let value = try take().text else { throw failure() }
+        return value
+    }
+
+    mutating func blob() throws(RowDecodingError) -> [UInt8] {
+        guard let value = try take().blob else { throw failure() }
+        return value
+    }
+
+    mutating func optionalBlob() throws(RowDecodingError) -> [UInt8]? {
+        let value = try take()
+        if value.isNull { return nil }
+        guard let bytes = value.blob else { throw failure() }
+        return bytes
+    }
+}
+
+extension ColumnValue {
+    init(_ value: Int) { self = .integer(Int64(value)) }
+    init(_ value: Bool) { self = .integer(value ? 1 : 0) }
+    init(_ value: Double?) { self = value.map(ColumnValue.real) ?? .null }
+    init(_ value: [UInt8]?) { self = value.map(ColumnValue.blob) ?? .null }
+}
+
+/// A spec's row (`specs`): everything but its sections' bodies.
+package struct SpecRowData: TableRow {
+    package static var table: RowTable { .specs }
+    package var id: Int64
+    package var name: String
+    /// The canonical JSON of everything but the sections.
+    package var body: String
+    package var contentHash: String
+    package var axis: String
+    package var sectionCount: Int
+    package var checksum: Int64 = 0
+    package var updatedAt: Double
+
+    package init(id: Int64, name: String, body: String, contentHash: String, axis: String, sectionCount: Int, updatedAt: Double) {
+        self.id = id
+        self.name = name
+        self.body = body
+        self.contentHash = contentHash
+        self.axis = axis
+        self.sectionCount = sectionCount
+        self.updatedAt = updatedAt
+    }
+
+    package init(_ row: Row) throws(RowDecodingError) {
+        var decoder = RowDecoder(row, Self.table)
+        id = try decoder.int64()
+        name = try decoder.text()
+        body = try decoder.text()
+        contentHash = try decoder.text()
+        axis = try decoder.text()
+        sectionCount = try decoder.int()
+        checksum = try decoder.int64()
+        updatedAt = try decoder.double()
+    }
+
+    package var row: Row {
+        [.integer(id), .text(name), .text(body), .text(contentHash), .text(axis), .init(sectionCount), .integer(checksum), .real(updatedAt)]
+    }
+}
+
+/// The stored body of one section of a spec (`spec_sections`).
+package struct SpecSectionRow: TableRow {
+    package static var table: RowTable { .specSections }
+    package var specID: Int64
+    package var section: Int
+    package var identity: String
+    package var contentHash: String
+    package var body: String
+    package var checksum: Int64 = 0
+}
+
+extension SpecSectionRow {
+    package init(_ row: Row) throws(RowDecodingError) {
+        var decoder = RowDecoder(row, Self.table)
+        specID = try decoder.int64()
+        section = try decoder.int()
+        identity = try decoder.text()
+        contentHash = try decoder.text()
+        body = try decoder.text()
+        checksum = try decoder.int64()
+    }
+
+    package var row: Row {
+        [.integer(specID), .init(section), .text(identity), .text(contentHash), .text(body), .integer(checksum)]
+    }
+}
+
+/// Items appended to one section of a spec (`spec_item_runs`).
+package struct ItemRunRow: TableRow {
+    package static var table: RowTable { .itemRuns }
+    package var specID: Int64
+    package var run: ItemRun
+    package var checksum: Int64 = 0
+}
+
+extension ItemRunRow {
+    package init(_ row: Row) throws(RowDecodingError) {
+        var decoder = RowDecoder(row, Self.table)
+        specID = try decoder.int64()
+        run = try ItemRun(
+            section: decoder.int(), firstItem: decoder.int(), itemCount: decoder.int(), items: decoder.text(), hashState: decoder.blob()
+        )
+        checksum = try decoder.int64()
+    }
+
+    package var row: Row {
+        [.integer(specID), .init(run.section), .init(run.firstItem), .init(run.itemCount), .text(run.items), .blob(run.hashState), .integer(checksum)]
+    }
+}
+
+/// What an append needs of the spec's hash without reading its items again
+/// (`spec_hash_prefixes`).
+package struct SpecHashPrefixRow: TableRow {
+    package static var table: RowTable { .specHashPrefixes }
+    package var specID: Int64
+    package var prefix: SpecHashPrefix
+    package var checksum: Int64 = 0
+}
+
+extension SpecHashPrefixRow {
+    package init(_ row: Row) throws(RowDecodingError) {
+        var decoder = RowDecoder(row, Self.table)
+        specID = try decoder.int64()
+        prefix = try SpecHashPrefix(specHash: decoder.text(), sectionCount: decoder.int(), state: decoder.blob())
+        checksum = try decoder.int64()
+    }
+
+    package var row: Row {
+        [.integer(specID), .text(prefix.specHash), .init(prefix.sectionCount), .blob(prefix.state), .integer(checksum)]
+    }
+}
+
+/// A layout's row (`layouts`): its spec, extent, engine version, totals
+/// and freshness. Times are not covered by the checksum.
+package struct LayoutRow: TableRow {
+    package static var table: RowTable { .layouts }
+    package var id: Int64
+    package var specID: Int64
+    package var crossExtent: Double
+    package var engineVersion: Int
+    package var specHash: String
+    package var totals: LayoutTotals
+    /// `ready`, or `stale` once invalidated.
+    package var status: String
+    /// Bumped by every change in place, for readers' caches.
+    package var revision: Int64
+    package var checksum: Int64 = 0
+    package var computeSeconds: Double
+    package var updatedAt: Double
+    /// The directory summary, which carries its own checksum (not covered by the row's).
+    package var directorySummary: [UInt8]?
+}
+
+extension LayoutRow {
+    package init(_ row: Row) throws(RowDecodingError) {
+        var decoder = RowDecoder(row, Self.table)
+        id = try decoder.int64()
+        specID = try decoder.int64()
+        crossExtent = try decoder.double()
+        engineVersion = try decoder.int()
+        specHash = try decoder.text()
+        totals = try LayoutTotals(
+            contentLength: decoder.double(), sectionCount: decoder.int(), cellCount: decoder.int(), elementCount: decoder.int(),
+            overhang: decoder.double()
+        )
+        status = try decoder.text()
+        revision = try decoder.int64()
+        checksum = try decoder.int64()
+        computeSeconds = try decoder.double()
+        updatedAt = try decoder.double()
+        directorySummary = try decoder.optionalBlob()
+    }
+
+    package var row: Row {
+        [
+            .integer(id), .integer(specID), .real(crossExtent), .init(engineVersion), .text(specHash), .real(totals.contentLength),
+            .init(totals.sectionCount), .init(totals.cellCount), .init(totals.elementCount), .real(totals.overhang), .text(status),
+            .integer(revision), .integer(checksum), .real(computeSeconds), .real(updatedAt), .init(directorySummary),
+        ]
+    }
+}
+
+/// A section row of a layout (`layout_sections`): its geometry, slot,
+/// scroll-axis end and placer state.
+package struct SectionRow: TableRow {
+    package static var table: RowTable { .layoutSections }
+    package var layoutID: Int64
+    package var record: SectionRecord
+    package var end: Double
+    package var placerState: [UInt8]?
+    package var checksum: Int64 = 0
+
+    /// The section's index, its key within the layout.
+    package var key: Int { record.geometry.index }
+}
+
+extension SectionRow {
+    package init(_ row: Row) throws(RowDecodingError) {
+        var decoder = RowDecoder(row, Self.table)
+        layoutID = try decoder.int64()
+        let index = try decoder.int()
+        let slot = try decoder.int()
+        let start = try decoder.double()
+        end = try decoder.double()
+        let itemCount = try decoder.int()
+        let itemsExtent = try decoder.double()
+        let spanLow = try decoder.optionalDouble()
+        let spanHigh = try decoder.optionalDouble()
+        let headerSize = try decoder.optionalDouble()
+        let headerPinned = try decoder.bool()
+        let footerSize = try decoder.optionalDouble()
+        let footerPinned = try decoder.bool()
+        let geometry = try SectionGeometry(
+            index: index, start: start,
+            header: headerSize.map { Supplementary(size: $0, pinned: headerPinned) },
+            footer: footerSize.map { Supplementary(size: $0, pinned: footerPinned) },
+            background: decoder.bool(), scrollStartInset: decoder.double(), scrollEndInset: decoder.double(),
+            crossStartInset: decoder.double(), itemCount: itemCount, itemsExtent: itemsExtent,
+            cellSpan: spanLow.flatMap { low in spanHigh.flatMap { low <= $0 ? low...$0 : nil } }
+        )
+        placerState = try decoder.optionalBlob()
+        var withOrthogonal = geometry
+        withOrthogonal.orthogonalContentLength = try decoder.optionalDouble()
+        record = SectionRecord(geometry: withOrthogonal, slot: slot)
+        checksum = try decoder.int64()
+    }
+
+    package var row: Row {
+        let geometry = record.geometry
+        return [
+            .integer(layoutID), .init(geometry.index), .init(record.slot), .real(geometry.start), .real(end), .init(geometry.itemCount),
+            .real(geometry.itemsExtent), .init(geometry.cellSpan?.lowerBound), .init(geometry.cellSpan?.upperBound),
+            .init(geometry.header?.size), .init(geometry.header?.pinned ?? false), .init(geometry.footer?.size),
+            .init(geometry.footer?.pinned ?? false), .init(geometry.background), .real(geometry.scrollStartInset),
+            .real(geometry.scrollEndInset), .real(geometry.crossStartInset), .init(placerState),
+            .init(geometry.orthogonalContentLength), .integer(checksum),
+        ]
+    }
+}
+
+/// A cell group: its place, exact bounds, reach and frames, under three
+/// checksums: the directory's columns, the reach's, and the frames' bytes.
+package struct GroupRow: TableRow {
+    package static var table: RowTable { .cellGroups }
+    package var layoutID: Int64
+    package var slot: Int
+    package var firstItem: Int
+    package var id: Int64
+    package var bounds: QueryBounds
+    package var checksum: Int64 = 0
+    package var reach: GroupReach
+    package var reachChecksum: Int64 = 0
+    package var frames: [UInt8]
+    package var framesChecksum: Int64 = 0
+
+    package init(layoutID: Int64, slot: Int, firstItem: Int, id: Int64, bounds: QueryBounds, reach: GroupReach, frames: [UInt8]) {
+        self.layoutID = layoutID
+        self.slot = slot
+        self.firstItem = firstItem
+        self.id = id
+        self.bounds = bounds
+        self.reach = reach
+        self.frames = frames
+    }
+
+    package init(_ row: Row) throws(RowDecodingError) {
+        var decoder = RowDecoder(row, Self.table)
+        layoutID = try decoder.int64()
+        slot = try decoder.int()
+        firstItem = try decoder.int()
+        id = try decoder.int64()
+        bounds = try QueryBounds(minCross: decoder.double(), maxCross: decoder.double(), minScroll: decoder.double(), maxScroll: decoder.double())
+        checksum = try decoder.int64()
+        reach = try GroupReach(start: decoder.double(), end: decoder.double(), slack: decoder.double())
+        reachChecksum = try decoder.int64()
+        frames = try decoder.blob()
+        framesChecksum = try decoder.int64()
+    }
+
+    package var row: Row {
+        [
+            .integer(layoutID), .init(slot), .init(firstItem), .integer(id), .real(bounds.minCross),
+            .real(bounds.maxCross), .real(bounds.minScroll), .real(bounds.maxScroll), .integer(checksum), .real(reach.start),
+            .real(reach.end), .real(reach.slack), .integer(reachChecksum), .blob(frames), .integer(framesChecksum),
+        ]
+    }
+
+    package var directoryIsIntact: Bool { Self.table.checksums[0].holds(in: row) }
+    package var reachIsIntact: Bool { Self.table.checksums[1].holds(in: row) }
+    package var framesAreIntact: Bool { Self.table.checksums[2].holds(in: row) }
+}
