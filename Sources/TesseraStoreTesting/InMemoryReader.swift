@@ -22,7 +22,7 @@ final class InMemoryWriter: InMemoryReader, RowWriter {
     // What the write changes is not committed yet: nothing it resolves is kept.
     override package var resolutionScope: ResolutionScope? { nil }
 
-    package func nextNumber(_ table: RowTable) throws -> Int64 {
+    package func nextNumber(_ table: RowTable, for row: Row) throws -> Int64 {
         tables[table].nextNumber()
     }
 

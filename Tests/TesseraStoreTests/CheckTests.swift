@@ -65,7 +65,7 @@ struct CheckTests {
          "holds bytes that are not frames",
          ("UPDATE cell_groups SET frames = substring(frames from 1 for 64) WHERE slot = 0 AND first_item = 250", "holds bytes that are not frames"), { tables in
             let id = group250(tables)
-            tables.alterGroups { if $0.id == id { $0.frames = Array($0.frames.prefix(64)) } }
+            tables.alterGroups { if $0.id == id { $0.frames = Array(($0.frames ?? []).prefix(64)) } }
         }),
         // 64 zero bytes read as two frames in the plain form of schema versions 1–3.
         ("UPDATE cell_groups SET frames = zeroblob(64) WHERE id = (SELECT group_id FROM cell_group_directory WHERE slot = 0 AND first_item = 250)",

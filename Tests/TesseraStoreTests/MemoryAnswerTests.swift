@@ -166,7 +166,7 @@ struct MemoryAnswerTests {
         try temporary.change(
             sql: "UPDATE cell_groups SET frames = zeroblob(length(frames)) WHERE id IN (SELECT group_id FROM cell_group_directory WHERE first_item = 250)",
             postgres: "UPDATE cell_groups SET frames = decode(repeat('00', length(frames)), 'hex') WHERE first_item = 250",
-            memory: { tables in tables.alterGroups { if $0.firstItem == 250 { $0.frames = [UInt8](repeating: 0, count: $0.frames.count) } } }
+            memory: { tables in tables.alterGroups { if $0.firstItem == 250 { $0.frames = [UInt8](repeating: 0, count: $0.frames?.count ?? 0) } } }
         )
         let reader = try temporary.reopen()
         for pass in 0..<3 {

@@ -23,7 +23,7 @@ struct ResumeDamageTests {
             sql: "UPDATE cell_groups SET frames = substr(frames, 1, 64) WHERE id = (SELECT group_id FROM cell_group_directory WHERE slot = 0 AND first_item = 500)",
             postgres: "UPDATE cell_groups SET frames = substring(frames from 1 for 64) WHERE slot = 0 AND first_item = 500"
         ) { tables in
-            tables.alterGroups { if $0.firstItem == 500 { $0.frames = Array($0.frames.prefix(64)) } }
+            tables.alterGroups { if $0.firstItem == 500 { $0.frames = Array(($0.frames ?? []).prefix(64)) } }
         }
         let error = await #expect(throws: StoreError.self) {
             try await store.append(name: "grid", section: 0, items: Array(repeating: Item(), count: 30))
@@ -43,7 +43,7 @@ struct ResumeDamageTests {
         try temporary.change(sql: "") { tables in
             tables.alterGroups { row in
                 guard row.firstItem == 500 else { return }
-                row.frames = Array(row.frames.prefix(64))
+                row.frames = Array((row.frames ?? []).prefix(64))
                 row.resum()
             }
         }

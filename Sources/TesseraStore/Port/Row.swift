@@ -105,6 +105,9 @@ package struct RowRange: Sendable {
     package var upper: Bound?
     package var descending: Bool
     package var limit: Int
+    /// Only the first this many columns are read (the others are NULL): a
+    /// table keeps its large values last.
+    package var columns: Int?
 
     package struct Bound: Sendable {
         package var value: ColumnValue
@@ -117,7 +120,8 @@ package struct RowRange: Sendable {
     }
 
     package init(
-        index: Int = 0, _ prefix: [ColumnValue] = [], lower: Bound? = nil, upper: Bound? = nil, descending: Bool = false, limit: Int = .max
+        index: Int = 0, _ prefix: [ColumnValue] = [], lower: Bound? = nil, upper: Bound? = nil, descending: Bool = false, limit: Int = .max,
+        columns: Int? = nil
     ) {
         self.index = index
         self.prefix = prefix
@@ -125,6 +129,7 @@ package struct RowRange: Sendable {
         self.upper = upper
         self.descending = descending
         self.limit = limit
+        self.columns = columns
     }
 
     /// Every row of the table.

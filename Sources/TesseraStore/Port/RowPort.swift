@@ -15,9 +15,11 @@ package protocol RowReader: AnyObject {
 /// A write transaction's rows. Changes are seen by the transaction's own
 /// scans at once, and by others when the transaction commits.
 package protocol RowWriter: RowReader {
-    /// A number for the table's counted column that no row of it ever had
-    /// (numbers are not reused: readers cache layouts by id).
-    func nextNumber(_ table: RowTable) throws -> Int64
+    /// A number for the counted column of `row` that no row of the table
+    /// ever had (numbers are not reused: readers cache layouts by id). The
+    /// row's other values may choose among ranges (SQLite keeps large
+    /// frame blobs apart from small ones).
+    func nextNumber(_ table: RowTable, for row: Row) throws -> Int64
 
     /// Inserts `row`; a row with its primary key must not exist.
     func insert(_ table: RowTable, _ row: Row) throws

@@ -45,6 +45,8 @@ package struct RowChecksum: Sendable {
     package let column: Int
     package let covered: [Int]
     package let ofBytes: Bool
+    /// NULL here with every covered value NULL holds: columns a later schema added, never written.
+    package let absentWhenNull: Bool
 
     /// The checksum of `row`'s covered columns.
     package func value(of row: Row) -> Int64 {
@@ -59,7 +61,8 @@ package struct RowChecksum: Sendable {
 
     /// Whether `row` holds its covered columns' checksum.
     package func holds(in row: Row) -> Bool {
-        row[column] == .integer(value(of: row))
+        if absentWhenNull, row[column].isNull { return covered.allSatisfy { row[$0].isNull } }
+        return row[column] == .integer(value(of: row))
     }
 
     /// Stores the checksum of `row`'s covered columns in `row`.
@@ -74,7 +77,7 @@ extension RowTable {
         checksums.map { name, covered, bytes in
             let column = columns.firstIndex(of: name) ?? 0
             let over = covered.map { $0.compactMap { columns.firstIndex(of: $0) } } ?? Array(0..<column)
-            return RowChecksum(column: column, covered: over, ofBytes: bytes)
+            return RowChecksum(column: column, covered: over, ofBytes: bytes, absentWhenNull: name == "reach_checksum")
         }
     }
 
@@ -122,12 +125,15 @@ extension RowTable {
         primaryKey: ["layout_id", "section"], uniqueKeys: [["layout_id", "end", "section"]]
     )
     /// A cell group: its directory row, its reach and its frames, each under
-    /// its own checksum (SQLite keeps them in three tables).
+    /// its own checksum (SQLite keeps the frames in a table of their own).
+    /// The frames come last: a read of the directory leaves them out
+    /// (``RowRange/columns``, ``directoryColumns``). The reach of a row
+    /// written before schema version 6 is NULL, checksum and all.
     package static let cellGroups = table(
         "cell_groups",
         [
             "layout_id", "slot", "first_item", "group_id", "min_cross", "max_cross", "min_scroll", "max_scroll", "checksum",
-            "reach_start", "reach_end", "reach_slack", "reach_checksum", "frames", "frames_checksum",
+            "reach_start", "reach_end", "reach_slack", "reach_checksum", "frames_checksum", "frames",
         ],
         primaryKey: ["layout_id", "slot", "first_item"], uniqueKeys: [["group_id"]], counted: "group_id",
         checksums: [
@@ -136,6 +142,9 @@ extension RowTable {
             ("frames_checksum", ["frames"], true),
         ]
     )
+
+    /// The columns of a cell group before its frames.
+    package static let directoryColumns = 14
 
     /// Every table, parents before children.
     package static let all: [RowTable] = [

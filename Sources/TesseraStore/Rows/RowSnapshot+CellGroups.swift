@@ -17,7 +17,7 @@ extension RowSnapshot {
     }
 
     package func forEachGroup(layoutID: Int64, _ body: (GroupRecord) throws -> Void) throws {
-        try each(GroupRow.self, .key(.integer(layoutID))) { group in
+        try each(GroupRow.self, RowRange([.integer(layoutID)], columns: RowTable.directoryColumns)) { group in
             try verify(group)
             try body(record(of: group))
             return true
@@ -27,24 +27,24 @@ extension RowSnapshot {
     /// The frames as stored, unverified: the caller checks them against the checksums it holds.
     package func visitFrames(_ groups: [FramesKey], _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
         for (index, key) in groups.enumerated() {
-            try first(GroupRow.self, .key(.integer(key.id), index: 1))?.frames.withUnsafeBytes { body(index, $0) }
+            try first(GroupRow.self, .key(.integer(key.id), index: 1))?.frames?.withUnsafeBytes { body(index, $0) }
         }
     }
 
     package func visitStoredFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        try first(GroupRow.self, .key(.integer(groupID), index: 1))?.frames.withUnsafeBytes(body)
+        try first(GroupRow.self, .key(.integer(groupID), index: 1))?.frames?.withUnsafeBytes(body)
     }
 
     package func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         guard let group = try first(GroupRow.self, RowRange(Self.slot(layoutID, slot) + [.init(firstItem)])) else { return nil }
         try verify(group, frames: true)
-        return try group.frames.withUnsafeBytes(body)
+        return try (group.frames ?? []).withUnsafeBytes(body)
     }
 
     /// The first items of the slot's groups whose stored bounds meet `bounds`.
     package func indexedGroupRange(layoutID: Int64, slot: Int, bounds: QueryBounds) throws -> ClosedRange<Int>? {
         var found: ClosedRange<Int>?
-        try each(GroupRow.self, RowRange(Self.slot(layoutID, slot))) { group in
+        try each(GroupRow.self, RowRange(Self.slot(layoutID, slot), columns: RowTable.directoryColumns)) { group in
             let meets = group.bounds.minCross <= bounds.maxCross && group.bounds.maxCross >= bounds.minCross
                 && group.bounds.minScroll <= bounds.maxScroll && group.bounds.maxScroll >= bounds.minScroll
             if meets { found = (found?.lowerBound ?? group.firstItem)...group.firstItem }
@@ -57,22 +57,35 @@ extension RowSnapshot {
         layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?, framesOf: ClosedRange<Int>?
     ) throws -> [GroupRecord] {
         let place = Self.slot(layoutID, slot)
-        var found = try all(
-            GroupRow.self,
-            RowRange(place, lower: .init(.init(firstItems.lowerBound), inclusive: true), upper: .init(.init(firstItems.upperBound), inclusive: true))
-        )
-        if let alsoFirstItem, alsoFirstItem > firstItems.upperBound, let also = try first(GroupRow.self, RowRange(place + [.init(alsoFirstItem)])) {
+        // Frames only where asked for: the rows before `framesOf`, within it, after it.
+        var found: [GroupRow] = []
+        let low = firstItems.lowerBound
+        let high = firstItems.upperBound
+        func scan(_ lower: RowRange.Bound, _ upper: RowRange.Bound, frames: Bool) throws {
+            let range = RowRange(place, lower: lower, upper: upper, columns: frames ? nil : RowTable.directoryColumns)
+            try each(GroupRow.self, range) { found.append($0); return true }
+        }
+        if let framesOf, framesOf.overlaps(firstItems) {
+            let framed = max(low, framesOf.lowerBound)...min(high, framesOf.upperBound)
+            try scan(.init(.init(low), inclusive: true), .init(.init(framed.lowerBound), inclusive: false), frames: false)
+            try scan(.init(.init(framed.lowerBound), inclusive: true), .init(.init(framed.upperBound), inclusive: true), frames: true)
+            try scan(.init(.init(framed.upperBound), inclusive: false), .init(.init(high), inclusive: true), frames: false)
+        } else {
+            try scan(.init(.init(low), inclusive: true), .init(.init(high), inclusive: true), frames: false)
+        }
+        if let alsoFirstItem, alsoFirstItem > high,
+           let also = try first(GroupRow.self, RowRange(place + [.init(alsoFirstItem)], columns: RowTable.directoryColumns)) {
             found.append(also)
         }
         return try found.map { group in
             try verify(group, reach: true)
-            return record(of: group, reach: true, frames: framesOf?.contains(group.firstItem) == true)
+            return record(of: group, reach: true, frames: framesOf?.contains(group.firstItem) == true && group.frames != nil)
         }
     }
 
     package func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {
         var span: ClosedRange<Double>?
-        try each(GroupRow.self, RowRange(Self.slot(layoutID, slot))) { group in
+        try each(GroupRow.self, RowRange(Self.slot(layoutID, slot), columns: RowTable.directoryColumns)) { group in
             try verify(group.directoryIsIntact, "a cell group's directory row of slot \(slot) of layout \(layoutID)")
             let bounds = group.bounds
             span = span.map { min($0.lowerBound, bounds.minScroll)...max($0.upperBound, bounds.maxScroll) } ?? bounds.minScroll...bounds.maxScroll

@@ -31,7 +31,7 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
     // MARK: Specs
 
     package func insertSpec(_ spec: SpecRow) throws -> Int64 {
-        let id = try writer.nextNumber(.specs)
+        let id = try writer.nextNumber(.specs, for: [])
         try put(SpecRowData(
             id: id, name: spec.name, body: spec.header, contentHash: spec.contentHash, axis: spec.axis.rawValue,
             sectionCount: spec.sectionCount, updatedAt: spec.updatedAt
@@ -96,7 +96,7 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
     }
 
     package func insertFinishedLayout(_ layout: NewLayoutRow, _ summary: LayoutTotals, computeSeconds: Double) throws -> Int64 {
-        let id = try writer.nextNumber(.layouts)
+        let id = try writer.nextNumber(.layouts, for: [])
         try put(LayoutRow(
             id: id, specID: layout.specID, crossExtent: layout.crossExtent, engineVersion: layout.engineVersion,
             specHash: layout.specHash, totals: summary, status: "ready", revision: 0, computeSeconds: computeSeconds,
@@ -153,9 +153,18 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
 
     package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
         let key: [ColumnValue] = [.integer(layoutID), .init(slot), .init(firstItem)]
-        let id = try first(GroupRow.self, RowRange(key))?.id ?? writer.nextNumber(.cellGroups)
-        try put(GroupRow(layoutID: layoutID, slot: slot, firstItem: firstItem, id: id, bounds: bounds, reach: reach, frames: Array(frames)))
-        return id
+        var group = GroupRow(layoutID: layoutID, slot: slot, firstItem: firstItem, id: 0, bounds: bounds, reach: reach, frames: Array(frames))
+        // A group written again keeps its id; a new one is numbered and inserted without a try at an update.
+        if let existing = try first(GroupRow.self, RowRange(key, columns: RowTable.directoryColumns)) {
+            group.id = existing.id
+            group.resum()
+            try writer.update(.cellGroups, group.row)
+        } else {
+            group.id = try writer.nextNumber(.cellGroups, for: group.row)
+            group.resum()
+            try writer.insert(.cellGroups, group.row)
+        }
+        return group.id
     }
 
     package func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws {

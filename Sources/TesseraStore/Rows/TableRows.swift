@@ -73,6 +73,13 @@ struct RowDecoder {
         return value
     }
 
+    mutating func optionalInt64() throws(RowDecodingError) -> Int64? {
+        let value = try take()
+        if value.isNull { return nil }
+        guard let integer = value.integer else { throw failure() }
+        return integer
+    }
+
     mutating func optionalDouble() throws(RowDecodingError) -> Double? {
         let value = try take()
         if value.isNull { return nil }
@@ -335,10 +342,12 @@ package struct GroupRow: TableRow {
     package var id: Int64
     package var bounds: QueryBounds
     package var checksum: Int64 = 0
-    package var reach: GroupReach
-    package var reachChecksum: Int64 = 0
-    package var frames: [UInt8]
+    /// Nil in a row written before groups kept their reach.
+    package var reach: GroupReach?
+    package var reachChecksum: Int64?
     package var framesChecksum: Int64 = 0
+    /// Nil when not read, or when the backend lost them.
+    package var frames: [UInt8]?
 
     package init(layoutID: Int64, slot: Int, firstItem: Int, id: Int64, bounds: QueryBounds, reach: GroupReach, frames: [UInt8]) {
         self.layoutID = layoutID
@@ -358,21 +367,25 @@ package struct GroupRow: TableRow {
         id = try decoder.int64()
         bounds = try QueryBounds(minCross: decoder.double(), maxCross: decoder.double(), minScroll: decoder.double(), maxScroll: decoder.double())
         checksum = try decoder.int64()
-        reach = try GroupReach(start: decoder.double(), end: decoder.double(), slack: decoder.double())
-        reachChecksum = try decoder.int64()
-        frames = try decoder.blob()
+        let reachStart = try decoder.optionalDouble()
+        let reachEnd = try decoder.optionalDouble()
+        let reachSlack = try decoder.optionalDouble()
+        reach = reachStart.flatMap { start in reachEnd.flatMap { end in reachSlack.map { GroupReach(start: start, end: end, slack: $0) } } }
+        reachChecksum = try decoder.optionalInt64()
         framesChecksum = try decoder.int64()
+        frames = try decoder.optionalBlob()
     }
 
     package var row: Row {
         [
-            .integer(layoutID), .init(slot), .init(firstItem), .integer(id), .real(bounds.minCross),
-            .real(bounds.maxCross), .real(bounds.minScroll), .real(bounds.maxScroll), .integer(checksum), .real(reach.start),
-            .real(reach.end), .real(reach.slack), .integer(reachChecksum), .blob(frames), .integer(framesChecksum),
+            .integer(layoutID), .init(slot), .init(firstItem), .integer(id), .real(bounds.minCross), .real(bounds.maxCross),
+            .real(bounds.minScroll), .real(bounds.maxScroll), .integer(checksum), .init(reach?.start), .init(reach?.end),
+            .init(reach?.slack), reachChecksum.map(ColumnValue.integer) ?? .null, .integer(framesChecksum), .init(frames),
         ]
     }
 
     package var directoryIsIntact: Bool { Self.table.checksums[0].holds(in: row) }
     package var reachIsIntact: Bool { Self.table.checksums[1].holds(in: row) }
-    package var framesAreIntact: Bool { Self.table.checksums[2].holds(in: row) }
+    /// False when the frames were not read or are lost.
+    package var framesAreIntact: Bool { frames != nil && Self.table.checksums[2].holds(in: row) }
 }
