@@ -1,3 +1,4 @@
+import TesseraLayout
 import TesseraStore
 
 /// The rows of one committed state, for a read.
@@ -15,6 +16,18 @@ class InMemoryReader: RowReader {
     }
 
     package var resolutionScope: ResolutionScope? { ResolutionScope(tag: InMemoryDatabase.tag(version)) }
+
+    /// No spatial index: the slot's groups whose bounds meet `bounds`, by a scan of them all.
+    package func indexedGroupRange(layoutID: Int64, slot: Int, bounds: QueryBounds) throws -> ClosedRange<Int>? {
+        var found: ClosedRange<Int>?
+        let range = RowRange([.integer(layoutID), .integer(Int64(slot))], columns: RowTable.directoryColumns)
+        try scan(.cellGroups, range) { row in
+            guard let group = try? GroupRow(row) else { return true }
+            if group.bounds.mayIntersect(bounds) { found = (found?.lowerBound ?? group.firstItem)...group.firstItem }
+            return true
+        }
+        return found
+    }
 }
 
 /// A write's own copy of the rows, committed whole when the write ends.

@@ -105,9 +105,9 @@ package struct RowRange: Sendable {
     package var upper: Bound?
     package var descending: Bool
     package var limit: Int
-    /// Only the first this many columns are read (the others are NULL): a
-    /// table keeps its large values last.
-    package var columns: Int?
+    /// The columns the caller needs (nil: all); a backend may leave the
+    /// others NULL, and need not read a large value no one asked for.
+    package var columns: [Int]?
 
     package struct Bound: Sendable {
         package var value: ColumnValue
@@ -121,7 +121,7 @@ package struct RowRange: Sendable {
 
     package init(
         index: Int = 0, _ prefix: [ColumnValue] = [], lower: Bound? = nil, upper: Bound? = nil, descending: Bool = false, limit: Int = .max,
-        columns: Int? = nil
+        columns: [Int]? = nil
     ) {
         self.index = index
         self.prefix = prefix

@@ -1,3 +1,5 @@
+import TesseraLayout
+
 /// What a backend that stores rows does: fetch them by key or by range of
 /// an index, inside a snapshot, and change them inside a transaction. The
 /// store, above it, encodes its records as rows, verifies their checksums
@@ -6,6 +8,11 @@ package protocol RowReader: AnyObject {
     /// Calls `body` with each row of `table` in `range`, in the order of the
     /// range's index, until `body` returns false.
     func scan(_ table: RowTable, _ range: RowRange, _ body: (Row) throws -> Bool) throws
+
+    /// The lowest and highest first item of the groups of a layout's slot
+    /// whose bounds may meet `bounds`, as the backend's spatial index has
+    /// them: a hint that the store checks against verified rows.
+    func indexedGroupRange(layoutID: Int64, slot: Int, bounds: QueryBounds) throws -> ClosedRange<Int>?
 
     /// The tag under which what this snapshot resolves may be kept, and
     /// whether it may reuse what others kept under it; nil to keep nothing.

@@ -143,8 +143,9 @@ extension RowTable {
         ]
     )
 
-    /// The columns of a cell group before its frames.
-    package static let directoryColumns = 14
+    /// The columns of a cell group before its frames, and its frames.
+    package static let directoryColumns = Array(0..<14)
+    package static let framesColumn = 14
 
     /// Every table, parents before children.
     package static let all: [RowTable] = [

@@ -27,12 +27,16 @@ extension RowSnapshot {
     /// The frames as stored, unverified: the caller checks them against the checksums it holds.
     package func visitFrames(_ groups: [FramesKey], _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
         for (index, key) in groups.enumerated() {
-            try first(GroupRow.self, .key(.integer(key.id), index: 1))?.frames?.withUnsafeBytes { body(index, $0) }
+            try visitStoredFrames(groupID: key.id) { body(index, $0) }
         }
     }
 
     package func visitStoredFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        try first(GroupRow.self, .key(.integer(groupID), index: 1))?.frames?.withUnsafeBytes(body)
+        let frames = RowTable.framesColumn
+        try rows.scan(.cellGroups, RowRange(index: 1, [.integer(groupID)], columns: [frames])) { row in
+            row[frames].blob?.withUnsafeBytes(body)
+            return false
+        }
     }
 
     package func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
@@ -41,16 +45,8 @@ extension RowSnapshot {
         return try (group.frames ?? []).withUnsafeBytes(body)
     }
 
-    /// The first items of the slot's groups whose stored bounds meet `bounds`.
     package func indexedGroupRange(layoutID: Int64, slot: Int, bounds: QueryBounds) throws -> ClosedRange<Int>? {
-        var found: ClosedRange<Int>?
-        try each(GroupRow.self, RowRange(Self.slot(layoutID, slot), columns: RowTable.directoryColumns)) { group in
-            let meets = group.bounds.minCross <= bounds.maxCross && group.bounds.maxCross >= bounds.minCross
-                && group.bounds.minScroll <= bounds.maxScroll && group.bounds.maxScroll >= bounds.minScroll
-            if meets { found = (found?.lowerBound ?? group.firstItem)...group.firstItem }
-            return true
-        }
-        return found
+        try rows.indexedGroupRange(layoutID: layoutID, slot: slot, bounds: bounds)
     }
 
     package func groups(
@@ -129,7 +125,7 @@ extension RowSnapshot {
             }
         }
         try scan(SpecHashPrefixRow.self) { row in
-            if !row.isIntact { damaged.append(DamagedRow(what: "the hash prefix of its spec", layoutID: nil, spec: specNames[row.specID], crossExtent: nil)) }
+            if !row.isIntact { damaged.append(DamagedRow(what: "what its content hash goes on from", layoutID: nil, spec: specNames[row.specID], crossExtent: nil)) }
         }
         try scan(LayoutRow.self) { layout in
             places[layout.id] = (specNames[layout.specID], layout.crossExtent)

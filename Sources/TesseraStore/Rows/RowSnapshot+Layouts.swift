@@ -1,7 +1,29 @@
 import TesseraLayout
 
 extension RowSnapshot {
-    private func record(of layout: LayoutRow, spec: SpecRowData, engineVersion: Int) throws -> LayoutRecord {
+    /// What a layout's record needs of its spec.
+    struct SpecPlace {
+        var name: String
+        var axis: String
+        var contentHash: String
+
+        init(_ spec: SpecRowData) {
+            (name, axis, contentHash) = (spec.name, spec.axis, spec.contentHash)
+        }
+
+        init(name: String, axis: String, contentHash: String) {
+            (self.name, self.axis, self.contentHash) = (name, axis, contentHash)
+        }
+    }
+
+    /// The spec named `name`, by its id, name, content hash and axis alone: a
+    /// backend may read them from an index without the spec's body (they are
+    /// not verified, as the body is not read; the layout's own row is).
+    package static func specPlaceRange(name: String) -> RowRange {
+        RowRange(index: 1, [.text(name)], limit: 1, columns: [0, 1, 3, 4])
+    }
+
+    private func record(of layout: LayoutRow, spec: SpecPlace, engineVersion: Int) throws -> LayoutRecord {
         try verify(layout.isIntact, "the row of the layout of spec \(spec.name.quotedForMessage) at \(JSONWriter.format(layout.crossExtent))")
         let fresh = layout.status == "ready" && layout.specHash == spec.contentHash && layout.engineVersion == engineVersion
         return LayoutRecord(
@@ -25,20 +47,23 @@ extension RowSnapshot {
 
     /// The records of `spec`'s layouts, by extent.
     private func records(of spec: SpecRowData, engineVersion: Int) throws -> [LayoutRecord] {
-        try all(LayoutRow.self, .key(.integer(spec.id), index: 1)).map { try record(of: $0, spec: spec, engineVersion: engineVersion) }
+        try all(LayoutRow.self, .key(.integer(spec.id), index: 1)).map { try record(of: $0, spec: SpecPlace(spec), engineVersion: engineVersion) }
     }
 
     package func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord? {
-        guard let spec = try first(SpecRowData.self, .key(.text(name), index: 1)),
-              let layout = try first(LayoutRow.self, .key(.integer(spec.id), .real(crossExtent), index: 1))
-        else { return nil }
-        try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
-        return try record(of: layout, spec: spec, engineVersion: engineVersion)
+        var found: Row?
+        try rows.scan(.specs, Self.specPlaceRange(name: name)) { found = $0; return false }
+        guard let found else { return nil }
+        guard let id = found[0].integer, let axis = found[4].text, let contentHash = found[3].text else {
+            throw StoreError.damaged(store: location, "the row of the spec \(name.quotedForMessage) holds a value of the wrong type")
+        }
+        guard let layout = try first(LayoutRow.self, .key(.integer(id), .real(crossExtent), index: 1)) else { return nil }
+        return try record(of: layout, spec: SpecPlace(name: name, axis: axis, contentHash: contentHash), engineVersion: engineVersion)
     }
 
     package func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord? {
         guard let layout = try first(LayoutRow.self, .key(.integer(id))), let spec = try spec(id: layout.specID) else { return nil }
-        return try record(of: layout, spec: spec, engineVersion: engineVersion)
+        return try record(of: layout, spec: SpecPlace(spec), engineVersion: engineVersion)
     }
 
     package func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord] {

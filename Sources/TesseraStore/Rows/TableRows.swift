@@ -92,16 +92,19 @@ struct RowDecoder {
         return value
     }
 
+    /// A text reads as its bytes, as SQLite reads it (a blob changed in SQL may have become one).
     mutating func blob() throws(RowDecodingError) -> [UInt8] {
-        guard let value = try take().blob else { throw failure() }
-        return value
+        let value = try take()
+        guard let bytes = value.blob ?? value.text.map({ Array($0.utf8) }) else { throw failure() }
+        return bytes
     }
 
     mutating func optionalBlob() throws(RowDecodingError) -> [UInt8]? {
-        let value = try take()
-        if value.isNull { return nil }
-        guard let bytes = value.blob else { throw failure() }
-        return bytes
+        if next < row.count, row[next].isNull {
+            next += 1
+            return nil
+        }
+        return try blob()
     }
 }
 
