@@ -45,6 +45,9 @@ struct UnknownKeyTests {
         (section(#"{"lay\#u{7F}out": {"kind": "flow"}}"#), "sections[0].lay\\u007Fout", "unknown key; did you mean layout?"),
         (section(#"{"layout": {"kind": "flow", "a\#u{2028}b\#u{85}": 1}}"#), "sections[0].layout.a\\u2028b\\u0085",
          "unknown key (this object takes: kind, breakpoints, itemSize, itemSpacing, lineSpacing, alignment)"),
+        // An empty key is named in brackets, at the top level too.
+        (#"{"format": 1, "": [], "sections": []}"#, #"[""]"#, "unknown key (this object takes: format, name, axis, sectionSpacing, sections)"),
+        (section(#"{"layout": {"kind": "flow"}, "insets": {"": 1}}"#), #"sections[0].insets[""]"#, "unknown key (this object takes: top, left, bottom, right)"),
         // A parameter of another kind is not one of this kind's.
         (section(#"{"layout": {"kind": "flow", "columns": 2}}"#), "sections[0].layout.columns",
          "unknown key (this object takes: kind, breakpoints, itemSize, itemSpacing, lineSpacing, alignment)"),

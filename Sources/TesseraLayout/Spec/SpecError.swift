@@ -45,14 +45,17 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     static let keyLimit = 40
     static let lengthLimit = 120
 
-    /// The path as text (`sections[2].items[17].columns`), short enough
-    /// for one line of an error: a key longer than 40 characters is cut
+    /// The path as text (`sections[2].items[17].columns`, an empty key as
+    /// `[""]`), short enough for one line of an error: a key longer than 40 characters is cut
     /// with `…`, control characters are escaped, and a path longer than
     /// 120 characters keeps its first two and last three components around
     /// `…` (`sections[0].….a.b[3]`).
     public var description: String {
         let parts = components.map { component -> String in
             switch component {
+            case .key(let key) where key.isEmpty:
+                // Written as `.` and nothing, an empty key would vanish from the path.
+                return #"[""]"#
             case .key(let key):
                 let quoted = String.escapingLineBreaks(JSONWriter.quote(key.count > Self.keyLimit ? String(key.prefix(Self.keyLimit)) + "…" : key))
                 return "." + quoted.dropFirst().dropLast()
