@@ -113,3 +113,24 @@ struct RowPortTests {
         #expect(try GroupRow(group.row).row == group.row)
     }
 }
+
+extension RowRange {
+    /// Whether a row whose index columns are `key` lies in the range: the
+    /// definition the scans are checked against.
+    fileprivate func contains(_ key: [ColumnValue]) -> Bool {
+        guard key.count >= prefix.count, zip(prefix, key).allSatisfy(==) else { return false }
+        guard key.count > prefix.count else { return lower == nil && upper == nil }
+        let next = key[prefix.count]
+        if let lower, lower.inclusive ? next < lower.value : next <= lower.value { return false }
+        if let upper, upper.inclusive ? upper.value < next : upper.value <= next { return false }
+        return true
+    }
+}
+
+extension TableRow {
+    /// The checksums that do not hold, by their column's name.
+    fileprivate var brokenChecksums: [String] {
+        let row = row
+        return Self.table.checksums.filter { !$0.holds(in: row) }.map { Self.table.columns[$0.column] }
+    }
+}

@@ -139,14 +139,4 @@ package struct RowRange: Sendable {
     package static func key(_ key: ColumnValue..., index: Int = 0) -> RowRange {
         RowRange(index: index, key)
     }
-
-    /// Whether `row`, through the columns of `key`, lies in the range.
-    package func contains(_ key: [ColumnValue]) -> Bool {
-        guard key.count >= prefix.count, zip(prefix, key).allSatisfy(==) else { return false }
-        guard key.count > prefix.count else { return lower == nil && upper == nil }
-        let next = key[prefix.count]
-        if let lower, lower.inclusive ? next < lower.value : next <= lower.value { return false }
-        if let upper, upper.inclusive ? upper.value < next : upper.value <= next { return false }
-        return true
-    }
 }

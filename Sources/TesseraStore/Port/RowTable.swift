@@ -8,7 +8,7 @@ package struct RowTable: Sendable {
     package let primaryKey: [Int]
     /// Further unique keys (index 1…): each names at most one row too.
     package let uniqueKeys: [[Int]]
-    /// The column numbered by ``RowWriter/nextNumber(_:)``.
+    /// The column numbered by ``RowWriter/nextNumber(_:for:)``.
     package let counted: Int?
     package let checksums: [RowChecksum]
 
@@ -18,14 +18,17 @@ package struct RowTable: Sendable {
     ) {
         self.name = name
         self.columns = columns
-        func position(_ column: String) -> Int {
-            guard let index = columns.firstIndex(of: column) else { preconditionFailure("\(name) has no column \(column)") }
-            return index
-        }
+        let position = { Self.position(of: $0, in: columns, table: name) }
         self.primaryKey = primaryKey.map(position)
         self.uniqueKeys = uniqueKeys.map { $0.map(position) }
         self.counted = counted.map(position)
         self.checksums = checksums
+    }
+
+    /// Where `column` is among `columns`: a table names only its own columns.
+    fileprivate static func position(of column: String, in columns: [String], table: String) -> Int {
+        guard let index = columns.firstIndex(of: column) else { preconditionFailure("\(table) has no column \(column)") }
+        return index
     }
 
     /// The columns of index `index` (0: the primary key).
@@ -72,20 +75,26 @@ package struct RowChecksum: Sendable {
 }
 
 extension RowTable {
-    /// `checksum` over `covered` (the columns before it when nil).
-    fileprivate static func sums(_ columns: [String], _ checksums: [(String, [String]?, bytes: Bool)]) -> [RowChecksum] {
-        checksums.map { name, covered, bytes in
-            let column = columns.firstIndex(of: name) ?? 0
-            let over = covered.map { $0.compactMap { columns.firstIndex(of: $0) } } ?? Array(0..<column)
-            return RowChecksum(column: column, covered: over, ofBytes: bytes, absentWhenNull: name == "reach_checksum")
-        }
+    /// A checksum column as a table declares it: over `covered` (the
+    /// columns before it when nil), of a blob's bytes alone, and whether
+    /// NULL there with every covered value NULL holds.
+    fileprivate struct Sum {
+        var column: String
+        var covered: [String]?
+        var ofBytes = false
+        var absentWhenNull = false
     }
 
     private static func table(
         _ name: String, _ columns: [String], primaryKey: [String], uniqueKeys: [[String]] = [], counted: String? = nil,
-        checksums: [(String, [String]?, bytes: Bool)] = [("checksum", nil, false)]
+        checksums: [Sum] = [Sum(column: "checksum")]
     ) -> RowTable {
-        RowTable(name, columns, primaryKey: primaryKey, uniqueKeys: uniqueKeys, counted: counted, checksums: sums(columns, checksums))
+        let sums = checksums.map { sum in
+            let column = position(of: sum.column, in: columns, table: name)
+            let covered = sum.covered?.map { position(of: $0, in: columns, table: name) } ?? Array(0..<column)
+            return RowChecksum(column: column, covered: covered, ofBytes: sum.ofBytes, absentWhenNull: sum.absentWhenNull)
+        }
+        return RowTable(name, columns, primaryKey: primaryKey, uniqueKeys: uniqueKeys, counted: counted, checksums: sums)
     }
 
     // The checksummed columns come first, in the order SQLite's triggers
@@ -137,9 +146,12 @@ extension RowTable {
         ],
         primaryKey: ["layout_id", "slot", "first_item"], uniqueKeys: [["group_id"]], counted: "group_id",
         checksums: [
-            ("checksum", nil, false),
-            ("reach_checksum", ["layout_id", "slot", "first_item", "reach_start", "reach_end", "reach_slack"], false),
-            ("frames_checksum", ["frames"], true),
+            Sum(column: "checksum"),
+            Sum(
+                column: "reach_checksum", covered: ["layout_id", "slot", "first_item", "reach_start", "reach_end", "reach_slack"],
+                absentWhenNull: true
+            ),
+            Sum(column: "frames_checksum", covered: ["frames"], ofBytes: true),
         ]
     )
 

@@ -53,22 +53,15 @@ extension RowSnapshot {
         layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?, framesOf: ClosedRange<Int>?
     ) throws -> [GroupRecord] {
         let place = Self.slot(layoutID, slot)
-        // Frames only where asked for: the rows before `framesOf`, within it, after it.
-        var found: [GroupRow] = []
+        // One scan, with frames when some are asked for (the groups around
+        // them then come with frames no one needs).
         let low = firstItems.lowerBound
         let high = firstItems.upperBound
-        func scan(_ lower: RowRange.Bound, _ upper: RowRange.Bound, frames: Bool) throws {
-            let range = RowRange(place, lower: lower, upper: upper, columns: frames ? nil : RowTable.directoryColumns)
-            try each(GroupRow.self, range) { found.append($0); return true }
-        }
-        if let framesOf, framesOf.overlaps(firstItems) {
-            let framed = max(low, framesOf.lowerBound)...min(high, framesOf.upperBound)
-            try scan(.init(.init(low), inclusive: true), .init(.init(framed.lowerBound), inclusive: false), frames: false)
-            try scan(.init(.init(framed.lowerBound), inclusive: true), .init(.init(framed.upperBound), inclusive: true), frames: true)
-            try scan(.init(.init(framed.upperBound), inclusive: false), .init(.init(high), inclusive: true), frames: false)
-        } else {
-            try scan(.init(.init(low), inclusive: true), .init(.init(high), inclusive: true), frames: false)
-        }
+        let range = RowRange(
+            place, lower: .init(.init(low), inclusive: true), upper: .init(.init(high), inclusive: true),
+            columns: framesOf?.overlaps(firstItems) == true ? nil : RowTable.directoryColumns
+        )
+        var found = try all(GroupRow.self, range)
         if let alsoFirstItem, alsoFirstItem > high,
            let also = try first(GroupRow.self, RowRange(place + [.init(alsoFirstItem)], columns: RowTable.directoryColumns)) {
             found.append(also)

@@ -40,9 +40,7 @@ extension RowSnapshot {
     }
 
     private func spec(id: Int64) throws -> SpecRowData? {
-        guard let spec = try first(SpecRowData.self, .key(.integer(id))) else { return nil }
-        try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
-        return spec
+        try first(SpecRowData.self, .key(.integer(id))).map(verified)
     }
 
     /// The records of `spec`'s layouts, by extent.
@@ -85,7 +83,7 @@ extension RowSnapshot {
         var found: [LayoutRecord] = []
         try each(SpecRowData.self, range) { spec in
             let layouts = try records(of: spec, engineVersion: engineVersion)
-            if !layouts.isEmpty { try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)") }
+            if !layouts.isEmpty { _ = try verified(spec) }
             found += layouts
             return true
         }

@@ -48,10 +48,14 @@ package class RowSnapshot: ReadSnapshot, SpecReads, LayoutReads, SectionReads, C
 
     // MARK: Specs
 
-    private func spec(name: String) throws -> SpecRowData? {
-        guard let spec = try first(SpecRowData.self, .key(.text(name), index: 1)) else { return nil }
+    /// `spec`, once its checksum holds.
+    func verified(_ spec: SpecRowData) throws -> SpecRowData {
         try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
         return spec
+    }
+
+    private func spec(name: String) throws -> SpecRowData? {
+        try first(SpecRowData.self, .key(.text(name), index: 1)).map(verified)
     }
 
     package func specID(name: String) throws -> Int64? {
@@ -80,10 +84,7 @@ package class RowSnapshot: ReadSnapshot, SpecReads, LayoutReads, SectionReads, C
 
     package func specSummaries(after: String?, limit: Int) throws -> [StoredSpec] {
         let range = RowRange(index: 1, lower: after.map { .init(.text($0), inclusive: false) }, limit: limit)
-        return try all(SpecRowData.self, range).map { spec in
-            try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
-            return Self.summary(of: spec)
-        }
+        return try all(SpecRowData.self, range).map { try Self.summary(of: verified($0)) }
     }
 
     package func specSummary(name: String) throws -> StoredSpec? {

@@ -16,9 +16,8 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
 
     /// Writes `row` with its checksums, over the row with its key if there is one.
     func put<T: TableRow>(_ row: T) throws {
-        var sealed = row
-        sealed.resum()
-        if try !writer.update(T.table, sealed.row) { try writer.insert(T.table, sealed.row) }
+        let sealed = row.sealed
+        if try !writer.update(T.table, sealed) { try writer.insert(T.table, sealed) }
     }
 
     /// Changes the row in `range`, if there is one, and writes it back sealed.
@@ -157,12 +156,10 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
         // A group written again keeps its id; a new one is numbered and inserted without a try at an update.
         if let existing = try first(GroupRow.self, RowRange(key, columns: RowTable.directoryColumns)) {
             group.id = existing.id
-            group.resum()
-            try writer.update(.cellGroups, group.row)
+            try writer.update(.cellGroups, group.sealed)
         } else {
             group.id = try writer.nextNumber(.cellGroups, for: group.row)
-            group.resum()
-            try writer.insert(.cellGroups, group.row)
+            try writer.insert(.cellGroups, group.sealed)
         }
         return group.id
     }

@@ -20,18 +20,17 @@ extension TableRow {
         return Self.table.checksums.allSatisfy { $0.holds(in: row) }
     }
 
-    /// The checksums that do not hold, by their column's name.
-    package var brokenChecksums: [String] {
-        let row = row
-        return Self.table.checksums.filter { !$0.holds(in: row) }.map { Self.table.columns[$0.column] }
+    /// The row with the checksums of its columns, as a write stores it.
+    package var sealed: Row {
+        var row = row
+        for checksum in Self.table.checksums { checksum.seal(&row) }
+        return row
     }
 
     /// Stores the checksums of the row's columns, as a write does.
     package mutating func resum() {
-        var row = row
-        for checksum in Self.table.checksums { checksum.seal(&row) }
         // Every table row decodes what it encodes.
-        if let sealed = try? Self(row) { self = sealed }
+        if let sealed = try? Self(sealed) { self = sealed }
     }
 }
 
