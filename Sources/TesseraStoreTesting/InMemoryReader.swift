@@ -11,8 +11,8 @@ class InMemoryReader: RowReader {
         version = committed.version
     }
 
-    package func scan(_ table: RowTable, _ range: RowRange, _ body: (Row) throws -> Bool) throws {
-        try tables[table].scan(range, body)
+    package func scan(_ table: RowTable, _ range: RowRange, _ body: (any ScannedRow) throws -> Bool) throws {
+        try tables[table].scan(range) { try body($0) }
     }
 
     package var resolutionScope: ResolutionScope? { ResolutionScope(tag: InMemoryDatabase.tag(version)) }
@@ -39,12 +39,13 @@ final class InMemoryWriter: InMemoryReader, RowWriter {
         tables[table].nextNumber()
     }
 
-    package func insert(_ table: RowTable, _ row: Row) throws {
+    package func insert(_ table: RowTable, _ row: Row, replacing: Bool) throws {
+        if replacing, try tables[table].update(row) { return }
         try tables[table].insert(row)
     }
 
-    package func update(_ table: RowTable, _ row: Row) throws -> Bool {
-        try tables[table].update(row)
+    package func update(_ table: RowTable, _ row: Row, columns: [Int]?) throws -> Bool {
+        try tables[table].update(row, columns: columns)
     }
 
     package func delete(_ table: RowTable, _ range: RowRange) throws -> Int {

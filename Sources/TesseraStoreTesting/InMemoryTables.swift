@@ -157,11 +157,13 @@ package struct TableData: Sendable {
         if let counted = table.counted, let number = row[counted].integer { counter = max(counter, number) }
     }
 
-    package mutating func update(_ row: Row) throws -> Bool {
+    package mutating func update(_ row: Row, columns: [Int]? = nil) throws -> Bool {
         guard let old = self.row(key: table.key(of: row)) else { return false }
+        var new = old
+        for column in columns ?? Array(row.indices) { new[column] = row[column] }
         removeAll([old])
         do {
-            try insert(row)
+            try insert(new)
         } catch {
             try insert(old)
             throw error

@@ -16,7 +16,7 @@ struct TesseraBench: AsyncParsableCommand {
         abstract: "Measure Tessera: the README's benchmark suites, and the server's encoding and routes in process.",
         discussion: "Without a subcommand, runs the suites: `tessera-bench --suite serving --size 1m --runs 3` (see 'tessera-bench help suites').",
         version: TesseraVersion.current,
-        subcommands: [BenchCommand.self, EncodingBenchmark.self, RouteBenchmark.self, WarmPathCommand.self, FirstQueriesCommand.self, ClientScrollBenchmark.self, MountedApp.self],
+        subcommands: [BenchCommand.self, EncodingBenchmark.self, RouteBenchmark.self, WarmPathCommand.self, FirstQueriesCommand.self, AppendsCommand.self, ClientScrollBenchmark.self, MountedApp.self],
         defaultSubcommand: BenchCommand.self
     )
 

@@ -22,7 +22,7 @@ struct GroupIDTests {
         let query = try connection.prepare("SELECT d.first_item, d.group_id, length(g.frames) FROM cell_group_directory AS d JOIN cell_groups AS g ON g.id = d.group_id ORDER BY d.layout_id, d.first_item")
         var rows: [(first: Int, id: Int64, bytes: Int)] = []
         while try query.step() { rows.append((query.int(at: 0), query.int64(at: 1), query.int(at: 2))) }
-        let partial = Connection.partialGroupIDs
+        let partial = SQLiteRows.partialGroupIDs
         #expect(rows.map(\.first) == [0, 250, 500, 0, 250, 500])
         // Header 10; cross: 2 values and 1 index byte per cell; scroll and height: doubles; width: 1 value.
         #expect(rows.map(\.bytes) == [4288, 4288, 1738, 4288, 4288, 1738])

@@ -76,7 +76,7 @@ struct MigrationV3Tests {
             #expect(try db.int("SELECT count(*) FROM specs WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.specs)))") == 0)
             #expect(try db.int("SELECT count(*) FROM spec_sections WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.specSections)))") == 0)
             #expect(try db.int("SELECT count(*) FROM layouts WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.layouts)))") == 0)
-            #expect(try db.int("SELECT count(*) FROM layout_sections WHERE NOT (\(SectionRow.intact))") == 0)
+            #expect(try db.int("SELECT count(*) FROM layout_sections WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.layoutSections)))") == 0)
             #expect(try db.int("SELECT count(*) FROM cell_group_directory WHERE NOT (\(ChecksummedColumns.intact(ChecksummedColumns.directory)))") == 0)
             #expect(try db.int("""
                 SELECT count(*) FROM cell_group_directory AS d JOIN cell_groups AS g ON g.id = d.group_id

@@ -112,6 +112,12 @@ struct RowPortTests {
         #expect(damaged.brokenChecksums == ["checksum"])
         #expect(try GroupRow(group.row).row == group.row)
     }
+
+    @Test("each table's number is its place among all tables, which a backend keys its statements by")
+    func tableNumbers() {
+        #expect(RowTable.all.map(\.number) == Array(RowTable.all.indices))
+        #expect(Set(RowTable.all.map(\.name)).count == RowTable.all.count)
+    }
 }
 
 extension RowRange {

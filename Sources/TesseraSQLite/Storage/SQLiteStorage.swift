@@ -41,11 +41,11 @@ final class SQLiteStorage: StorageBackend {
     }
 
     func read(_ body: (any ReadSnapshot) throws -> Void) throws {
-        try Self.reporting(path: pool.path) { try pool.read { connection in try body(reader(connection)) } }
+        try Self.reporting(path: pool.path) { try pool.read { connection in try body(RowSnapshot(SQLiteRows(reader(connection)), location: pool.path)) } }
     }
 
     func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool {
-        try Self.reporting(path: pool.path) { try pool.readIfAvailable { connection in try body(reader(connection)) } != nil }
+        try Self.reporting(path: pool.path) { try pool.readIfAvailable { connection in try body(RowSnapshot(SQLiteRows(reader(connection)), location: pool.path)) } != nil }
     }
 
     /// A reader connection, marked as one (see `Connection.resolutionScope`).
@@ -57,7 +57,7 @@ final class SQLiteStorage: StorageBackend {
 
     func write(_ body: (any WriteTransaction) async throws -> Void) async throws {
         try refuseIfReadOnly()
-        try await Self.reporting(path: pool.path) { try await pool.write { connection in try await body(connection) } }
+        try await Self.reporting(path: pool.path) { try await pool.write { connection in try await body(RowTransaction(SQLiteRows(connection), location: pool.path)) } }
         checkpointer.didCommit()
     }
 

@@ -92,7 +92,8 @@ package struct ChecksumRecord {
         case null = 0, integer = 1, real = 2, text = 3, blob = 4
     }
 
-    private var bytes: [UInt8] = []
+    // Inlinable: a backend adds a row's values column by column.
+    @usableFromInline var bytes: [UInt8] = []
 
     package init() {
         bytes.reserveCapacity(256)
@@ -104,30 +105,36 @@ package struct ChecksumRecord {
         bytes.reserveCapacity(capacity)
     }
 
+    @inlinable
     package mutating func addNull() { bytes.append(Tag.null.rawValue) }
 
+    @inlinable
     package mutating func add(_ value: Int64) {
-        bytes.append(Tag.integer.rawValue)
-        append(UInt64(bitPattern: value))
+        append(Tag.integer, UInt64(bitPattern: value))
     }
 
+    @inlinable
     package mutating func add(_ value: Double) {
-        bytes.append(Tag.real.rawValue)
-        append(value.bitPattern)
+        append(Tag.real, value.bitPattern)
     }
 
+    @inlinable
     package mutating func add(text: UnsafeRawBufferPointer) { add(.text, text) }
 
+    @inlinable
     package mutating func add(blob: UnsafeRawBufferPointer) { add(.blob, blob) }
 
-    private mutating func add(_ tag: Tag, _ value: UnsafeRawBufferPointer) {
-        bytes.append(tag.rawValue)
-        append(UInt64(value.count))
+    @inlinable
+    mutating func add(_ tag: Tag, _ value: UnsafeRawBufferPointer) {
+        append(tag, UInt64(value.count))
         bytes.append(contentsOf: value)
     }
 
-    private mutating func append(_ word: UInt64) {
-        withUnsafeBytes(of: word.littleEndian) { bytes.append(contentsOf: $0) }
+    /// The tag, then the word's 8 bytes, little-endian.
+    @inlinable
+    mutating func append(_ tag: Tag, _ word: UInt64) {
+        bytes.append(tag.rawValue)
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
     }
 
     /// The checksum of the values added.

@@ -10,6 +10,37 @@ package enum ColumnValue: Sendable {
 /// A row: its table's columns, in the table's order.
 package typealias Row = [ColumnValue]
 
+/// A row as a scan hands it to its body: read where the backend holds it,
+/// and only during the call (a body that keeps it takes ``ScannedRow/row``).
+package protocol ScannedRow {
+    /// How many columns the row has.
+    var count: Int { get }
+    subscript(_ column: Int) -> ColumnValue { get }
+    /// Adds the values of `columns` to a checksum record, without copying a text or blob.
+    func add(_ columns: [Int], to record: inout ChecksumRecord)
+    /// A blob's bytes in place (a text's as its UTF-8); nil for any other value.
+    func withBytes<R>(_ column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R?
+}
+
+extension ScannedRow {
+    /// The row's values, copied.
+    package var row: Row { (0..<count).map { self[$0] } }
+}
+
+extension Array: ScannedRow where Element == ColumnValue {
+    package func add(_ columns: [Int], to record: inout ChecksumRecord) {
+        for column in columns { self[column].add(to: &record) }
+    }
+
+    package func withBytes<R>(_ column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        switch self[column] {
+        case .blob(let bytes): try bytes.withUnsafeBytes(body)
+        case .text(var text): try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        default: nil
+        }
+    }
+}
+
 // Values compare as SQLite's BINARY collation does: NULL, then numbers,
 // then texts by their UTF-8 bytes, then blobs. Swift's own String equality
 // would make canonically equivalent names one key.

@@ -7,7 +7,7 @@ import TesseraLayout
 package protocol RowReader: AnyObject {
     /// Calls `body` with each row of `table` in `range`, in the order of the
     /// range's index, until `body` returns false.
-    func scan(_ table: RowTable, _ range: RowRange, _ body: (Row) throws -> Bool) throws
+    func scan(_ table: RowTable, _ range: RowRange, _ body: (any ScannedRow) throws -> Bool) throws
 
     /// The lowest and highest first item of the groups of a layout's slot
     /// whose bounds may meet `bounds`, as the backend's spatial index has
@@ -28,12 +28,15 @@ package protocol RowWriter: RowReader {
     /// frame blobs apart from small ones).
     func nextNumber(_ table: RowTable, for row: Row) throws -> Int64
 
-    /// Inserts `row`; a row with its primary key must not exist.
-    func insert(_ table: RowTable, _ row: Row) throws
+    /// Inserts `row`. A row with its primary key must not exist, unless
+    /// `replacing` (then `row` takes its place; only for tables whose rows
+    /// no other table's rows belong to).
+    func insert(_ table: RowTable, _ row: Row, replacing: Bool) throws
 
-    /// Replaces the row whose primary key `row` has; false when there is none.
+    /// Replaces the values in `columns` (nil: every column) of the row whose
+    /// primary key `row` has, with those of `row`; false when there is none.
     @discardableResult
-    func update(_ table: RowTable, _ row: Row) throws -> Bool
+    func update(_ table: RowTable, _ row: Row, columns: [Int]?) throws -> Bool
 
     /// Deletes the rows of `table` in `range` and returns how many.
     @discardableResult

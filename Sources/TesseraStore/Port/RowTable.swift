@@ -1,8 +1,11 @@
 /// A table as the store uses it: its columns in order, its keys and which
 /// columns hold checksums of which others. Backends map it onto their own
-/// tables; the in-memory backend keeps it as it is.
-package struct RowTable: Sendable {
+/// tables; the in-memory backend keeps it as it is. A class: every read
+/// names its table, and a reference costs one count to pass.
+package final class RowTable: Sendable {
     package let name: String
+    /// Its place in ``all`` (-1 for a table of a test): a backend's cheap key.
+    package let number: Int
     package let columns: [String]
     /// The primary key's columns: at most one row for each of their values.
     package let primaryKey: [Int]
@@ -14,15 +17,17 @@ package struct RowTable: Sendable {
 
     package init(
         _ name: String, _ columns: [String], primaryKey: [String], uniqueKeys: [[String]] = [], counted: String? = nil,
-        checksums: [RowChecksum] = []
+        checksums: [RowChecksum] = [], number: Int = -1
     ) {
         self.name = name
+        self.number = number
         self.columns = columns
         let position = { Self.position(of: $0, in: columns, table: name) }
         self.primaryKey = primaryKey.map(position)
         self.uniqueKeys = uniqueKeys.map { $0.map(position) }
         self.counted = counted.map(position)
         self.checksums = checksums
+        precondition(checksums.count <= 8, "\(name) has more checksums than a row's HeldChecksums can hold")
     }
 
     /// Where `column` is among `columns`: a table names only its own columns.
@@ -52,18 +57,15 @@ package struct RowChecksum: Sendable {
     package let absentWhenNull: Bool
 
     /// The checksum of `row`'s covered columns.
-    package func value(of row: Row) -> Int64 {
-        if ofBytes {
-            guard case .blob(let bytes) = row[covered[0]] else { return Checksum.of([]) }
-            return Checksum.of(bytes)
-        }
+    package func value(of row: some ScannedRow) -> Int64 {
+        if ofBytes { return row.withBytes(covered[0]) { Checksum.of($0) } ?? Checksum.of([]) }
         var record = ChecksumRecord()
-        for column in covered { row[column].add(to: &record) }
+        row.add(covered, to: &record)
         return record.checksum
     }
 
     /// Whether `row` holds its covered columns' checksum.
-    package func holds(in row: Row) -> Bool {
+    package func holds(in row: some ScannedRow) -> Bool {
         if absentWhenNull, row[column].isNull { return covered.allSatisfy { row[$0].isNull } }
         return row[column] == .integer(value(of: row))
     }
@@ -86,7 +88,7 @@ extension RowTable {
     }
 
     private static func table(
-        _ name: String, _ columns: [String], primaryKey: [String], uniqueKeys: [[String]] = [], counted: String? = nil,
+        _ number: Int, _ name: String, _ columns: [String], primaryKey: [String], uniqueKeys: [[String]] = [], counted: String? = nil,
         checksums: [Sum] = [Sum(column: "checksum")]
     ) -> RowTable {
         let sums = checksums.map { sum in
@@ -94,7 +96,7 @@ extension RowTable {
             let covered = sum.covered?.map { position(of: $0, in: columns, table: name) } ?? Array(0..<column)
             return RowChecksum(column: column, covered: covered, ofBytes: sum.ofBytes, absentWhenNull: sum.absentWhenNull)
         }
-        return RowTable(name, columns, primaryKey: primaryKey, uniqueKeys: uniqueKeys, counted: counted, checksums: sums)
+        return RowTable(name, columns, primaryKey: primaryKey, uniqueKeys: uniqueKeys, counted: counted, checksums: sums, number: number)
     }
 
     // The checksummed columns come first, in the order SQLite's triggers
@@ -102,22 +104,22 @@ extension RowTable {
     // written by any backend verifies in any other.
 
     package static let specs = table(
-        "specs", ["id", "name", "body", "content_hash", "axis", "section_count", "checksum", "updated_at"],
+        0, "specs", ["id", "name", "body", "content_hash", "axis", "section_count", "checksum", "updated_at"],
         primaryKey: ["id"], uniqueKeys: [["name"]], counted: "id"
     )
-    package static let specNameConflicts = table("spec_name_conflicts", ["name"], primaryKey: ["name"], checksums: [])
+    package static let specNameConflicts = table(1, "spec_name_conflicts", ["name"], primaryKey: ["name"], checksums: [])
     package static let specSections = table(
-        "spec_sections", ["spec_id", "section", "identity", "content_hash", "body", "checksum"], primaryKey: ["spec_id", "section"]
+        2, "spec_sections", ["spec_id", "section", "identity", "content_hash", "body", "checksum"], primaryKey: ["spec_id", "section"]
     )
     package static let itemRuns = table(
-        "spec_item_runs", ["spec_id", "section", "first_item", "item_count", "items", "hash_state", "checksum"],
+        3, "spec_item_runs", ["spec_id", "section", "first_item", "item_count", "items", "hash_state", "checksum"],
         primaryKey: ["spec_id", "section", "first_item"]
     )
     package static let specHashPrefixes = table(
-        "spec_hash_prefixes", ["spec_id", "spec_hash", "section_count", "state", "checksum"], primaryKey: ["spec_id"]
+        4, "spec_hash_prefixes", ["spec_id", "spec_hash", "section_count", "state", "checksum"], primaryKey: ["spec_id"]
     )
     package static let layouts = table(
-        "layouts",
+        5, "layouts",
         [
             "id", "spec_id", "cross_extent", "engine_version", "spec_hash", "content_length", "section_count", "cell_count",
             "element_count", "overhang", "status", "revision", "checksum", "compute_seconds", "updated_at", "directory_summary",
@@ -125,13 +127,13 @@ extension RowTable {
         primaryKey: ["id"], uniqueKeys: [["spec_id", "cross_extent"]], counted: "id"
     )
     package static let layoutSections = table(
-        "layout_sections",
+        6, "layout_sections",
         [
             "layout_id", "section", "slot", "start", "end", "item_count", "items_extent", "cell_span_low", "cell_span_high",
             "header_size", "header_pinned", "footer_size", "footer_pinned", "background", "scroll_start_inset",
             "scroll_end_inset", "cross_start_inset", "placer_state", "orthogonal_content_length", "checksum",
         ],
-        primaryKey: ["layout_id", "section"], uniqueKeys: [["layout_id", "end", "section"]]
+        primaryKey: ["layout_id", "section"], uniqueKeys: [["layout_id", "end", "section"], ["layout_id", "slot"]]
     )
     /// A cell group: its directory row, its reach and its frames, each under
     /// its own checksum (SQLite keeps the frames in a table of their own).
@@ -139,7 +141,7 @@ extension RowTable {
     /// (``RowRange/columns``, ``directoryColumns``). The reach of a row
     /// written before schema version 6 is NULL, checksum and all.
     package static let cellGroups = table(
-        "cell_groups",
+        7, "cell_groups",
         [
             "layout_id", "slot", "first_item", "group_id", "min_cross", "max_cross", "min_scroll", "max_scroll", "checksum",
             "reach_start", "reach_end", "reach_slack", "reach_checksum", "frames_checksum", "frames",
@@ -155,9 +157,16 @@ extension RowTable {
         ]
     )
 
+    /// A layout's directory summary (the last column), and the columns before it.
+    package static let layoutSummaryColumn = 15
+    package static let layoutColumnsButSummary = Array(0..<layoutSummaryColumn)
+
     /// The columns of a cell group before its frames, and its frames.
     package static let directoryColumns = Array(0..<14)
     package static let framesColumn = 14
+    package static let framesOnly = [framesColumn]
+    /// A group's place, bounds and their checksum: what its directory checksum covers.
+    package static let directoryChecksummed = Array(0...8)
 
     /// Every table, parents before children.
     package static let all: [RowTable] = [

@@ -32,9 +32,8 @@ extension RowSnapshot {
     }
 
     package func visitStoredFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        let frames = RowTable.framesColumn
-        try rows.scan(.cellGroups, RowRange(index: 1, [.integer(groupID)], columns: [frames])) { row in
-            row[frames].blob?.withUnsafeBytes(body)
+        try rows.scan(.cellGroups, RowRange(index: 1, [.integer(groupID)], columns: RowTable.framesOnly)) { row in
+            _ = row.withBytes(RowTable.framesColumn, body)
             return false
         }
     }
@@ -53,13 +52,14 @@ extension RowSnapshot {
         layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?, framesOf: ClosedRange<Int>?
     ) throws -> [GroupRecord] {
         let place = Self.slot(layoutID, slot)
-        // One scan, with frames when some are asked for (the groups around
-        // them then come with frames no one needs).
+        // With frames when some are asked for (at most the two groups around
+        // them come with frames no one needs: one statement, not three).
         let low = firstItems.lowerBound
         let high = firstItems.upperBound
+        let framed = framesOf?.overlaps(firstItems) == true
         let range = RowRange(
             place, lower: .init(.init(low), inclusive: true), upper: .init(.init(high), inclusive: true),
-            columns: framesOf?.overlaps(firstItems) == true ? nil : RowTable.directoryColumns
+            columns: framed ? nil : RowTable.directoryColumns
         )
         var found = try all(GroupRow.self, range)
         if let alsoFirstItem, alsoFirstItem > high,
@@ -73,11 +73,14 @@ extension RowSnapshot {
     }
 
     package func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {
+        // Every group of the slot: checked and read in place, not decoded.
+        let directory = RowTable.cellGroups.checksums[0]
         var span: ClosedRange<Double>?
-        try each(GroupRow.self, RowRange(Self.slot(layoutID, slot), columns: RowTable.directoryColumns)) { group in
-            try verify(group.directoryIsIntact, "a cell group's directory row of slot \(slot) of layout \(layoutID)")
-            let bounds = group.bounds
-            span = span.map { min($0.lowerBound, bounds.minScroll)...max($0.upperBound, bounds.maxScroll) } ?? bounds.minScroll...bounds.maxScroll
+        try rows.scan(.cellGroups, RowRange(Self.slot(layoutID, slot), columns: RowTable.directoryChecksummed)) { row in
+            guard directory.holds(in: row), let low = row[6].real, let high = row[7].real else { // min_scroll, max_scroll
+                throw StoreError.damaged(store: location, "a cell group's directory row of slot \(slot) of layout \(layoutID) does not match its checksum")
+            }
+            span = span.map { min($0.lowerBound, low)...max($0.upperBound, high) } ?? low...high
             return true
         }
         return span

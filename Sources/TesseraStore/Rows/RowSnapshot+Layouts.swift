@@ -20,8 +20,10 @@ extension RowSnapshot {
     /// backend may read them from an index without the spec's body (they are
     /// not verified, as the body is not read; the layout's own row is).
     package static func specPlaceRange(name: String) -> RowRange {
-        RowRange(index: 1, [.text(name)], limit: 1, columns: [0, 1, 3, 4])
+        RowRange(index: 1, [.text(name)], limit: 1, columns: specPlaceColumns)
     }
+
+    private static let specPlaceColumns = [0, 1, 3, 4]
 
     private func record(of layout: LayoutRow, spec: SpecPlace, engineVersion: Int) throws -> LayoutRecord {
         try verify(layout.isIntact, "the row of the layout of spec \(spec.name.quotedForMessage) at \(JSONWriter.format(layout.crossExtent))")
@@ -49,14 +51,17 @@ extension RowSnapshot {
     }
 
     package func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord? {
-        var found: Row?
-        try rows.scan(.specs, Self.specPlaceRange(name: name)) { found = $0; return false }
-        guard let found else { return nil }
-        guard let id = found[0].integer, let axis = found[4].text, let contentHash = found[3].text else {
-            throw StoreError.damaged(store: location, "the row of the spec \(name.quotedForMessage) holds a value of the wrong type")
+        var found: (id: Int64, place: SpecPlace)?
+        try rows.scan(.specs, Self.specPlaceRange(name: name)) { row in
+            guard let id = row[0].integer, let contentHash = row[3].text, let axis = row[4].text else {
+                throw StoreError.damaged(store: location, "the row of the spec \(name.quotedForMessage) holds a value of the wrong type")
+            }
+            found = (id, SpecPlace(name: name, axis: axis, contentHash: contentHash))
+            return false
         }
-        guard let layout = try first(LayoutRow.self, .key(.integer(id), .real(crossExtent), index: 1)) else { return nil }
-        return try record(of: layout, spec: SpecPlace(name: name, axis: axis, contentHash: contentHash), engineVersion: engineVersion)
+        guard let found else { return nil }
+        guard let layout = try first(LayoutRow.self, RowRange(index: 1, [.integer(found.id), .real(crossExtent)])) else { return nil }
+        return try record(of: layout, spec: found.place, engineVersion: engineVersion)
     }
 
     package func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord? {
@@ -124,14 +129,9 @@ extension RowSnapshot {
     }
 
     package func placerState(layoutID: Int64, slot: Int) throws -> [UInt8]? {
-        var state: [UInt8]?
-        try each(SectionRow.self, .key(.integer(layoutID))) { row in
-            guard row.record.slot == slot else { return true }
-            _ = try verified(row)
-            state = row.placerState
-            return false
-        }
-        return state
+        guard let row = try first(SectionRow.self, .key(.integer(layoutID), .init(slot), index: 2)) else { return nil }
+        _ = try verified(row)
+        return row.placerState
     }
 
     package func placerStates(layoutID: Int64) throws -> [Int: [UInt8]] {

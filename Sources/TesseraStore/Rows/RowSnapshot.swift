@@ -76,7 +76,7 @@ package class RowSnapshot: ReadSnapshot, SpecReads, LayoutReads, SectionReads, C
     package func nameConflicts() throws -> [String] {
         var names: [String] = []
         try rows.scan(.specNameConflicts, .all) { row in
-            if let name = row.first?.text { names.append(name) }
+            if row.count > 0, let name = row[0].text { names.append(name) }
             return true
         }
         return names

@@ -16,22 +16,38 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
 
     /// Writes `row` with its checksums, over the row with its key if there is one.
     func put<T: TableRow>(_ row: T) throws {
-        let sealed = row.sealed
-        if try !writer.update(T.table, sealed) { try writer.insert(T.table, sealed) }
+        try writer.insert(T.table, row.sealed, replacing: true)
     }
 
-    /// Changes the row in `range`, if there is one, and writes it back sealed.
+    /// Inserts a new row (a new spec's or layout's, freshly numbered).
+    func insert<T: TableRow>(_ row: T) throws {
+        try writer.insert(T.table, row.sealed, replacing: false)
+    }
+
+    /// Changes the row with its key, which exists.
+    func update<T: TableRow>(_ row: T) throws {
+        try writer.update(T.table, row.sealed, columns: nil)
+    }
+
+    /// Changes the row in `range`, if there is one, and writes back sealed
+    /// only the values that changed (a layout's directory summary, say, is
+    /// not written again with its totals). `range.columns` may leave out
+    /// columns no checksum covers that the change does not need.
     func change<T: TableRow>(_: T.Type, _ range: RowRange, _ change: (inout T) -> Void) throws {
         guard var row = try first(T.self, range) else { return }
+        let before = row.row
         change(&row)
-        try put(row)
+        let after = row.sealed
+        let changed = after.indices.filter { after[$0] != before[$0] }
+        guard !changed.isEmpty else { return }
+        try writer.update(T.table, after, columns: changed)
     }
 
     // MARK: Specs
 
     package func insertSpec(_ spec: SpecRow) throws -> Int64 {
         let id = try writer.nextNumber(.specs, for: [])
-        try put(SpecRowData(
+        try insert(SpecRowData(
             id: id, name: spec.name, body: spec.header, contentHash: spec.contentHash, axis: spec.axis.rawValue,
             sectionCount: spec.sectionCount, updatedAt: spec.updatedAt
         ))
@@ -96,7 +112,7 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
 
     package func insertFinishedLayout(_ layout: NewLayoutRow, _ summary: LayoutTotals, computeSeconds: Double) throws -> Int64 {
         let id = try writer.nextNumber(.layouts, for: [])
-        try put(LayoutRow(
+        try insert(LayoutRow(
             id: id, specID: layout.specID, crossExtent: layout.crossExtent, engineVersion: layout.engineVersion,
             specHash: layout.specHash, totals: summary, status: "ready", revision: 0, computeSeconds: computeSeconds,
             updatedAt: layout.createdAt
@@ -104,8 +120,10 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
         return id
     }
 
+    /// Changes a layout's row, read without its directory summary (which
+    /// its checksum does not cover): a change writes the summary only when it sets it.
     private func changeLayout(_ id: Int64, _ change: (inout LayoutRow) -> Void) throws {
-        try self.change(LayoutRow.self, .key(.integer(id)), change)
+        try self.change(LayoutRow.self, RowRange([.integer(id)], columns: RowTable.layoutColumnsButSummary), change)
     }
 
     package func finishLayout(id: Int64, _ summary: LayoutTotals, computeSeconds: Double) throws {
@@ -125,7 +143,11 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
     }
 
     package func writeDirectorySummary(layoutID: Int64, _ summary: [UInt8]?) throws {
-        try changeLayout(layoutID) { $0.directorySummary = summary }
+        // The summary alone: no checksum of the row covers it (it carries its own).
+        var row = Row(repeating: .null, count: RowTable.layouts.columns.count)
+        row[0] = .integer(layoutID)
+        row[RowTable.layoutSummaryColumn] = .init(summary)
+        try writer.update(.layouts, row, columns: [RowTable.layoutSummaryColumn])
     }
 
     package func markStale(layoutID: Int64, updatedAt: Double) throws {
@@ -156,10 +178,10 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
         // A group written again keeps its id; a new one is numbered and inserted without a try at an update.
         if let existing = try first(GroupRow.self, RowRange(key, columns: RowTable.directoryColumns)) {
             group.id = existing.id
-            try writer.update(.cellGroups, group.sealed)
+            try update(group)
         } else {
             group.id = try writer.nextNumber(.cellGroups, for: group.row)
-            try writer.insert(.cellGroups, group.sealed)
+            try insert(group)
         }
         return group.id
     }

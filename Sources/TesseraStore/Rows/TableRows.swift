@@ -4,8 +4,26 @@ import TesseraLayout
 /// checksums kept as stored, so a reader can verify them) and encoded back.
 package protocol TableRow: Sendable {
     static var table: RowTable { get }
-    init(_ row: Row) throws(RowDecodingError)
+    init(_ row: any ScannedRow) throws(RowDecodingError)
     var row: Row { get }
+    /// Which checksums held in the stored row it was decoded from.
+    var held: HeldChecksums { get }
+}
+
+/// The checksums of a table that held in a row as stored, checked in place
+/// when it was read (a checksum of one blob's bytes is checked on demand).
+package struct HeldChecksums: Sendable {
+    private var bits: UInt8 = 0
+
+    package init() {}
+
+    init(_ row: any ScannedRow, _ table: RowTable) {
+        for (index, checksum) in table.checksums.enumerated() where !checksum.ofBytes && checksum.holds(in: row) {
+            bits |= 1 << index
+        }
+    }
+
+    func contains(_ index: Int) -> Bool { bits & (1 << index) != 0 }
 }
 
 /// A stored value of the wrong type for its column.
@@ -14,10 +32,15 @@ package struct RowDecodingError: Error {
 }
 
 extension TableRow {
-    /// Whether every checksum of the row holds.
+    /// Whether checksum `index` of the table held in the row as read.
+    package func holds(_ index: Int) -> Bool {
+        let checksum = Self.table.checksums[index]
+        return checksum.ofBytes ? checksum.holds(in: row) : held.contains(index)
+    }
+
+    /// Whether every checksum of the row held as read.
     package var isIntact: Bool {
-        let row = row
-        return Self.table.checksums.allSatisfy { $0.holds(in: row) }
+        Self.table.checksums.indices.allSatisfy(holds)
     }
 
     /// The row with the checksums of its columns, as a write stores it.
@@ -36,17 +59,21 @@ extension TableRow {
 
 /// Reads a row's columns in order, by type.
 struct RowDecoder {
-    let row: Row
+    let row: any ScannedRow
     let table: RowTable
+    let held: HeldChecksums
+    private let count: Int
     private var next = 0
 
-    init(_ row: Row, _ table: RowTable) {
+    init(_ row: any ScannedRow, _ table: RowTable) {
         self.row = row
         self.table = table
+        held = HeldChecksums(row, table)
+        count = min(row.count, table.columns.count)
     }
 
     private mutating func take() throws(RowDecodingError) -> ColumnValue {
-        guard next < row.count, next < table.columns.count else { throw RowDecodingError(column: "column \(next)") }
+        guard next < count else { throw RowDecodingError(column: "column \(next)") }
         defer { next += 1 }
         return row[next]
     }
@@ -99,7 +126,7 @@ struct RowDecoder {
     }
 
     mutating func optionalBlob() throws(RowDecodingError) -> [UInt8]? {
-        if next < row.count, row[next].isNull {
+        if next < count, row[next].isNull {
             next += 1
             return nil
         }
@@ -125,6 +152,7 @@ package struct SpecRowData: TableRow {
     package var axis: String
     package var sectionCount: Int
     package var checksum: Int64 = 0
+    package var held = HeldChecksums()
     package var updatedAt: Double
 
     package init(id: Int64, name: String, body: String, contentHash: String, axis: String, sectionCount: Int, updatedAt: Double) {
@@ -137,8 +165,9 @@ package struct SpecRowData: TableRow {
         self.updatedAt = updatedAt
     }
 
-    package init(_ row: Row) throws(RowDecodingError) {
+    package init(_ row: any ScannedRow) throws(RowDecodingError) {
         var decoder = RowDecoder(row, Self.table)
+        held = decoder.held
         id = try decoder.int64()
         name = try decoder.text()
         body = try decoder.text()
@@ -163,11 +192,13 @@ package struct SpecSectionRow: TableRow {
     package var contentHash: String
     package var body: String
     package var checksum: Int64 = 0
+    package var held = HeldChecksums()
 }
 
 extension SpecSectionRow {
-    package init(_ row: Row) throws(RowDecodingError) {
+    package init(_ row: any ScannedRow) throws(RowDecodingError) {
         var decoder = RowDecoder(row, Self.table)
+        held = decoder.held
         specID = try decoder.int64()
         section = try decoder.int()
         identity = try decoder.text()
@@ -187,11 +218,13 @@ package struct ItemRunRow: TableRow {
     package var specID: Int64
     package var run: ItemRun
     package var checksum: Int64 = 0
+    package var held = HeldChecksums()
 }
 
 extension ItemRunRow {
-    package init(_ row: Row) throws(RowDecodingError) {
+    package init(_ row: any ScannedRow) throws(RowDecodingError) {
         var decoder = RowDecoder(row, Self.table)
+        held = decoder.held
         specID = try decoder.int64()
         run = try ItemRun(
             section: decoder.int(), firstItem: decoder.int(), itemCount: decoder.int(), items: decoder.text(), hashState: decoder.blob()
@@ -211,11 +244,13 @@ package struct SpecHashPrefixRow: TableRow {
     package var specID: Int64
     package var prefix: SpecHashPrefix
     package var checksum: Int64 = 0
+    package var held = HeldChecksums()
 }
 
 extension SpecHashPrefixRow {
-    package init(_ row: Row) throws(RowDecodingError) {
+    package init(_ row: any ScannedRow) throws(RowDecodingError) {
         var decoder = RowDecoder(row, Self.table)
+        held = decoder.held
         specID = try decoder.int64()
         prefix = try SpecHashPrefix(specHash: decoder.text(), sectionCount: decoder.int(), state: decoder.blob())
         checksum = try decoder.int64()
@@ -241,6 +276,7 @@ package struct LayoutRow: TableRow {
     /// Bumped by every change in place, for readers' caches.
     package var revision: Int64
     package var checksum: Int64 = 0
+    package var held = HeldChecksums()
     package var computeSeconds: Double
     package var updatedAt: Double
     /// The directory summary, which carries its own checksum (not covered by the row's).
@@ -248,8 +284,9 @@ package struct LayoutRow: TableRow {
 }
 
 extension LayoutRow {
-    package init(_ row: Row) throws(RowDecodingError) {
+    package init(_ row: any ScannedRow) throws(RowDecodingError) {
         var decoder = RowDecoder(row, Self.table)
+        held = decoder.held
         id = try decoder.int64()
         specID = try decoder.int64()
         crossExtent = try decoder.double()
@@ -285,14 +322,16 @@ package struct SectionRow: TableRow {
     package var end: Double
     package var placerState: [UInt8]?
     package var checksum: Int64 = 0
+    package var held = HeldChecksums()
 
     /// The section's index, its key within the layout.
     package var key: Int { record.geometry.index }
 }
 
 extension SectionRow {
-    package init(_ row: Row) throws(RowDecodingError) {
+    package init(_ row: any ScannedRow) throws(RowDecodingError) {
         var decoder = RowDecoder(row, Self.table)
+        held = decoder.held
         layoutID = try decoder.int64()
         let index = try decoder.int()
         let slot = try decoder.int()
@@ -344,6 +383,7 @@ package struct GroupRow: TableRow {
     package var id: Int64
     package var bounds: QueryBounds
     package var checksum: Int64 = 0
+    package var held = HeldChecksums()
     /// Nil in a row written before groups kept their reach.
     package var reach: GroupReach?
     package var reachChecksum: Int64?
@@ -361,8 +401,9 @@ package struct GroupRow: TableRow {
         self.frames = frames
     }
 
-    package init(_ row: Row) throws(RowDecodingError) {
+    package init(_ row: any ScannedRow) throws(RowDecodingError) {
         var decoder = RowDecoder(row, Self.table)
+        held = decoder.held
         layoutID = try decoder.int64()
         slot = try decoder.int()
         firstItem = try decoder.int()
@@ -386,8 +427,8 @@ package struct GroupRow: TableRow {
         ]
     }
 
-    package var directoryIsIntact: Bool { Self.table.checksums[0].holds(in: row) }
-    package var reachIsIntact: Bool { Self.table.checksums[1].holds(in: row) }
+    package var directoryIsIntact: Bool { holds(0) }
+    package var reachIsIntact: Bool { holds(1) }
     /// False when the frames were not read or are lost.
-    package var framesAreIntact: Bool { frames != nil && Self.table.checksums[2].holds(in: row) }
+    package var framesAreIntact: Bool { frames.map { Checksum.of($0) == framesChecksum } ?? false }
 }

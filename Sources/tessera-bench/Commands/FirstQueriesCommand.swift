@@ -26,6 +26,9 @@ struct FirstQueriesCommand: ParsableCommand {
     @Option(help: "The feeds' width.")
     var extent = 390.0
 
+    @Option(help: "Query only this stored spec instead, --feeds times, each in the store opened anew.")
+    var name: String?
+
     func validate() throws {
         guard (1...1_000_000).contains(feeds) else { throw ValidationError("--feeds must be from 1 to 1000000, got \(feeds)") }
         guard FeedsBenchmark.widths.contains(extent) else {
@@ -35,11 +38,15 @@ struct FirstQueriesCommand: ParsableCommand {
 
     func run() throws {
         if !FileManager.default.fileExists(atPath: db) { try write() }
-        let store = try LayoutStore.open(db: db, requireExisting: true)
-        defer { store.close() }
-        let started = Date()
-        let total = try Self.firstQueries(store, feeds: feeds, extent: extent)
-        let seconds = Date().timeIntervalSince(started)
+        var total = 0
+        var seconds = 0.0
+        for names in name.map({ name in (0..<feeds).map { _ in [name] } }) ?? [(0..<feeds).map { "feed-\($0)" }] {
+            let store = try LayoutStore.open(db: db, requireExisting: true)
+            defer { store.close() }
+            let started = Date()
+            total += try Self.firstQueries(store, names: names, extent: extent)
+            seconds += Date().timeIntervalSince(started)
+        }
         print("\(total) elements in \(feeds) first queries, \(String(format: "%.1f", seconds / Double(feeds) * 1e6)) µs each")
     }
 
@@ -53,13 +60,13 @@ struct FirstQueriesCommand: ParsableCommand {
         writer.finishBackgroundWork()
     }
 
-    /// The queries a profiler records: the first screen of feed-0, feed-1, … once each.
+    /// The queries a profiler records: the first screen of each name once.
     @inline(never)
-    static func firstQueries(_ store: LayoutStore, feeds: Int, extent: Double) throws -> Int {
+    static func firstQueries(_ store: LayoutStore, names: [String], extent: Double) throws -> Int {
         var total = 0
         let viewport = Rect(x: 0, y: 0, width: extent, height: 844)
-        for index in 0..<feeds {
-            total += try store.visibleElements(name: "feed-\(index)", crossExtent: extent, viewport: viewport, computeIfMissing: false).count
+        for name in names {
+            total += try store.visibleElements(name: name, crossExtent: extent, viewport: viewport, computeIfMissing: false).count
         }
         return total
     }
