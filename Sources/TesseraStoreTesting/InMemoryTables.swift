@@ -159,8 +159,8 @@ package struct TableData: Sendable {
 
     package mutating func update(_ row: Row, columns: [Int]? = nil) throws -> Bool {
         guard let old = self.row(key: table.key(of: row)) else { return false }
-        var new = old
-        for column in columns ?? Array(row.indices) { new[column] = row[column] }
+        var new = columns == nil ? row : old
+        for column in columns ?? [] { new[column] = row[column] }
         removeAll([old])
         do {
             try insert(new)

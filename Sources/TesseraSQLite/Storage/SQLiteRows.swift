@@ -67,9 +67,7 @@ final class SQLiteRows: RowWriter {
     /// values, packed in one word: table, operation, index, prefix length,
     /// kinds of bounds, order, and the columns asked for as a bit set.
     private static func shape(_ table: RowTable, _ operation: UInt64, _ range: RowRange? = nil) -> UInt64 {
-        // Only the store's own tables have numbers, and none has more than 30 columns.
-        precondition(table.number >= 0 && table.columns.count <= 30, "SQLite stores only the tables of RowTable.all, not \(table.name)")
-        var key = UInt64(table.number) | operation << 8
+        var key = UInt64(number(of: table)) | operation << 8
         guard let range else { return key }
         func kind(_ bound: RowRange.Bound?) -> UInt64 { bound.map { $0.inclusive ? 1 : 2 } ?? 0 }
         key |= UInt64(range.index) << 16 | UInt64(range.prefix.count) << 20 | kind(range.lower) << 28 | kind(range.upper) << 30
@@ -79,6 +77,13 @@ final class SQLiteRows: RowWriter {
             for column in columns { key |= 1 << UInt64(34 + column) }
         }
         return key
+    }
+
+    /// The table's place in `RowTable.all`: only the store's own tables are
+    /// stored here, and none has more than 30 columns (a shape's bit set).
+    private static func number(of table: RowTable) -> Int {
+        precondition(table.number >= 0 && table.columns.count <= 30, "SQLite stores only the tables of RowTable.all, not \(table.name)")
+        return table.number
     }
 
     /// A prepared shape: its SQL, and where a scan's results put each column (``positions(_:_:)``).
@@ -137,7 +142,7 @@ final class SQLiteRows: RowWriter {
         var columns = expressions(table)
         let wanted = wanted(table, range)
         var from = "\"\(table.name)\""
-        if table.name == RowTable.specs.name, range.index == 1, wanted.allSatisfy([0, 1, 3, 4].contains) {
+        if table.name == RowTable.specs.name, range.index == 1, wanted.allSatisfy(RowSnapshot.specPlaceColumns.contains) {
             // What resolving a name reads: from the covering index, without the spec's body (schema version 11).
             from += " INDEXED BY specs_resolve"
         } else if table.name == RowTable.cellGroups.name {
@@ -260,12 +265,8 @@ final class SQLiteRows: RowWriter {
         }
     }
 
-    /// Each table's insertions, made once.
-    private static let insertionsByTable = Dictionary(uniqueKeysWithValues: RowTable.all.map { ($0.name, makeInsertions($0)) })
-
-    private static func insertions(_ table: RowTable) -> [(table: String, columns: [String], values: [Int])] {
-        insertionsByTable[table.name] ?? makeInsertions(table)
-    }
+    /// Each table's insertions, made once, by table number.
+    private static let insertions = RowTable.all.map(makeInsertions)
 
     /// The physical tables' columns a logical row fills, and where from:
     /// specs and layouts also keep when they were created.
@@ -298,7 +299,7 @@ final class SQLiteRows: RowWriter {
             if try update(table, row, columns: nil) { return }
             return try insert(table, row, replacing: false)
         }
-        for (part, (name, columns, values)) in Self.insertions(table).enumerated() {
+        for (part, (name, columns, values)) in Self.insertions[Self.number(of: table)].enumerated() {
             let (statement, _) = try statement(Self.shape(table, replacing ? 2 : UInt64(10 + part))) {
                 let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
                 let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
@@ -337,12 +338,13 @@ final class SQLiteRows: RowWriter {
         }
     }
 
-    private static let updatesByTable = Dictionary(uniqueKeysWithValues: RowTable.all.map { ($0.name, makeUpdates($0)) })
+    /// Each table's updates, made once, by table number.
+    private static let updates = RowTable.all.map(makeUpdates)
 
     func update(_ table: RowTable, _ row: Row, columns: [Int]?) throws -> Bool {
         if let columns { return try update(table, row, only: columns.sorted()) }
         var changed = false
-        for (position, (sql, values)) in (Self.updatesByTable[table.name] ?? Self.makeUpdates(table)).enumerated() {
+        for (position, (sql, values)) in Self.updates[Self.number(of: table)].enumerated() {
             let (statement, _) = try statement(Self.shape(table, UInt64(20 + position))) { sql }
             try Self.execute(statement, row, values)
             changed = changed || connection.changes > 0
@@ -370,14 +372,15 @@ final class SQLiteRows: RowWriter {
             try statement.execute()
             return connection.changes
         }
-        let filter = Self.filter(table, range).replacingOccurrences(of: "d.", with: "")
         var deleted = 0
-        for (part, sql) in [
-            "DELETE FROM cell_groups_rtree WHERE id IN (SELECT group_id FROM cell_group_directory\(filter))",
-            "DELETE FROM cell_groups WHERE id IN (SELECT group_id FROM cell_group_directory\(filter))",
-            "DELETE FROM cell_group_directory\(filter)",
-        ].enumerated() {
-            let (statement, _) = try statement(Self.shape(table, UInt64(31 + part), range)) { sql }
+        let deletions: [(String) -> String] = [
+            { "DELETE FROM cell_groups_rtree WHERE id IN (SELECT group_id FROM cell_group_directory\($0))" },
+            { "DELETE FROM cell_groups WHERE id IN (SELECT group_id FROM cell_group_directory\($0))" },
+            { "DELETE FROM cell_group_directory\($0)" },
+        ]
+        for (part, deletion) in deletions.enumerated() {
+            // The directory's own columns, unqualified: these statements name no alias.
+            let (statement, _) = try statement(Self.shape(table, UInt64(31 + part), range)) { deletion(Self.filter(table, range, table.columns)) }
             _ = try Self.bind(range, to: statement)
             try statement.execute()
             deleted = connection.changes

@@ -11,7 +11,7 @@ package enum ColumnValue: Sendable {
 package typealias Row = [ColumnValue]
 
 /// A row as a scan hands it to its body: read where the backend holds it,
-/// and only during the call (a body that keeps it takes ``ScannedRow/row``).
+/// and only during the call (a body copies the values it keeps).
 package protocol ScannedRow {
     /// How many columns the row has.
     var count: Int { get }
@@ -20,11 +20,6 @@ package protocol ScannedRow {
     func add(_ columns: [Int], to record: inout ChecksumRecord)
     /// A blob's bytes in place (a text's as its UTF-8); nil for any other value.
     func withBytes<R>(_ column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R?
-}
-
-extension ScannedRow {
-    /// The row's values, copied.
-    package var row: Row { (0..<count).map { self[$0] } }
 }
 
 extension Array: ScannedRow where Element == ColumnValue {

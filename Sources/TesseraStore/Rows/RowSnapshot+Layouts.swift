@@ -23,7 +23,8 @@ extension RowSnapshot {
         RowRange(index: 1, [.text(name)], limit: 1, columns: specPlaceColumns)
     }
 
-    private static let specPlaceColumns = [0, 1, 3, 4]
+    /// A spec's id, name, content hash and axis.
+    package static let specPlaceColumns = [0, 1, 3, 4]
 
     private func record(of layout: LayoutRow, spec: SpecPlace, engineVersion: Int) throws -> LayoutRecord {
         try verify(layout.isIntact, "the row of the layout of spec \(spec.name.quotedForMessage) at \(JSONWriter.format(layout.crossExtent))")
