@@ -35,7 +35,7 @@ final class InMemoryWriter: InMemoryReader, RowWriter {
     // What the write changes is not committed yet: nothing it resolves is kept.
     override package var resolutionScope: ResolutionScope? { nil }
 
-    package func nextNumber(_ table: RowTable, for row: Row) throws -> Int64 {
+    package func nextNumber(_ table: RowTable, for row: Row) throws -> Int64? {
         tables[table].nextNumber()
     }
 
@@ -44,13 +44,15 @@ final class InMemoryWriter: InMemoryReader, RowWriter {
         try tables[table].insert(row)
     }
 
-    package func update(_ table: RowTable, _ row: Row, columns: [Int]?) throws -> Bool {
-        try tables[table].update(row, columns: columns)
+    package func update(_ table: RowTable, _ row: Row, columns: [Int]?) throws {
+        _ = try tables[table].update(row, columns: columns)
     }
 
-    package func delete(_ table: RowTable, _ range: RowRange) throws -> Int {
+    package func delete(_ table: RowTable, _ range: RowRange) throws {
         tables[table].delete(range)
     }
+
+    package func answering<T>(_ body: () throws -> T) async throws -> T { try body() }
 
     package func savepoint<T>(_ body: () async throws -> T) async throws -> T {
         let saved = tables

@@ -108,10 +108,12 @@ package struct TableData: Sendable {
 
     package func scan(_ range: RowRange, _ body: (Row) throws -> Bool) throws {
         var left = range.limit
-        for entry in entries(range) where left > 0 {
-            guard let row = range.index == 0 ? entry.row : row(key: entry.row) else { continue }
-            left -= 1
-            guard try body(row) else { return }
+        for part in range.parts {
+            for entry in entries(part) where left > 0 {
+                guard let row = range.index == 0 ? entry.row : row(key: entry.row) else { continue }
+                left -= 1
+                guard try body(row) else { return }
+            }
         }
     }
 
@@ -171,6 +173,8 @@ package struct TableData: Sendable {
         return true
     }
 
+    /// Deletes the rows in `range`; returns how many.
+    @discardableResult
     package mutating func delete(_ range: RowRange) -> Int {
         var rows: [Row] = []
         try? scan(range) { rows.append($0); return true }

@@ -66,6 +66,13 @@ struct RowPortTests {
             var scanned: [Row] = []
             try data.scan(range) { scanned.append($0); return true }
             #expect(scanned == Self.bruteForce(Array(rows.values), range), "\(range)")
+            // The same prefix among a few values of the next column (repeats too): each value's rows, in the order of the values.
+            let next = (0..<Int(random.next() % 4)).map { _ in Self.value(&random, index == 0 ? [4, 6, 30][width] : 600) }
+            let among = RowRange(index: index, prefix, descending: random.next() % 2 == 0, among: next)
+            scanned = []
+            try data.scan(among) { scanned.append($0); return true }
+            #expect(scanned == among.parts.flatMap { Self.bruteForce(Array(rows.values), $0) }, "\(among)")
+            #expect(among.parts.count == next.count)
         }
     }
 
@@ -117,19 +124,6 @@ struct RowPortTests {
     func tableNumbers() {
         #expect(RowTable.all.map(\.number) == Array(RowTable.all.indices))
         #expect(Set(RowTable.all.map(\.name)).count == RowTable.all.count)
-    }
-}
-
-extension RowRange {
-    /// Whether a row whose index columns are `key` lies in the range: the
-    /// definition the scans are checked against.
-    fileprivate func contains(_ key: [ColumnValue]) -> Bool {
-        guard key.count >= prefix.count, zip(prefix, key).allSatisfy(==) else { return false }
-        guard key.count > prefix.count else { return lower == nil && upper == nil }
-        let next = key[prefix.count]
-        if let lower, lower.inclusive ? next < lower.value : next <= lower.value { return false }
-        if let upper, upper.inclusive ? upper.value < next : upper.value <= next { return false }
-        return true
     }
 }
 

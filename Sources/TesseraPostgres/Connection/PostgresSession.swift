@@ -27,6 +27,10 @@ final class PostgresSession {
     var pending = PendingRows()
     /// For writes: the depth of savepoints.
     var savepointDepth = 0
+    /// For writes, within `answering`: the writes its runs sent so far, and
+    /// those the current run made (see `sendsWrite()`).
+    var writesSent: Int?
+    var writesInRun = 0
     /// For writes: the last statement sent without waiting (see `pipeline`),
     /// until it is drained.
     var lastPipelined: EventLoopFuture<PostgresQueryResult>?
@@ -35,8 +39,6 @@ final class PostgresSession {
     /// For an async read: the answers fetched so far (see `ReplayLog`);
     /// nil: each statement waits for its answer.
     var replay: ReplayLog?
-    /// Frames fetched ahead for this read (`prefetchFrames`), by group id.
-    var prefetched: [Int64: [UInt8]] = [:]
     /// For reads: the storage's listener for commits (`freshness=notified`).
     var changeListener: ChangeListener?
     /// For reads: whether the read runs outside a transaction, where its
@@ -46,8 +48,11 @@ final class PostgresSession {
     var statementsInRead = 0
     var refusedSecondStatement = false
     /// In such a read: the statement being sent fetches frames that will be
-    /// checked against the checksums the snapshot gave, so it may be another.
+    /// checked against the checksums the snapshot gave, so it may be another;
+    /// and whether one was sent, after which a failure may be a commit
+    /// between the two (the read then runs again in one snapshot).
     var fetchingVerifiedFrames = false
+    var sawLaterSnapshot = false
     /// The hot reads' statements, prepared on this session, by their SQL.
     private var preparedStatements: [String: PreparedQuery] = [:]
     /// Statements sent to the server (preparing one not counted), for tests
@@ -107,21 +112,38 @@ final class PostgresSession {
     private func beginStatement() throws {
         if singleStatementRead {
             guard statementsInRead == 0 || fetchingVerifiedFrames else { throw refuseOutsideTransaction() }
+            if statementsInRead > 0 { sawLaterSnapshot = true }
             statementsInRead += 1
         }
         try flushPending()
     }
 
-    /// Runs one of the hot reads' statements, prepared on this session the
-    /// first time (parsed and planned once, not on every call); its rows as
-    /// ``RowColumns``. Every parameter in `sql` has an explicit type
-    /// (`$1::int8`): the binds are sent in binary, as `binds` type them.
-    func preparedRows(_ sql: String, _ binds: [PostgresData]) throws -> [RowColumns] {
+    /// Runs a read's statement, prepared on this session the first time
+    /// (parsed and planned once, not on every call); its rows' cells. Every
+    /// parameter in `sql` has an explicit type (`$1::int8`): the binds are
+    /// sent in binary, as `binds` type them.
+    func preparedCells(_ sql: String, _ binds: [PostgresData]) throws -> [PostgresRandomAccessRow] {
         try beginStatement()
         let key = StatementKey(sql: sql, prepared: binds)
         let wanted = ReplayLog.Wanted(key: key, binds: PostgresBindings(), preparedValues: binds)
         guard case .prepared(let rows) = try answer(wanted) else { preconditionFailure("a prepared statement answered with rows") }
-        return rows.map { RowColumns($0, location: location) }
+        return rows.map { $0.makeRandomAccess() }
+    }
+
+    /// With a change listener (`freshness=notified`), resolved names are
+    /// kept under the count of commits it heard of. A read's first attempt
+    /// then answers only from what was resolved under that count (taking it
+    /// counts as the read's one statement); any other statement makes it run
+    /// again in one snapshot, which resolves its layouts anew and keeps them
+    /// (within a transaction a layout resolved under the same count may be
+    /// older than the snapshot, whose other rows must match it).
+    ///
+    /// Without one, nothing tells a session cheaply that another machine
+    /// committed: every read resolves its layouts in its own snapshot.
+    var resolutionScope: ResolutionScope? {
+        guard let epoch = changeListener?.epoch else { return nil }
+        if singleStatementRead { statementsInRead = max(statementsInRead, 1) }
+        return ResolutionScope(tag: SnapshotTag(UInt64(bitPattern: epoch), 0, 0, 0, 0, 0), reuse: singleStatementRead)
     }
 
     /// The answer to one statement: a synchronous caller (a synchronous

@@ -6,11 +6,11 @@ import TesseraStore
 
 /// The PostgreSQL backend: a pool of reader sessions, each read one
 /// statement outside a transaction when that is all it needs, else one
-/// REPEATABLE READ, READ ONLY transaction (see `read`); a cache of frames
-/// and, with `freshness=notified`, a listener for commits, shared by the
-/// readers; one writer session per process, each write one READ COMMITTED
-/// transaction that takes an advisory lock per spec it touches (see
-/// `PostgresSession+Writes`).
+/// REPEATABLE READ, READ ONLY transaction (see `read`); with
+/// `freshness=notified`, a listener for commits, shared by the readers; one
+/// writer session per process, each write one READ COMMITTED transaction
+/// that takes an advisory lock per spec it touches (see
+/// `PostgresSession.lockSpecIfWriting`). Both go through ``PostgresRows``.
 /// The sessions' connections live on an event loop of the storage's own, so
 /// a caller on any other thread may wait for them.
 final class PostgresStorage: StorageBackend, Sendable {
@@ -86,26 +86,23 @@ final class PostgresStorage: StorageBackend, Sendable {
         try refuseIfClosed()
         try readers.withSession { session in
             session.changeListener = changeListener
-            defer {
-                session.prefetched.removeAll(keepingCapacity: true)
-                session.singleStatementRead = false
-            }
+            defer { session.singleStatementRead = false }
             session.singleStatementRead = true
             session.statementsInRead = 0
             session.refusedSecondStatement = false
+            session.sawLaterSnapshot = false
             do {
-                try body(session)
+                try body(snapshot(session))
                 // A body that caught the refusal and went on read nothing right.
                 if !session.refusedSecondStatement { return }
-            } catch where !session.refusedSecondStatement {
+            } catch where !Self.mayRunAgain(session) {
                 throw error
             } catch {}
             session.singleStatementRead = false
-            session.prefetched.removeAll(keepingCapacity: true)
             // BEGIN is not waited for: the body's first statement queues behind it.
             session.sendPipelined("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", PostgresBindings())
             do {
-                try body(session)
+                try body(snapshot(session))
                 try waitForAsync { try await session.drainPipeline() }
                 session.sendPipelined("COMMIT", PostgresBindings())
             } catch {
@@ -116,6 +113,19 @@ final class PostgresStorage: StorageBackend, Sendable {
                 throw error
             }
         }
+    }
+
+    /// A snapshot of a run of a read's body: rows read on `session`.
+    private func snapshot(_ session: PostgresSession) -> RowSnapshot {
+        RowSnapshot(PostgresRows(session), location: location)
+    }
+
+    /// Whether a failed first attempt outside a transaction runs again in
+    /// one: when it was refused a second statement, or it fetched frames in
+    /// a later snapshot than its first statement's (a commit between the
+    /// two looks like damage, which one snapshot tells apart).
+    private static func mayRunAgain(_ session: PostgresSession) -> Bool {
+        session.refusedSecondStatement || session.sawLaterSnapshot
     }
 
     /// Always false: a read waits for the server, so a caller's thread
@@ -141,16 +151,14 @@ final class PostgresStorage: StorageBackend, Sendable {
             session.replay = log
             defer {
                 session.replay = nil
-                session.prefetched.removeAll(keepingCapacity: true)
                 session.singleStatementRead = false
             }
-            if try await Self.runUntilAnswered(body, session: session, log: log, singleStatement: true) { return }
+            if try await runUntilAnswered(body, session: session, log: log, singleStatement: true) { return }
             // Another snapshot: nothing fetched so far counts.
             log.forget()
-            session.prefetched.removeAll(keepingCapacity: true)
             try await session.run("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             do {
-                _ = try await Self.runUntilAnswered(body, session: session, log: log, singleStatement: false)
+                _ = try await runUntilAnswered(body, session: session, log: log, singleStatement: false)
                 try await session.run("COMMIT")
             } catch {
                 try? await session.run("ROLLBACK")
@@ -161,7 +169,7 @@ final class PostgresStorage: StorageBackend, Sendable {
 
     /// Runs `body` until a run asks for no statement it lacks; false when,
     /// outside a transaction, it needs more than one snapshot.
-    private static func runUntilAnswered(
+    private func runUntilAnswered(
         _ body: (any ReadSnapshot) throws -> Void, session: PostgresSession, log: ReplayLog, singleStatement: Bool
     ) async throws -> Bool {
         while true {
@@ -169,12 +177,16 @@ final class PostgresStorage: StorageBackend, Sendable {
             session.singleStatementRead = singleStatement
             session.statementsInRead = 0
             session.refusedSecondStatement = false
+            session.sawLaterSnapshot = false
             var failure: (any Error)?
-            do { try body(session) } catch { failure = error }
+            do { try body(snapshot(session)) } catch { failure = error }
             // A body that caught what stopped it and went on read nothing right.
             if session.refusedSecondStatement { return false }
             if log.wanted == nil {
-                if let failure { throw failure }
+                if let failure {
+                    if singleStatement, Self.mayRunAgain(session) { return false }
+                    throw failure
+                }
                 return true
             }
             try await log.fetchWanted(on: session)
@@ -188,7 +200,7 @@ final class PostgresStorage: StorageBackend, Sendable {
     }
 
     /// Runs `body` in one transaction on a writer session, no thread
-    /// waiting (see ``PostgresWrite``): BEGIN and the lock timeout are sent
+    /// waiting (see `PostgresSession+Pipeline`): BEGIN and the lock timeout are sent
     /// ahead of the body's first statement, and at the end the rows still
     /// pending, then COMMIT once every statement sent without waiting has
     /// answered (a failure among them rolls the transaction back instead).
@@ -204,12 +216,11 @@ final class PostgresStorage: StorageBackend, Sendable {
                 session.writingSchema = nil
                 session.lockedSpecs = []
                 session.pending = PendingRows()
-                session.prefetched.removeAll(keepingCapacity: true)
             }
             do {
                 try session.pipeline("BEGIN")
                 try session.pipeline("SET LOCAL lock_timeout = \(timeout)")
-                try await body(PostgresWrite(session))
+                try await body(RowTransaction(PostgresRows(session), location: location))
                 try session.flushPending()
                 try await session.drainPipeline()
                 try await session.run("COMMIT")

@@ -146,7 +146,7 @@ final class SQLiteRows: RowWriter {
             // What resolving a name reads: from the covering index, without the spec's body (schema version 11).
             from += " INDEXED BY specs_resolve"
         } else if table.name == RowTable.cellGroups.name {
-            if wanted == [RowTable.framesColumn], range.index == 1 {
+            if range.index == 1, wanted.allSatisfy([3, RowTable.framesColumn].contains) {
                 // Frames by group id: their own table alone, whose id is its rowid.
                 from = "cell_groups AS g"
                 columns[3] = "g.id"
@@ -235,6 +235,17 @@ final class SQLiteRows: RowWriter {
     // MARK: Reads
 
     func scan(_ table: RowTable, _ range: RowRange, _ body: (any ScannedRow) throws -> Bool) throws {
+        guard range.among == nil else {
+            // Each key looked up alone: a lookup in the file costs no round trip.
+            var going = true
+            for part in range.parts where going {
+                try scan(table, part) { row in
+                    going = try body(row)
+                    return going
+                }
+            }
+            return
+        }
         let (statement, positions) = try statement(Self.shape(table, 0, range), positions: Self.positions(table, range)) {
             Self.scanSQL(table, range)
         }
@@ -249,7 +260,7 @@ final class SQLiteRows: RowWriter {
 
     // MARK: Writes
 
-    func nextNumber(_ table: RowTable, for row: Row) throws -> Int64 {
+    func nextNumber(_ table: RowTable, for row: Row) throws -> Int64? {
         switch table.name {
         case RowTable.cellGroups.name:
             let frames = row.last?.blob?.count ?? 0
@@ -296,7 +307,7 @@ final class SQLiteRows: RowWriter {
 
     func insert(_ table: RowTable, _ row: Row, replacing: Bool) throws {
         if replacing, table.name == RowTable.cellGroups.name {
-            if try update(table, row, columns: nil) { return }
+            if try updated(table, row) { return }
             return try insert(table, row, replacing: false)
         }
         for (part, (name, columns, values)) in Self.insertions[Self.number(of: table)].enumerated() {
@@ -341,8 +352,13 @@ final class SQLiteRows: RowWriter {
     /// Each table's updates, made once, by table number.
     private static let updates = RowTable.all.map(makeUpdates)
 
-    func update(_ table: RowTable, _ row: Row, columns: [Int]?) throws -> Bool {
+    func update(_ table: RowTable, _ row: Row, columns: [Int]?) throws {
         if let columns { return try update(table, row, only: columns.sorted()) }
+        _ = try updated(table, row)
+    }
+
+    /// Updates every column of the row with `row`'s key; false when there is none.
+    private func updated(_ table: RowTable, _ row: Row) throws -> Bool {
         var changed = false
         for (position, (sql, values)) in Self.updates[Self.number(of: table)].enumerated() {
             let (statement, _) = try statement(Self.shape(table, UInt64(20 + position))) { sql }
@@ -353,7 +369,7 @@ final class SQLiteRows: RowWriter {
     }
 
     /// The values of `columns` (in order) alone, by the primary key.
-    private func update(_ table: RowTable, _ row: Row, only columns: [Int]) throws -> Bool {
+    private func update(_ table: RowTable, _ row: Row, only columns: [Int]) throws {
         precondition(table.name != RowTable.cellGroups.name, "a cell group is written whole")
         let key = table.primaryKey
         let (statement, _) = try statement(Self.shape(table, 25) | columns.reduce(0) { $0 | 1 << UInt64(34 + $1) }) {
@@ -361,18 +377,16 @@ final class SQLiteRows: RowWriter {
                 + " WHERE " + key.map { "\"\(table.columns[$0])\" = ?" }.joined(separator: " AND ")
         }
         try Self.execute(statement, row, columns + key)
-        return connection.changes > 0
     }
 
-    func delete(_ table: RowTable, _ range: RowRange) throws -> Int {
+    func delete(_ table: RowTable, _ range: RowRange) throws {
         precondition(range.limit == .max && range.index == 0, "a delete takes whole ranges of the primary key")
         guard table.name == RowTable.cellGroups.name else {
             let (statement, _) = try statement(Self.shape(table, 30, range)) { "DELETE FROM \"\(table.name)\"\(Self.filter(table, range))" }
             _ = try Self.bind(range, to: statement)
             try statement.execute()
-            return connection.changes
+            return
         }
-        var deleted = 0
         let deletions: [(String) -> String] = [
             { "DELETE FROM cell_groups_rtree WHERE id IN (SELECT group_id FROM cell_group_directory\($0))" },
             { "DELETE FROM cell_groups WHERE id IN (SELECT group_id FROM cell_group_directory\($0))" },
@@ -383,9 +397,7 @@ final class SQLiteRows: RowWriter {
             let (statement, _) = try statement(Self.shape(table, UInt64(31 + part), range)) { deletion(Self.filter(table, range, table.columns)) }
             _ = try Self.bind(range, to: statement)
             try statement.execute()
-            deleted = connection.changes
         }
-        return deleted
     }
 
     /// A blob at least this large shares its page with no other: half of
@@ -426,4 +438,6 @@ final class SQLiteRows: RowWriter {
     func savepoint<T>(_ body: () async throws -> T) async throws -> T {
         try await connection.savepoint(body)
     }
+
+    func answering<T>(_ body: () throws -> T) async throws -> T { try body() }
 }

@@ -134,6 +134,10 @@ package struct RowRange: Sendable {
     /// The columns the caller needs (nil: all); a backend may leave the
     /// others NULL, and need not read a large value no one asked for.
     package var columns: [Int]?
+    /// The values the index's column after `prefix` may take (nil: any),
+    /// in the order the rows come in (each value's rows in the range's
+    /// order): rows of several keys in one request, for a backend behind a network.
+    package var among: [ColumnValue]?
 
     package struct Bound: Sendable {
         package var value: ColumnValue
@@ -147,8 +151,10 @@ package struct RowRange: Sendable {
 
     package init(
         index: Int = 0, _ prefix: [ColumnValue] = [], lower: Bound? = nil, upper: Bound? = nil, descending: Bool = false, limit: Int = .max,
-        columns: [Int]? = nil
+        columns: [Int]? = nil, among: [ColumnValue]? = nil
     ) {
+        precondition(among == nil || (lower == nil && upper == nil && limit == .max), "a range among values has no bounds or limit")
+        self.among = among
         self.index = index
         self.prefix = prefix
         self.lower = lower
@@ -160,6 +166,29 @@ package struct RowRange: Sendable {
 
     /// Every row of the table.
     package static let all = RowRange()
+
+    /// The range as one range per value of ``among``, in order (itself when
+    /// it has none): for a backend that looks each key up alone.
+    package var parts: [RowRange] {
+        guard let among else { return [self] }
+        return among.map { value in
+            var part = self
+            part.among = nil
+            part.prefix.append(value)
+            return part
+        }
+    }
+
+    /// Whether a row whose index columns are `key` lies in the range.
+    package func contains(_ key: [ColumnValue]) -> Bool {
+        guard key.count >= prefix.count, zip(prefix, key).allSatisfy(==) else { return false }
+        guard key.count > prefix.count else { return lower == nil && upper == nil && among == nil }
+        let next = key[prefix.count]
+        if let among, !among.contains(next) { return false }
+        if let lower, lower.inclusive ? next < lower.value : next <= lower.value { return false }
+        if let upper, upper.inclusive ? upper.value < next : upper.value <= next { return false }
+        return true
+    }
 
     /// The rows whose first index columns equal `key`.
     package static func key(_ key: ColumnValue..., index: Int = 0) -> RowRange {

@@ -25,8 +25,10 @@ package protocol RowWriter: RowReader {
     /// A number for the counted column of `row` that no row of the table
     /// ever had (numbers are not reused: readers cache layouts by id). The
     /// row's other values may choose among ranges (SQLite keeps large
-    /// frame blobs apart from small ones).
-    func nextNumber(_ table: RowTable, for row: Row) throws -> Int64
+    /// frame blobs apart from small ones). Nil when the backend numbers the
+    /// row as it inserts it, keeping the number of a row it replaces: the
+    /// counted column is then NULL, and the backend seals what covers it.
+    func nextNumber(_ table: RowTable, for row: Row) throws -> Int64?
 
     /// Inserts `row`. A row with its primary key must not exist, unless
     /// `replacing` (then `row` takes its place; only for tables whose rows
@@ -34,13 +36,17 @@ package protocol RowWriter: RowReader {
     func insert(_ table: RowTable, _ row: Row, replacing: Bool) throws
 
     /// Replaces the values in `columns` (nil: every column) of the row whose
-    /// primary key `row` has, with those of `row`; false when there is none.
-    @discardableResult
-    func update(_ table: RowTable, _ row: Row, columns: [Int]?) throws -> Bool
+    /// primary key `row` has, if there is one, with those of `row`.
+    func update(_ table: RowTable, _ row: Row, columns: [Int]?) throws
 
-    /// Deletes the rows of `table` in `range` and returns how many.
-    @discardableResult
-    func delete(_ table: RowTable, _ range: RowRange) throws -> Int
+    /// Deletes the rows of `table` in `range`.
+    func delete(_ table: RowTable, _ range: RowRange) throws
+
+    /// Runs `body`, a step of the write that reads and writes rows, until
+    /// every row it reads is at hand: a backend behind a network runs it
+    /// again after fetching what a run lacked (no thread waits), and sends
+    /// each of its writes once. A backend in the process runs it once.
+    func answering<T>(_ body: () throws -> T) async throws -> T
 
     /// Runs `body`; when it throws, undoes the changes it made and rethrows.
     func savepoint<T>(_ body: () async throws -> T) async throws -> T

@@ -24,12 +24,28 @@ extension RowSnapshot {
         }
     }
 
-    /// The frames as stored, unverified: the caller checks them against the checksums it holds.
+    /// The frames as stored, unverified, in the order of `groups`: the
+    /// caller checks them against the checksums it holds, and takes an index
+    /// skipped for a group missing. One scan for them all (one request over a network).
     package func visitFrames(_ groups: [FramesKey], _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
-        for (index, key) in groups.enumerated() {
-            try visitStoredFrames(groupID: key.id) { body(index, $0) }
+        guard groups.count > 1 else {
+            if let only = groups.first { try visitStoredFrames(groupID: only.id) { body(0, $0) } }
+            return
+        }
+        var next = 0
+        let range = RowRange(index: 1, columns: Self.framesByID, among: groups.map { .integer($0.id) })
+        try rows.scan(.cellGroups, range) { row in
+            guard let id = row[3].integer else { return true }
+            while next < groups.count, groups[next].id != id { next += 1 }
+            guard next < groups.count else { return false }
+            _ = row.withBytes(RowTable.framesColumn) { body(next, $0) }
+            next += 1
+            return true
         }
     }
+
+    /// A group's id and its frames.
+    private static let framesByID = [3, RowTable.framesColumn]
 
     package func visitStoredFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
         try rows.scan(.cellGroups, RowRange(index: 1, [.integer(groupID)], columns: RowTable.framesOnly)) { row in

@@ -2,8 +2,19 @@ import TesseraLayout
 
 /// The store's writes, written once over a backend's rows: each row is
 /// sealed with its checksums here, and a deleted parent takes its children.
+/// Each step runs through ``RowWriter/answering(_:)``, so that a backend
+/// behind a network fetches what it reads without a thread that waits.
 package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, LayoutRows, CellRows {
     let writer: any RowWriter
+    /// Layouts inserted in this transaction, or whose groups it deleted, and
+    /// the groups it wrote of each since (by slot and first item): no other
+    /// is stored, so none is looked for before a write.
+    private var groupless: [Int64: Set<GroupPlace>] = [:]
+
+    private struct GroupPlace: Hashable {
+        var slot: Int
+        var firstItem: Int
+    }
 
     package init(_ writer: any RowWriter, location: String) {
         self.writer = writer
@@ -11,7 +22,18 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
     }
 
     package func savepoint<T>(_ body: () async throws -> T) async throws -> T {
-        try await writer.savepoint(body)
+        let before = groupless
+        do {
+            return try await writer.savepoint(body)
+        } catch {
+            // Groups deleted in the savepoint are back.
+            groupless = before
+            throw error
+        }
+    }
+
+    package func read<T>(_ body: (any ReadSnapshot) throws -> T) async throws -> T {
+        try await writer.answering { try body(self) }
     }
 
     /// Writes `row` with its checksums, over the row with its key if there is one.
@@ -45,96 +67,127 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
 
     // MARK: Specs
 
-    package func insertSpec(_ spec: SpecRow) throws -> Int64 {
-        let id = try writer.nextNumber(.specs, for: [])
-        try insert(SpecRowData(
-            id: id, name: spec.name, body: spec.header, contentHash: spec.contentHash, axis: spec.axis.rawValue,
-            sectionCount: spec.sectionCount, updatedAt: spec.updatedAt
-        ))
-        return id
-    }
-
-    package func updateSpec(id: Int64, _ spec: SpecRow) throws {
-        try change(SpecRowData.self, .key(.integer(id))) { row in
-            row.body = spec.header
-            row.contentHash = spec.contentHash
-            row.axis = spec.axis.rawValue
-            row.sectionCount = spec.sectionCount
-            row.updatedAt = spec.updatedAt
+    package func insertSpec(_ spec: SpecRow) async throws -> Int64 {
+        try await writer.answering {
+            let id = try number(.specs)
+            try insert(SpecRowData(
+                id: id, name: spec.name, body: spec.header, contentHash: spec.contentHash, axis: spec.axis.rawValue,
+                sectionCount: spec.sectionCount, updatedAt: spec.updatedAt
+            ))
+            return id
         }
     }
 
-    package func touchSpec(id: Int64, contentHash: String, updatedAt: Double) throws {
-        try change(SpecRowData.self, .key(.integer(id))) { row in
-            row.contentHash = contentHash
-            row.updatedAt = updatedAt
+    /// A new number of a spec or layout: numbered here, before its row is inserted.
+    private func number(_ table: RowTable) throws -> Int64 {
+        guard let number = try writer.nextNumber(table, for: []) else {
+            throw StoreError(.internal, "the backend left a new row of \(table.name) unnumbered", store: location)
+        }
+        return number
+    }
+
+    package func updateSpec(id: Int64, _ spec: SpecRow) async throws {
+        try await writer.answering {
+            try change(SpecRowData.self, .key(.integer(id))) { row in
+                row.body = spec.header
+                row.contentHash = spec.contentHash
+                row.axis = spec.axis.rawValue
+                row.sectionCount = spec.sectionCount
+                row.updatedAt = spec.updatedAt
+            }
         }
     }
 
-    package func deleteSpec(id: Int64) throws {
-        for layout in try all(LayoutRow.self, .key(.integer(id), index: 1)) { try deleteLayout(id: layout.id) }
-        try deleteSectionBodies(specID: id)
-        try writer.delete(.specHashPrefixes, .key(.integer(id)))
-        try writer.delete(.specs, .key(.integer(id)))
+    package func touchSpec(id: Int64, contentHash: String, updatedAt: Double) async throws {
+        try await writer.answering {
+            try change(SpecRowData.self, .key(.integer(id))) { row in
+                row.contentHash = contentHash
+                row.updatedAt = updatedAt
+            }
+        }
     }
 
-    package func clearNameConflict(name: String) throws {
-        try writer.delete(.specNameConflicts, .key(.text(name)))
+    package func deleteSpec(id: Int64) async throws {
+        try await writer.answering {
+            for layout in try all(LayoutRow.self, .key(.integer(id), index: 1)) { try deleteLayoutRows(id: layout.id) }
+            try deleteSectionRows(specID: id)
+            try writer.delete(.specHashPrefixes, .key(.integer(id)))
+            try writer.delete(.specs, .key(.integer(id)))
+        }
     }
 
-    package func deleteSectionBodies(specID: Int64) throws {
+    package func clearNameConflict(name: String) async throws {
+        try await writer.answering { try writer.delete(.specNameConflicts, .key(.text(name))) }
+    }
+
+    package func deleteSectionBodies(specID: Int64) async throws {
+        try await writer.answering { try deleteSectionRows(specID: specID) }
+    }
+
+    private func deleteSectionRows(specID: Int64) throws {
         try writer.delete(.specSections, .key(.integer(specID)))
         try writer.delete(.itemRuns, .key(.integer(specID)))
     }
 
-    package func writeSection(specID: Int64, index: Int, identity: String, contentHash: String, body: String) throws {
-        try put(SpecSectionRow(specID: specID, section: index, identity: identity, contentHash: contentHash, body: body))
+    package func writeSection(specID: Int64, index: Int, identity: String, contentHash: String, body: String) async throws {
+        try await writer.answering {
+            try put(SpecSectionRow(specID: specID, section: index, identity: identity, contentHash: contentHash, body: body))
+        }
     }
 
-    package func deleteItemRuns(specID: Int64, sections: [Int]) throws {
-        for section in sections { try writer.delete(.itemRuns, .key(.integer(specID), .init(section))) }
+    package func deleteItemRuns(specID: Int64, sections: [Int]) async throws {
+        try await writer.answering {
+            for section in sections { try writer.delete(.itemRuns, .key(.integer(specID), .init(section))) }
+        }
     }
 
-    package func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) throws {
-        try put(ItemRunRow(specID: specID, run: run))
-        try change(SpecSectionRow.self, .key(.integer(specID), .init(run.section))) { $0.contentHash = contentHash }
+    package func appendItemRun(specID: Int64, _ run: ItemRun, contentHash: String) async throws {
+        try await writer.answering {
+            try put(ItemRunRow(specID: specID, run: run))
+            try change(SpecSectionRow.self, .key(.integer(specID), .init(run.section))) { $0.contentHash = contentHash }
+        }
     }
 
-    package func writeSpecHashPrefix(specID: Int64, _ prefix: SpecHashPrefix) throws {
-        try put(SpecHashPrefixRow(specID: specID, prefix: prefix))
+    package func writeSpecHashPrefix(specID: Int64, _ prefix: SpecHashPrefix) async throws {
+        try await writer.answering { try put(SpecHashPrefixRow(specID: specID, prefix: prefix)) }
     }
 
     // MARK: Layouts
 
-    package func insertLayout(_ layout: NewLayoutRow) throws -> Int64 {
-        try insertFinishedLayout(layout, .zero, computeSeconds: 0)
+    package func insertLayout(_ layout: NewLayoutRow) async throws -> Int64 {
+        try await insertFinishedLayout(layout, .zero, computeSeconds: 0)
     }
 
-    package func insertFinishedLayout(_ layout: NewLayoutRow, _ summary: LayoutTotals, computeSeconds: Double) throws -> Int64 {
-        let id = try writer.nextNumber(.layouts, for: [])
-        try insert(LayoutRow(
-            id: id, specID: layout.specID, crossExtent: layout.crossExtent, engineVersion: layout.engineVersion,
-            specHash: layout.specHash, totals: summary, status: "ready", revision: 0, computeSeconds: computeSeconds,
-            updatedAt: layout.createdAt
-        ))
-        return id
+    package func insertFinishedLayout(_ layout: NewLayoutRow, _ summary: LayoutTotals, computeSeconds: Double) async throws -> Int64 {
+        try await writer.answering {
+            let id = try number(.layouts)
+            try insert(LayoutRow(
+                id: id, specID: layout.specID, crossExtent: layout.crossExtent, engineVersion: layout.engineVersion,
+                specHash: layout.specHash, totals: summary, status: "ready", revision: 0, computeSeconds: computeSeconds,
+                updatedAt: layout.createdAt
+            ))
+            groupless[id] = []
+            return id
+        }
     }
 
     /// Changes a layout's row, read without its directory summary (which
     /// its checksum does not cover): a change writes the summary only when it sets it.
-    private func changeLayout(_ id: Int64, _ change: (inout LayoutRow) -> Void) throws {
-        try self.change(LayoutRow.self, RowRange([.integer(id)], columns: RowTable.layoutColumnsButSummary), change)
+    private func changeLayout(_ id: Int64, _ change: (inout LayoutRow) -> Void) async throws {
+        try await writer.answering {
+            try self.change(LayoutRow.self, RowRange([.integer(id)], columns: RowTable.layoutColumnsButSummary), change)
+        }
     }
 
-    package func finishLayout(id: Int64, _ summary: LayoutTotals, computeSeconds: Double) throws {
-        try changeLayout(id) { row in
+    package func finishLayout(id: Int64, _ summary: LayoutTotals, computeSeconds: Double) async throws {
+        try await changeLayout(id) { row in
             row.totals = summary
             row.computeSeconds = computeSeconds
         }
     }
 
-    package func updateLayout(id: Int64, _ summary: LayoutTotals, specHash: String, updatedAt: Double) throws {
-        try changeLayout(id) { row in
+    package func updateLayout(id: Int64, _ summary: LayoutTotals, specHash: String, updatedAt: Double) async throws {
+        try await changeLayout(id) { row in
             row.totals = summary
             row.specHash = specHash
             row.revision += 1
@@ -142,45 +195,66 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
         }
     }
 
-    package func writeDirectorySummary(layoutID: Int64, _ summary: [UInt8]?) throws {
+    package func writeDirectorySummary(layoutID: Int64, _ summary: [UInt8]?) async throws {
         // The summary alone: no checksum of the row covers it (it carries its own).
         var row = Row(repeating: .null, count: RowTable.layouts.columns.count)
         row[0] = .integer(layoutID)
         row[RowTable.layoutSummaryColumn] = .init(summary)
-        try writer.update(.layouts, row, columns: [RowTable.layoutSummaryColumn])
+        try await writer.answering { try writer.update(.layouts, row, columns: [RowTable.layoutSummaryColumn]) }
     }
 
-    package func markStale(layoutID: Int64, updatedAt: Double) throws {
-        try changeLayout(layoutID) { row in
-            row.status = "stale"
-            row.updatedAt = updatedAt
+    package func markStale(layoutID: Int64, updatedAt: Double) async throws {
+        try await changeLayout(layoutID) { Self.markStale(&$0, updatedAt: updatedAt) }
+    }
+
+    private static func markStale(_ row: inout LayoutRow, updatedAt: Double) {
+        row.status = "stale"
+        row.updatedAt = updatedAt
+    }
+
+    package func invalidate(specID: Int64, crossExtent: Double?, updatedAt: Double) async throws -> Int {
+        let range: RowRange = crossExtent.map { .key(.integer(specID), .real($0), index: 1) } ?? .key(.integer(specID), index: 1)
+        return try await writer.answering {
+            let layouts = try all(LayoutRow.self, range)
+            for layout in layouts {
+                try change(LayoutRow.self, RowRange([.integer(layout.id)], columns: RowTable.layoutColumnsButSummary)) {
+                    Self.markStale(&$0, updatedAt: updatedAt)
+                }
+            }
+            return layouts.count
         }
     }
 
-    package func invalidate(specID: Int64, crossExtent: Double?, updatedAt: Double) throws -> Int {
-        let range: RowRange = crossExtent.map { .key(.integer(specID), .real($0), index: 1) } ?? .key(.integer(specID), index: 1)
-        let layouts = try all(LayoutRow.self, range)
-        for layout in layouts { try markStale(layoutID: layout.id, updatedAt: updatedAt) }
-        return layouts.count
+    package func deleteLayout(id: Int64) async throws {
+        try await writer.answering { try deleteLayoutRows(id: id) }
     }
 
-    package func deleteLayout(id: Int64) throws {
-        try deleteGroups(layoutID: id, slot: nil)
-        try deleteSections(layoutID: id)
+    private func deleteLayoutRows(id: Int64) throws {
+        try deleteGroupRows(layoutID: id, slot: nil)
+        try writer.delete(.layoutSections, .key(.integer(id)))
         try writer.delete(.layouts, .key(.integer(id)))
     }
 
     // MARK: Cells
 
+    /// Synchronous: the engine feeds it as it computes. It reads nothing
+    /// from a backend that numbers groups itself, nor for a layout without groups.
     package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
         let key: [ColumnValue] = [.integer(layoutID), .init(slot), .init(firstItem)]
         var group = GroupRow(layoutID: layoutID, slot: slot, firstItem: firstItem, id: 0, bounds: bounds, reach: reach, frames: Array(frames))
-        // A group written again keeps its id; a new one is numbered and inserted without a try at an update.
-        if let existing = try first(GroupRow.self, RowRange(key, columns: RowTable.directoryColumns)) {
+        guard let number = try writer.nextNumber(.cellGroups, for: group.row) else {
+            var row = group.sealed
+            row[3] = .null // group_id: the backend's
+            try writer.insert(.cellGroups, row, replacing: true)
+            return nil
+        }
+        // A group written again keeps its id; a new one is inserted without a try at an update.
+        let mayBeStored = groupless[layoutID]?.insert(GroupPlace(slot: slot, firstItem: firstItem)).inserted != true
+        if mayBeStored, let existing = try first(GroupRow.self, RowRange(key, columns: RowTable.directoryColumns)) {
             group.id = existing.id
             try update(group)
         } else {
-            group.id = try writer.nextNumber(.cellGroups, for: group.row)
+            group.id = number
             try insert(group)
         }
         return group.id
@@ -190,18 +264,29 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
         try put(SectionRow(layoutID: layoutID, record: section, end: section.geometry.end, placerState: placerState))
     }
 
-    package func moveSection(layoutID: Int64, index: Int, start: Double, end: Double) throws {
-        try change(SectionRow.self, .key(.integer(layoutID), .init(index))) { row in
-            row.record.geometry.start = start
-            row.end = end
+    package func moveSection(layoutID: Int64, index: Int, start: Double, end: Double) async throws {
+        try await writer.answering {
+            try change(SectionRow.self, .key(.integer(layoutID), .init(index))) { row in
+                row.record.geometry.start = start
+                row.end = end
+            }
         }
     }
 
-    package func deleteSections(layoutID: Int64) throws {
-        try writer.delete(.layoutSections, .key(.integer(layoutID)))
+    package func deleteSections(layoutID: Int64) async throws {
+        try await writer.answering { try writer.delete(.layoutSections, .key(.integer(layoutID))) }
     }
 
-    package func deleteGroups(layoutID: Int64, slot: Int?) throws {
+    package func deleteGroups(layoutID: Int64, slot: Int?) async throws {
+        try await writer.answering { try deleteGroupRows(layoutID: layoutID, slot: slot) }
+    }
+
+    private func deleteGroupRows(layoutID: Int64, slot: Int?) throws {
         try writer.delete(.cellGroups, slot.map { .key(.integer(layoutID), .init($0)) } ?? .key(.integer(layoutID)))
+        if let slot {
+            groupless[layoutID] = groupless[layoutID].map { $0.filter { $0.slot != slot } }
+        } else {
+            groupless[layoutID] = []
+        }
     }
 }
