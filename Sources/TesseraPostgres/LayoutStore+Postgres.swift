@@ -77,8 +77,9 @@ extension LayoutStore {
             url: try PostgresURL(parsing: url), maximumReaders: maximumReaders, busyTimeout: busyTimeout, readOnly: readOnly
         )
         self.init(
-            backend: storage, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
-            loadsDirectoriesInline: loadsDirectoriesInline, executor: executor, nameConflicts: try Self.nameConflicts(of: storage)
+            backend: storage, location: storage.location, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
+            loadsDirectoriesInline: loadsDirectoriesInline, executor: executor,
+            nameConflicts: try Self.nameConflicts(of: storage, at: storage.location)
         )
     }
 }

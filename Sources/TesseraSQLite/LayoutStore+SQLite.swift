@@ -80,9 +80,9 @@ extension LayoutStore {
         configuration.readOnly = readOnly
         let storage = try SQLiteStorage(path: path, configuration: configuration)
         self.init(
-            backend: storage, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
+            backend: storage, location: storage.location, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
             loadsDirectoriesInline: loadsDirectoriesInline, executor: executor,
-            nameConflicts: try Self.nameConflicts(of: storage)
+            nameConflicts: try Self.nameConflicts(of: storage, at: storage.location)
         )
     }
 

@@ -38,33 +38,30 @@ package final class InMemoryStorage: StorageBackend {
     }
 
     /// Each read gets a reader of its own: there are no connections to keep.
-    package func read(_ body: (any ReadSnapshot) throws -> Void) throws {
+    package func read(_ body: (any RowReader) throws -> Void) throws {
         try refuseIfClosed()
-        try body(RowSnapshot(InMemoryReader(database.snapshot()), location: location))
+        try body(InMemoryReader(database.snapshot()))
     }
 
-    /// Never waits: a snapshot is always at hand.
-    package func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool {
+    /// In place: a snapshot is always at hand.
+    package func read(_ body: @escaping @Sendable (any RowReader) throws -> Void, on executor: any BlockingExecutor) async throws {
         try read(body)
-        return true
     }
 
-    package func write(_ body: (any WriteTransaction) async throws -> Void) async throws {
+    package func write(_ body: (any RowWriter) async throws -> Void) async throws {
         try refuseIfClosed()
         try await database.write { committed in
             let writer = InMemoryWriter(committed)
-            try await body(RowTransaction(writer, location: location))
+            try await body(writer)
             return writer.tables
         }
     }
 
-    /// Deleted rows are gone at once: nothing to give back.
-    package func compact() throws {
-        try refuseIfClosed()
+    /// Nothing runs in the background, and deleted rows are gone at once:
+    /// nothing to give back.
+    package func settle(compacting: Bool) throws {
+        if compacting { try refuseIfClosed() }
     }
-
-    /// Nothing runs in the background.
-    package func finishBackgroundWork() {}
 
     /// Later reads and writes of this handle fail with `closed`; other
     /// handles on the database go on. Reads and writes under way finish

@@ -49,7 +49,7 @@ extension LayoutStore {
         wrap: (InMemoryStorage) -> any InMemoryBackend = { $0 }
     ) -> LayoutStore {
         LayoutStore(
-            backend: wrap(InMemoryStorage(database: database)), registry: registry,
+            backend: wrap(InMemoryStorage(database: database)), location: database.location, registry: registry,
             cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget
         )
     }

@@ -17,25 +17,22 @@ package final class InstrumentedStorage: InMemoryBackend {
     }
 
     package var database: InMemoryDatabase { storage.database }
-    package var location: String { storage.location }
     package var committedState: SnapshotTag? { storage.committedState }
 
-    package func read(_ body: (any ReadSnapshot) throws -> Void) throws {
+    package func read(_ body: (any RowReader) throws -> Void) throws {
         readsBegun.add(1, ordering: .relaxed)
         try storage.read(body)
     }
 
-    package func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool {
+    package func read(_ body: @escaping @Sendable (any RowReader) throws -> Void, on executor: any BlockingExecutor) async throws {
         try read(body)
-        return true
     }
 
-    package func write(_ body: (any WriteTransaction) async throws -> Void) async throws {
+    package func write(_ body: (any RowWriter) async throws -> Void) async throws {
         try await storage.write(body)
     }
 
-    package func compact() throws { try storage.compact() }
-    package func finishBackgroundWork() { storage.finishBackgroundWork() }
+    package func settle(compacting: Bool) throws { try storage.settle(compacting: compacting) }
     package func close() { storage.close() }
     package var storageBytes: Int { database.snapshot().tables.byteCount }
 

@@ -98,7 +98,7 @@ struct SharedResolvedNamesTests {
         configuration.readOnly = true
         configuration.connection.readOnlyOpen = .immutable
         let storage = try SQLiteStorage(path: path, configuration: configuration)
-        let store = LayoutStore(backend: storage)
+        let store = LayoutStore(backend: storage, location: storage.location)
         defer { store.close() }
         let viewport = Rect(x: 0, y: 0, width: 300, height: 400)
         let expected = try LayoutEngine().layout(spec, crossExtent: 300).visibleElements(viewport: viewport)

@@ -21,9 +21,9 @@ struct AppendRunTests {
     /// The stored body of a section and the runs appended to it, as the backend holds them.
     static func storedRows(_ store: LayoutStore, name: String, section: Int) throws -> (body: String?, runs: [ItemRun]) {
         var result: (String?, [ItemRun]) = (nil, [])
-        try store.backend.read { rows in
-            guard let id = try rows.specs.specID(name: name) else { return }
-            result = (try rows.specs.sectionBody(specID: id, index: section), try rows.specs.itemRuns(specID: id, section: section))
+        try store.read { rows in
+            guard let id = try rows.specID(name: name) else { return }
+            result = (try rows.sectionBody(specID: id, index: section), try rows.itemRuns(specID: id, section: section))
         }
         return result
     }

@@ -14,9 +14,9 @@ struct AppendWindowTests {
     /// aside: they name cells, not places), as the backend holds them.
     static func stored(_ store: LayoutStore, name: String, crossExtent: Double) throws -> (totals: LayoutTotals, sections: [SectionGeometry])? {
         var result: (LayoutTotals, [SectionGeometry])?
-        try store.backend.read { rows in
-            guard let record = try rows.layouts.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version) else { return }
-            result = (record.totals, try rows.sections.sections(layoutID: record.layout.id).map(\.geometry))
+        try store.read { rows in
+            guard let record = try rows.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version) else { return }
+            result = (record.totals, try rows.sections(layoutID: record.layout.id).map(\.geometry))
         }
         return result
     }

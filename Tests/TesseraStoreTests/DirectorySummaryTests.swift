@@ -13,7 +13,7 @@ struct DirectorySummaryTests {
 
     /// The summary stored on the layout's row now.
     static func summary(_ store: LayoutStore, name: String, crossExtent: Double) throws -> [UInt8]? {
-        try store.read { try $0.layouts.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version)?.directorySummary }
+        try store.read { try $0.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version)?.directorySummary }
     }
 
     /// Clears every summary behind the store's back, as a store written
@@ -43,7 +43,7 @@ struct DirectorySummaryTests {
         let temporary = try TemporaryStore(backend)
         try await temporary.store.save(try StoreConformanceTests.grid(600), as: "feed", crossExtents: [300])
         let record = try #require(try temporary.store.read {
-            try $0.layouts.layoutRecord(name: "feed", crossExtent: 300, engineVersion: LayoutEngine.version)
+            try $0.layoutRecord(name: "feed", crossExtent: 300, engineVersion: LayoutEngine.version)
         })
         return (temporary, record, try temporary.store.read { try LayoutStore.directoryRows(of: record, storage: $0, location: "test") })
     }

@@ -82,7 +82,7 @@ final class PostgresStorage: StorageBackend, Sendable {
     /// For a synchronous caller: each statement waits for its answer
     /// through the one bridge (`waitForAsync`), so that a read of many
     /// statements (a check) runs its body once.
-    func read(_ body: (any ReadSnapshot) throws -> Void) throws {
+    func read(_ body: (any RowReader) throws -> Void) throws {
         try refuseIfClosed()
         try readers.withSession { session in
             session.changeListener = changeListener
@@ -92,7 +92,7 @@ final class PostgresStorage: StorageBackend, Sendable {
             session.refusedSecondStatement = false
             session.sawLaterSnapshot = false
             do {
-                try body(snapshot(session))
+                try body(PostgresRows(session))
                 // A body that caught the refusal and went on read nothing right.
                 if !session.refusedSecondStatement { return }
             } catch where !Self.mayRunAgain(session) {
@@ -102,7 +102,7 @@ final class PostgresStorage: StorageBackend, Sendable {
             // BEGIN is not waited for: the body's first statement queues behind it.
             session.sendPipelined("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", PostgresBindings())
             do {
-                try body(snapshot(session))
+                try body(PostgresRows(session))
                 try waitForAsync { try await session.drainPipeline() }
                 session.sendPipelined("COMMIT", PostgresBindings())
             } catch {
@@ -115,11 +115,6 @@ final class PostgresStorage: StorageBackend, Sendable {
         }
     }
 
-    /// A snapshot of a run of a read's body: rows read on `session`.
-    private func snapshot(_ session: PostgresSession) -> RowSnapshot {
-        RowSnapshot(PostgresRows(session), location: location)
-    }
-
     /// Whether a failed first attempt outside a transaction runs again in
     /// one: when it was refused a second statement, or it fetched frames in
     /// a later snapshot than its first statement's (a commit between the
@@ -128,22 +123,16 @@ final class PostgresStorage: StorageBackend, Sendable {
         session.refusedSecondStatement || session.sawLaterSnapshot
     }
 
-    /// Always false: a read waits for the server, so a caller's thread
-    /// must not run it in place.
-    func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool {
-        false
-    }
-
     /// An async read, as `read` does it (one statement outside a
     /// transaction first, else one REPEATABLE READ, READ ONLY transaction),
     /// without a thread that waits: `body` runs against the answers
     /// fetched so far, and what a run lacked is fetched, awaited, before
     /// the next run (see `ReplayLog`). Nothing runs on `executor`.
-    func read(_ body: @escaping @Sendable (any ReadSnapshot) throws -> Void, on executor: any BlockingExecutor) async throws {
+    func read(_ body: @escaping @Sendable (any RowReader) throws -> Void, on executor: any BlockingExecutor) async throws {
         try await readReplaying(body)
     }
 
-    private func readReplaying(_ body: (any ReadSnapshot) throws -> Void) async throws {
+    private func readReplaying(_ body: (any RowReader) throws -> Void) async throws {
         try refuseIfClosed()
         try await readers.withSession { session in
             let log = ReplayLog()
@@ -170,7 +159,7 @@ final class PostgresStorage: StorageBackend, Sendable {
     /// Runs `body` until a run asks for no statement it lacks; false when,
     /// outside a transaction, it needs more than one snapshot.
     private func runUntilAnswered(
-        _ body: (any ReadSnapshot) throws -> Void, session: PostgresSession, log: ReplayLog, singleStatement: Bool
+        _ body: (any RowReader) throws -> Void, session: PostgresSession, log: ReplayLog, singleStatement: Bool
     ) async throws -> Bool {
         while true {
             log.startRun()
@@ -179,7 +168,7 @@ final class PostgresStorage: StorageBackend, Sendable {
             session.refusedSecondStatement = false
             session.sawLaterSnapshot = false
             var failure: (any Error)?
-            do { try body(snapshot(session)) } catch { failure = error }
+            do { try body(PostgresRows(session)) } catch { failure = error }
             // A body that caught what stopped it and went on read nothing right.
             if session.refusedSecondStatement { return false }
             if log.wanted == nil {
@@ -204,7 +193,7 @@ final class PostgresStorage: StorageBackend, Sendable {
     /// ahead of the body's first statement, and at the end the rows still
     /// pending, then COMMIT once every statement sent without waiting has
     /// answered (a failure among them rolls the transaction back instead).
-    func write(_ body: (any WriteTransaction) async throws -> Void) async throws {
+    func write(_ body: (any RowWriter) async throws -> Void) async throws {
         try refuseIfClosed()
         try refuseIfReadOnly()
         // Waits for another writer's lock at most the busy timeout.
@@ -220,7 +209,7 @@ final class PostgresStorage: StorageBackend, Sendable {
             do {
                 try session.pipeline("BEGIN")
                 try session.pipeline("SET LOCAL lock_timeout = \(timeout)")
-                try await body(RowTransaction(PostgresRows(session), location: location))
+                try await body(PostgresRows(session))
                 try session.flushPending()
                 try await session.drainPipeline()
                 try await session.run("COMMIT")
@@ -235,9 +224,11 @@ final class PostgresStorage: StorageBackend, Sendable {
         changeListener?.committed()
     }
 
-    /// Gives the space of deleted rows back for reuse and refreshes the
-    /// planner's statistics (VACUUM of the store's tables).
-    func compact() throws {
+    /// Compacting gives the space of deleted rows back for reuse and
+    /// refreshes the planner's statistics (VACUUM of the store's tables);
+    /// nothing runs in the background: every write is committed when it returns.
+    func settle(compacting: Bool) throws {
+        guard compacting else { return }
         try refuseIfReadOnly()
         try waitForAsync {
             try await writers.withSession { session in
@@ -253,9 +244,6 @@ final class PostgresStorage: StorageBackend, Sendable {
     func execute(script: String) throws {
         try waitForAsync { try await writers.withSession { session in try await session.inTransaction { try await session.execute(script: script) } } }
     }
-
-    /// Nothing runs in the background: every write is committed when it returns.
-    func finishBackgroundWork() {}
 
     /// Bytes of the store's tables, their TOAST tables and indexes.
     var storageBytes: Int {

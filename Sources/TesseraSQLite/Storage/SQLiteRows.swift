@@ -190,8 +190,6 @@ final class SQLiteRows: RowWriter {
         let statement: Statement
         let positions: [Int]
 
-        var count: Int { positions.count }
-
         subscript(column: Int) -> ColumnValue {
             let index = positions[column]
             guard index >= 0 else { return .null }

@@ -40,12 +40,18 @@ final class SQLiteStorage: StorageBackend {
         return SnapshotTag(words.0, words.1, words.2, words.3, words.4, words.5)
     }
 
-    func read(_ body: (any ReadSnapshot) throws -> Void) throws {
-        try Self.reporting(path: pool.path) { try pool.read { connection in try body(RowSnapshot(SQLiteRows(reader(connection)), location: pool.path)) } }
+    func read(_ body: (any RowReader) throws -> Void) throws {
+        try Self.reporting(path: pool.path) { try pool.read { connection in try body(SQLiteRows(reader(connection))) } }
     }
 
-    func readIfAvailable(_ body: (any ReadSnapshot) throws -> Void) throws -> Bool {
-        try Self.reporting(path: pool.path) { try pool.readIfAvailable { connection in try body(RowSnapshot(SQLiteRows(reader(connection)), location: pool.path)) } != nil }
+    /// In place when a connection is free at once, else on `executor`.
+    func read(_ body: @escaping @Sendable (any RowReader) throws -> Void, on executor: any BlockingExecutor) async throws {
+        if try readIfAvailable(body) { return }
+        try await executor.run { try self.read(body) }
+    }
+
+    private func readIfAvailable(_ body: (any RowReader) throws -> Void) throws -> Bool {
+        try Self.reporting(path: pool.path) { try pool.readIfAvailable { connection in try body(SQLiteRows(reader(connection))) } != nil }
     }
 
     /// A reader connection, marked as one (see `Connection.resolutionScope`).
@@ -55,17 +61,19 @@ final class SQLiteStorage: StorageBackend {
         return connection
     }
 
-    func write(_ body: (any WriteTransaction) async throws -> Void) async throws {
+    func write(_ body: (any RowWriter) async throws -> Void) async throws {
         try refuseIfReadOnly()
-        try await Self.reporting(path: pool.path) { try await pool.write { connection in try await body(RowTransaction(SQLiteRows(connection), location: pool.path)) } }
+        try await Self.reporting(path: pool.path) { try await pool.write { connection in try await body(SQLiteRows(connection)) } }
         checkpointer.didCommit()
     }
 
 
-    /// Runs one more checkpoint and waits for it: everything committed is
-    /// then in the database file, and the WAL file emptied unless somebody
-    /// reads or writes at that moment.
-    func finishBackgroundWork() {
+    /// Compacts the file when asked (see `compact`), then runs one more
+    /// checkpoint and waits for it: everything committed is then in the
+    /// database file, and the WAL file emptied unless somebody reads or
+    /// writes at that moment.
+    func settle(compacting: Bool) throws {
+        if compacting { try compact() }
         guard !pool.configuration.readOnly else { return }
         checkpointer.schedule()
         checkpointer.drain()
@@ -91,7 +99,9 @@ final class SQLiteStorage: StorageBackend {
         throw StoreError(.readOnly, "the store \(pool.path.quotedPathForMessage) was opened read-only; nothing was written", store: pool.path)
     }
 
-    func compact() throws {
+    /// VACUUM when deletions or replacements freed pages, and a checkpoint
+    /// that truncates the WAL.
+    private func compact() throws {
         try refuseIfReadOnly()
         try Self.reporting(path: pool.path) {
             try pool.withoutHeldSnapshots {

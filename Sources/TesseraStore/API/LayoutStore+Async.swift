@@ -92,7 +92,7 @@ extension LayoutStore {
 
     /// Every stored layout with its state, by spec name and extent.
     public func layouts() async throws -> [StoredLayout] {
-        try await readAsync { storage in try storage.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version).map(\.layout) }
+        try await readAsync { storage in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version).map(\.layout) }
     }
 
     /// The stored layouts of one spec, by extent; `notFound` for an unknown spec.
@@ -103,13 +103,13 @@ extension LayoutStore {
 
     /// Every stored spec, by name.
     public func specs() async throws -> [StoredSpec] {
-        try await readAsync { storage in try storage.specs.specSummaries() }
+        try await readAsync { storage in try storage.specSummaries() }
     }
 
     /// What the store holds of the spec stored under `name`, or nil.
     public func storedSpec(named name: String) async throws -> StoredSpec? {
         let name = try specName(name)
-        return try await readAsync { storage in try storage.specs.specSummary(name: name) }
+        return try await readAsync { storage in try storage.specSummary(name: name) }
     }
 
     /// The spec stored under `name` as one line of JSON with its name, as
@@ -179,10 +179,11 @@ extension LayoutStore {
     /// A read that never blocks a cooperative thread (see
     /// `StorageBackend.read(_:on:)`): `body` may run more than once, the
     /// last run's value is the read's.
-    func readAsync<T: Sendable>(_ body: @escaping @Sendable (any ReadSnapshot) throws -> T) async throws -> T {
+    func readAsync<T: Sendable>(_ body: @escaping @Sendable (RowSnapshot) throws -> T) async throws -> T {
         let value = Locked<T?>(nil)
-        try await backend.read({ storage in
-            let result = try self.reportingSpecErrors(name: nil) { try body(storage) }
+        let location = location
+        try await backend.read({ rows in
+            let result = try self.reportingSpecErrors(name: nil) { try body(RowSnapshot(rows, location: location)) }
             value.withLock { $0 = result }
         }, on: executor)
         guard let result = value.withLock({ $0 }) else { throw StoreError(.internal, "a read that returned ran its body") }

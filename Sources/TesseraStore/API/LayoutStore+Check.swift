@@ -61,13 +61,13 @@ extension LayoutStore {
                 report.problems.append(.init(spec: row.spec, crossExtent: row.crossExtent, message: message))
             }
             do {
-                let specs = try storage.specs.specSummaries()
+                let specs = try storage.specSummaries()
                 report.problems += Self.nameProblems(specs)
                 for spec in specs {
                     report.specsChecked += 1
                     try checkSpec(spec, storage: storage) { report.problems.append($0) }
                 }
-                for record in try storage.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) {
+                for record in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) {
                     report.layoutsChecked += 1
                     let layout = record.layout
                     let place = CheckReport.Problem(spec: layout.specName, crossExtent: layout.crossExtent, message: "")
@@ -92,7 +92,7 @@ extension LayoutStore {
     }
 
     /// Checks that a stored spec reads back whole.
-    private func checkSpec(_ spec: StoredSpec, storage: any ReadSnapshot, problem: (CheckReport.Problem) -> Void) throws {
+    private func checkSpec(_ spec: StoredSpec, storage: RowSnapshot, problem: (CheckReport.Problem) -> Void) throws {
         do {
             guard let loaded = try loadSpec(name: spec.name, storage: storage) else { return }
             if loaded.spec.sections.count != spec.sectionCount {
@@ -107,8 +107,8 @@ extension LayoutStore {
     }
 
     /// Checks one layout's sections and groups; returns the groups checked.
-    private static func checkLayout(_ layout: StoredLayout, storage: any ReadSnapshot, problem: (String) -> Void) throws -> Int {
-        let sections = try storage.sections.sections(layoutID: layout.id)
+    private static func checkLayout(_ layout: StoredLayout, storage: RowSnapshot, problem: (String) -> Void) throws -> Int {
+        let sections = try storage.sections(layoutID: layout.id)
         if sections.count != layout.sectionCount {
             problem("has \(sections.count) section rows, its row says \(layout.sectionCount)")
         }
@@ -116,7 +116,7 @@ extension LayoutStore {
             problem("section row \(position) is numbered \(section.geometry.index)")
         }
         var groupsBySlot: [Int: [GroupRecord]] = [:]
-        try storage.groups.forEachGroup(layoutID: layout.id) { groupsBySlot[$0.slot, default: []].append($0) }
+        try storage.forEachGroup(layoutID: layout.id) { groupsBySlot[$0.slot, default: []].append($0) }
         var checked = 0
         var cells = 0
         for section in sections {
@@ -133,7 +133,7 @@ extension LayoutStore {
                 checked += 1
                 let expected = min(CellGroupWriter.groupSize, itemCount - group.firstItem)
                 var found: (count: Int, bounds: QueryBounds, finite: Bool)??
-                try storage.groups.visitStoredFrames(groupID: group.id) { raw in
+                try storage.visitStoredFrames(groupID: group.id) { raw in
                     guard let view = FrameBlob.View(raw) else { return found = .some(nil) }
                     var bounds = QueryBounds.empty
                     var finite = true
@@ -177,7 +177,7 @@ extension LayoutStore {
     /// of `record`'s layout, nil when nothing (or it has none): it must
     /// pass what a read checks, and hold exactly what the layout's rows
     /// hold (damage in the rows themselves is the other checks' to report).
-    static func summaryProblem(of record: LayoutRecord, storage: any ReadSnapshot, location: String) -> String? {
+    static func summaryProblem(of record: LayoutRecord, storage: RowSnapshot, location: String) -> String? {
         guard let summary = record.directorySummary else { return nil }
         let summarized: (sections: [SectionRecord], groups: LayoutGroups.Builder)
         do {

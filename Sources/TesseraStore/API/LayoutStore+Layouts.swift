@@ -3,9 +3,9 @@ import TesseraLayout
 /// Listing layouts, and what pruning them reports.
 extension LayoutStore {
     /// The stored layouts of one spec, by extent; `notFound` for an unknown spec.
-    static func layouts(name: String, storage: any ReadSnapshot) throws -> [StoredLayout] {
-        guard let specID = try storage.specs.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
-        return try storage.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
+    static func layouts(name: String, storage: RowSnapshot) throws -> [StoredLayout] {
+        guard let specID = try storage.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
+        return try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
     }
 
     /// What `prune()` removed.

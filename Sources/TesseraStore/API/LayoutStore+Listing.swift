@@ -72,18 +72,18 @@ extension LayoutStore {
         return try await readAsync { storage in try Self.listing(name: name, storage: storage) }
     }
 
-    static func listing(storage: any ReadSnapshot) throws -> [SpecListing] {
-        let layouts = byName(try storage.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version))
-        return try storage.specs.specSummaries().map { SpecListing(spec: $0, layouts: layouts[Array($0.name.utf8)] ?? []) }
+    static func listing(storage: RowSnapshot) throws -> [SpecListing] {
+        let layouts = byName(try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version))
+        return try storage.specSummaries().map { SpecListing(spec: $0, layouts: layouts[Array($0.name.utf8)] ?? []) }
     }
 
-    static func listing(after: String?, limit: Int, storage: any ReadSnapshot) throws -> ListingPage {
+    static func listing(after: String?, limit: Int, storage: RowSnapshot) throws -> ListingPage {
         // One spec past the page tells whether another page follows.
-        var specs = try storage.specs.specSummaries(after: after, limit: limit == .max ? limit : limit + 1)
+        var specs = try storage.specSummaries(after: after, limit: limit == .max ? limit : limit + 1)
         let more = specs.count > limit
         if more { specs.removeLast() }
         guard let last = specs.last else { return ListingPage(specs: [], next: nil) }
-        let layouts = byName(try storage.layouts.layoutRecords(namesAfter: after, through: last.name, engineVersion: LayoutEngine.version))
+        let layouts = byName(try storage.layoutRecords(namesAfter: after, through: last.name, engineVersion: LayoutEngine.version))
         return ListingPage(specs: specs.map { SpecListing(spec: $0, layouts: layouts[Array($0.name.utf8)] ?? []) }, next: more ? last.name : nil)
     }
 
@@ -95,8 +95,8 @@ extension LayoutStore {
         return layouts
     }
 
-    static func listing(name: String, storage: any ReadSnapshot) throws -> SpecListing? {
-        guard let spec = try storage.specs.specSummary(name: name), let specID = try storage.specs.specID(name: name) else { return nil }
-        return SpecListing(spec: spec, layouts: try storage.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout))
+    static func listing(name: String, storage: RowSnapshot) throws -> SpecListing? {
+        guard let spec = try storage.specSummary(name: name), let specID = try storage.specID(name: name) else { return nil }
+        return SpecListing(spec: spec, layouts: try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout))
     }
 }

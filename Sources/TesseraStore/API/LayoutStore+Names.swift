@@ -5,10 +5,10 @@ import TesseraLayout
 /// Swift calls equal (canonically equivalent) are one key in every cache
 /// and one row in the backend, which compares bytes.
 extension LayoutStore {
-    /// The names `backend` holds more than one spec under (``SpecReads/nameConflicts()``), read once at open.
-    package static func nameConflicts(of backend: any StorageBackend) throws -> [String] {
+    /// The names `backend` holds more than one spec under (``RowSnapshot/nameConflicts()``), read once at open.
+    package static func nameConflicts(of backend: any StorageBackend, at location: String) throws -> [String] {
         var names: [String] = []
-        try backend.read { names = try $0.specs.nameConflicts() }
+        try backend.read { names = try RowSnapshot($0, location: location).nameConflicts() }
         return names
     }
 
@@ -44,7 +44,7 @@ extension LayoutStore {
             var spellings: [String] = []
             var after: String?
             while true {
-                let page = try await storage.read { rows in try rows.specs.specSummaries(after: after, limit: 10_000) }
+                let page = try await storage.read { rows in try rows.specSummaries(after: after, limit: 10_000) }
                 spellings += page.map(\.name).filter { $0 == name }
                 guard page.count == 10_000, let last = page.last else { break }
                 after = last.name
@@ -52,13 +52,13 @@ extension LayoutStore {
             for spelling in spellings {
                 // By the spelling's own bytes: the backend finds that row alone.
                 guard let (specID, layouts) = try await storage.read({ rows -> (Int64, [LayoutRecord])? in
-                    guard let specID = try rows.specs.specID(name: spelling) else { return nil }
-                    return (specID, try rows.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version))
+                    guard let specID = try rows.specID(name: spelling) else { return nil }
+                    return (specID, try rows.layoutRecords(specID: specID, engineVersion: LayoutEngine.version))
                 }) else { continue }
-                for record in layouts { try await storage.layoutRows.deleteLayout(id: record.layout.id) }
-                try await storage.specRows.deleteSpec(id: specID)
+                for record in layouts { try await storage.deleteLayout(id: record.layout.id) }
+                try await storage.deleteSpec(id: specID)
             }
-            try await storage.specRows.clearNameConflict(name: name)
+            try await storage.clearNameConflict(name: name)
             return !spellings.isEmpty
         }
         nameConflicts.withLock { _ = $0.remove(name) }

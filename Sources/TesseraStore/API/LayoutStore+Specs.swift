@@ -64,7 +64,7 @@ extension LayoutStore {
     /// (and without parsing the stored spec).
     func saveInWrite(
         _ prepared: PreparedSave,
-        storage: any WriteTransaction,
+        storage: RowTransaction,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
     ) async throws -> SaveOutcome {
@@ -81,7 +81,7 @@ extension LayoutStore {
         var report = UpdateReport()
         let specID: Int64
         let created: Bool
-        if let existing = try await storage.read({ try $0.specs.specID(name: name) }) {
+        if let existing = try await storage.read({ try $0.specID(name: name) }) {
             report = try await applyUpdate(
                 name: name, spec: stored, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage,
                 progress: progress, cancellation: cancellation
@@ -92,7 +92,7 @@ extension LayoutStore {
             specID = try await upsertSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
             created = true
         }
-        let existing = try await storage.read { try $0.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) }.map(\.layout.crossExtent)
+        let existing = try await storage.read { try $0.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) }.map(\.layout.crossExtent)
         for extent in prepared.crossExtents.sorted() where !existing.contains(extent) && !report.layouts.contains(where: { $0.crossExtent == extent }) {
             _ = try await computeLayout(
                 spec: stored, name: name, specID: specID, fingerprint: fingerprint,
@@ -101,7 +101,7 @@ extension LayoutStore {
             report.layouts.append(.fullRecompute(crossExtent: extent, sections: stored.sections.count))
         }
         report.layouts.sort { $0.crossExtent < $1.crossExtent }
-        let layouts = try await storage.read { try $0.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) }.map(\.layout)
+        let layouts = try await storage.read { try $0.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) }.map(\.layout)
         return SaveOutcome(result: SaveResult(layouts: layouts, report: report, created: created), unchanged: false)
     }
 
@@ -110,23 +110,23 @@ extension LayoutStore {
     /// every layout of it is fresh, at every extent asked for. Two indexed
     /// lookups by name and spec id, plus the section identities when the
     /// hash matches; nil as soon as one differs.
-    func unchangedLayouts(_ prepared: PreparedSave, storage: any WriteTransaction) async throws -> [StoredLayout]? {
+    func unchangedLayouts(_ prepared: PreparedSave, storage: RowTransaction) async throws -> [StoredLayout]? {
         try await storage.read { rows in
-            guard let record = try rows.specs.specRecord(name: prepared.name),
+            guard let record = try rows.specRecord(name: prepared.name),
                   let layouts = Self.keptLayouts(prepared, record: record,
-                      try rows.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version))
+                      try rows.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version))
             else { return nil }
-            return Self.sameSections(prepared, try rows.specs.sectionIdentities(specID: record.id)) ? layouts : nil
+            return Self.sameSections(prepared, try rows.sectionIdentities(specID: record.id)) ? layouts : nil
         }
     }
 
     /// The same judgement in a read, without the writer.
-    func unchangedLayouts(_ prepared: PreparedSave, storage: any ReadSnapshot) throws -> [StoredLayout]? {
-        guard let record = try storage.specs.specRecord(name: prepared.name),
+    func unchangedLayouts(_ prepared: PreparedSave, storage: RowSnapshot) throws -> [StoredLayout]? {
+        guard let record = try storage.specRecord(name: prepared.name),
               let layouts = Self.keptLayouts(prepared, record: record,
-                  try storage.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version))
+                  try storage.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version))
         else { return nil }
-        return Self.sameSections(prepared, try storage.specs.sectionIdentities(specID: record.id)) ? layouts : nil
+        return Self.sameSections(prepared, try storage.sectionIdentities(specID: record.id)) ? layouts : nil
     }
 
     /// The layouts of a spec stored with the content hash of `prepared`
@@ -148,13 +148,13 @@ extension LayoutStore {
     func deleteSpec(in name: String) async throws -> Bool {
         try await write { storage in
             guard let (specID, layouts) = try await storage.read({ rows -> (Int64, [LayoutRecord])? in
-                guard let specID = try rows.specs.specID(name: name) else { return nil }
-                return (specID, try rows.layouts.layoutRecords(specID: specID, engineVersion: LayoutEngine.version))
+                guard let specID = try rows.specID(name: name) else { return nil }
+                return (specID, try rows.layoutRecords(specID: specID, engineVersion: LayoutEngine.version))
             }) else { return false }
             for record in layouts {
-                try await storage.layoutRows.deleteLayout(id: record.layout.id)
+                try await storage.deleteLayout(id: record.layout.id)
             }
-            try await storage.specRows.deleteSpec(id: specID)
+            try await storage.deleteSpec(id: specID)
             return true
         }
     }
@@ -201,7 +201,7 @@ extension LayoutStore {
         name: String,
         fingerprint: SpecFingerprint,
         bodies: [String]? = nil,
-        storage: any WriteTransaction,
+        storage: RowTransaction,
         previous: [SectionIdentity]? = nil,
         isNew: Bool = false
     ) async throws -> Int64 {
@@ -218,15 +218,15 @@ extension LayoutStore {
             axis: spec.axis, sectionCount: spec.sections.count, updatedAt: Clock.wall()
         )
         let specID: Int64
-        if !isNew, let existing = try await storage.read({ try $0.specs.specID(name: name) }) {
-            try await storage.specRows.updateSpec(id: existing, row)
+        if !isNew, let existing = try await storage.read({ try $0.specID(name: name) }) {
+            try await storage.updateSpec(id: existing, row)
             specID = existing
         } else {
-            specID = try await storage.specRows.insertSpec(row)
+            specID = try await storage.insertSpec(row)
         }
         // Deleted with every body, or (a new spec) none: no runs to delete by section.
         let bodiesDeleted = !isNew && previous?.count != spec.sections.count
-        if bodiesDeleted { try await storage.specRows.deleteSectionBodies(specID: specID) }
+        if bodiesDeleted { try await storage.deleteSectionBodies(specID: specID) }
         var rewritten: [Int] = []
         for (index, section) in spec.sections.enumerated() {
             let identity = fingerprint.sectionIdentities[index]
@@ -235,11 +235,11 @@ extension LayoutStore {
                 continue
             }
             let body = bodies?[index] ?? JSONWriter.canonical(section.jsonValue)
-            try await storage.specRows.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: body)
+            try await storage.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: body)
             rewritten.append(index)
         }
         // A section written anew holds its appended items in its body.
-        if !isNew, !bodiesDeleted, !rewritten.isEmpty { try await storage.specRows.deleteItemRuns(specID: specID, sections: rewritten) }
+        if !isNew, !bodiesDeleted, !rewritten.isEmpty { try await storage.deleteItemRuns(specID: specID, sections: rewritten) }
         return specID
     }
 
@@ -266,10 +266,10 @@ extension LayoutStore {
         return header
     }
 
-    func loadSpec(name: String, storage: any ReadSnapshot) throws -> LoadedSpec? {
-        guard let record = try storage.specs.specRecord(name: name) else { return nil }
-        var loaded = try parseSpec(record, bodies: try storage.specs.sectionBodies(specID: record.id), name: name)
-        let runs = Dictionary(grouping: try storage.specs.itemRuns(specID: record.id, section: nil), by: \.section)
+    func loadSpec(name: String, storage: RowSnapshot) throws -> LoadedSpec? {
+        guard let record = try storage.specRecord(name: name) else { return nil }
+        var loaded = try parseSpec(record, bodies: try storage.sectionBodies(specID: record.id), name: name)
+        let runs = Dictionary(grouping: try storage.itemRuns(specID: record.id, section: nil), by: \.section)
         for (index, sectionRuns) in runs {
             guard loaded.spec.sections.indices.contains(index) else {
                 throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has items appended to a section \(index) it does not have")
@@ -279,7 +279,7 @@ extension LayoutStore {
         return loaded
     }
 
-    func loadSpec(name: String, storage: any WriteTransaction) async throws -> LoadedSpec? {
+    func loadSpec(name: String, storage: RowTransaction) async throws -> LoadedSpec? {
         try await storage.read { try loadSpec(name: name, storage: $0) }
     }
 
@@ -305,16 +305,16 @@ extension LayoutStore {
     /// Section `index` of a stored spec, read on its own: its body and the
     /// item runs appended to it (those that start before item `runsBefore`
     /// when given).
-    func storedSection(specID: Int64, index: Int, name: String, storage: any WriteTransaction, runsBefore: Int? = nil) async throws -> Section {
+    func storedSection(specID: Int64, index: Int, name: String, storage: RowTransaction, runsBefore: Int? = nil) async throws -> Section {
         let base = try await storedBody(specID: specID, index: index, name: name, storage: storage)
-        let runs = try await storage.read { try $0.specs.itemRuns(specID: specID, section: index) }
+        let runs = try await storage.read { try $0.itemRuns(specID: specID, section: index) }
         return try appending(runs.filter { $0.firstItem < runsBefore ?? .max }, to: base, name: name)
     }
 
     /// Section `index` of a stored spec as its stored body holds it,
     /// without the item runs appended to it.
-    func storedBody(specID: Int64, index: Int, name: String, storage: any WriteTransaction) async throws -> Section {
-        guard let body = try await storage.read({ try $0.specs.sectionBody(specID: specID, index: index) }) else {
+    func storedBody(specID: Int64, index: Int, name: String, storage: RowTransaction) async throws -> Section {
+        guard let body = try await storage.read({ try $0.sectionBody(specID: specID, index: index) }) else {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has no section \(index)")
         }
         do {

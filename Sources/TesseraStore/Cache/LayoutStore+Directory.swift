@@ -13,7 +13,7 @@ extension LayoutStore {
     /// and loaded in the background for the queries after it. `hit` tells
     /// whether it was cached (nil: the cache is off), for the caller to
     /// count once its read is done.
-    func cachedDirectory(of record: LayoutRecord, storage: any ReadSnapshot) throws -> (layout: CachedLayout?, hit: Bool?) {
+    func cachedDirectory(of record: LayoutRecord, storage: RowSnapshot) throws -> (layout: CachedLayout?, hit: Bool?) {
         guard layoutCache.budget > 0 else { return (nil, nil) }
         let key = LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)
         if let cached = layoutCache.layout(key) { return (cached, true) }
@@ -47,7 +47,7 @@ extension LayoutStore {
             // The revision may be gone by now: then the rows read are another
             // revision's, and are cached under that revision's key instead.
             _ = try? read { storage in
-                guard let current = try storage.layouts.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
+                guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
                 let loaded = try loadDirectory(of: current, storage: storage)
                 cache(loaded, for: LayoutCacheKey(layoutID: current.layout.id, revision: current.revision))
             }
@@ -56,7 +56,7 @@ extension LayoutStore {
 
     /// A layout's sections and groups, read in the caller's snapshot (see
     /// ``directory(of:storage:location:)``).
-    func loadDirectory(of record: LayoutRecord, storage: any ReadSnapshot) throws -> CachedLayout {
+    func loadDirectory(of record: LayoutRecord, storage: RowSnapshot) throws -> CachedLayout {
         try Self.directory(of: record, storage: storage, location: location)
     }
 
@@ -64,21 +64,21 @@ extension LayoutStore {
     /// row was verified against its checksum as it was read;
     /// ``directoryRows(of:storage:location:)`` checks that none is missing
     /// (``complete(sections:groups:layout:location:)`` does for a summary's).
-    static func directory(of record: LayoutRecord, storage: any ReadSnapshot, location: String) throws -> CachedLayout {
+    static func directory(of record: LayoutRecord, storage: RowSnapshot, location: String) throws -> CachedLayout {
         let rows = try directoryRows(of: record, storage: storage, location: location)
         return CachedLayout(sections: rows.sections, groups: rows.groups)
     }
 
     /// The rows ``directory(of:storage:location:)`` holds, proven whole.
     static func directoryRows(
-        of record: LayoutRecord, storage: any ReadSnapshot, location: String
+        of record: LayoutRecord, storage: RowSnapshot, location: String
     ) throws -> (sections: [SectionRecord], groups: [SectionGroups.Rows]) {
         let layout = record.layout
-        let sections = try storage.sections.sections(layoutID: layout.id)
+        let sections = try storage.sections(layoutID: layout.id)
         try checkNumbering(sections, layout: layout, location: location)
         // Numbered in order: a section's position is its index.
         var bySlot = SectionGroups.RowsBySlot(sections: sections)
-        try storage.groups.forEachGroup(layoutID: layout.id) { group in
+        try storage.forEachGroup(layoutID: layout.id) { group in
             guard bySlot.append(group) else {
                 throw damaged(layout, location: location, "cell groups name a section slot no section has")
             }

@@ -116,7 +116,7 @@ extension ByteBudgetCache where Key == ResolvedName, Value == LayoutRecordBox {
     /// The fresh layout of `name` at `crossExtent` as `reads` sees it:
     /// from the cache when `scope` lets it be reused, else resolved by
     /// `reads` (and cached under `scope`'s tag, when there is one).
-    package func freshLayout(name: String, crossExtent: Double, scope: ResolutionScope?, reads: any LayoutReads) throws -> LayoutRecord? {
+    package func freshLayout(name: String, crossExtent: Double, scope: ResolutionScope?, reads: RowSnapshot) throws -> LayoutRecord? {
         guard let scope else { return try reads.freshLayoutRecord(name: name, crossExtent: crossExtent) }
         let key = ResolvedName(tag: scope.tag, name: name, crossExtent: crossExtent)
         if scope.reuse, let layout = value(key) { return layout.record }

@@ -11,10 +11,9 @@ package enum ColumnValue: Sendable {
 package typealias Row = [ColumnValue]
 
 /// A row as a scan hands it to its body: read where the backend holds it,
-/// and only during the call (a body copies the values it keeps).
+/// and only during the call (a body copies the values it keeps). It has
+/// every column of its table (those a scan did not read are NULL).
 package protocol ScannedRow {
-    /// How many columns the row has.
-    var count: Int { get }
     subscript(_ column: Int) -> ColumnValue { get }
     /// Adds the values of `columns` to a checksum record, without copying a text or blob.
     func add(_ columns: [Int], to record: inout ChecksumRecord)

@@ -14,7 +14,7 @@ struct UnverifiedIndex: Error {}
 struct IndexedGroups {
     let layout: StoredLayout
     let section: SectionRecord
-    let storage: any ReadSnapshot
+    let storage: RowSnapshot
 
     /// The first item of the section's last group, -1 without items.
     private var lastFirstItem: Int {
@@ -29,7 +29,7 @@ struct IndexedGroups {
         let last = lastFirstItem
         guard last >= 0 else { return [] }
         // The index's groups: where to read. None found proves nothing.
-        let found = try storage.groups.indexedGroupRange(layoutID: layout.id, slot: section.slot, bounds: bounds)
+        let found = try storage.indexedGroupRange(layoutID: layout.id, slot: section.slot, bounds: bounds)
         if section.geometry.isOrthogonal { return try carouselGroups(meeting: bounds, hint: found, last: last) }
         guard let hint = found,
               hint.lowerBound >= 0, hint.upperBound <= last, hint.lowerBound % size == 0, hint.upperBound % size == 0
@@ -38,7 +38,7 @@ struct IndexedGroups {
         // last, and the section's last row, which holds its slack.
         let low = max(0, hint.lowerBound - size)
         let high = min(last, hint.upperBound + size)
-        var rows = try storage.groups.groups(layoutID: layout.id, slot: section.slot, firstItems: low...high, alsoFirstItem: last, framesOf: hint)
+        var rows = try storage.groups(layoutID: layout.id, slot: section.slot, firstItems: low...high, alsoFirstItem: last, framesOf: hint)
         guard rows.last?.firstItem == last, let slack = rows.last?.reach?.slack else { throw UnverifiedIndex() }
         if high < last { rows.removeLast() }
         guard rows.count == (high - low) / size + 1,
@@ -65,7 +65,7 @@ struct IndexedGroups {
     /// meets the bounds.
     private func carouselGroups(meeting bounds: QueryBounds, hint: ClosedRange<Int>?, last: Int) throws -> [GroupRecord] {
         let size = CellGroupWriter.groupSize
-        let rows = try storage.groups.groups(layoutID: layout.id, slot: section.slot, firstItems: 0...last, alsoFirstItem: nil, framesOf: hint)
+        let rows = try storage.groups(layoutID: layout.id, slot: section.slot, firstItems: 0...last, alsoFirstItem: nil, framesOf: hint)
         guard rows.count == last / size + 1, rows.indices.allSatisfy({ rows[$0].firstItem == $0 * size }) else { throw UnverifiedIndex() }
         let meeting = rows.filter { $0.bounds.mayIntersect(bounds) }
         guard meeting.allSatisfy({ hint?.contains($0.firstItem) ?? false }) else { throw UnverifiedIndex() }
@@ -79,9 +79,9 @@ struct IndexedGroups {
     /// section or one that starts after `high`. Section starts and ends
     /// never decrease along a layout (sections are stacked, with spacing of
     /// at least 0), so no section outside them can meet the band.
-    static func sections(of layout: StoredLayout, from low: Double, through high: Double, storage: any ReadSnapshot) throws -> [SectionRecord] {
+    static func sections(of layout: StoredLayout, from low: Double, through high: Double, storage: RowSnapshot) throws -> [SectionRecord] {
         var rows: [SectionRecord] = []
-        try storage.sections.forEachSection(layoutID: layout.id, fromTheOneBeforeEndingAtOrAfter: low) { section in
+        try storage.forEachSection(layoutID: layout.id, fromTheOneBeforeEndingAtOrAfter: low) { section in
             rows.append(section)
             return section.geometry.start <= high
         }

@@ -8,18 +8,18 @@ struct LayoutReader {
     var record: LayoutRecord { _read { yield box.record } }
     /// The read's snapshot; nil for an answer from memory alone, which
     /// throws ``AnswerNeedsStorage`` where it needs a row (see ``storage``).
-    private let snapshot: (any ReadSnapshot)?
+    private let snapshot: (RowSnapshot)?
     /// The store: its frame cache and, for errors, its location.
     let store: LayoutStore
     /// The layout's directory from the shared cache, or nil: queried
     /// through the backend's spatial index instead.
     let cache: CachedLayout?
 
-    init(record: LayoutRecord, storage: any ReadSnapshot, store: LayoutStore, cached: CachedLayout?) {
+    init(record: LayoutRecord, storage: RowSnapshot, store: LayoutStore, cached: CachedLayout?) {
         self.init(box: LayoutRecordBox(record), storage: storage, store: store, cached: cached)
     }
 
-    init(box: LayoutRecordBox, storage: (any ReadSnapshot)?, store: LayoutStore, cached: CachedLayout?) {
+    init(box: LayoutRecordBox, storage: (RowSnapshot)?, store: LayoutStore, cached: CachedLayout?) {
         self.box = box
         self.snapshot = storage
         self.store = store
@@ -28,7 +28,7 @@ struct LayoutReader {
 
     /// The read's snapshot, or ``AnswerNeedsStorage`` thrown by a query
     /// answered from memory alone: that query then runs as a read.
-    var storage: any ReadSnapshot {
+    var storage: RowSnapshot {
         get throws {
             guard let snapshot else { throw AnswerNeedsStorage() }
             return snapshot
@@ -189,7 +189,7 @@ struct LayoutReader {
     ) throws {
         var failure: (index: Int, kind: GroupFailure)?
         var next = 0
-        try storage.groups.visitFrames(keys) { index, raw in
+        try storage.visitFrames(keys) { index, raw in
             guard failure == nil else { return }
             guard index == next else { failure = (next, .damaged); return }
             next += 1
@@ -238,12 +238,12 @@ struct LayoutReader {
     func cell(section: Int, item: Int, offsets: OrthogonalOffsets) throws -> (element: LayoutElement, section: SectionGeometry)? {
         guard section >= 0, section < record.layout.sectionCount, item >= 0 else { return nil }
         // The layout's row (verified) says the section exists: a missing row is damage, not "no such item".
-        guard let row = try storage.sections.section(layoutID: record.layout.id, index: section) else {
+        guard let row = try storage.section(layoutID: record.layout.id, index: section) else {
             throw StoreError.damaged(store: location, spec: record.layout.specName, crossExtent: record.layout.crossExtent, "the row of section \(section) is missing")
         }
         guard item < row.geometry.itemCount else { return nil }
         let first = CellGroupWriter.firstItem(ofGroupHolding: item)
-        let frame = try storage.groups.withFrames(layoutID: record.layout.id, slot: row.slot, firstItem: first) { raw -> LocalFrame? in
+        let frame = try storage.withFrames(layoutID: record.layout.id, slot: row.slot, firstItem: first) { raw -> LocalFrame? in
             guard let view = FrameBlob.View(raw) else { throw unreadableGroup(firstItem: first, section: row) }
             return item - first < view.count ? view.frame(at: item - first) : nil
         }

@@ -65,7 +65,7 @@ extension LayoutStore {
     /// passes `missed`, set by any run that loaded the directory: a later
     /// run finds it cached by the earlier one.
     func readFresh<T>(
-        name: String, crossExtent: Double, storage: any ReadSnapshot, missed: Locked<Bool>? = nil, _ body: (LayoutReader) throws -> T
+        name: String, crossExtent: Double, storage: RowSnapshot, missed: Locked<Bool>? = nil, _ body: (LayoutReader) throws -> T
     ) throws -> (value: T?, directoryHit: Bool?) {
         do {
             guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) else { return (nil, nil) }

@@ -84,7 +84,7 @@ extension LayoutStore {
     }
 
     /// What the store holds of a spec whose layout at `crossExtent` is not fresh.
-    static func missing(name: String, crossExtent: Double, storage: any ReadSnapshot) throws -> MissingLayout {
+    static func missing(name: String, crossExtent: Double, storage: RowSnapshot) throws -> MissingLayout {
         let stored = try layouts(name: name, storage: storage)
         return MissingLayout(
             specName: name, crossExtent: crossExtent,

@@ -65,6 +65,15 @@ extension RowSnapshot {
         return try record(of: layout, spec: found.place, engineVersion: engineVersion)
     }
 
+    /// The layout of a spec at an extent when it may be served (computed
+    /// from the spec's current content by this engine version), else nil.
+    package func freshLayoutRecord(name: String, crossExtent: Double) throws -> LayoutRecord? {
+        guard let record = try layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
+              record.layout.state == .fresh
+        else { return nil }
+        return record
+    }
+
     package func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord? {
         guard let layout = try first(LayoutRow.self, .key(.integer(id))), let spec = try spec(id: layout.specID) else { return nil }
         return try record(of: layout, spec: SpecPlace(spec), engineVersion: engineVersion)

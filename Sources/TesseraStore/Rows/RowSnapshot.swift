@@ -2,7 +2,7 @@ import TesseraLayout
 
 /// The store's reads, written once over a backend's rows: each decodes the
 /// rows it needs and verifies their checksums before it trusts a value.
-package class RowSnapshot: ReadSnapshot, SpecReads, LayoutReads, SectionReads, CellGroupReads {
+package class RowSnapshot {
     package let rows: any RowReader
     package let location: String
 
@@ -76,12 +76,19 @@ package class RowSnapshot: ReadSnapshot, SpecReads, LayoutReads, SectionReads, C
     package func nameConflicts() throws -> [String] {
         var names: [String] = []
         try rows.scan(.specNameConflicts, .all) { row in
-            if row.count > 0, let name = row[0].text { names.append(name) }
+            if let name = row[0].text { names.append(name) }
             return true
         }
         return names
     }
 
+    /// Every stored spec, by name.
+    package func specSummaries() throws -> [StoredSpec] {
+        try specSummaries(after: nil, limit: .max)
+    }
+
+    /// At most `limit` stored specs named after `after` (from the first
+    /// when nil), by name: the byte order of their UTF-8, as indexes give it.
     package func specSummaries(after: String?, limit: Int) throws -> [StoredSpec] {
         let range = RowRange(index: 1, lower: after.map { .init(.text($0), inclusive: false) }, limit: limit)
         return try all(SpecRowData.self, range).map { try Self.summary(of: verified($0)) }

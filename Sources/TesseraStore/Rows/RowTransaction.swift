@@ -4,7 +4,7 @@ import TesseraLayout
 /// sealed with its checksums here, and a deleted parent takes its children.
 /// Each step runs through ``RowWriter/answering(_:)``, so that a backend
 /// behind a network fetches what it reads without a thread that waits.
-package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, LayoutRows, CellRows {
+package final class RowTransaction: RowSnapshot, CellSink {
     let writer: any RowWriter
     /// Layouts inserted in this transaction, or whose groups it deleted, and
     /// the groups it wrote of each since (by slot and first item): no other
@@ -32,7 +32,7 @@ package final class RowTransaction: RowSnapshot, WriteTransaction, SpecRows, Lay
         }
     }
 
-    package func read<T>(_ body: (any ReadSnapshot) throws -> T) async throws -> T {
+    package func read<T>(_ body: (RowSnapshot) throws -> T) async throws -> T {
         try await writer.answering { try body(self) }
     }
 

@@ -69,7 +69,7 @@ struct RowDecoder {
         self.row = row
         self.table = table
         held = HeldChecksums(row, table)
-        count = min(row.count, table.columns.count)
+        count = table.columns.count
     }
 
     private mutating func take() throws(RowDecodingError) -> ColumnValue {

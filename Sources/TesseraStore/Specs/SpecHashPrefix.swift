@@ -27,28 +27,16 @@ package struct SpecHashPrefix: Sendable, Equatable {
     }
 }
 
-// For backends that keep no prefixes (every append to a section reads every
-// section's identity, as before: their `writeSpecHashPrefix` does nothing)
-// and read one identity from all of them.
-extension SpecReads {
-    package func sectionIdentity(specID: Int64, index: Int) throws -> SectionIdentity? {
-        let identities = try sectionIdentities(specID: specID)
-        return identities.indices.contains(index) ? identities[index] : nil
-    }
-
-    package func specHashPrefix(specID: Int64) throws -> SpecHashPrefix? { nil }
-}
-
 extension LayoutStore {
     /// Whether the stored prefix of the spec `name` (`spec` as loaded), when
     /// it is current, is the state its sections' stored hashes make: for the
     /// store's check, which would otherwise not see a prefix that is wrong
     /// but matches its checksum until an append hashed on from it.
-    static func hashPrefixHolds(name: String, spec: Spec, storage: any ReadSnapshot) throws -> Bool {
-        guard let record = try storage.specs.specRecord(name: name),
-              let prefix = try storage.specs.specHashPrefix(specID: record.id), prefix.isCurrent(for: record)
+    static func hashPrefixHolds(name: String, spec: Spec, storage: RowSnapshot) throws -> Bool {
+        guard let record = try storage.specRecord(name: name),
+              let prefix = try storage.specHashPrefix(specID: record.id), prefix.isCurrent(for: record)
         else { return true }
-        let hashes = try storage.specs.sectionIdentities(specID: record.id).map(\.hash)
+        let hashes = try storage.sectionIdentities(specID: record.id).map(\.hash)
         guard !hashes.isEmpty else { return false }
         return SpecFingerprint.hasher(axis: spec.axis, sectionSpacing: spec.sectionSpacing, sectionHashes: hashes.dropLast()).state == prefix.state
     }

@@ -83,7 +83,7 @@ struct BatchWriter: Sendable {
 
     /// Stores one spec in a savepoint, or lists its failure; true when the
     /// batch stops there.
-    private func save(_ item: BatchItem, storage: any WriteTransaction, into chunk: inout BatchReport) async throws -> Bool {
+    private func save(_ item: BatchItem, storage: RowTransaction, into chunk: inout BatchReport) async throws -> Bool {
         defer { channel.settle() }
         do {
             let outcome: LayoutStore.SaveOutcome
@@ -94,7 +94,7 @@ struct BatchWriter: Sendable {
                 outcome = try await store.reportingSpecErrors(name: prepared.name) {
                     try await storage.savepoint {
                         // Computed ahead for a spec the store did not hold: still so?
-                        if let computed, try await storage.read({ try $0.specs.specID(name: prepared.name) }) == nil {
+                        if let computed, try await storage.read({ try $0.specID(name: prepared.name) }) == nil {
                             return try await store.saveNew(prepared, computed: computed, storage: storage)
                         }
                         return try await store.saveInWrite(prepared, storage: storage, progress: nil, cancellation: cancellation)

@@ -16,7 +16,7 @@ extension LayoutStore {
             let target = try await sectionTarget(name: name, section: section, storage: storage)
             let specID = target.record.id
             let base = try await storedBody(specID: specID, index: section, name: name, storage: storage)
-            let last = try await storage.read { try $0.specs.lastItemRun(specID: specID, section: section) }
+            let last = try await storage.read { try $0.lastItemRun(specID: specID, section: section) }
             var hash = last.flatMap { AppendableHash(bytes: $0.hashState) }
             if hash == nil, base.items.knownCount != nil {
                 // No run yet, or a state this build does not read: from the whole section once.
@@ -35,12 +35,12 @@ extension LayoutStore {
             }
             let run = hash.append(items)
             let fingerprint = target.fingerprint(changing: hash.hash)
-            try await storage.specRows.appendItemRun(
+            try await storage.appendItemRun(
                 specID: specID,
                 ItemRun(section: section, firstItem: before, itemCount: items.count, items: run, hashState: hash.bytes),
                 contentHash: hash.hash
             )
-            try await storage.specRows.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
+            try await storage.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
             try await target.writeHashPrefix(fingerprint, storage: storage)
             return try await updateLayouts(target, fingerprint: fingerprint, storage: storage, cancellation: cancellation,
                 oldSection: { try await self.storedSection(specID: specID, index: section, name: name, storage: storage, runsBefore: before) },
@@ -73,7 +73,7 @@ extension LayoutStore {
     /// whole (its item runs folded into it).
     private func rewriteSection(
         _ target: SectionTarget,
-        storage: any WriteTransaction,
+        storage: RowTransaction,
         cancellation: CancellationFlag?,
         _ change: (Section) throws -> (items: ItemSource, changedFrom: Int?)
     ) async throws -> UpdateReport {
@@ -85,11 +85,11 @@ extension LayoutStore {
         let changed = section
         let (body, hash) = try SpecFingerprint.bodyAndHash(changed, index: index, axis: target.header.axis)
         let fingerprint = target.fingerprint(changing: hash)
-        try await storage.specRows.writeSection(
+        try await storage.writeSection(
             specID: specID, index: index, identity: target.previous[index].identity, contentHash: hash, body: body
         )
-        try await storage.specRows.deleteItemRuns(specID: specID, sections: [index])
-        try await storage.specRows.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
+        try await storage.deleteItemRuns(specID: specID, sections: [index])
+        try await storage.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
         try await target.writeHashPrefix(fingerprint, storage: storage)
         return try await updateLayouts(target, fingerprint: fingerprint, storage: storage, cancellation: cancellation,
             oldSection: { old }, newSection: { changed },
@@ -103,7 +103,7 @@ extension LayoutStore {
     private func updateLayouts(
         _ target: SectionTarget,
         fingerprint: SpecFingerprint,
-        storage: any WriteTransaction,
+        storage: RowTransaction,
         cancellation: CancellationFlag?,
         oldSection: @escaping () async throws -> Section,
         newSection: @escaping () async throws -> Section,

@@ -147,7 +147,7 @@ extension LayoutStore {
             guard names.insert(name).inserted else { return item }
             enum Stored { case absent, unchanged, changed }
             let stored: Stored = try read { storage in
-                guard try storage.specs.specRecord(name: name) != nil else { return .absent }
+                guard try storage.specRecord(name: name) != nil else { return .absent }
                 return try unchangedLayouts(prepared, storage: storage) == nil ? .changed : .unchanged
             }
             switch stored {

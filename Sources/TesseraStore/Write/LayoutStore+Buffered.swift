@@ -32,13 +32,13 @@ extension LayoutStore {
     /// extent (replacing one stored, unless `replacing` is false), inside the
     /// caller's write: its row goes in whole, then its cells. Returns its id.
     func storeBuffered(
-        _ computed: BufferedComputation, specID: Int64, fingerprint: SpecFingerprint, storage: any WriteTransaction, replacing: Bool = true
+        _ computed: BufferedComputation, specID: Int64, fingerprint: SpecFingerprint, storage: RowTransaction, replacing: Bool = true
     ) async throws -> Int64 {
         let id = try await insertLayout(
             specID: specID, crossExtent: computed.crossExtent, fingerprint: fingerprint, storage: storage,
             replacing: replacing, finished: (computed.totals, computed.seconds)
         )
-        let recorder = DirectoryRecorder(storage.cellRows)
+        let recorder = DirectoryRecorder(storage)
         try computed.rows.replay(into: recorder, layoutID: id)
         try await Self.writeNewLayoutSummary(
             layoutID: id, sectionCount: computed.totals.sectionCount, recorded: recorder, storage: storage, location: location
@@ -50,7 +50,7 @@ extension LayoutStore {
     /// write), with its layouts computed before the write (at each extent of
     /// `prepared`, in order), inside the caller's write. For a batch, which
     /// reports counts only: the result's `layouts` are not read back.
-    func saveNew(_ prepared: PreparedSave, computed: [BufferedComputation], storage: any WriteTransaction) async throws -> SaveOutcome {
+    func saveNew(_ prepared: PreparedSave, computed: [BufferedComputation], storage: RowTransaction) async throws -> SaveOutcome {
         let specID = try await upsertSpec(
             prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage, isNew: true
         )

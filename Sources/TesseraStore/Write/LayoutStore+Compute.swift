@@ -12,11 +12,11 @@ extension LayoutStore {
     /// In one read: the fresh layout's record, or nil when it is missing or
     /// stale and may be computed; a spec that does not exist, or an extent
     /// it cannot take, is an error (`notFound`, `invalidArgument`).
-    func freshRecord(name: String, crossExtent: Double, storage: any ReadSnapshot) throws -> LayoutRecord? {
-        if let record = try resolvedNames.freshLayout(name: name, crossExtent: crossExtent, scope: try storage.resolutionScope, reads: storage.layouts) {
+    func freshRecord(name: String, crossExtent: Double, storage: RowSnapshot) throws -> LayoutRecord? {
+        if let record = try resolvedNames.freshLayout(name: name, crossExtent: crossExtent, scope: try storage.resolutionScope, reads: storage) {
             return record
         }
-        guard let spec = try storage.specs.specSummary(name: name) else { throw StoreError.noSuchSpec(name: name) }
+        guard let spec = try storage.specSummary(name: name) else { throw StoreError.noSuchSpec(name: name) }
         try Self.checkCrossExtent(crossExtent, axis: spec.axis)
         return nil
     }
@@ -39,18 +39,18 @@ extension LayoutStore {
         specID: Int64,
         fingerprint: SpecFingerprint,
         crossExtent: Double,
-        storage: any WriteTransaction,
+        storage: RowTransaction,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag? = nil
     ) async throws -> Int64 {
         let started = Clock.monotonic()
         let layoutID = try await insertLayout(specID: specID, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
-        let recorder = DirectoryRecorder(storage.cellRows)
+        let recorder = DirectoryRecorder(storage)
         var writer = CellGroupWriter(storage: recorder, layoutID: layoutID)
         writer.cancellation = cancellation
         writer.progress = Self.cellProgress(progress, spec: spec, name: name, crossExtent: crossExtent)
         let summary = try engine.run(spec, crossExtent: crossExtent, into: &writer)
-        try await storage.layoutRows.finishLayout(id: layoutID, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: Clock.monotonic() - started)
+        try await storage.finishLayout(id: layoutID, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: Clock.monotonic() - started)
         try await Self.writeNewLayoutSummary(
             layoutID: layoutID, sectionCount: summary.sectionCount, recorded: recorder, storage: storage, location: location
         )
@@ -62,18 +62,18 @@ extension LayoutStore {
     /// or with the totals of a layout computed before (`finished`).
     /// `replacing` false: the caller knows there is no row to replace.
     func insertLayout(
-        specID: Int64, crossExtent: Double, fingerprint: SpecFingerprint, storage: any WriteTransaction,
+        specID: Int64, crossExtent: Double, fingerprint: SpecFingerprint, storage: RowTransaction,
         replacing: Bool = true, finished: (totals: LayoutTotals, seconds: Double)? = nil
     ) async throws -> Int64 {
-        if replacing, let old = try await storage.read({ try $0.layouts.layoutID(specID: specID, crossExtent: crossExtent) }) {
-            try await storage.layoutRows.deleteLayout(id: old)
+        if replacing, let old = try await storage.read({ try $0.layoutID(specID: specID, crossExtent: crossExtent) }) {
+            try await storage.deleteLayout(id: old)
         }
         let row = NewLayoutRow(
             specID: specID, crossExtent: crossExtent, engineVersion: LayoutEngine.version,
             specHash: fingerprint.specHash, createdAt: Clock.wall()
         )
-        guard let finished else { return try await storage.layoutRows.insertLayout(row) }
-        return try await storage.layoutRows.insertFinishedLayout(row, finished.totals, computeSeconds: finished.seconds)
+        guard let finished else { return try await storage.insertLayout(row) }
+        return try await storage.insertFinishedLayout(row, finished.totals, computeSeconds: finished.seconds)
     }
 
     /// A `CellGroupWriter` progress callback that reports every 64k cells:
@@ -95,8 +95,8 @@ extension LayoutStore {
     }
 
     /// The layout a write just stored under `id`, read back in that write.
-    static func written(id: Int64, name: String, crossExtent: Double, storage: any WriteTransaction) async throws -> StoredLayout {
-        guard let record = try await storage.read({ try $0.layouts.layoutRecord(id: id, engineVersion: LayoutEngine.version) }) else {
+    static func written(id: Int64, name: String, crossExtent: Double, storage: RowTransaction) async throws -> StoredLayout {
+        guard let record = try await storage.read({ try $0.layoutRecord(id: id, engineVersion: LayoutEngine.version) }) else {
             throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
                              spec: name, crossExtent: crossExtent)
         }

@@ -59,10 +59,10 @@ extension LayoutStore {
             try self.computeBuffered(loaded.spec, name: name, crossExtent: crossExtent, progress: progress, cancellation: nil)
         }
         let result: ComputedLayout? = try await onExecutor { try await self.write { storage in
-            if let fresh = try await storage.read({ try $0.layouts.freshLayoutRecord(name: name, crossExtent: crossExtent) }) {
+            if let fresh = try await storage.read({ try $0.freshLayoutRecord(name: name, crossExtent: crossExtent) }) {
                 return ComputedLayout(layout: fresh.layout, computed: false)
             }
-            guard let record = try await storage.read({ try $0.specs.specRecord(name: name) }), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
+            guard let record = try await storage.read({ try $0.specRecord(name: name) }), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
                 return nil
             }
             let id = try await self.storeBuffered(computed, specID: loaded.id, fingerprint: fingerprint, storage: storage)

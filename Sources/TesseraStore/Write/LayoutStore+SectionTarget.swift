@@ -30,8 +30,8 @@ extension LayoutStore {
     /// ``SpecHashPrefix`` (its row verified like every other); else every
     /// section's identity, and a change to the last section then stores the
     /// prefix for the next (`SectionTarget.writeHashPrefix`).
-    func sectionTarget(name: String, section: Int, storage: any WriteTransaction) async throws -> SectionTarget {
-        guard let record = try await storage.read({ try $0.specs.specRecord(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
+    func sectionTarget(name: String, section: Int, storage: RowTransaction) async throws -> SectionTarget {
+        guard let record = try await storage.read({ try $0.specRecord(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
         var headerObject = try storedHeader(record, name: name)
         headerObject["sections"] = .array([])
         let header: Spec
@@ -40,14 +40,14 @@ extension LayoutStore {
         } catch let error as SpecError {
             throw StoreError.unreadableSpec(name: name, store: location, error)
         }
-        let layouts = try await storage.read { try $0.layouts.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version) }
+        let layouts = try await storage.read { try $0.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version) }
         var target = SectionTarget(name: name, section: section, record: record, header: header, previous: [], layouts: layouts)
         // A layout that is not fresh is computed from the whole spec, whose fingerprint is read whole.
         if section >= 0, section == record.sectionCount - 1, layouts.allSatisfy({ $0.layout.state == .fresh }),
            let (prefix, last) = try await storage.read({ snapshot -> (ContentHasher, SectionIdentity)? in
-               guard let prefix = try snapshot.specs.specHashPrefix(specID: record.id), prefix.isCurrent(for: record),
+               guard let prefix = try snapshot.specHashPrefix(specID: record.id), prefix.isCurrent(for: record),
                      let hasher = ContentHasher(state: prefix.state[...]),
-                     let last = try snapshot.specs.sectionIdentity(specID: record.id, index: section)
+                     let last = try snapshot.sectionIdentity(specID: record.id, index: section)
                else { return nil }
                return (hasher, last)
            }) {
@@ -55,7 +55,7 @@ extension LayoutStore {
             target.hashPrefix = prefix
             return target
         }
-        target.previous = try await storage.read { try $0.specs.sectionIdentities(specID: record.id) }
+        target.previous = try await storage.read { try $0.sectionIdentities(specID: record.id) }
         guard target.previous.indices.contains(section) else {
             throw StoreError.noSuchSection(name: name, section: section, count: target.previous.count)
         }
@@ -84,9 +84,9 @@ extension LayoutStore.SectionTarget {
 
     /// Stores what the spec's new content hash (`fingerprint`'s) goes on
     /// from, when `section` is the last: the next change to it reads no other section.
-    func writeHashPrefix(_ fingerprint: SpecFingerprint, storage: any WriteTransaction) async throws {
+    func writeHashPrefix(_ fingerprint: SpecFingerprint, storage: RowTransaction) async throws {
         guard let hashPrefix else { return }
-        try await storage.specRows.writeSpecHashPrefix(
+        try await storage.writeSpecHashPrefix(
             specID: record.id, SpecHashPrefix(specHash: fingerprint.specHash, sectionCount: previous.count, state: hashPrefix.state)
         )
     }

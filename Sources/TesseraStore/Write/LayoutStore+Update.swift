@@ -78,14 +78,14 @@ extension LayoutStore {
         spec: Spec,
         fingerprint: SpecFingerprint,
         bodies: [String]?,
-        storage: any WriteTransaction,
+        storage: RowTransaction,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
     ) async throws -> UpdateReport {
         guard let old = try await loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
         // States are judged against the old content, before the spec row changes.
-        let layouts = try await storage.read { try $0.layouts.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version) }.map(\.layout)
-        let oldIdentities = try await storage.read { try $0.specs.sectionIdentities(specID: old.id) }
+        let layouts = try await storage.read { try $0.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version) }.map(\.layout)
+        let oldIdentities = try await storage.read { try $0.sectionIdentities(specID: old.id) }
         _ = try await upsertSpec(spec, name: name, fingerprint: fingerprint, bodies: bodies, storage: storage, previous: oldIdentities)
         var report = UpdateReport()
         for layout in layouts {

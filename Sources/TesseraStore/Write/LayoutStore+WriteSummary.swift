@@ -8,9 +8,9 @@ extension LayoutStore {
     /// update, an append and a resize each end with it. A layout with
     /// more rows than a summary holds has its summary cleared (when it had
     /// one), so that none outlives the rows it summarized.
-    static func writeDirectorySummary(layoutID: Int64, storage: any WriteTransaction, location: String) async throws {
+    static func writeDirectorySummary(layoutID: Int64, storage: RowTransaction, location: String) async throws {
         let summary = try await storage.read { snapshot -> (bytes: [UInt8]?, had: Bool)? in
-            guard let record = try snapshot.layouts.layoutRecord(id: layoutID, engineVersion: LayoutEngine.version) else { return nil }
+            guard let record = try snapshot.layoutRecord(id: layoutID, engineVersion: LayoutEngine.version) else { return nil }
             let layout = record.layout
             // At least one row per section and one per started group: over the bound, no read.
             let fewestRows = layout.sectionCount + (layout.cellCount + CellGroupWriter.groupSize - 1) / CellGroupWriter.groupSize
@@ -20,7 +20,7 @@ extension LayoutStore {
             return (bytes, record.directorySummary != nil)
         }
         guard let summary, summary.bytes != nil || summary.had else { return }
-        try await storage.layoutRows.writeDirectorySummary(layoutID: layoutID, summary.bytes)
+        try await storage.writeDirectorySummary(layoutID: layoutID, summary.bytes)
     }
 
     /// Writes the summary of a layout row inserted in this write (revision
@@ -29,7 +29,7 @@ extension LayoutStore {
     /// when the recorder could not tell them all (a backend that assigns
     /// group ids later).
     static func writeNewLayoutSummary(
-        layoutID: Int64, sectionCount: Int, recorded: DirectoryRecorder, storage: any WriteTransaction, location: String
+        layoutID: Int64, sectionCount: Int, recorded: DirectoryRecorder, storage: RowTransaction, location: String
     ) async throws {
         switch recorded.directory(sectionCount: sectionCount) {
         case .tooManyRows:
@@ -38,7 +38,7 @@ extension LayoutStore {
             try await writeDirectorySummary(layoutID: layoutID, storage: storage, location: location)
         case .rows(let sections, let groups):
             guard let bytes = DirectorySummary.encode(sections: sections, groups: groups, layoutID: layoutID, revision: 0) else { return }
-            try await storage.layoutRows.writeDirectorySummary(layoutID: layoutID, bytes)
+            try await storage.writeDirectorySummary(layoutID: layoutID, bytes)
         }
     }
 }

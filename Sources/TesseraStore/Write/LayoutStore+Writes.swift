@@ -56,8 +56,8 @@ extension LayoutStore {
         let name = try specName(name)
         return try await writeAsync { _ in
             try await self.write { storage in
-                guard let specID = try await storage.read({ try $0.specs.specID(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
-                return try await storage.layoutRows.invalidate(specID: specID, crossExtent: crossExtent, updatedAt: Clock.wall())
+                guard let specID = try await storage.read({ try $0.specID(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
+                return try await storage.invalidate(specID: specID, crossExtent: crossExtent, updatedAt: Clock.wall())
             }
         }
     }
@@ -70,10 +70,10 @@ extension LayoutStore {
         return try await writeAsync { _ in
             try await self.write { storage in
                 guard let id = try await storage.read({ rows in
-                    guard let specID = try rows.specs.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
-                    return try rows.layouts.layoutID(specID: specID, crossExtent: crossExtent)
+                    guard let specID = try rows.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
+                    return try rows.layoutID(specID: specID, crossExtent: crossExtent)
                 }) else { return false }
-                try await storage.layoutRows.deleteLayout(id: id)
+                try await storage.deleteLayout(id: id)
                 return true
             }
         }
@@ -99,14 +99,14 @@ extension LayoutStore {
             let before = self.fileBytes
             let deleted = try await self.write { storage in
                 var count = 0
-                for record in try await storage.read({ try $0.layouts.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) })
+                for record in try await storage.read({ try $0.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) })
                 where record.layout.state == .stale {
-                    try await storage.layoutRows.deleteLayout(id: record.layout.id)
+                    try await storage.deleteLayout(id: record.layout.id)
                     count += 1
                 }
                 return count
             }
-            try self.backend.compact()
+            try self.backend.settle(compacting: true)
             return PruneReport(layoutsDeleted: deleted, bytesBefore: before, bytesAfter: self.fileBytes)
         }
     }
@@ -128,7 +128,7 @@ extension LayoutStore {
         guard repair, !damaged.isEmpty else { return report }
         try await writeAsync { _ in
             try await self.write { storage in
-                for id in damaged.keys.sorted() { try await storage.layoutRows.markStale(layoutID: id, updatedAt: Clock.wall()) }
+                for id in damaged.keys.sorted() { try await storage.markStale(layoutID: id, updatedAt: Clock.wall()) }
             }
         }
         report.markedStale = damaged.keys.sorted().compactMap { damaged[$0] }.map {

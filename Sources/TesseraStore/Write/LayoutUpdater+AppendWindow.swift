@@ -34,11 +34,11 @@ extension LayoutUpdater {
             return nil
         }
         let rows = try await storage.read { snapshot -> [SectionRecord]? in
-            guard let row = try snapshot.sections.section(layoutID: layout.id, index: first),
+            guard let row = try snapshot.section(layoutID: layout.id, index: first),
                   !row.geometry.isEmpty, row.geometry.itemCount == append.before
             else { return nil }
             var rows: [SectionRecord] = []
-            try snapshot.sections.forEachSection(layoutID: layout.id, fromTheOneBeforeEndingAtOrAfter: row.geometry.end) { record in
+            try snapshot.forEachSection(layoutID: layout.id, fromTheOneBeforeEndingAtOrAfter: row.geometry.end) { record in
                 if record.geometry.index >= first { rows.append(record) }
                 return true
             }

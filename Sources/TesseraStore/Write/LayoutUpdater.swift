@@ -4,7 +4,7 @@ import TesseraLayout
 /// items origin, so an unchanged section moves by rewriting its row only.
 struct LayoutUpdater {
     let engine: LayoutEngine
-    let storage: any WriteTransaction
+    let storage: RowTransaction
     let layout: StoredLayout
     /// The store's location, for errors.
     let location: String
@@ -66,7 +66,7 @@ struct LayoutUpdater {
         let window = try await appendWindow()
         // With a window, `oldSections` holds the rows from section `first` on.
         let first = window?.first ?? 0
-        let oldSections = if let window { window.rows } else { try await storage.read { try $0.sections.sections(layoutID: layout.id) } }
+        let oldSections = if let window { window.rows } else { try await storage.read { try $0.sections(layoutID: layout.id) } }
         var oldByIdentity: [String: Int] = [:]
         for (index, info) in oldIdentities.enumerated() where oldByIdentity[info.identity] == nil {
             oldByIdentity[info.identity] = index
@@ -103,13 +103,13 @@ struct LayoutUpdater {
             }
         }
         for (offset, old) in oldSections.enumerated() where !used.contains(first + offset) {
-            try await storage.cellRows.deleteGroups(layoutID: layout.id, slot: old.slot)
+            try await storage.deleteGroups(layoutID: layout.id, slot: old.slot)
             entry.removed += 1
         }
 
         // With a window, the slots of the rows before it are read only when a section needs a new slot.
         var nextSlot: Int? = window == nil ? (oldSections.map(\.slot).max() ?? -1) + 1 : nil
-        var writer = CellGroupWriter(storage: storage.cellRows, layoutID: layout.id)
+        var writer = CellGroupWriter(storage: storage, layoutID: layout.id)
         writer.cancellation = cancellation
         writer.location = location
         writer.writesSectionRows = false
@@ -123,7 +123,7 @@ struct LayoutUpdater {
                 geometry.index = index
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .none, moved: moved))
             case .resume(let old, let limit):
-                let stored = try await storage.read { try $0.sections.placerState(layoutID: layout.id, slot: old.slot) }.map(StoredStates.init(bytes:))
+                let stored = try await storage.read { try $0.placerState(layoutID: layout.id, slot: old.slot) }.map(StoredStates.init(bytes:))
                 let start = stored?.latest(atMost: limit, itemCount: old.geometry.itemCount)
                 // An append that goes on after all the earlier items reads none of them.
                 let append = appended[index].flatMap { $0.before == start?.itemCount ? $0 : nil }
@@ -149,7 +149,7 @@ struct LayoutUpdater {
                 let state = try writer.closeSection(geometry, placer: finalPlacer)
                 // This call wrote only the new and open cells: the span comes
                 // from all the section's groups, exactly.
-                geometry.cellSpan = try await storage.read { try $0.groups.scrollSpan(layoutID: layout.id, slot: old.slot) }
+                geometry.cellSpan = try await storage.read { try $0.scrollSpan(layoutID: layout.id, slot: old.slot) }
                 placed.append(Placed(geometry: geometry, slot: old.slot, state: .some(state), moved: true))
                 entry.resumed += 1
             case .recompute(let old):
@@ -160,10 +160,10 @@ struct LayoutUpdater {
 
         // Place the sections as the engine does; then write the rows that changed.
         let renumbered = placed.count != oldSections.count || placed.contains { $0.moved && $0.state == nil }
-        let keptStates = renumbered ? try await storage.read { try $0.sections.placerStates(layoutID: layout.id) } : [:]
+        let keptStates = renumbered ? try await storage.read { try $0.placerStates(layoutID: layout.id) } : [:]
         // A window's sections keep their indices: never renumbered (that would drop the rows before it).
         assert(window == nil || !renumbered)
-        if renumbered { try await storage.cellRows.deleteSections(layoutID: layout.id) }
+        if renumbered { try await storage.deleteSections(layoutID: layout.id) }
         var chain = window.map { SectionChain(sectionSpacing: sectionSpacing, nextNonEmptyAt: $0.start) } ?? SectionChain(sectionSpacing: sectionSpacing)
         var overhang = window?.overhangBefore ?? 0
         var cellCount = window?.cellsBefore ?? 0
@@ -182,14 +182,14 @@ struct LayoutUpdater {
             elementCount += geometry.elementCount
             let record = SectionRecord(geometry: geometry, slot: section.slot)
             if let state = section.state {
-                try storage.cellRows.writeSection(layoutID: layout.id, record, placerState: state)
+                try storage.writeSection(layoutID: layout.id, record, placerState: state)
             } else if renumbered {
-                try storage.cellRows.writeSection(layoutID: layout.id, record, placerState: keptStates[section.slot])
+                try storage.writeSection(layoutID: layout.id, record, placerState: keptStates[section.slot])
             } else if geometry.start != oldStart {
-                try await storage.cellRows.moveSection(layoutID: layout.id, index: index, start: geometry.start, end: geometry.end)
+                try await storage.moveSection(layoutID: layout.id, index: index, start: geometry.start, end: geometry.end)
             }
         }
-        try await storage.layoutRows.updateLayout(
+        try await storage.updateLayout(
             id: layout.id,
             LayoutTotals(contentLength: chain.end, sectionCount: first + placed.count, cellCount: cellCount, elementCount: elementCount, overhang: overhang),
             specHash: fingerprint.specHash,
@@ -206,12 +206,12 @@ struct LayoutUpdater {
         slot nextSlot: inout Int?,
         writer: inout CellGroupWriter
     ) async throws -> Placed {
-        if let old { try await storage.cellRows.deleteGroups(layoutID: layout.id, slot: old.slot) }
+        if let old { try await storage.deleteGroups(layoutID: layout.id, slot: old.slot) }
         let slot: Int
         if let nextSlot {
             slot = nextSlot
         } else {
-            slot = (try await storage.read { try $0.sections.sections(layoutID: layout.id) }.map(\.slot).max() ?? -1) + 1
+            slot = (try await storage.read { try $0.sections(layoutID: layout.id) }.map(\.slot).max() ?? -1) + 1
         }
         nextSlot = slot + 1
         writer.slots[index] = slot

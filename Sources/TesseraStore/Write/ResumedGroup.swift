@@ -17,11 +17,11 @@ struct ResumedGroup: Sendable {
     /// Reads what is stored for a section whose engine goes on by writing
     /// item `firstWritten` first, in slot `slot` of `layoutID`.
     static func read(
-        layoutID: Int64, slot: Int, section: Int, firstWritten: Int, storage: any WriteTransaction, location: String
+        layoutID: Int64, slot: Int, section: Int, firstWritten: Int, storage: RowTransaction, location: String
     ) async throws -> ResumedGroup {
         let first = CellGroupWriter.firstItem(ofGroupHolding: firstWritten)
         let previous = max(0, first - CellGroupWriter.groupSize)
-        let rows = try await storage.read { try $0.groups.groups(
+        let rows = try await storage.read { try $0.groups(
             layoutID: layoutID, slot: slot, firstItems: previous...first, alsoFirstItem: nil, framesOf: first...first
         ) }
         var frames: [LocalFrame] = []
