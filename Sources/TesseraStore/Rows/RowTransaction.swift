@@ -56,10 +56,15 @@ package final class RowTransaction: RowSnapshot, CellSink {
     /// not written again with its totals). `range.columns` may leave out
     /// columns no checksum covers that the change does not need.
     func change<T: TableRow>(_: T.Type, _ range: RowRange, _ change: (inout T) -> Void) throws {
-        guard var row = try first(T.self, range) else { return }
-        let before = row.row
-        change(&row)
-        let after = row.sealed
+        guard let row = try first(T.self, range) else { return }
+        try write(row, changedBy: change)
+    }
+
+    /// Writes `row` as `change` changes it, sealed, in the columns whose values changed.
+    private func write<T: TableRow>(_ row: T, changedBy change: (inout T) -> Void) throws {
+        var changing = row
+        change(&changing)
+        let (before, after) = (row.row, changing.sealed)
         let changed = after.indices.filter { after[$0] != before[$0] }
         guard !changed.isEmpty else { return }
         try writer.update(T.table, after, columns: changed)
@@ -264,11 +269,19 @@ package final class RowTransaction: RowSnapshot, CellSink {
         try put(SectionRow(layoutID: layoutID, record: section, end: section.geometry.end, placerState: placerState))
     }
 
-    package func moveSection(layoutID: Int64, index: Int, start: Double, end: Double) async throws {
+    /// Moves sections of a layout along the scroll axis (by index: their
+    /// new start and end), their other values kept: their rows read in one
+    /// scan, then each written back (one round trip over a network).
+    package func moveSections(layoutID: Int64, _ moves: [Int: (start: Double, end: Double)]) async throws {
+        guard let first = moves.keys.min(), let last = moves.keys.max() else { return }
+        let range = RowRange([.integer(layoutID)], lower: .init(.init(first), inclusive: true), upper: .init(.init(last), inclusive: true))
         try await writer.answering {
-            try change(SectionRow.self, .key(.integer(layoutID), .init(index))) { row in
-                row.record.geometry.start = start
-                row.end = end
+            for row in try all(SectionRow.self, range) {
+                guard let move = moves[row.key] else { continue }
+                try write(row) { row in
+                    row.record.geometry.start = move.start
+                    row.end = move.end
+                }
             }
         }
     }

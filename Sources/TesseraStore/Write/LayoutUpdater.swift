@@ -170,6 +170,7 @@ struct LayoutUpdater {
         var elementCount = window?.elementsBefore ?? 0
         // The sections before the window neither change nor move.
         entry.kept += first
+        var moves: [Int: (start: Double, end: Double)] = [:]
         for (offset, section) in placed.enumerated() {
             let index = first + offset
             let oldStart = section.geometry.start
@@ -186,9 +187,10 @@ struct LayoutUpdater {
             } else if renumbered {
                 try storage.writeSection(layoutID: layout.id, record, placerState: keptStates[section.slot])
             } else if geometry.start != oldStart {
-                try await storage.moveSection(layoutID: layout.id, index: index, start: geometry.start, end: geometry.end)
+                moves[index] = (geometry.start, geometry.end)
             }
         }
+        try await storage.moveSections(layoutID: layout.id, moves)
         try await storage.updateLayout(
             id: layout.id,
             LayoutTotals(contentLength: chain.end, sectionCount: first + placed.count, cellCount: cellCount, elementCount: elementCount, overhang: overhang),
