@@ -39,9 +39,7 @@ final class PostgresRows: RowWriter {
             }
         }
         if table === RowTable.layouts, range.index == 1, let specID = range.prefix.first?.integer, let layouts = layoutsOfSpecs[specID] {
-            var left = range.limit
-            for row in range.descending ? layouts.reversed() : layouts where left > 0 && range.contains(table.key(of: row, index: 1)) {
-                left -= 1
+            for row in range.taken(from: layouts, of: table) {
                 guard try body(row) else { return }
             }
             return

@@ -189,6 +189,15 @@ package struct RowRange: Sendable {
         return true
     }
 
+    /// The rows of `rows` (rows of `table` in the order of the range's
+    /// index) that the range takes, in its order: for a backend that
+    /// answers a scan from rows it fetched ahead.
+    package func taken(from rows: [Row], of table: RowTable) -> [Row] {
+        guard among == nil else { return parts.flatMap { $0.taken(from: rows, of: table) } }
+        let found = rows.filter { contains(table.key(of: $0, index: index)) }
+        return Array((descending ? found.reversed() : found).prefix(limit))
+    }
+
     /// The rows whose first index columns equal `key`.
     package static func key(_ key: ColumnValue..., index: Int = 0) -> RowRange {
         RowRange(index: index, key)
