@@ -22,8 +22,15 @@ final class LoopbackSocket {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
+        var connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        // Interrupted by a signal, the connection goes on being made: wait until it is.
+        if connected != 0, errno == EINTR {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            var error: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            if poll(&poller, 1, 5000) > 0, getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 { connected = 0 }
         }
         guard connected == 0 else {
             close(descriptor)
@@ -43,6 +50,8 @@ final class LoopbackSocket {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            // With a send timeout set, a signal (a child process's SIGCHLD) interrupts the call instead of restarting it.
+            if count < 0, errno == EINTR { continue }
             guard count > 0 else { return false }
             sent += count
         }
@@ -81,6 +90,7 @@ final class LoopbackSocket {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, Int32(left * 1000) + 1) > 0 else { continue }
             let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count < 0, errno == EINTR { continue }
             if count <= 0 { return (String(decoding: answer, as: UTF8.self), true) }
             answer.append(contentsOf: buffer[0..<count])
         }
