@@ -147,4 +147,28 @@ struct DamageTests {
         #expect(report.checksumMismatches == 1)
         #expect(try await store.layouts(name: "feed").map(\.cellCount) == [600])
     }
+
+    @Test("a write that changes a damaged row fails with .damaged instead of sealing it; marking a damaged layout stale still works", arguments: TestBackend.all)
+    func changeOverDamage(backend: TestBackend) async throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 30, "cycle": [{}]}}]}"#)
+        try await store.save(spec, as: "feed", crossExtents: [300])
+        try temporary.change(sql: "UPDATE specs SET checksum = checksum + 1", postgres: nil) { tables in tables.alterSpecs { $0.checksum += 1 } }
+        try temporary.change(sql: "UPDATE layouts SET checksum = checksum + 1", postgres: nil) { tables in tables.alterLayouts { $0.checksum += 1 } }
+        let (specID, layoutID) = try store.read { rows -> (Int64, Int64) in
+            var ids: (Int64, Int64) = (0, 0)
+            try rows.rows.scan(.layouts, .all) { row in ids = (row[1].integer ?? 0, row[0].integer ?? 0); return false }
+            return ids
+        }
+        // The spec's row, changed by a write, is refused: sealed, its damage would be gone.
+        let error = try await #require(throws: StoreError.self) {
+            try await store.onExecutor { try await store.write { try await $0.touchSpec(id: specID, contentHash: "h", updatedAt: 1) } }
+        }
+        #expect(error.code == .damaged, "\(error)")
+        // A repair marks a damaged layout stale whatever its row holds.
+        try await store.onExecutor { try await store.write { try await $0.markStale(layoutID: layoutID, updatedAt: 1) } }
+        let report = try await store.check()
+        #expect(report.checksumMismatches == 1, "the spec's row is still found damaged, the layout's row is sealed stale")
+    }
 }

@@ -55,13 +55,17 @@ package final class RowTransaction: RowSnapshot, CellSink {
     /// only the values that changed (a layout's directory summary, say, is
     /// not written again with its totals). `range.columns` may leave out
     /// columns no checksum covers that the change does not need.
-    func change<T: TableRow>(_: T.Type, _ range: RowRange, _ change: (inout T) -> Void) throws {
+    /// A row that does not match its checksum is refused (sealing it would
+    /// hide the damage), unless `verifying` is false: marking a layout stale
+    /// is how a repair makes it computed again.
+    func change<T: TableRow>(_: T.Type, _ range: RowRange, verifying: Bool = true, _ change: (inout T) -> Void) throws {
         guard let row = try first(T.self, range) else { return }
-        try write(row, changedBy: change)
+        try write(row, verifying: verifying, changedBy: change)
     }
 
     /// Writes `row` as `change` changes it, sealed, in the columns whose values changed.
-    private func write<T: TableRow>(_ row: T, changedBy change: (inout T) -> Void) throws {
+    private func write<T: TableRow>(_ row: T, verifying: Bool = true, changedBy change: (inout T) -> Void) throws {
+        if verifying { try verify(row.isIntact, "a row of \(T.table.name) about to be changed") }
         var changing = row
         change(&changing)
         let (before, after) = (row.row, changing.sealed)
@@ -178,9 +182,9 @@ package final class RowTransaction: RowSnapshot, CellSink {
 
     /// Changes a layout's row, read without its directory summary (which
     /// its checksum does not cover): a change writes the summary only when it sets it.
-    private func changeLayout(_ id: Int64, _ change: (inout LayoutRow) -> Void) async throws {
+    private func changeLayout(_ id: Int64, verifying: Bool = true, _ change: (inout LayoutRow) -> Void) async throws {
         try await writer.answering {
-            try self.change(LayoutRow.self, RowRange([.integer(id)], columns: RowTable.layoutColumnsButSummary), change)
+            try self.change(LayoutRow.self, RowRange([.integer(id)], columns: RowTable.layoutColumnsButSummary), verifying: verifying, change)
         }
     }
 
@@ -209,7 +213,7 @@ package final class RowTransaction: RowSnapshot, CellSink {
     }
 
     package func markStale(layoutID: Int64, updatedAt: Double) async throws {
-        try await changeLayout(layoutID) { Self.markStale(&$0, updatedAt: updatedAt) }
+        try await changeLayout(layoutID, verifying: false) { Self.markStale(&$0, updatedAt: updatedAt) }
     }
 
     private static func markStale(_ row: inout LayoutRow, updatedAt: Double) {
@@ -222,7 +226,7 @@ package final class RowTransaction: RowSnapshot, CellSink {
         return try await writer.answering {
             let layouts = try all(LayoutRow.self, range)
             for layout in layouts {
-                try change(LayoutRow.self, RowRange([.integer(layout.id)], columns: RowTable.layoutColumnsButSummary)) {
+                try change(LayoutRow.self, RowRange([.integer(layout.id)], columns: RowTable.layoutColumnsButSummary), verifying: false) {
                     Self.markStale(&$0, updatedAt: updatedAt)
                 }
             }
