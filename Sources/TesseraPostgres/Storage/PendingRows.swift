@@ -12,6 +12,21 @@ struct PendingRows {
     private struct Batch {
         var rows: [Row] = []
         var positions: [[ColumnValue]: Int] = [:]
+
+        /// Adds `row` under `key`, or puts it in place of the one there; the row it replaces.
+        mutating func add(_ row: Row, key: [ColumnValue]) -> Row? {
+            guard let position = positions[key] else {
+                positions[key] = rows.count
+                rows.append(row)
+                return nil
+            }
+            defer { rows[position] = row }
+            return rows[position]
+        }
+    }
+
+    private static func blobBytes(_ row: Row) -> Int {
+        row.reduce(0) { $0 + ($1.blob?.count ?? 0) }
     }
 
     /// By table number, and whether the rows carry their number.
@@ -29,14 +44,8 @@ struct PendingRows {
     mutating func add(_ row: Row, to table: RowTable) {
         let numbered = table.counted.map { !row[$0].isNull } ?? true
         let key = table.number * 2 + (numbered ? 1 : 0)
-        let rowKey = table.key(of: row)
-        bytes += row.reduce(0) { $0 + ($1.blob?.count ?? 0) }
-        if let position = batches[key]?.positions[rowKey] {
-            batches[key]?.rows[position] = row
-        } else {
-            batches[key, default: Batch()].positions[rowKey] = batches[key]?.rows.count ?? 0
-            batches[key, default: Batch()].rows.append(row)
-        }
+        bytes += Self.blobBytes(row)
+        if let replaced = batches[key, default: Batch()].add(row, key: table.key(of: row)) { bytes -= Self.blobBytes(replaced) }
     }
 
     /// The statements that write the rows, each with its parameters.

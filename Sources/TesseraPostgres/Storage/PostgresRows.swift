@@ -160,15 +160,13 @@ final class PostgresRows: RowWriter {
     }
 
     /// An INSERT of `columns` (each row's values, or arrays of them when
-    /// `batched`) that replaces a row with the same primary key; its
-    /// creation time is its first update time.
-    static func insertSQL(_ table: PostgresTable, _ columns: [Int], batched: Bool) -> String {
+    /// `batched`), `replacing` a row with the same primary key (else refused
+    /// by it); its creation time is its first update time.
+    static func insertSQL(_ table: PostgresTable, _ columns: [Int], batched: Bool, replacing: Bool = true) -> String {
         let name = table.name ?? ""
         var names = columns.map { table.columns[$0] }
-        var values = columns.indices.map { "$\($0 + 1)::\(table.types[columns[$0]].rawValue)\(batched ? "[]" : "")" }
-        if batched {
-            values = columns.indices.map { "r.c\($0)" }
-        }
+        // A batch's values are the columns of its arrays, unnested as r(c0, c1, …).
+        var values = columns.indices.map { batched ? "r.c\($0)" : "$\($0 + 1)::\(table.types[columns[$0]].rawValue)" }
         if let created = table.createdFrom, let position = columns.firstIndex(of: created) {
             names.append("created_at")
             values.append(batched ? "r.c\(position)" : "$\(position + 1)::float8")
@@ -182,6 +180,7 @@ final class PostgresRows: RowWriter {
         } else {
             sql += "VALUES (\(values.joined(separator: ", ")))"
         }
+        guard replacing else { return sql }
         let key = table.table.primaryKey
         let assigned = columns.filter { !key.contains($0) && $0 != table.table.counted }.map { table.columns[$0] }
         sql += " ON CONFLICT (\(key.map { table.columns[$0] }.joined(separator: ", "))) DO "
@@ -199,11 +198,8 @@ final class PostgresRows: RowWriter {
             if session.pending.isFull { try session.flushPending() }
             return
         }
-        // A row that must be new is refused by its primary key; one that
-        // replaces is written over it (the SQL is the same).
         let columns = Self.inserted(mapped, row)
-        var sql = Self.insertSQL(mapped, columns, batched: false)
-        if !replacing, let conflict = sql.range(of: " ON CONFLICT") { sql = String(sql[..<conflict.lowerBound]) }
+        let sql = Self.insertSQL(mapped, columns, batched: false, replacing: replacing)
         try session.pipeline(sql, try Self.bindings(columns.map { try mapped.parameter(row[$0], $0) }))
     }
 
@@ -220,6 +216,8 @@ final class PostgresRows: RowWriter {
             return "$\(binds.count)::\(mapped.types[column].rawValue)"
         }
         let set = try assigned.map { "\(mapped.columns[$0]) = \(try parameter($0))" }
+        // Nothing but checksums changed: they are the server's to write.
+        guard !set.isEmpty else { return }
         let filter = try key.map { "\(mapped.columns[$0]) = \(try parameter($0))" }
         try session.pipeline(
             "UPDATE \(name) SET \(set.joined(separator: ", ")) WHERE \(filter.joined(separator: " AND "))", try Self.bindings(binds)

@@ -79,7 +79,7 @@ struct PostgresTable: Sendable {
 
     /// Specs and layouts also keep when they were created: when first updated.
     var createdFrom: Int? {
-        table.counted != nil && table.name != RowTable.cellGroups.name ? table.columns.firstIndex(of: "updated_at") : nil
+        table === RowTable.specs || table === RowTable.layouts ? table.columns.firstIndex(of: "updated_at") : nil
     }
 
     // MARK: Values

@@ -55,6 +55,7 @@ package final class RowTransaction: RowSnapshot, CellSink {
     /// only the values that changed (a layout's directory summary, say, is
     /// not written again with its totals). `range.columns` may leave out
     /// columns no checksum covers that the change does not need.
+    ///
     /// A row that does not match its checksum is refused (sealing it would
     /// hide the damage), unless `verifying` is false: marking a layout stale
     /// is how a repair makes it computed again.
@@ -249,7 +250,6 @@ package final class RowTransaction: RowSnapshot, CellSink {
     /// Synchronous: the engine feeds it as it computes. It reads nothing
     /// from a backend that numbers groups itself, nor for a layout without groups.
     package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
-        let key: [ColumnValue] = [.integer(layoutID), .init(slot), .init(firstItem)]
         var group = GroupRow(layoutID: layoutID, slot: slot, firstItem: firstItem, id: 0, bounds: bounds, reach: reach, frames: Array(frames))
         guard let number = try writer.nextNumber(.cellGroups, for: group.row) else {
             var row = group.sealed
@@ -259,6 +259,7 @@ package final class RowTransaction: RowSnapshot, CellSink {
         }
         // A group written again keeps its id; a new one is inserted without a try at an update.
         let mayBeStored = groupless[layoutID]?.insert(GroupPlace(slot: slot, firstItem: firstItem)).inserted != true
+        let key: [ColumnValue] = [.integer(layoutID), .init(slot), .init(firstItem)]
         if mayBeStored, let existing = try first(GroupRow.self, RowRange(key, columns: RowTable.directoryColumns)) {
             group.id = existing.id
             try update(group)
