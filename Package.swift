@@ -129,6 +129,7 @@ let package = Package(
         .target(
             name: "TesseraHummingbird",
             dependencies: [
+                "Locking",
                 "TesseraLayout",
                 "TesseraStore",
                 "TesseraGzip",
@@ -147,6 +148,7 @@ let package = Package(
         .target(
             name: "TesseraServerSupport",
             dependencies: [
+                "Locking",
                 "TesseraHummingbird",
                 "TesseraStore",
                 "TesseraBackends",

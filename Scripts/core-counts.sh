@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The store core's counts, from the source alone (no build): how many lines
 # TesseraStore has, the storage port's protocols and their requirements, the
-# caching and executor types, and the blocking primitives in the libraries.
+# caches and their eviction rules, the executor types, and the blocking
+# primitives in the libraries.
 #
 #   bash Scripts/core-counts.sh            # a table on stdout
 #   bash Scripts/core-counts.sh --json     # one JSON object
@@ -59,7 +60,11 @@ for path in store:
         match = declaration.match(line)
         if match:
             types.add(match.group(1))
-caches = sorted(t for t in types if "Cache" in t or t in ("ResolvedNames", "ResolvedLayouts", "CachedLayout", "CachedFrames"))
+# A cache is a type named for one (its entries, keys and statistics are
+# not); an eviction rule is a file that drops entries to keep a budget and
+# counts them (`evictions += 1`).
+caches = sorted(t for t in types if t.endswith("Cache"))
+evictions = sorted({os.path.basename(p) for p in store for line in lines(p) if "evictions += 1" in line.split("//")[0]})
 executors = sorted(t for t in types if t.endswith("Executor") or t.endswith("Threads") or t.endswith("Lane"))
 
 executables = {"tessera", "tessera-server", "tessera-bench"}
@@ -79,7 +84,8 @@ result = {
     "port protocols": len(protocols),
     "port requirements": sum(protocols.values()),
     "port": protocols,
-    "caching types": caches,
+    "caches": caches,
+    "eviction rules": evictions,
     "executor types": executors,
     "in the libraries": blocking,
 }

@@ -11,7 +11,8 @@
 # store's executor (ThreadPoolExecutorTests), and warm answers from memory
 # beside writers and a closing store (MemoryAnswerTests), the server's
 # replaceable store under leasing readers (StoreSlotTests), paged listings
-# (ListingTests) and names held twice (EquivalentNameStoreTests).
+# (ListingTests), names held twice (EquivalentNameStoreTests), and the one
+# cache filled and emptied by threads at once (StoreCacheTests, FrameCarryTests).
 #
 #   bash Scripts/tsan.sh                 # the suites above
 #   bash Scripts/tsan.sh --traits PostgreSQL   # extra arguments go to swift test
@@ -31,7 +32,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-filter=${TSAN_FILTER:-'DatabasePoolTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests|StoreSlotTests|ListingTests|EquivalentNameStoreTests'}
+filter=${TSAN_FILTER:-'DatabasePoolTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests|StoreSlotTests|ListingTests|EquivalentNameStoreTests|StoreCacheTests|FrameCarryTests'}
 mkdir -p .build-tsan
 log=.build-tsan/tsan.log
 start=$(date +%s)

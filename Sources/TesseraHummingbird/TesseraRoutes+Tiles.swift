@@ -1,4 +1,5 @@
 import Hummingbird
+import Locking
 import TesseraGzip
 import TesseraLayout
 import TesseraStore
@@ -155,18 +156,40 @@ enum TileResponses {
 /// a body kept under a tag is right for every layout whose current
 /// revision is the tag's; the route checks that before it answers with one.
 struct TileBodies: Sendable {
-    private let cache: ByteBudgetCache<String, ByteBuffer>
-
-    init(budget: Int) {
-        cache = ByteBudgetCache(budget: budget, shards: 4)
+    private struct Kept {
+        var index: [String: Int] = [:]
+        var list = LRUList<(key: String, body: ByteBuffer)>()
     }
 
-    func plain(_ tag: String) -> ByteBuffer? { cache.value(tag) }
-    func gzip(_ tag: String) -> ByteBuffer? { cache.value(tag + "-gzip") }
+    private let budget: Int
+    private let kept = Locked(Kept())
+
+    init(budget: Int) {
+        self.budget = budget
+    }
+
+    func plain(_ tag: String) -> ByteBuffer? { body(tag) }
+    func gzip(_ tag: String) -> ByteBuffer? { body(tag + "-gzip") }
     func keep(plain body: ByteBuffer, tag: String) { keep(body, key: tag) }
     func keep(gzip body: ByteBuffer, tag: String) { keep(body, key: tag + "-gzip") }
 
+    private func body(_ key: String) -> ByteBuffer? {
+        kept.withLock { kept in
+            guard let node = kept.index[key] else { return nil }
+            kept.list.markUsed(node)
+            return kept.list[node].body
+        }
+    }
+
     private func keep(_ body: ByteBuffer, key: String) {
-        cache.insert(body, bytes: body.readableBytes + key.utf8.count + 64, for: key)
+        let bytes = body.readableBytes + key.utf8.count + 64
+        guard bytes <= budget else { return }
+        kept.withLock { kept in
+            let node = kept.list.add((key, body), bytes: bytes)
+            if let old = kept.index.updateValue(node, forKey: key) { kept.list.remove(old) }
+            while kept.list.bytes > budget, let victim = kept.list.leastRecentlyUsed(besides: node) {
+                kept.index[kept.list.remove(victim).key] = nil
+            }
+        }
     }
 }

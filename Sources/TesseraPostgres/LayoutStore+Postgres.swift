@@ -33,10 +33,10 @@ extension LayoutStore {
     ///   - registry: the layout kinds stored specs may name.
     ///   - maximumReaders: the most connections reading at once; more
     ///     concurrent reads wait for one to be free.
-    ///   - cacheBudget: bytes of layout directories the store's readers share
-    ///     in memory (see `LayoutStore(path:)`).
-    ///   - frameCacheBudget: bytes of cells' frames the store's readers share
-    ///     in memory (see `LayoutStore.defaultFrameCacheBudget`): a query whose frames
+    ///   - cacheBudget: bytes of the one cache the store's readers share in
+    ///     memory for resolved names and layout directories (see `LayoutStore(path:)`).
+    ///   - frameCacheBudget: bytes the same cache may take on top for cells'
+    ///     frames (see `LayoutStore.defaultFrameCacheBudget`): a query whose frames
     ///     are cached sends one statement, the layout's row, whose revision
     ///     tells that the cached directory and frames are still the stored ones.
     ///   - busyTimeout: how long (seconds) a write waits for another writer

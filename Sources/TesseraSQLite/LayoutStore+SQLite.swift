@@ -19,13 +19,14 @@ extension LayoutStore {
     ///   - registry: the layout kinds stored specs may name.
     ///   - maximumReaders: the most read-only connections open at once; more
     ///     concurrent reads wait for one to be free.
-    ///   - cacheBudget: bytes of layout directories (section rows and the
-    ///     bounds of each group of 250 cells, about 60 bytes per entry) that
-    ///     the store's readers share in memory, least recently used dropped
-    ///     first; a layout not cached is queried through the R*Tree while its
-    ///     directory loads. 0 sends every query through the R*Tree.
-    ///   - frameCacheBudget: bytes of cells' frames, verified, that the
-    ///     store's readers share in memory (see
+    ///   - cacheBudget: bytes of the one cache the store's readers share in
+    ///     memory for resolved names and layout directories (section rows
+    ///     and the bounds of each group of 250 cells, about 60 bytes per
+    ///     entry), least recently used dropped first; a layout not cached is
+    ///     queried through the R*Tree while its directory loads. 0 turns the
+    ///     cache off and sends every query through the R*Tree.
+    ///   - frameCacheBudget: bytes the same cache may take on top for cells'
+    ///     frames, verified, charged to their directory (see
     ///     `LayoutStore.defaultFrameCacheBudget`): a warm query whose
     ///     layout, directory and frames are all cached, in a state nothing
     ///     was committed since, reads nothing from the file and takes no

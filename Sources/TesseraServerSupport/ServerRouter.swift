@@ -30,8 +30,10 @@ package enum ServerRouter {
         let router = Router(context: BasicRequestContext.self)
         routes.register(on: router)
         let storeBytes = Gauge(label: "tessera_store_bytes", factory: factory)
+        let cache = CacheMetrics(factory: factory)
         routes.register(on: router, "/metrics", get: { _, _ in
             storeBytes.record(routes.store.fileBytes)
+            cache.record(routes.store.cacheStatistics)
             var text: [UInt8] = []
             registry.emit(into: &text)
             return Response(

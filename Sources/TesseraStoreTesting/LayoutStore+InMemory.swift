@@ -14,10 +14,10 @@ extension LayoutStore {
     ///
     /// - Parameters:
     ///   - registry: the layout kinds stored specs may name.
-    ///   - cacheBudget: bytes of layout directories the store's readers
-    ///     share (see `LayoutStore.defaultCacheBudget`).
-    ///   - frameCacheBudget: bytes of verified frames the store's readers
-    ///     share (see `LayoutStore.defaultFrameCacheBudget`).
+    ///   - cacheBudget: bytes of the one cache the store's readers share for
+    ///     resolved names and directories (see `LayoutStore.defaultCacheBudget`).
+    ///   - frameCacheBudget: bytes the same cache may take on top for
+    ///     verified frames (see `LayoutStore.defaultFrameCacheBudget`).
     public static func inMemory(
         registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget,
         frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget

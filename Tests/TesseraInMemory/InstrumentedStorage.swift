@@ -45,9 +45,9 @@ extension LayoutStore {
     /// A store on `database` through an ``InstrumentedStorage``.
     package static func instrumentedInMemory(
         _ database: InMemoryDatabase = InMemoryDatabase(), registry: LayoutRegistry = .standard,
-        cacheBudget: Int = LayoutStore.defaultCacheBudget
+        cacheBudget: Int = LayoutStore.defaultCacheBudget, frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget
     ) -> LayoutStore {
-        inMemory(database: database, registry: registry, cacheBudget: cacheBudget, wrap: InstrumentedStorage.init)
+        inMemory(database: database, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget, wrap: InstrumentedStorage.init)
     }
 
     /// Reads begun by a store opened with ``instrumentedInMemory(_:registry:cacheBudget:)``; nil for another.

@@ -42,7 +42,7 @@ struct SharedResolvedNamesTests {
         let viewport = Rect(x: 0, y: 0, width: 300, height: 400)
         let expected = try LayoutEngine().layout(spec, crossExtent: 300).visibleElements(viewport: viewport)
         #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == expected)
-        #expect(store.resolvedNameStatistics.misses == 1 && store.resolvedNameStatistics.hits == 0)
+        #expect(store.cacheStatistics.nameMisses == 1 && store.cacheStatistics.nameHits == 0)
 
         // Another thread holds the reader that resolved it: the next query runs on the other one.
         let pool = try #require(store.sqlitePool)
@@ -58,7 +58,7 @@ struct SharedResolvedNamesTests {
         #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == expected)
         release.signal()
         done.wait()
-        #expect(store.resolvedNameStatistics.hits == 1, "\(store.resolvedNameStatistics)")
+        #expect(store.cacheStatistics.nameHits == 1, "\(store.cacheStatistics)")
 
         // A commit: a new state, resolved again.
         var changed = spec
@@ -66,25 +66,28 @@ struct SharedResolvedNamesTests {
         try await store.save(changed, as: "feed")
         let updated = try LayoutEngine().layout(changed, crossExtent: 300).visibleElements(viewport: viewport)
         #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == updated)
-        #expect(store.resolvedNameStatistics.misses == 2)
+        #expect(store.cacheStatistics.nameMisses == 2)
         #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == updated)
-        #expect(store.resolvedNameStatistics.hits == 2)
+        #expect(store.cacheStatistics.nameHits == 2)
     }
 
-    @Test("resolved names stay within their budget, an eighth of the cache budget")
+    @Test("resolved names share the cache's one budget with the directories; the least recently used go")
     func budget() async throws {
         let directory = try TemporaryDirectory("names-budget")
-        let store = try LayoutStore(path: directory.file("store.sqlite"), cacheBudget: 64 << 10)
+        let store = try LayoutStore(path: directory.file("store.sqlite"), cacheBudget: 16 << 10, frameCacheBudget: 0)
         let spec = try Spec(jsonText: Self.spec)
         let names = (0..<80).map { "feed-with-a-longer-name-\($0)" }
         _ = try await store.saveBatch(names.map { name in var named = spec; named.name = name; return named }, crossExtents: [300])
         let viewport = Rect(x: 0, y: 0, width: 300, height: 400)
         for name in names { _ = try await store.visibleElements(name: name, crossExtent: 300, viewport: viewport) }
-        let statistics = store.resolvedNameStatistics
-        #expect(statistics.budget == (64 << 10) / 8)
-        #expect(statistics.bytes <= statistics.budget)
-        #expect(statistics.misses == 80 && statistics.evictions > 0)
-        #expect(statistics.layouts > 0 && statistics.layouts < 80)
+        let statistics = store.cacheStatistics
+        #expect(statistics.budget == 16 << 10)
+        #expect(statistics.bytes <= statistics.budget && statistics.frameGroups == 0)
+        #expect(statistics.nameMisses == 80 && statistics.evictions > 0)
+        #expect(statistics.names > 0 && statistics.names < 80 && statistics.layouts > 0 && statistics.layouts < 80)
+        // The last feed queried is the most recently used: its name and directory are both still there.
+        _ = try await store.visibleElements(name: names[79], crossExtent: 300, viewport: viewport)
+        #expect(store.cacheStatistics.nameHits == statistics.nameHits + 1 && store.cacheStatistics.hits == statistics.hits + 1)
     }
 
     @Test("a reader whose snapshot has no tag (no WAL index mapped) finds again only what it resolved itself")
@@ -104,7 +107,7 @@ struct SharedResolvedNamesTests {
         let expected = try LayoutEngine().layout(spec, crossExtent: 300).visibleElements(viewport: viewport)
         #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == expected)
         #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) == expected)
-        #expect(store.resolvedNameStatistics.misses == 1 && store.resolvedNameStatistics.hits == 1, "\(store.resolvedNameStatistics)")
+        #expect(store.cacheStatistics.nameMisses == 1 && store.cacheStatistics.nameHits == 1, "\(store.cacheStatistics)")
 
         // Each reader has its own tag, the same on every read until a commit.
         let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Testing
 import TesseraHummingbird
 @testable import TesseraLayout
+import TesseraStore
 import TesseraTestSupport
 
 @Suite("server: computation off the request path, and readers during writes", .timeLimit(.minutes(2)))
@@ -144,6 +145,26 @@ struct ComputationTests {
             #expect(text.contains(#"tessera_http_requests_total{route="NotFound",method="GET",status="404"} 1"#))
             #expect(text.contains(#"tessera_http_request_duration_seconds_count{route="/v1/feeds/{name}/layouts/{extent}/visible",method="GET",status="200"} 2"#))
             #expect(text.contains("tessera_store_bytes \(fixture.store.fileBytes)"))
+
+            // The store's cache, as its statistics say at the scrape; lookups counted once across scrapes.
+            func expectCache(_ text: String, _ statistics: CacheStatistics, sourceLocation: SourceLocation = #_sourceLocation) {
+                for line in [
+                    "tessera_cache_bytes \(statistics.bytes)", "tessera_cache_budget_bytes \(statistics.budget)",
+                    #"tessera_cache_entries{kind="name"} \#(statistics.names)"#, #"tessera_cache_entries{kind="directory"} \#(statistics.layouts)"#,
+                    #"tessera_cache_entries{kind="frames"} \#(statistics.frameGroups)"#,
+                    #"tessera_cache_lookups_total{kind="directory",result="hit"} \#(statistics.hits)"#,
+                    #"tessera_cache_lookups_total{kind="frames",result="miss"} \#(statistics.frameMisses)"#,
+                ] {
+                    #expect(text.contains(line), "\(line) in \(text)", sourceLocation: sourceLocation)
+                }
+            }
+            let first = fixture.store.cacheStatistics
+            #expect(first.hits >= 1 && first.frameMisses >= 1 && first.layouts == 1)
+            expectCache(text, first)
+            for _ in 0..<3 { _ = try await client.execute(uri: "/v1/feeds/feed/layouts/390/visible?rect=0,0,390,844", method: .get) }
+            let second = fixture.store.cacheStatistics
+            #expect(second.hits == first.hits + 3)
+            expectCache(try await client.execute(uri: "/metrics", method: .get).text, second)
         }
     }
 }

@@ -5,34 +5,16 @@ import TesseraTestSupport
 @testable import TesseraStore
 import TesseraSQLite
 
-/// The store's cache of verified frames (`FrameCache`), held in the slots
-/// of cached directories (`FrameSlots`): its budget, its sweep, and warm
-/// answers under a budget too small for a layout's frames.
-@Suite("store: frame cache")
+/// Verified frames in the store's cache, held in the slots of cached
+/// directories (`FrameSlots`): cached on first use, and warm answers under
+/// a budget too small for a layout's frames.
+@Suite("store: cached frames")
 struct FrameCacheTests {
     /// Verified frames of `count` cells in a column, 100 points apart from `start`.
     static func frames(start: Double, count: Int = 250) throws -> CachedFrames {
         let cells = (0..<count).map { LocalFrame(cross: 0, scroll: start + Double($0) * 100, crossLength: 50, scrollLength: 90) }
         let bytes = FrameBlob.encode(cells[...])
         return try bytes.withUnsafeBytes { raw in try CachedFrames.verified(raw, checksum: Checksum.of(raw)).get() }
-    }
-
-    @Test("a slot used since the last sweep stays; unused ones go first; the bytes stay within the budget")
-    func sweepKeepsUsedSlots() throws {
-        let one = try Self.frames(start: 0).byteCount
-        let cache = FrameCache(frameBudget: 2 * one + one / 2)
-        let slots = FrameSlots(count: 4)
-        for ordinal in 0..<3 { cache.insert(try Self.frames(start: Double(ordinal) * 1e5), in: slots, ordinal: ordinal) }
-        // The third went past the budget: every mark was cleared in one turn, then the oldest went.
-        #expect((0..<4).map(slots.isFilled) == [false, true, true, false])
-        var found: [CachedFrames?] = []
-        #expect(slots.frames(base: 0, positions: [1, 0], into: &found) == 1)
-        #expect(found.map { $0 != nil } == [true, false])
-        cache.insert(try Self.frames(start: 4e5), in: slots, ordinal: 3)
-        #expect((0..<4).map(slots.isFilled) == [false, true, false, true])
-        let statistics = cache.statistics
-        #expect(statistics.bytes == 2 * one && statistics.bytes <= statistics.budget)
-        #expect(statistics.layouts == 2 && statistics.evictions == 2)
     }
 
     /// A feed's first query reads its groups and caches them, each once;
@@ -48,30 +30,29 @@ struct FrameCacheTests {
         try await store.save(spec, as: "feed", crossExtents: [390])
         let engine = try LayoutEngine().layout(spec, crossExtent: 390)
         let viewport = Rect(x: 0, y: 20_000, width: 390, height: 844)
-        let before = store.frameCacheStatistics
+        let before = store.cacheStatistics
         var misses: [Int] = []
         var residents: [Int] = []
         for pass in 0..<3 {
             #expect(try await store.visibleElements(name: "feed", crossExtent: 390, viewport: viewport) == engine.visibleElements(viewport: viewport), "pass \(pass)")
-            let statistics = store.frameCacheStatistics
-            misses.append(statistics.misses - before.misses)
-            residents.append(statistics.layouts)
+            let statistics = store.cacheStatistics
+            misses.append(statistics.frameMisses - before.frameMisses)
+            residents.append(statistics.frameGroups)
         }
         // The viewport meets at least one group; each pass asks for the same ones.
         let candidates = misses[0]
-        #expect(candidates > 0 && before.layouts == 0)
+        #expect(candidates > 0 && before.frameGroups == 0)
         #expect(residents == [candidates, candidates, candidates], "\(residents)")
         #expect(misses == [candidates, candidates, candidates], "\(misses)")
-        #expect(store.frameCacheStatistics.hits - before.hits == 2 * candidates)
+        #expect(store.cacheStatistics.frameHits - before.frameHits == 2 * candidates)
     }
 
     @Test("the address a query prefetches from a slot is its frames' object, and none for an empty slot")
     func prefetchedAddress() throws {
-        #expect(MemoryLayout<FrameSlots.Slot>.offset(of: \FrameSlots.Slot.frames) == FrameSlots.framesOffset)
         let frames = try Self.frames(start: 0)
-        let slots = [FrameSlots.Slot(frames: frames), FrameSlots.Slot()]
+        let slots: [CachedFrames?] = [frames, nil]
         let addresses = slots.withUnsafeBytes { raw in
-            (0..<2).map { (raw.baseAddress! + $0 * MemoryLayout<FrameSlots.Slot>.stride + FrameSlots.framesOffset).load(as: UnsafeRawPointer?.self) }
+            (0..<2).map { (raw.baseAddress! + $0 * MemoryLayout<CachedFrames?>.stride).load(as: UnsafeRawPointer?.self) }
         }
         #expect(addresses == [UnsafeRawPointer(Unmanaged.passUnretained(frames).toOpaque()), nil])
         // The lines asked for hold the object's header (16 bytes, then
@@ -79,34 +60,6 @@ struct FrameCacheTests {
         let leaves = (250 + CachedFrames.leafSize - 1) / CachedFrames.leafSize
         let bytes = 16 + MemoryLayout<CachedFrames.Header>.stride + leaves * MemoryLayout<QueryBounds>.stride
         #expect(bytes <= CachedFrames.prefetchedLines * 64, "\(bytes) bytes")
-    }
-
-    @Test("a slot filled first by another query is not counted twice; frames larger than the budget are not cached")
-    func fillsOnce() throws {
-        let frames = try Self.frames(start: 0)
-        let cache = FrameCache(frameBudget: 10 * frames.byteCount)
-        let slots = FrameSlots(count: 2)
-        cache.insert(frames, in: slots, ordinal: 0)
-        cache.insert(try Self.frames(start: 1), in: slots, ordinal: 0)
-        cache.insert(frames, in: slots, ordinal: 7)
-        #expect(cache.statistics.bytes == frames.byteCount && cache.statistics.layouts == 1)
-        let small = FrameCache(frameBudget: frames.byteCount - 1)
-        small.insert(frames, in: slots, ordinal: 1)
-        #expect(!slots.isFilled(1) && small.statistics.bytes == 0)
-    }
-
-    @Test("the frames of a directory no longer cached leave the count when the sweep meets them")
-    func droppedDirectories() throws {
-        let one = try Self.frames(start: 0).byteCount
-        let cache = FrameCache(frameBudget: 3 * one)
-        do {
-            let dropped = FrameSlots(count: 2)
-            for ordinal in 0..<2 { cache.insert(try Self.frames(start: Double(ordinal)), in: dropped, ordinal: ordinal) }
-        }
-        let kept = FrameSlots(count: 3)
-        for ordinal in 0..<3 { cache.insert(try Self.frames(start: Double(ordinal)), in: kept, ordinal: ordinal) }
-        #expect((0..<3).allSatisfy(kept.isFilled))
-        #expect(cache.statistics.layouts == 3 && cache.statistics.bytes == 3 * one)
     }
 
     /// Random layouts of many groups under a budget of a few groups' frames:
@@ -121,8 +74,8 @@ struct FrameCacheTests {
         let memory = try LayoutEngine().layout(spec, crossExtent: extent)
         let temporary = try TemporaryStore(.sqlite)
         try await temporary.store.save(spec, as: "random", crossExtents: [extent])
-        let budget = 12_000
-        let store = try LayoutStore(path: temporary.store.location, frameCacheBudget: budget)
+        let budget = 8_000 + 12_000
+        let store = try LayoutStore(path: temporary.store.location, cacheBudget: 8_000, frameCacheBudget: 12_000)
         var random = SeededRandom(seed: seed)
         for query in 0..<40 {
             let rect = LayoutStoreRoundTripTests.randomRect(in: memory.contentSize, using: &random)
@@ -135,11 +88,11 @@ struct FrameCacheTests {
                     == LayoutStoreRoundTripTests.bruteForce(memory.elements, rect), "seed \(seed) query \(query) pass \(pass)")
             }
             fresh.close()
-            #expect(store.frameCacheStatistics.bytes <= budget)
+            #expect(store.cacheStatistics.bytes <= budget && store.cacheStatistics.budget == budget)
         }
-        let statistics = store.frameCacheStatistics
+        let statistics = store.cacheStatistics
         if memory.elements.count > 2000 { #expect(statistics.evictions > 0, "seed \(seed): \(statistics)") }
-        #expect(statistics.hits > 0)
+        #expect(statistics.frameHits > 0)
     }
 
     /// Commits by the same handle between two queries (a new version, an

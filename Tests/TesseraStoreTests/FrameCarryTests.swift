@@ -7,7 +7,7 @@ import TesseraSQLite
 
 /// Warm frames across revisions: a layout's new directory takes over the
 /// verified frames of the groups it shares (same id and checksum) with the
-/// directory cached before it (`FrameCache.carry`), whatever path loaded
+/// directory cached before it (`StoreCache.insert`), whatever path loaded
 /// it and whatever the backend, and the frame budget's count stays exact.
 @Suite("store: frames carried to a new revision")
 struct FrameCarryTests {
@@ -15,66 +15,9 @@ struct FrameCarryTests {
 
     private static func frames(start: Double) throws -> CachedFrames { try FrameCacheTests.frames(start: start) }
 
-    @Test("carried frames move: the same objects, counted once, marks kept; targets filled and unmapped slots stay")
-    func carryMoves() throws {
-        let one = try Self.frames(start: 0).byteCount
-        let cache = FrameCache(frameBudget: 10 * one)
-        let old = FrameSlots(count: 4)
-        let new = FrameSlots(count: 5)
-        var inserted: [CachedFrames] = []
-        for ordinal in 0..<4 {
-            let frames = try Self.frames(start: Double(ordinal) * 1e5)
-            inserted.append(frames)
-            cache.insert(frames, in: old, ordinal: ordinal)
-        }
-        // Filled by a query of the new revision first: not overwritten.
-        cache.insert(try Self.frames(start: 9e5), in: new, ordinal: 3)
-        // Filled without an entry in the count (a fill whose insert has not
-        // finished): not moved, so that its entry will find it.
-        let stray = FrameSlots(count: 1)
-        #expect(stray.fill(0, with: try Self.frames(start: 0)))
-        #expect(cache.carry(from: stray, to: new, slots: [4]) == 0 && stray.isFilled(0) && !new.isFilled(4))
-        // Old 0 → new 1, old 1 → new 0, old 2 changed, old 3 → new 3 (already filled).
-        #expect(cache.carry(from: old, to: new, slots: [1, 0, -1, 3]) == 2)
-        #expect((0..<4).map(old.isFilled) == [false, false, true, true])
-        #expect((0..<5).map(new.isFilled) == [true, true, false, true, false])
-        var found: [CachedFrames?] = []
-        #expect(new.frames(base: 0, positions: [0, 1], into: &found) == 2)
-        #expect(found[0] === inserted[1] && found[1] === inserted[0])
-        let statistics = cache.statistics
-        #expect(statistics.bytes == 5 * one && statistics.layouts == 5 && statistics.evictions == 0)
-        #expect(cache.carry(from: new, to: new, slots: [0, 1, 2, 3, 4]) == 0)
-    }
-
-    @Test("after a carry the old directory's end leaves only its own frames to the sweep; the budget holds")
-    func budgetAfterCarry() throws {
-        let one = try Self.frames(start: 0).byteCount
-        let cache = FrameCache(frameBudget: 4 * one)
-        let new = FrameSlots(count: 4)
-        do {
-            let old = FrameSlots(count: 3)
-            for ordinal in 0..<3 { cache.insert(try Self.frames(start: Double(ordinal)), in: old, ordinal: ordinal) }
-            #expect(cache.carry(from: old, to: new, slots: [0, 1, -1]) == 2)
-            #expect(cache.statistics.bytes == 3 * one)
-        }
-        // The old directory is gone with its one frames not carried: two
-        // more frames go past the budget, and the sweep finds the dead one first.
-        cache.insert(try Self.frames(start: 5), in: new, ordinal: 2)
-        cache.insert(try Self.frames(start: 6), in: new, ordinal: 3)
-        #expect((0..<4).allSatisfy(new.isFilled))
-        let statistics = cache.statistics
-        #expect(statistics.bytes == 4 * one && statistics.bytes == Self.slotBytes(new) && statistics.bytes <= statistics.budget)
-        #expect(statistics.layouts == 4 && statistics.evictions == 1)
-    }
-
-    /// The bytes of the frames in `slots`.
-    private static func slotBytes(_ slots: FrameSlots) -> Int {
-        slots.slots.withLock { $0.reduce(0) { $0 + ($1.frames?.byteCount ?? 0) } }
-    }
-
     /// The directories `store` caches, oldest revision first.
     private static func directories(_ store: LayoutStore) -> [(key: LayoutCacheKey, value: CachedLayout)] {
-        store.layoutCache.values { _ in true }.sorted { ($0.key.layoutID, $0.key.revision) < ($1.key.layoutID, $1.key.revision) }
+        store.cache.directories().map { ($0.key, $0.directory) }.sorted { ($0.key.layoutID, $0.key.revision) < ($1.key.layoutID, $1.key.revision) }
     }
 
     /// The groups of `directory` whose slots hold frames.
@@ -92,12 +35,12 @@ struct FrameCarryTests {
         zip(directory.groups.ids, directory.groups.checksums).filter { !keys.contains(FramesKey(id: $0, checksum: $1)) }.count
     }
 
-    /// The frame cache's count equals the frames the cached directories'
+    /// The cache's count of frames equals what the cached directories'
     /// slots hold (none was dropped), within the budget.
     private static func expectExactCount(_ store: LayoutStore, _ comment: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let statistics = store.frameCacheStatistics
-        let held = directories(store).reduce(0) { $0 + slotBytes($1.value.frames) }
-        #expect(statistics.bytes == held && statistics.bytes <= statistics.budget, "\(comment): \(statistics), slots hold \(held)", sourceLocation: sourceLocation)
+        let statistics = store.cacheStatistics
+        let held = directories(store).reduce(0) { $0 + $1.value.frames.framesBytes }
+        #expect(statistics.frameBytes == held && statistics.bytes <= statistics.budget, "\(comment): \(statistics), slots hold \(held)", sourceLocation: sourceLocation)
     }
 
     /// Asks for every element until a query is answered from the cached
@@ -108,13 +51,13 @@ struct FrameCarryTests {
         _ store: LayoutStore, name: String, extent: Double, after revision: Int64
     ) async throws -> (hits: Int, misses: Int, elements: [LayoutElement]) {
         for _ in 0..<1000 {
-            let before = store.frameCacheStatistics
+            let before = store.cacheStatistics
             let elements = try await store.elements(name: name, crossExtent: extent, in: everything)
-            let after = store.frameCacheStatistics
+            let after = store.cacheStatistics
             // A layout without cells has no groups to count.
             if let newest = directories(store).last, newest.key.revision > revision,
-               after.hits + after.misses > before.hits + before.misses || newest.value.groupCount == 0 {
-                return (after.hits - before.hits, after.misses - before.misses, elements)
+               after.frameHits + after.frameMisses > before.frameHits + before.frameMisses || newest.value.groupCount == 0 {
+                return (after.frameHits - before.frameHits, after.frameMisses - before.frameMisses, elements)
             }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -198,8 +141,9 @@ struct FrameCarryTests {
         let temporary = try TemporaryStore(backend)
         try await temporary.store.save(spec, as: "random", crossExtents: [extent])
         // Odd seeds: a budget of a few groups' frames.
-        let budget = seed % 2 == 1 ? 40_000 : LayoutStore.defaultFrameCacheBudget
-        let store = backend == .sqlite ? try LayoutStore(path: temporary.store.location, frameCacheBudget: budget) : temporary.store
+        let budgets = seed % 2 == 1 ? (20_000, 40_000) : (LayoutStore.defaultCacheBudget, LayoutStore.defaultFrameCacheBudget)
+        let store = backend == .sqlite
+            ? try LayoutStore(path: temporary.store.location, cacheBudget: budgets.0, frameCacheBudget: budgets.1) : temporary.store
         var random = SeededRandom(seed: seed)
         var revision: Int64 = -1
         for step in 0..<4 {
@@ -242,15 +186,15 @@ struct FrameCarryTests {
         let items = [Item(width: 40, height: 40)]
         spec.sections[1].items = spec.sections[1].items.appending(items)
         try await store.append(name: "feed", section: 1, items: items)
-        let before = store.frameCacheStatistics
+        let before = store.cacheStatistics
         // Loaded by the first query after the append: no wait, no query through the index.
         let elements = try await store.elements(name: "feed", crossExtent: 390, in: Self.everything)
-        let after = store.frameCacheStatistics
+        let after = store.cacheStatistics
         let new = try #require(Self.directories(store).last)
         #expect(new.key.revision > old.key.revision)
         // The append filled the last, partial group: the one group read.
         #expect(Self.groups(of: new.value, notIn: warm) == 1)
-        #expect(after.misses - before.misses == 1 && after.hits - before.hits >= new.value.groupCount - 1, "\(before) → \(after)")
+        #expect(after.frameMisses - before.frameMisses == 1 && after.frameHits - before.frameHits >= new.value.groupCount - 1, "\(before) → \(after)")
         #expect(elements == (try LayoutEngine().layout(spec, crossExtent: 390)).elements)
         Self.expectExactCount(store, "inline")
     }

@@ -4,7 +4,7 @@ import Testing
 import TesseraLayout
 @testable import TesseraStore
 
-@Suite("store: the shared cache of layout directories")
+@Suite("store: layout directories in the cache")
 struct LayoutCacheTests {
     static func grid(_ count: Int, fraction: Int = 4) throws -> Spec {
         try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": \#(fraction)}, "items": {"count": \#(count), "cycle": [{}]}}, {"layout": {"kind": "grid", "fraction": 2}, "items": {"count": \#(count), "cycle": [{}]}}]}"#)
@@ -15,13 +15,13 @@ struct LayoutCacheTests {
     @Test("many layouts in rotation stay within the budget, least recently used dropped first, and answer exactly", arguments: TestBackend.all)
     func budget(backend: TestBackend) async throws {
         // One directory's bytes, measured on a store of its own.
-        let probe = try TemporaryStore(backend)
+        let probe = try TemporaryStore(backend, frameCacheBudget: 0)
         try await probe.store.save(Self.grid(2_000), as: "feed", crossExtents: [300])
         _ = try await probe.store.visibleElements(name: "feed", crossExtent: 300, viewport: Self.viewport)
         let oneDirectory = probe.store.cacheStatistics.bytes
         #expect(oneDirectory > 0)
         // Room for three of them.
-        let temporary = try TemporaryStore(backend, cacheBudget: 3 * oneDirectory + oneDirectory / 2)
+        let temporary = try TemporaryStore(backend, cacheBudget: 3 * oneDirectory + oneDirectory / 2, frameCacheBudget: 0)
         let store = temporary.store
         var expected: [Double: [LayoutElement]] = [:]
         let widths: [Double] = [300, 320, 340, 360, 380, 400, 420, 440]

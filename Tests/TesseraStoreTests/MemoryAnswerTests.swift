@@ -7,7 +7,7 @@ import TesseraTestSupport
 import TesseraSQLite
 
 /// Warm queries answered from memory (`LayoutStore.answerFromMemory`) and
-/// the shared cache of verified frames (`FrameCache`): the same answers as
+/// the verified frames in the store's cache (`StoreCache`): the same answers as
 /// reads, before and after commits, and damage still reported.
 @Suite("store: answers from memory")
 struct MemoryAnswerTests {
@@ -41,7 +41,7 @@ struct MemoryAnswerTests {
                 }
             }
         }
-        #expect(store.frameCacheStatistics.hits > 0)
+        #expect(store.cacheStatistics.frameHits > 0)
     }
 
     /// A commit by another handle (another process's connections and
@@ -123,7 +123,8 @@ struct MemoryAnswerTests {
         }
         let expected = try query()
         func hits() -> (directories: Int, names: Int, frames: Int) {
-            (store.cacheStatistics.hits, store.resolvedNameStatistics.hits, store.frameCacheStatistics.hits)
+            let statistics = store.cacheStatistics
+            return (statistics.hits, statistics.nameHits, statistics.frameHits)
         }
         // One warm query: what each query adds.
         let start = hits()
@@ -160,7 +161,7 @@ struct MemoryAnswerTests {
         let damaged = Rect(x: 0, y: 9000, width: 300, height: 844)
         let intact = Rect(x: 0, y: 100, width: 300, height: 844)
         #expect(try await store.visibleElements(name: "feed", crossExtent: 300, viewport: damaged) == engine.visibleElements(viewport: damaged))
-        let cachedGroups = store.frameCacheStatistics.layouts
+        let cachedGroups = store.cacheStatistics.frameGroups
         #expect(cachedGroups >= 1)
         // A new store (no cache) on the damaged rows.
         try temporary.change(

@@ -49,9 +49,9 @@ struct PostgresReadTests {
         let newFrames = try Self.counted(store, far)
         #expect(newFrames.answer == engine.visibleElements(viewport: far))
         #expect(newFrames.statements == 2)
-        let statistics = try #require(store.frameCacheStatistics as CacheStatistics?)
+        let statistics = store.cacheStatistics
         // Two groups of 250 frames: at least a byte per frame each (their scroll positions differ).
-        #expect(statistics.layouts >= 2 && statistics.bytes > 2 * 250)
+        #expect(statistics.frameGroups >= 2 && statistics.frameBytes > 2 * 250)
 
         // A layout without a summary (stored before schema version 7): the
         // first attempt's second statement (the directory) is refused, and
@@ -126,7 +126,7 @@ struct PostgresReadTests {
                     == after.visibleElements(viewport: viewport), "version \(current) at \(y)")
             }
         }
-        #expect(try #require(reader.frameCacheStatistics as CacheStatistics?).hits > 0)
+        #expect(reader.cacheStatistics.frameHits > 0)
     }
 
     @Test("frames that do not match the checksum the read's first statement gave are read again in one snapshot: damage, never cached")

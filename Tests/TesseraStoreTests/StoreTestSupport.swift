@@ -28,14 +28,18 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// A new, empty store of this backend in `directory`.
-    func makeStore(in directory: URL, registry: LayoutRegistry, cacheBudget: Int) throws -> LayoutStore {
+    func makeStore(
+        in directory: URL, registry: LayoutRegistry, cacheBudget: Int, frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget
+    ) throws -> LayoutStore {
         switch self {
         case .sqlite:
-            try LayoutStore(path: directory.appendingPathComponent("layouts.sqlite").path, registry: registry, cacheBudget: cacheBudget)
+            try LayoutStore(
+                path: directory.appendingPathComponent("layouts.sqlite").path, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget
+            )
         case .postgres:
-            try LayoutStore(url: try PostgresTestServer.freshStoreURL(), registry: registry, cacheBudget: cacheBudget)
+            try LayoutStore(url: try PostgresTestServer.freshStoreURL(), registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget)
         case .memory:
-            LayoutStore.instrumentedInMemory(registry: registry, cacheBudget: cacheBudget)
+            LayoutStore.instrumentedInMemory(registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget)
         }
     }
 
@@ -107,11 +111,14 @@ final class TemporaryStore {
     let backend: TestBackend
     let store: LayoutStore
 
-    init(_ backend: TestBackend = .sqlite, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget) throws {
+    init(
+        _ backend: TestBackend = .sqlite, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget,
+        frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.backend = backend
-        store = try backend.makeStore(in: directory, registry: registry, cacheBudget: cacheBudget)
+        store = try backend.makeStore(in: directory, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget)
     }
 
     deinit {

@@ -162,7 +162,10 @@ extension LayoutStore {
                 guard fresh.value == nil, !policy.computesUnasked else { return (fresh: fresh, missing: nil as MissingLayout?) }
                 return (fresh: fresh, missing: try Self.missing(name: name, crossExtent: crossExtent, storage: storage))
             }
-            if let hit = read.fresh.directoryHit { layoutCache.count(hit: hit && !missed.withLock { $0 }) }
+            if let hit = read.fresh.directoryHit {
+                let counted = hit && !missed.withLock { $0 }
+                cache.count(.directory, hits: counted ? 1 : 0, misses: counted ? 0 : 1)
+            }
             if let value = read.fresh.value { return .found(value, computed: computed) }
             var release: (@Sendable () -> Void)?
             if !policy.computesUnasked {

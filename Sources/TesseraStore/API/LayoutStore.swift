@@ -31,18 +31,14 @@ public final class LayoutStore: Sendable {
     public let registry: LayoutRegistry
     package let backend: any StorageBackend
     let engine = LayoutEngine()
-    /// The directories of recently queried layouts, shared by all readers.
-    let layoutCache: LayoutCache
+    /// Layouts resolved by name, their directories and their frames, shared by all readers.
+    let cache: StoreCache
     /// Whether a query that finds its layout's directory not cached loads
     /// it first (every row verified, none missing) instead of answering
     /// through the backend's spatial index while it loads in the
     /// background: the command line's one-shot queries do, so that damage
     /// to an index can only end in an error, never in missing elements.
     let loadsDirectoriesInline: Bool
-    /// Layouts resolved by name, shared by readers that see the same state.
-    let resolvedNames: ResolvedNames
-    /// Verified frames of the cell groups queried lately, shared by all readers.
-    let frameCache: FrameCache
     /// Directories being loaded in the background.
     let directoryLoads = Locked<Set<LayoutCacheKey>>([])
     /// Runs the work of async calls that blocks (see ``BlockingExecutor``),
@@ -77,31 +73,37 @@ public final class LayoutStore: Sendable {
         self.location = location
         self.executor = executor ?? StoreThreads()
         self.registry = registry
-        layoutCache = LayoutCache(directoryBudget: cacheBudget)
-        frameCache = FrameCache(frameBudget: frameCacheBudget)
-        resolvedNames = ResolvedNames(cacheBudget: cacheBudget)
+        // One budget: what frames may add counts only where directories are cached.
+        cache = StoreCache(budget: cacheBudget > 0 ? cacheBudget + max(0, frameCacheBudget) : 0, cachesFrames: frameCacheBudget > 0)
         self.loadsDirectoriesInline = loadsDirectoriesInline
         self.nameConflicts = Locked(Set(nameConflicts))
         hasNameConflicts = !nameConflicts.isEmpty
     }
 
-    /// The default budget of the shared cache of layout directories: 64 MiB,
-    /// room for about 150 layouts of a million cells in sections of 1,000.
+    /// The default budget of a store's cache for resolved names and layout
+    /// directories: 64 MiB, room for about 150 directories of layouts of a
+    /// million cells in sections of 1,000, or 60,000 of small feeds. 0
+    /// turns the cache off: every query resolves its name and goes through
+    /// the backend's spatial index.
     public static let defaultCacheBudget = 64 << 20
 
-    /// The default budget of a store's shared cache of verified frames:
-    /// 128 MiB, the cells of 64 layouts of 150,000 items in grid sections
-    /// (about 6 bytes a cell as stored, compact), or of four layouts of a
-    /// million cells stored plain (32 bytes a cell). 0 turns the cache off:
+    /// What verified frames add to the cache's budget by default: 128 MiB,
+    /// the cells of 64 layouts of 150,000 items in grid sections (about
+    /// 6 bytes a cell as stored, compact), or of four layouts of a million
+    /// cells stored plain (32 bytes a cell). 0: no frames are cached, and
     /// every query reads its frames from storage.
     public static let defaultFrameCacheBudget = 128 << 20
 
-    /// What the shared cache of layout directories holds, and its hits and misses.
-    public var cacheStatistics: CacheStatistics { layoutCache.statistics }
+    /// What the store's one cache holds (resolved names, directories and
+    /// their frames, within the sum of the two budgets), and its hits and misses.
+    public var cacheStatistics: CacheStatistics { cache.statistics }
 
-    /// What the shared cache of verified frames holds (`layouts`: cell
-    /// groups cached), and its hits and misses (groups looked up).
-    package var frameCacheStatistics: CacheStatistics { frameCache.statistics }
+    /// The resolved names' part of ``cacheStatistics``.
+    @available(*, deprecated, message: "the store has one cache: read the names' counts in cacheStatistics")
+    public var resolvedNameStatistics: CacheStatistics {
+        let all = cache.statistics
+        return CacheStatistics(bytes: all.bytes, budget: all.budget, layouts: all.names, hits: all.nameHits, misses: all.nameMisses, evictions: all.evictions)
+    }
 
     /// Bytes the store takes on disk.
     public var fileBytes: Int { backend.storageBytes }

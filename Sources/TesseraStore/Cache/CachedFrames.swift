@@ -5,7 +5,7 @@ import TesseraLayout
 // moves). Every
 // thread only reads it.
 
-/// The frames of one cell group as the store's shared ``FrameCache`` holds
+/// The frames of one cell group as the store's ``StoreCache`` holds
 /// them: the blob's bytes, checked against their checksum once when they
 /// entered the cache, read in place (``FrameBlob/View``), with the bounds of
 /// every ``leafSize`` consecutive frames so that a query decodes only the

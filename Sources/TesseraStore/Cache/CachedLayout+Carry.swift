@@ -1,5 +1,5 @@
 /// Which groups a new revision of a layout shares with an older one: their
-/// frames carry over from the older directory's slots (``FrameCache/carry(from:to:slots:)``).
+/// frames move over from the older directory's slots (``StoreCache/insert(_:for:)``).
 extension CachedLayout {
     /// For each slot of `old`, the slot here of the same group, or -1: the
     /// same id and frames checksum, hence the same verified bytes (an id is

@@ -1,4 +1,5 @@
 import Locking
+import Synchronization
 import TesseraLayout
 
 /// A layout's sections and cell groups, as the store's readers cache them.
@@ -14,11 +15,14 @@ final class CachedLayout: Sendable {
     private let ends: [Double]
     /// The sections' scroll-axis starts, apart, for the same reason.
     private let starts: [Double]
-    /// The verified frames of its groups that queries met lately (see ``FrameCache``).
+    /// The verified frames of its groups that queries met lately, charged to its entry in the ``StoreCache``.
     let frames: FrameSlots
     /// The layout's tile revision once a tile read hashed it (``TileRevision``):
     /// a directory is one revision of one layout's rows, so it never changes.
     let tileRevision = Locked<String?>(nil)
+    /// Its node in the ``StoreCache`` once cached, or -1: a hint, checked
+    /// against the key under the cache's lock (a fill finds it without a hash).
+    let cacheSlot = Atomic<Int>(-1)
 
     init(sections: [SectionRecord], groups: LayoutGroups) {
         self.sections = sections
@@ -37,8 +41,8 @@ final class CachedLayout: Sendable {
 
     /// The bytes its arrays take, for the cache's budget.
     var byteCount: Int {
-        // The object: its header, its references and the lock.
-        112 + sections.capacity * MemoryLayout<SectionRecord>.stride
+        // The object: its header, its references, the lock and the slot.
+        120 + sections.capacity * MemoryLayout<SectionRecord>.stride
             + (ends.capacity + starts.capacity) * MemoryLayout<Double>.stride
             + groups.byteCount + FrameSlots.byteCount(groups: groupCount)
     }

@@ -14,18 +14,18 @@ extension LayoutStore {
     /// whether it was cached (nil: the cache is off), for the caller to
     /// count once its read is done.
     func cachedDirectory(of record: LayoutRecord, storage: RowSnapshot) throws -> (layout: CachedLayout?, hit: Bool?) {
-        guard layoutCache.budget > 0 else { return (nil, nil) }
-        let key = LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)
-        if let cached = layoutCache.layout(key) { return (cached, true) }
+        guard cache.budget > 0 else { return (nil, nil) }
+        let key = record.cacheKey
+        if let cached = cache.directory(key) { return (cached, true) }
         // Read with the layout's row: no statement of its own.
         if let summarized = try summarizedDirectory(of: record) {
-            cache(summarized, for: key)
+            cache.insert(summarized, for: key)
             return (summarized, false)
         }
         let rows = record.layout.sectionCount + record.layout.cellCount / CellGroupWriter.groupSize + record.layout.sectionCount
         guard rows > Self.inlineDirectoryRows, !loadsDirectoriesInline else {
             let loaded = try loadDirectory(of: record, storage: storage)
-            cache(loaded, for: key)
+            cache.insert(loaded, for: key)
             return (loaded, false)
         }
         loadInBackground(record: record, key: key)
@@ -43,13 +43,13 @@ extension LayoutStore {
         Task(executorPreference: executor) { [weak self] in
             guard let self else { return }
             defer { _ = directoryLoads.withLock { $0.remove(key) } }
-            guard !layoutCache.contains(key) else { return }
+            guard !cache.containsDirectory(key) else { return }
             // The revision may be gone by now: then the rows read are another
             // revision's, and are cached under that revision's key instead.
             _ = try? read { storage in
                 guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
                 let loaded = try loadDirectory(of: current, storage: storage)
-                cache(loaded, for: LayoutCacheKey(layoutID: current.layout.id, revision: current.revision))
+                cache.insert(loaded, for: current.cacheKey)
             }
         }
     }

@@ -38,8 +38,8 @@ struct LayoutReader {
     /// The store's location, for errors.
     private var location: String { store.location }
 
-    /// The store's shared cache of verified frames.
-    private var frames: FrameCache { store.frameCache }
+    /// The store's cache, where the directory's frames are charged.
+    private var frames: StoreCache { store.cache }
 
     var layout: StoredLayout { record.layout }
 
@@ -130,7 +130,7 @@ struct LayoutReader {
                 found.initialize(repeating: nil)
                 defer { found.deinitialize() }
                 let candidates = Candidates(positions: positions, found: found)
-                let hits = frames.budget > 0 ? cache.frames.frames(base: ordinals.lowerBound, positions: positions, into: found) : 0
+                let hits = frames.cachesFrames ? cache.frames.frames(base: ordinals.lowerBound, positions: positions, into: found) : 0
                 if hits < count {
                     try visitMissing(firstOrdinal: ordinals.lowerBound, section: section, cache: cache, bounds: bounds, candidates, visit)
                 } else {
@@ -138,7 +138,7 @@ struct LayoutReader {
                 }
                 // Counted once the frames are all there: an answer from memory that
                 // lacks some runs again as a read, which counts them.
-                frames.count(hits: hits, misses: count &- hits)
+                frames.count(.frames, hits: hits, misses: count &- hits)
             }
         }
     }
@@ -164,10 +164,10 @@ struct LayoutReader {
         var next = 0
         try visitStored(keys) { index, raw in
             let at = missing[index]
-            if frames.budget > 0 {
+            if frames.cachesFrames {
                 switch CachedFrames.verified(raw, checksum: keys[index].checksum) {
                 case .success(let read):
-                    frames.insert(read, in: cache.frames, ordinal: firstOrdinal + positions[at])
+                    frames.fill(read, ordinal: firstOrdinal + positions[at], of: cache, key: record.cacheKey)
                     candidates.found[at] = read
                     return nil
                 case .failure(let kind):

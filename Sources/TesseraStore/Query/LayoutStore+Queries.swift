@@ -49,7 +49,7 @@ extension LayoutStore {
         if let answer = try answerFromMemory(name: name, crossExtent: crossExtent, body) { return answer }
         for _ in 0..<3 {
             let read = try read { storage in try readFresh(name: name, crossExtent: crossExtent, storage: storage, body) }
-            if let hit = read.directoryHit { layoutCache.count(hit: hit) }
+            if let hit = read.directoryHit { cache.count(.directory, hits: hit ? 1 : 0, misses: hit ? 0 : 1) }
             if let result = read.value { return result }
             guard computeIfMissing else { throw Self.notComputed(name: name, crossExtent: crossExtent) }
             // Computed as the async queries compute it, this thread waiting.
@@ -77,7 +77,7 @@ extension LayoutStore {
                 // The indexes' answer could not be proven complete: answer
                 // from the whole directory, every row verified, none missing.
                 let loaded = try loadDirectory(of: record, storage: storage)
-                cache(loaded, for: LayoutCacheKey(layoutID: record.layout.id, revision: record.revision))
+                cache.insert(loaded, for: record.cacheKey)
                 return (try body(LayoutReader(record: record, storage: storage, store: self, cached: loaded)), directory.hit)
             }
         } catch let error as StoreError {

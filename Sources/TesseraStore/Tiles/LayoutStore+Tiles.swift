@@ -119,7 +119,7 @@ extension LayoutStore {
         var reader = reader
         if reader.cache == nil {
             let loaded = try loadDirectory(of: reader.record, storage: reader.storage)
-            cache(loaded, for: LayoutCacheKey(layoutID: reader.record.layout.id, revision: reader.record.revision))
+            cache.insert(loaded, for: reader.record.cacheKey)
             reader = reader.with(cached: loaded)
         }
         guard let directory = reader.cache else { throw StoreError(.internal, "a tile read without the layout's directory") }

@@ -2,18 +2,11 @@ import TesseraLayout
 
 /// Computing and persisting layouts.
 extension LayoutStore {
-    /// The fresh layout, from a read; nil when it must be computed. A spec
-    /// that does not exist or an extent it cannot take is an error found on
-    /// the read path, without waiting for a writer.
-    func freshLayoutOrCheck(name: String, crossExtent: Double) throws -> StoredLayout? {
-        try read { storage in try freshRecord(name: name, crossExtent: crossExtent, storage: storage)?.layout }
-    }
-
     /// In one read: the fresh layout's record, or nil when it is missing or
     /// stale and may be computed; a spec that does not exist, or an extent
     /// it cannot take, is an error (`notFound`, `invalidArgument`).
     func freshRecord(name: String, crossExtent: Double, storage: RowSnapshot) throws -> LayoutRecord? {
-        if let record = try resolvedNames.freshLayout(name: name, crossExtent: crossExtent, scope: try storage.resolutionScope, reads: storage) {
+        if let record = try resolvedLayout(name: name, crossExtent: crossExtent, storage: storage) {
             return record
         }
         guard let spec = try storage.specSummary(name: name) else { throw StoreError.noSuchSpec(name: name) }

@@ -1,18 +1,6 @@
 import Synchronization
 import TesseraLayout
 
-/// Layouts resolved by name and extent, shared by every reader of a store
-/// and bounded by bytes: a query of a layout resolved before in the same
-/// state skips the lookup of its row. The store resolves names here,
-/// once, for every backend; a snapshot says under which state its
-/// resolutions may be kept (`ReadSnapshot.resolutionScope`).
-///
-/// Keyed by the state's tag, so an entry is never right for another state:
-/// after a commit, readers see new states with new tags, and the entries of
-/// the old state are no longer found; they go first when the budget is
-/// reached (least recently used).
-package typealias ResolvedNames = ByteBudgetCache<ResolvedName, LayoutRecordBox>
-
 /// FNV-1a's 64-bit prime, by which tags and names are mixed into a key's hash.
 private let fnvPrime: UInt64 = 0x100_0000_01B3
 
@@ -88,9 +76,6 @@ package struct ResolvedName: Hashable, Sendable {
 
     package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
-    /// The hash computed once, which picks the key's part of the cache.
-    var spread: Int { hash }
-
     /// The bytes an entry takes at least: the key, the boxed record and the
     /// cache's bookkeeping (about 64 bytes).
     static var fixedBytes: Int { MemoryLayout<ResolvedName>.stride + LayoutRecordBox.bytes + 64 }
@@ -99,35 +84,6 @@ package struct ResolvedName: Hashable, Sendable {
     /// strings and summary.
     func bytes(of record: LayoutRecord) -> Int {
         Self.fixedBytes + name.utf8.count + record.layout.specName.utf8.count + (record.directorySummary?.count ?? 0)
-    }
-}
-
-extension ByteBudgetCache where Key == ResolvedName, Value == LayoutRecordBox {
-    /// A cache of resolved names for a store whose directory cache has `cacheBudget` bytes.
-    package convenience init(cacheBudget: Int) {
-        self.init(budget: Self.budget(cacheBudget: cacheBudget), shards: 8, entryBytes: ResolvedName.fixedBytes, spread: { $0.spread })
-    }
-
-    /// The share of the cache budget that resolved names may take, on top
-    /// of the directories' budget: an eighth (8 MiB of the default, about
-    /// 25,000 names).
-    static func budget(cacheBudget: Int) -> Int { cacheBudget / 8 }
-
-    /// The fresh layout of `name` at `crossExtent` as `reads` sees it:
-    /// from the cache when `scope` lets it be reused, else resolved by
-    /// `reads` (and cached under `scope`'s tag, when there is one).
-    package func freshLayout(name: String, crossExtent: Double, scope: ResolutionScope?, reads: RowSnapshot) throws -> LayoutRecord? {
-        guard let scope else { return try reads.freshLayoutRecord(name: name, crossExtent: crossExtent) }
-        let key = ResolvedName(tag: scope.tag, name: name, crossExtent: crossExtent)
-        if scope.reuse, let layout = value(key) { return layout.record }
-        guard let layout = try reads.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
-        // Without its directory summary: the query that resolved the name
-        // put the directory in the layout cache, and a summary in every entry
-        // took three times the bytes (names of 20,000 small feeds no longer fit).
-        var kept = layout
-        kept.directorySummary = nil
-        insert(LayoutRecordBox(kept), bytes: key.bytes(of: kept), for: key)
-        return layout
     }
 }
 
@@ -144,25 +100,16 @@ package struct ResolutionScope: Sendable {
     }
 }
 
-extension LayoutStore {
-    /// What the shared cache of resolved names holds (`layouts`: names
-    /// cached), and its hits and misses. An entry serves only readers that
-    /// see the state it was resolved in, as far as the backend can tell:
-    /// a SQLite reader's WAL snapshot (else that reader alone, until a
-    /// commit), PostgreSQL's notified commit count, a store in memory's commit.
-    public var resolvedNameStatistics: CacheStatistics { resolvedNames.statistics }
-}
-
-/// A resolved layout's row, as the resolved names hold it and a reader
-/// takes it (one reference, no copy), with where its directory was last
-/// found in the directory cache: a warm query looks there first, and hashes
-/// nothing. Not a weak reference: that gives the directory a side table,
-/// which sends every retain and release of it down Swift's slow path.
+/// A resolved layout's row, as the cache holds it and a reader takes it
+/// (one reference, no copy), with where its directory was last found in
+/// the cache: a warm query looks there first, and hashes nothing. Not a
+/// weak reference: that gives the directory a side table, which sends
+/// every retain and release of it down Swift's slow path.
 package final class LayoutRecordBox: Sendable {
     package let record: LayoutRecord
-    /// The directory's slot in the ``LayoutCache``, or -1: a hint, checked
+    /// The directory's slot in the ``StoreCache``, or -1: a hint, checked
     /// against the key under the cache's lock.
-    private let directorySlot = Atomic<Int>(-1)
+    let directorySlot = Atomic<Int>(-1)
 
     init(_ record: LayoutRecord) {
         self.record = record
@@ -170,14 +117,29 @@ package final class LayoutRecordBox: Sendable {
 
     /// The bytes a box takes: an object's header (two words), the record and the slot.
     static var bytes: Int { 16 + MemoryLayout<LayoutRecord>.stride + MemoryLayout<Int>.stride }
+}
 
-    /// The layout's directory from `cache`, marked as just used there; nil
-    /// when the cache does not hold it. The use is not counted.
-    func directory(in cache: LayoutCache) -> CachedLayout? {
-        let hint = directorySlot.load(ordering: .relaxed)
-        let key = LayoutCacheKey(layoutID: record.layout.id, revision: record.revision)
-        guard let found = cache.value(key, near: hint) else { return nil }
-        if found.slot != hint { directorySlot.store(found.slot, ordering: .relaxed) }
-        return found.value
+extension LayoutStore {
+    /// The fresh layout of `name` at `crossExtent` as `storage` sees it:
+    /// from the cache when the snapshot's scope lets it be reused, else
+    /// resolved by `storage` (and cached under the scope's tag, when it has one).
+    func resolvedLayout(name: String, crossExtent: Double, storage: RowSnapshot) throws -> LayoutRecord? {
+        guard let scope = try storage.resolutionScope, cache.budget > 0 else {
+            return try storage.freshLayoutRecord(name: name, crossExtent: crossExtent)
+        }
+        let key = ResolvedName(tag: scope.tag, name: name, crossExtent: crossExtent)
+        if scope.reuse {
+            let box = cache.resolved(key)
+            cache.count(.name, hits: box == nil ? 0 : 1, misses: box == nil ? 1 : 0)
+            if let box { return box.record }
+        }
+        guard let layout = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }
+        // Without its directory summary: the query that resolved the name
+        // caches the directory itself, and a summary in every name took
+        // three times the bytes (names of 20,000 small feeds no longer fit).
+        var kept = layout
+        kept.directorySummary = nil
+        cache.insert(LayoutRecordBox(kept), bytes: key.bytes(of: kept), for: key)
+        return layout
     }
 }
