@@ -1,6 +1,6 @@
 import CSQLite
+import Locking
 import SQLiteToolkit
-import Synchronization
 import TesseraLayout
 import TesseraStore
 
@@ -93,7 +93,8 @@ final class SQLiteRows: RowWriter {
     }
 
     /// Each shape's SQL, made once per process; a connection prepares each once.
-    private static let prepared = Mutex<[UInt64: Prepared]>([:])
+    /// Behind the package's lock, which ThreadSanitizer sees through (see `Locked`).
+    private static let prepared = Locked<[UInt64: Prepared]>([:])
 
     private func statement(_ shape: UInt64, positions: @autoclosure () -> [Int] = [], _ make: () -> String) throws -> (Statement, [Int]) {
         let prepared = Self.prepared.withLock { cache in
