@@ -131,7 +131,7 @@ extension LayoutStore {
             }
             for group in groups {
                 checked += 1
-                let expected = min(CellGroupWriter.groupSize, itemCount - group.firstItem)
+                let expected = min(FrameBlob.framesPerGroup, itemCount - group.firstItem)
                 var found: (count: Int, bounds: QueryBounds, finite: Bool)??
                 try storage.visitStoredFrames(groupID: group.id) { raw in
                     guard let view = FrameBlob.View(raw) else { return found = .some(nil) }

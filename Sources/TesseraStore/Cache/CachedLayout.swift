@@ -118,14 +118,19 @@ enum SectionGroups {
     /// directory is complete (``Rows/hasExpectedFirstItems(itemCount:)``),
     /// so it keeps no first items (a query touches one array fewer).
     @inline(__always)
-    static func firstItem(at position: Int) -> Int { position &* CellGroupWriter.groupSize }
+    static func firstItem(at position: Int) -> Int { position &* FrameBlob.framesPerGroup }
+
+    /// The first item of the group that holds `item` (at least 0).
+    static func firstItem(ofGroupHolding item: Int) -> Int {
+        item - item % FrameBlob.framesPerGroup
+    }
 
     /// The groups a section of `itemCount` items has.
-    static func groupCount(itemCount: Int) -> Int { (itemCount + CellGroupWriter.groupSize - 1) / CellGroupWriter.groupSize }
+    static func groupCount(itemCount: Int) -> Int { (itemCount + FrameBlob.framesPerGroup - 1) / FrameBlob.framesPerGroup }
 
     /// The first items of the groups a section of `itemCount` items has
     /// (an empty section has none).
     static func expectedFirstItems(itemCount: Int) -> [Int] {
-        Array(stride(from: 0, to: itemCount, by: CellGroupWriter.groupSize))
+        Array(stride(from: 0, to: itemCount, by: FrameBlob.framesPerGroup))
     }
 }

@@ -22,7 +22,7 @@ extension LayoutStore {
             cache.insert(summarized, for: key)
             return (summarized, false)
         }
-        let rows = record.layout.sectionCount + record.layout.cellCount / CellGroupWriter.groupSize + record.layout.sectionCount
+        let rows = record.layout.sectionCount + record.layout.cellCount / FrameBlob.framesPerGroup + record.layout.sectionCount
         guard rows > Self.inlineDirectoryRows, !loadsDirectoriesInline else {
             let loaded = try loadDirectory(of: record, storage: storage)
             cache.insert(loaded, for: key)

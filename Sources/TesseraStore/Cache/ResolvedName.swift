@@ -107,16 +107,19 @@ package struct ResolutionScope: Sendable {
 /// every retain and release of it down Swift's slow path.
 package final class LayoutRecordBox: Sendable {
     package let record: LayoutRecord
+    /// The key of the layout's directory, made once.
+    let directoryKey: LayoutCacheKey
     /// The directory's slot in the ``StoreCache``, or -1: a hint, checked
     /// against the key under the cache's lock.
     let directorySlot = Atomic<Int>(-1)
 
     init(_ record: LayoutRecord) {
         self.record = record
+        directoryKey = record.cacheKey
     }
 
-    /// The bytes a box takes: an object's header (two words), the record and the slot.
-    static var bytes: Int { 16 + MemoryLayout<LayoutRecord>.stride + MemoryLayout<Int>.stride }
+    /// The bytes a box takes: an object's header (two words), the record, the key and the slot.
+    static var bytes: Int { 16 + MemoryLayout<LayoutRecord>.stride + MemoryLayout<LayoutCacheKey>.stride + MemoryLayout<Int>.stride }
 }
 
 extension LayoutStore {

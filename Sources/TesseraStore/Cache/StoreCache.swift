@@ -213,7 +213,7 @@ final class StoreCache: Sendable {
             guard let node = state.names[key], case .name(let box) = state.list[node].entry else { return nil }
             // Where the directory was found last: no hash while it stays there.
             let hint = box.directorySlot.load(ordering: .relaxed)
-            guard let found = state.directory(box.record.cacheKey, near: hint) else { return nil }
+            guard let found = state.directory(box.directoryKey, near: hint) else { return nil }
             if found.node != hint { box.directorySlot.store(found.node, ordering: .relaxed) }
             state.list.markUsed(node)
             state.list.markUsed(found.node)

@@ -19,13 +19,13 @@ struct IndexedGroups {
     /// The first item of the section's last group, -1 without items.
     private var lastFirstItem: Int {
         let count = section.geometry.itemCount
-        return count == 0 ? -1 : CellGroupWriter.firstItem(ofGroupHolding: count - 1)
+        return count == 0 ? -1 : SectionGroups.firstItem(ofGroupHolding: count - 1)
     }
 
     /// The section's groups whose bounds may meet `bounds`, in item order,
     /// with their frame blobs as stored (to be checked against their checksums).
     func groups(meeting bounds: QueryBounds) throws -> [GroupRecord] {
-        let size = CellGroupWriter.groupSize
+        let size = FrameBlob.framesPerGroup
         let last = lastFirstItem
         guard last >= 0 else { return [] }
         // The index's groups: where to read. None found proves nothing.
@@ -64,7 +64,7 @@ struct IndexedGroups {
     /// rows numbered without a gap then prove that no group outside those
     /// meets the bounds.
     private func carouselGroups(meeting bounds: QueryBounds, hint: ClosedRange<Int>?, last: Int) throws -> [GroupRecord] {
-        let size = CellGroupWriter.groupSize
+        let size = FrameBlob.framesPerGroup
         let rows = try storage.groups(layoutID: layout.id, slot: section.slot, firstItems: 0...last, alsoFirstItem: nil, framesOf: hint)
         guard rows.count == last / size + 1, rows.indices.allSatisfy({ rows[$0].firstItem == $0 * size }) else { throw UnverifiedIndex() }
         let meeting = rows.filter { $0.bounds.mayIntersect(bounds) }

@@ -22,7 +22,7 @@ enum TileRevision {
 
     private static func hash(_ directory: CachedLayout, layout: StoredLayout, tiles: TileGeometry) -> String {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(64 + directory.sections.count * 120 + layout.cellCount / CellGroupWriter.groupSize * 16)
+        bytes.reserveCapacity(64 + directory.sections.count * 120 + layout.cellCount / FrameBlob.framesPerGroup * 16)
         func put(_ value: UInt64) {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }

@@ -10,11 +10,6 @@ struct CellGroupWriter: LayoutConsumer {
     /// Items per group (see `FrameBlob`).
     static let groupSize = FrameBlob.framesPerGroup
 
-    /// The first item of the group that holds `item` (at least 0).
-    static func firstItem(ofGroupHolding item: Int) -> Int {
-        item - item % groupSize
-    }
-
     let storage: any CellSink
     let layoutID: Int64
     private var groupFirstItem = -1
@@ -68,7 +63,7 @@ struct CellGroupWriter: LayoutConsumer {
     mutating func consumeCells(_ placed: [PlacedFrame], section: Int, origin: SectionOrigin) throws {
         try cancellation?.check()
         for cell in placed {
-            let first = Self.firstItem(ofGroupHolding: cell.item)
+            let first = SectionGroups.firstItem(ofGroupHolding: cell.item)
             if first != groupFirstItem {
                 try flush(section: section)
                 groupFirstItem = first

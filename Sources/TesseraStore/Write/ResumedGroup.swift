@@ -19,7 +19,7 @@ struct ResumedGroup: Sendable {
     static func read(
         layoutID: Int64, slot: Int, section: Int, firstWritten: Int, storage: RowTransaction, location: String
     ) async throws -> ResumedGroup {
-        let first = CellGroupWriter.firstItem(ofGroupHolding: firstWritten)
+        let first = SectionGroups.firstItem(ofGroupHolding: firstWritten)
         let previous = max(0, first - CellGroupWriter.groupSize)
         let rows = try await storage.read { try $0.groups(
             layoutID: layoutID, slot: slot, firstItems: previous...first, alsoFirstItem: nil, framesOf: first...first
