@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import TesseraLayout
 import TesseraStore
 
@@ -10,7 +10,7 @@ import TesseraStore
 package final class ComputeAdmission: Sendable {
     private let configuration: TesseraServiceConfiguration
     /// New extents admitted and not yet stored, by spec name.
-    private let pending = Mutex<[String: Set<Double>]>([:])
+    private let pending = Locked<[String: Set<Double>]>([:])
 
     package init(configuration: TesseraServiceConfiguration) {
         self.configuration = configuration

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import TesseraStore
 
 /// The store the routes serve, which a new one can replace while they
@@ -37,12 +37,12 @@ package final class StoreSlot: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let tileCacheBytes: Int
 
     package init(store: LayoutStore, tileCacheBytes: Int) {
         self.tileCacheBytes = tileCacheBytes
-        state = Mutex(State(served: Served(store: store, tileBodies: TileBodies(budget: tileCacheBytes))))
+        state = Locked(State(served: Served(store: store, tileBodies: TileBodies(budget: tileCacheBytes))))
     }
 
     /// The store served now, without holding it.

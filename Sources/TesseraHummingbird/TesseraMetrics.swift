@@ -1,7 +1,7 @@
 import Hummingbird
 import Logging
 import Metrics
-import Synchronization
+import Locking
 import TesseraStore
 
 /// The service's metrics through swift-metrics: requests counted and timed
@@ -12,7 +12,7 @@ package final class TesseraMetrics: Sendable {
     private let computed: Counter
     private let tilesKept: Counter
     private let tilesCut: Counter
-    private let perRoute = Mutex<[Key: (Counter, Timer)]>([:])
+    private let perRoute = Locked<[Key: (Counter, Timer)]>([:])
 
     private struct Key: Hashable {
         var route: String
