@@ -80,6 +80,42 @@ struct LayoutStoreConcurrencyTests {
         #expect(computed.value == 1)
         #expect(Set(results.values).count == 1)
     }
+
+    /// A synchronous query of a width not stored enters the async queries'
+    /// retry loop through the bridge: computed, stored, and answered as the
+    /// engine answers, from several threads at once.
+    @Test("synchronous queries of a missing width from several threads compute it and answer as the engine", arguments: TestBackend.all)
+    func synchronousComputeOnMiss(backend: TestBackend) async throws {
+        let temporary = try TemporaryStore(backend)
+        let store = temporary.store
+        let spec = try Self.version(10)
+        try await store.save(spec, as: "feed", crossExtents: [100])
+        let expected = try LayoutEngine().layout(spec, crossExtent: 130).visibleElements(viewport: Rect(x: 0, y: 0, width: 130, height: 500))
+        let failures = LockedList()
+        let threads = (0..<4).map { _ in
+            Thread {
+                do {
+                    let answer = try store.visibleElements(name: "feed", crossExtent: 130, viewport: Rect(x: 0, y: 0, width: 130, height: 500))
+                    if answer != expected { failures.append("\(answer.count) elements, expected \(expected.count)") }
+                } catch {
+                    failures.append("\(error)")
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        while threads.contains(where: { !$0.isFinished }) { usleep(1000) }
+        #expect(failures.values.isEmpty, "\(failures.values.prefix(3))")
+        #expect(try await store.layouts(name: "feed").map(\.crossExtent).sorted() == [100, 130])
+        // A synchronous function: the synchronous form, as the threads called it.
+        func stored() throws -> [LayoutElement] {
+            try store.visibleElements(name: "feed", crossExtent: 130, viewport: Rect(x: 0, y: 0, width: 130, height: 500), computeIfMissing: false)
+        }
+        #expect(try stored() == expected)
+        // Errors come from the first read, before any bridge: an unknown spec, an extent no layout takes.
+        #expect(throws: StoreError.self) { try store.visibleElements(name: "nothing", crossExtent: 130, viewport: Rect(x: 0, y: 0, width: 1, height: 1)) }
+        #expect(performing: { try store.visibleElements(name: "feed", crossExtent: -5, viewport: Rect(x: 0, y: 0, width: 1, height: 1)) }, throws: { ($0 as? StoreError)?.code == .invalidArgument })
+        #expect(performing: { try store.visibleElements(name: "nothing", crossExtent: 130, viewport: Rect(x: 0, y: 0, width: 1, height: 1)) }, throws: { ($0 as? StoreError)?.code == .notFound })
+    }
 }
 
 final class ManagedAtomicFlag: @unchecked Sendable {

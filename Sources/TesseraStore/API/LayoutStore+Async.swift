@@ -19,7 +19,7 @@ import TesseraLayout
 /// The hot reads (`elements`, `visibleElements`, `element` and `answer`)
 /// also have a synchronous form, for a caller on a thread of its own that
 /// asks many in a row (a benchmark, a probe): it reads on the calling
-/// thread and computes a missing layout there, inside the writer.
+/// thread, and a missing layout is computed as here, the calling thread waiting.
 extension LayoutStore {
     // MARK: Queries
 

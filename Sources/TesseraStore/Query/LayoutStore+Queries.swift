@@ -41,21 +41,22 @@ extension LayoutStore {
         }
     }
 
-    /// Runs `body` on the fresh layout, all of it read from one snapshot,
-    /// computing the layout first when needed (answered from memory when it
-    /// can be, see `answerFromMemory`). If a writer replaces the
-    /// layout between the check and the read, the read is tried again.
-    func withFreshLayout<T>(name: String, crossExtent: Double, computeIfMissing: Bool, _ body: (LayoutReader) throws -> T) throws -> T {
+    /// Runs `body` on the fresh layout, all of it read from one snapshot
+    /// (answered from memory when it can be, see `answerFromMemory`), on
+    /// the calling thread. A layout missing or stale goes to the one retry
+    /// loop of every read (`freshLayout`), which computes it and reads it
+    /// again, this thread waiting.
+    func withFreshLayout<T: Sendable>(name: String, crossExtent: Double, computeIfMissing: Bool, _ body: (LayoutReader) throws -> T) throws -> T {
         if let answer = try answerFromMemory(name: name, crossExtent: crossExtent, body) { return answer }
-        for _ in 0..<3 {
-            let read = try read { storage in try readFresh(name: name, crossExtent: crossExtent, storage: storage, body) }
-            if let hit = read.directoryHit { cache.count(.directory, hits: hit ? 1 : 0, misses: hit ? 0 : 1) }
-            if let result = read.value { return result }
-            guard computeIfMissing else { throw Self.notComputed(name: name, crossExtent: crossExtent) }
-            // Computed as the async queries compute it, this thread waiting.
-            _ = try waitForAsync { try await self.computeShared(name: name, crossExtent: crossExtent, progress: nil) }
+        let read = try read { storage in try readFresh(name: name, crossExtent: crossExtent, storage: storage, body) }
+        if let hit = read.directoryHit { cache.count(.directory, hits: hit ? 1 : 0, misses: hit ? 0 : 1) }
+        if let result = read.value { return result }
+        guard computeIfMissing else { throw Self.notComputed(name: name, crossExtent: crossExtent) }
+        return try withoutActuallyEscaping(body) { body in
+            // Called only while this thread waits for the loop, never after.
+            nonisolated(unsafe) let body = body
+            return try waitForAsync { try await self.withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: true) { try body($0) } }
         }
-        throw Self.keepsBeingReplaced(name: name, crossExtent: crossExtent)
     }
 
     /// `body` on the fresh layout inside a read: its value, nil when the
