@@ -163,8 +163,7 @@ extension LayoutStore {
                 return (fresh: fresh, missing: try Self.missing(name: name, crossExtent: crossExtent, storage: storage))
             }
             if let hit = read.fresh.directoryHit {
-                let counted = hit && !missed.withLock { $0 }
-                cache.count(.directory, hits: counted ? 1 : 0, misses: counted ? 0 : 1)
+                cache.count(.directory, hit: hit && !missed.withLock { $0 })
             }
             if let value = read.fresh.value { return .found(value, computed: computed) }
             var release: (@Sendable () -> Void)?

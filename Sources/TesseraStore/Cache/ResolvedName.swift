@@ -133,7 +133,7 @@ extension LayoutStore {
         let key = ResolvedName(tag: scope.tag, name: name, crossExtent: crossExtent)
         if scope.reuse {
             let box = cache.resolved(key)
-            cache.count(.name, hits: box == nil ? 0 : 1, misses: box == nil ? 1 : 0)
+            cache.count(.name, hit: box != nil)
             if let box { return box.record }
         }
         guard let layout = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }

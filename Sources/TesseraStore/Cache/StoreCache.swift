@@ -83,23 +83,12 @@ final class StoreCache: Sendable {
             case .name(let name): names.updateValue(node, forKey: name)
             case .directory(let key): directories.updateValue(node, forKey: key)
             }
-            if let old {
-                keys[old] = nil
-                forget(list.remove(old))
-            }
+            if let old { drop(old) }
             return node
         }
 
         mutating func add(_ name: ResolvedName, _ box: LayoutRecordBox, bytes: Int) -> Int {
             add(.name(box), .name(name), bytes: bytes)
-        }
-
-        /// Stops counting an entry no longer in the list, and empties its frames.
-        private mutating func forget(_ cached: Cached) {
-            guard case .directory(let directory) = cached.entry, cached.frameGroups > 0 else { return }
-            directory.frames.empty()
-            frameBytes -= cached.frameBytes
-            frameGroups -= cached.frameGroups
         }
 
         /// Counts `bytes` and `groups` of frames more (fewer when negative) in `node`.
@@ -118,14 +107,30 @@ final class StoreCache: Sendable {
             charge(node, frameBytes: -list[node].frameBytes, groups: -list[node].frameGroups)
         }
 
+        /// Empties `node`'s frames if the directory with `bytes` more would
+        /// outgrow `budget` alone; whether `bytes` more then fit.
+        mutating func makeRoom(in node: Int, for bytes: Int, budget: Int) -> Bool {
+            guard list.bytes(node) + bytes > budget else { return true }
+            emptyFrames(node)
+            evictions += 1
+            return list.bytes(node) + bytes <= budget
+        }
+
+        /// Removes `node` and its index entry.
         mutating func remove(_ node: Int) {
             switch keys[node] {
             case .name(let name)?: names[name] = nil
             case .directory(let key)?: directories[key] = nil
             case nil: break
             }
+            drop(node)
+        }
+
+        /// Removes `node` from the list, its frames emptied; its index entry is the caller's.
+        private mutating func drop(_ node: Int) {
+            emptyFrames(node)
             keys[node] = nil
-            forget(list.remove(node))
+            list.remove(node)
         }
 
         /// Adds `directory` under `key`, charged `bytes` and the frames
@@ -134,10 +139,7 @@ final class StoreCache: Sendable {
             let node = add(.directory(directory), .directory(key), bytes: bytes)
             directory.cacheSlot.store(node, ordering: .relaxed)
             charge(node, frameBytes: moved.bytes, groups: moved.groups)
-            if list.bytes(node) > budget {
-                emptyFrames(node)
-                evictions += 1
-            }
+            _ = makeRoom(in: node, for: 0, budget: budget)
             evict(toFit: budget, keeping: node)
         }
 
@@ -181,6 +183,11 @@ final class StoreCache: Sendable {
         self.budget = max(0, budget)
         self.cachesFrames = cachesFrames && budget > 0
         state = Locked(State(budget: self.budget))
+    }
+
+    /// Counts one lookup of `use`, a hit or a miss (see ``count(_:hits:misses:)``).
+    func count(_ use: Use, hit: Bool) {
+        count(use, hits: hit ? 1 : 0, misses: hit ? 0 : 1)
     }
 
     /// Counts `hits` and `misses` of `use`, once the query that looked them
@@ -288,12 +295,7 @@ final class StoreCache: Sendable {
         let bytes = frames.byteCount
         state.withLock { state in
             guard let (node, held) = state.directory(key, near: directory.cacheSlot.load(ordering: .relaxed)), held === directory else { return }
-            if state.list.bytes(node) + bytes > budget {
-                state.emptyFrames(node)
-                state.evictions += 1
-                guard state.list.bytes(node) + bytes <= budget else { return }
-            }
-            guard directory.frames.fill(ordinal, with: frames) else { return }
+            guard state.makeRoom(in: node, for: bytes, budget: budget), directory.frames.fill(ordinal, with: frames) else { return }
             state.charge(node, frameBytes: bytes, groups: 1)
             state.evict(toFit: budget, keeping: node)
         }

@@ -49,7 +49,7 @@ extension LayoutStore {
     func withFreshLayout<T: Sendable>(name: String, crossExtent: Double, computeIfMissing: Bool, _ body: (LayoutReader) throws -> T) throws -> T {
         if let answer = try answerFromMemory(name: name, crossExtent: crossExtent, body) { return answer }
         let read = try read { storage in try readFresh(name: name, crossExtent: crossExtent, storage: storage, body) }
-        if let hit = read.directoryHit { cache.count(.directory, hits: hit ? 1 : 0, misses: hit ? 0 : 1) }
+        if let hit = read.directoryHit { cache.count(.directory, hit: hit) }
         if let result = read.value { return result }
         guard computeIfMissing else { throw Self.notComputed(name: name, crossExtent: crossExtent) }
         return try withoutActuallyEscaping(body) { body in
@@ -122,8 +122,8 @@ extension LayoutStore {
         do {
             let answer = try body(LayoutReader(box: box, storage: nil, store: self, cached: directory))
             // Counted once answered: a query that falls back to a read counts there.
-            cache.count(.name, hits: 1, misses: 0)
-            cache.count(.directory, hits: 1, misses: 0)
+            cache.count(.name, hit: true)
+            cache.count(.directory, hit: true)
             return answer
         } catch is AnswerNeedsStorage {
             return nil

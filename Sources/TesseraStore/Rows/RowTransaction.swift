@@ -223,13 +223,13 @@ package final class RowTransaction: RowSnapshot, CellSink {
     }
 
     package func invalidate(specID: Int64, crossExtent: Double?, updatedAt: Double) async throws -> Int {
-        let range: RowRange = crossExtent.map { .key(.integer(specID), .real($0), index: 1) } ?? .key(.integer(specID), index: 1)
+        var range: RowRange = crossExtent.map { .key(.integer(specID), .real($0), index: 1) } ?? .key(.integer(specID), index: 1)
+        range.columns = RowTable.layoutColumnsButSummary
         return try await writer.answering {
+            // Each row changed as read by the scan: no second read of it.
             let layouts = try all(LayoutRow.self, range)
             for layout in layouts {
-                try change(LayoutRow.self, RowRange([.integer(layout.id)], columns: RowTable.layoutColumnsButSummary), verifying: false) {
-                    Self.markStale(&$0, updatedAt: updatedAt)
-                }
+                try write(layout, verifying: false) { Self.markStale(&$0, updatedAt: updatedAt) }
             }
             return layouts.count
         }
