@@ -133,6 +133,15 @@ struct ErrorLineTests {
         var path = JSONPath.root.appending("sections").appending(0).appending(key)
         #expect(path.description == "sections[0]." + String(repeating: "k", count: 40) + "…")
         #expect(JSONPath.root.appending("a\nb").description == "a\\nb")
+        // The cut counts escaped characters: 40 control characters escape to 240.
+        let controls = JSONPath.root.appending("sections").appending(0).appending("layout").appending(String(repeating: "\u{1}", count: 40))
+        #expect(controls.description == "sections[0].layout." + String(repeating: "\\u0001", count: 6) + "…")
+        let unknown = #"{"format":1,"sections":[{"layout":{"kind":"grid","\#(String(repeating: #"\u0001"#, count: 40))":1},"items":[]}]}"#
+        #expect(throws: SpecError.self) { try Spec(jsonText: unknown) }
+        do { _ = try Spec(jsonText: unknown) } catch let error as SpecError {
+            #expect(error.description == "sections[0].layout." + String(repeating: "\\u0001", count: 6)
+                + "…: unknown key (this object takes: kind, breakpoints, fraction, aspectRatio, itemSpacing, lineSpacing, alignment)")
+        }
         for depth in 0..<100 { path = path.appending("level\(depth)") }
         let deep = path.appending(7).error("must be a number").description
         #expect(deep == "sections[0].….level98.level99[7]: must be a number")

@@ -46,8 +46,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     static let lengthLimit = 120
 
     /// The path as text (`sections[2].items[17].columns`, an empty key as
-    /// `[""]`), short enough for one line of an error: a key longer than 40 characters is cut
-    /// with `…`, control characters are escaped, and a path longer than
+    /// `[""]`), short enough for one line of an error: a key is escaped as in
+    /// JSON and cut with `…` past 40 escaped characters, and a path longer than
     /// 120 characters keeps its first two and last three components around
     /// `…` (`sections[0].….a.b[3]`).
     public var description: String {
@@ -57,8 +57,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                 // Written as `.` and nothing, an empty key would vanish from the path.
                 return #"[""]"#
             case .key(let key):
-                let quoted = String.escapingLineBreaks(JSONWriter.quote(key.count > Self.keyLimit ? String(key.prefix(Self.keyLimit)) + "…" : key))
-                return "." + quoted.dropFirst().dropLast()
+                return "." + key.escapedForMessage(limit: Self.keyLimit)
             case .index(let index):
                 return "[\(index)]"
             }
@@ -94,10 +93,16 @@ extension String {
     /// name with a newline, a run of control characters, each escaped to
     /// six) keeps an error to one short line.
     package var quotedForMessage: String {
-        let limit = 60
-        let whole = Self.escapingLineBreaks(JSONWriter.quote(self))
-        guard whole.count > limit + 2 else { return whole }
-        var text = "\""
+        "\"" + escapedForMessage(limit: 60) + "\""
+    }
+
+    /// This text escaped as in JSON, without quotes: at most `limit`
+    /// characters of escaped text (no escape cut in two), then `…` when
+    /// there is more.
+    fileprivate func escapedForMessage(limit: Int) -> String {
+        let whole = Self.escapingLineBreaks(JSONWriter.quote(self)).dropFirst().dropLast()
+        guard whole.count > limit else { return String(whole) }
+        var text = ""
         var length = 0
         for character in self {
             let escaped = Self.escapingLineBreaks(JSONWriter.quote(String(character))).dropFirst().dropLast()
@@ -105,7 +110,7 @@ extension String {
             text += escaped
             length += escaped.count
         }
-        return text + "…\""
+        return text + "…"
     }
 
     /// JSON text with the characters JSON lets through that still break or
