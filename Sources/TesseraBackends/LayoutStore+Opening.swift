@@ -10,13 +10,13 @@ extension LayoutStore {
     /// changing anything: `notFound` for a missing file or schema,
     /// `notAStore` for something else, `unsupported` for a URL in a build
     /// without PostgreSQL.
-    package static func requireExisting(db: String) throws {
+    package static func requireExisting(db: String) async throws {
         switch try StoreLocation(parsing: db) {
         case .file(let path):
             try requireExistingStore(at: path)
         #if PostgreSQL
         case .postgres:
-            try requireExistingPostgresStore(url: db)
+            try await requireExistingPostgresStore(url: db)
         #else
         case .postgres(let url):
             throw noPostgres(url)
@@ -48,8 +48,8 @@ extension LayoutStore {
         requireExisting: Bool = false,
         loadsDirectoriesInline: Bool = false,
         executor: (any BlockingExecutor)? = nil
-    ) throws -> LayoutStore {
-        if requireExisting { try self.requireExisting(db: db) }
+    ) async throws -> LayoutStore {
+        if requireExisting { try await self.requireExisting(db: db) }
         switch try StoreLocation(parsing: db) {
         case .file(let path):
             return try LayoutStore(
@@ -57,7 +57,7 @@ extension LayoutStore {
             )
         #if PostgreSQL
         case .postgres:
-            return try LayoutStore(
+            return try await LayoutStore(
                 url: db, registry: registry, readOnly: readOnly, loadsDirectoriesInline: loadsDirectoriesInline, executor: executor
             )
         #else

@@ -54,8 +54,8 @@ extension LayoutStore {
         busyTimeout: Double = 120,
         readOnly: Bool = false,
         executor: (any BlockingExecutor)? = nil
-    ) throws {
-        try self.init(
+    ) async throws {
+        try await self.init(
             url: url, registry: registry, maximumReaders: maximumReaders, cacheBudget: cacheBudget,
             frameCacheBudget: frameCacheBudget, busyTimeout: busyTimeout, readOnly: readOnly, loadsDirectoriesInline: false, executor: executor
         )
@@ -72,14 +72,14 @@ extension LayoutStore {
         readOnly: Bool = false,
         loadsDirectoriesInline: Bool,
         executor: (any BlockingExecutor)? = nil
-    ) throws {
-        let storage = try PostgresStorage(
+    ) async throws {
+        let storage = try await PostgresStorage(
             url: try PostgresURL(parsing: url), maximumReaders: maximumReaders, busyTimeout: busyTimeout, readOnly: readOnly
         )
         self.init(
             backend: storage, location: storage.location, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
             loadsDirectoriesInline: loadsDirectoriesInline, executor: executor,
-            nameConflicts: try Self.nameConflicts(of: storage, at: storage.location)
+            nameConflicts: try await storage.nameConflicts()
         )
     }
 }
@@ -88,12 +88,12 @@ extension LayoutStore {
     /// Fails unless `url` names an existing store (of this schema version or
     /// an older one a writable open migrates): `notFound` for a database or
     /// schema without one. Writes nothing.
-    package static func requireExistingPostgresStore(url: String) throws {
+    package static func requireExistingPostgresStore(url: String) async throws {
         do {
             // Whether it exists, not whether it can be listened to.
             var parsed = try PostgresURL(parsing: url)
             parsed.freshness = .snapshot
-            _ = try PostgresStorage(url: parsed, maximumReaders: 1, busyTimeout: 1, readOnly: true)
+            try await PostgresStorage(url: parsed, maximumReaders: 1, busyTimeout: 1, readOnly: true).close()
         } catch let error as StoreError where error.code == .readOnly {
             // An older schema version: it exists.
         }
@@ -103,11 +103,11 @@ extension LayoutStore {
     /// writer's connection: for this package's tests, which damage rows or
     /// stand in for another program, and for the PostgreSQL benchmark
     /// (`@_spi(Testing) import TesseraPostgres`).
-    @_spi(Testing) public func executePostgres(_ script: String) throws {
+    @_spi(Testing) public func executePostgres(_ script: String) async throws {
         guard let storage = backend as? PostgresStorage else {
             throw StoreError(.unsupported, "\(location.quotedForMessage) is not a PostgreSQL store", store: location)
         }
-        try storage.execute(script: script)
+        try await storage.execute(script: script)
     }
 }
 

@@ -32,11 +32,11 @@ extension LayoutStore {
     /// The copy and its check run on the store's executor.
     @discardableResult
     public func export(to path: String, replacing: Bool = false) async throws -> CheckReport {
-        try await runBlocking { try self.exportCopy(to: path, replacing: replacing) }
+        try await onExecutor { try await self.exportCopy(to: path, replacing: replacing) }
     }
 
-    /// The body of `export(to:replacing:)`, on the calling thread.
-    private func exportCopy(to path: String, replacing: Bool) throws -> CheckReport {
+    /// The body of `export(to:replacing:)`, on the store's executor.
+    private func exportCopy(to path: String, replacing: Bool) async throws -> CheckReport {
         guard let storage = backend as? SQLiteStorage else {
             throw StoreError(.unsupported, "export writes a SQLite file; this store is kept elsewhere (\(location))")
         }
@@ -46,7 +46,7 @@ extension LayoutStore {
         let temporary = path + ".tessera-export-\(getpid())"
         defer { DatabaseFiles.remove(temporary) }
         try storage.vacuum(into: temporary, for: path)
-        let report = try LayoutStore(path: temporary, readOnly: true).checkAll().report
+        let report = try await LayoutStore(path: temporary, readOnly: true).checkAll().report
         guard report.isHealthy else {
             throw StoreError(.damaged, "the copy of \(location.quotedPathForMessage) does not check healthy, so \(path.quotedPathForMessage) was not written: "
                 + (report.problems.first.map { "\($0)" } ?? ""), store: location)

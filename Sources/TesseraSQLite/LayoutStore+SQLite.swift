@@ -83,7 +83,7 @@ extension LayoutStore {
         self.init(
             backend: storage, location: storage.location, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget,
             loadsDirectoriesInline: loadsDirectoriesInline, executor: executor,
-            nameConflicts: try Self.nameConflicts(of: storage, at: storage.location)
+            nameConflicts: try storage.nameConflicts()
         )
     }
 

@@ -31,24 +31,24 @@ package enum ServerOptions {
     /// it cannot size; writes answer 507 until a restart finds room).
     package static func openStore(
         _ path: String, executor: (any BlockingExecutor)? = nil, notice: (String) -> Void = { _ in }
-    ) throws -> LayoutStore {
+    ) async throws -> LayoutStore {
         // A layout's directory is loaded, verified, before a query answers
         // from it: damage anywhere in the store ends in a 500, never in
         // frames read through an index whose pages were damaged (the cost:
         // the first query of each large layout the process reads).
-        func open(readOnly: Bool) throws -> LayoutStore {
-            try LayoutStore.open(db: path, readOnly: readOnly, requireExisting: true, loadsDirectoriesInline: true, executor: executor)
+        func open(readOnly: Bool) async throws -> LayoutStore {
+            try await LayoutStore.open(db: path, readOnly: readOnly, requireExisting: true, loadsDirectoriesInline: true, executor: executor)
         }
         do {
             if isOnReadOnlyFileSystem(path) {
                 notice("the store \(path.quotedPathForMessage) is on a read-only file system: serving its reads; writes answer 503")
-                return try open(readOnly: true)
+                return try await open(readOnly: true)
             }
             do {
-                return try open(readOnly: false)
+                return try await open(readOnly: false)
             } catch let error as StoreError where error.code == .diskFull {
                 notice("\(error.message): serving its reads; writes answer 507 until the server starts again with room")
-                return try open(readOnly: true)
+                return try await open(readOnly: true)
             }
         } catch let error as StoreError where error.code == .notFound {
             throw ValidationError("--db: \(error.message) (tessera precompute creates one; the server never does)")

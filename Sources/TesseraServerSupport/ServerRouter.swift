@@ -32,7 +32,7 @@ package enum ServerRouter {
         let storeBytes = Gauge(label: "tessera_store_bytes", factory: factory)
         let cache = CacheMetrics(factory: factory)
         routes.register(on: router, "/metrics", get: { _, _ in
-            storeBytes.record(routes.store.fileBytes)
+            storeBytes.record(await routes.store.fileBytes)
             cache.record(routes.store.cacheStatistics)
             var text: [UInt8] = []
             registry.emit(into: &text)

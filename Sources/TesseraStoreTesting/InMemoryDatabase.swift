@@ -51,7 +51,7 @@ package final class InMemoryDatabase: Sendable {
 
     /// Runs `body` on the committed state while holding the writer lock,
     /// and commits the tables it returns.
-    func write(_ body: (Committed) async throws -> InMemoryTables) async throws {
+    package func write(_ body: (Committed) async throws -> InMemoryTables) async throws {
         try await writer.pass { commit(try await body(snapshot())) }
     }
 

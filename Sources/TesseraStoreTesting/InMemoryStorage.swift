@@ -38,7 +38,7 @@ package final class InMemoryStorage: StorageBackend {
     }
 
     /// Each read gets a reader of its own: there are no connections to keep.
-    package func read(_ body: (any RowReader) throws -> Void) throws {
+    private func read(_ body: (any RowReader) throws -> Void) throws {
         try refuseIfClosed()
         try body(InMemoryReader(database.snapshot()))
     }
@@ -59,7 +59,7 @@ package final class InMemoryStorage: StorageBackend {
 
     /// Nothing runs in the background, and deleted rows are gone at once:
     /// nothing to give back.
-    package func settle(compacting: Bool) throws {
+    package func settle(compacting: Bool) async throws {
         if compacting { try refuseIfClosed() }
     }
 
@@ -71,11 +71,11 @@ package final class InMemoryStorage: StorageBackend {
     }
 
     /// No file: nothing on disk.
-    package var storageBytes: Int { 0 }
+    package func storageBytes() -> Int { 0 }
 
     /// None: the indexes are the tables' own, changed with their rows by
     /// the writer alone.
-    package func integrityProblems() throws -> [String] {
+    package func integrityProblems() async throws -> [String] {
         try refuseIfClosed()
         return []
     }

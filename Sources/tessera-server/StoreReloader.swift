@@ -47,19 +47,17 @@ final class StoreReloader: Service, Sendable {
     private func reload() async throws {
         guard let identity = FileIdentity(path: path) else { throw Refusal("no store file at \(path.quotedPathForMessage)") }
         guard identity != served.withLock({ $0 }) else { throw Refusal("the file at \(path.quotedPathForMessage) is the one served") }
-        try await executor.run { [path] in try Self.check(path) }
+        try await Self.check(path)
         try await slot.replace(drainLimit: .seconds(10)) { [path, executor] old in
-            try await executor.run {
-                old.close()
-                return try ServerOptions.openStore(path, executor: executor)
-            }
+            old.close()
+            return try await ServerOptions.openStore(path, executor: executor)
         }
         served.withLock { $0 = identity }
     }
 
     /// Opens the store at `path` under a hard link's name and closes it: its
     /// `-wal` and `-shm` are then the link's, never the served store's.
-    private static func check(_ path: String) throws {
+    private static func check(_ path: String) async throws {
         let alias = "\(path).checking-\(getpid())"
         unlink(alias)
         guard link(path, alias) == 0 else {
@@ -67,7 +65,7 @@ final class StoreReloader: Service, Sendable {
         }
         defer { unlink(alias) }
         do {
-            let store = try LayoutStore.open(db: alias, requireExisting: true)
+            let store = try await LayoutStore.open(db: alias, requireExisting: true)
             store.close()
         } catch let error as StoreError {
             throw Refusal("the new file at \(path.quotedPathForMessage) cannot be served: \(error.message)")

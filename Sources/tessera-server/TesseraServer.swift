@@ -145,7 +145,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     private func serve(settings: TesseraServerSettings, executor: ThreadPoolExecutor, logger: Logger) async throws {
-        let store = try ServerOptions.openStore(db, executor: executor) { notice in
+        let store = try await ServerOptions.openStore(db, executor: executor) { notice in
             FileHandle.standardError.write(Data("tessera-server: \(notice)\n".utf8))
         }
         let configuration = TesseraServiceConfiguration(

@@ -17,18 +17,19 @@ struct StoreLocationTests {
 
     #if PostgreSQL
     @Test("a malformed URL is refused before anything connects, naming what is wrong")
-    func malformedURL() throws {
-        let error = #expect(throws: StoreError.self) { _ = try LayoutStore.open(db: "postgres://app:pw@h:0/d") }
+    func malformedURL() async throws {
+        let error = await #expect(throws: StoreError.self) { _ = try await LayoutStore.open(db: "postgres://app:pw@h:0/d") }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains("a port is a number from 1 to 65535") == true, "\(String(describing: error))")
         #expect(error?.message.contains(":pw@") == false)
     }
     #else
     @Test("a build without PostgreSQL refuses a URL, saying how to build one that opens it, never showing the password")
-    func noPostgreSQL() throws {
+    func noPostgreSQL() async throws {
         let url = "postgres://app:pw@db.internal:6432/feeds"
-        for open in [{ _ = try LayoutStore.open(db: url) }, { try LayoutStore.requireExisting(db: url) }] {
-            let error = #expect(throws: StoreError.self) { try open() }
+        let opens: [() async throws -> Void] = [{ _ = try await LayoutStore.open(db: url) }, { try await LayoutStore.requireExisting(db: url) }]
+        for open in opens {
+            let error = await #expect(throws: StoreError.self) { try await open() }
             #expect(error?.code == .unsupported)
             #expect(error?.message == #""postgres://app:***@db.internal:6432/feeds" is a PostgreSQL store, and this build has no "#
                 + "PostgreSQL backend: build with `swift build --traits PostgreSQL`")

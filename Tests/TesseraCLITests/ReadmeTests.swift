@@ -173,7 +173,7 @@ struct ReadmeTests {
         // Embedding in a server (SharingAStore.md of the TesseraSQLite catalog).
         let service = try FeedService(path: directory.appendingPathComponent("server.sqlite").path)
         try await service.store.save(spec, as: "home", crossExtents: [390])
-        let json = try service.visible(feed: "home", width: 390, y: 12, height: 844)
+        let json = try await service.visible(feed: "home", width: 390, y: 12, height: 844)
         guard case .array(let elements) = try JSONParser.parse(json) else {
             Issue.record("not a JSON array: \(json)")
             return
@@ -209,9 +209,9 @@ struct FeedService: Sendable {
     }
 
     /// GET /feeds/{name}/layout?width=390&y=12000&height=844
-    func visible(feed: String, width: Double, y: Double, height: Double) throws -> String {
+    func visible(feed: String, width: Double, y: Double, height: Double) async throws -> String {
         let viewport = Rect(x: 0, y: y, width: width, height: height)
-        let elements = try store.visibleElements(name: feed, crossExtent: width, viewport: viewport)
+        let elements = try await store.visibleElements(name: feed, crossExtent: width, viewport: viewport)
         return "[" + elements.map(\.jsonText).joined(separator: ",") + "]"
     }
 }

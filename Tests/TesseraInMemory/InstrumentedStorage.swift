@@ -19,25 +19,21 @@ package final class InstrumentedStorage: InMemoryBackend {
     package var database: InMemoryDatabase { storage.database }
     package var committedState: SnapshotTag? { storage.committedState }
 
-    package func read(_ body: (any RowReader) throws -> Void) throws {
-        readsBegun.add(1, ordering: .relaxed)
-        try storage.read(body)
-    }
-
     package func read(_ body: @escaping @Sendable (any RowReader) throws -> Void, on executor: any BlockingExecutor) async throws {
-        try read(body)
+        readsBegun.add(1, ordering: .relaxed)
+        try await storage.read(body, on: executor)
     }
 
     package func write(_ body: (any RowWriter) async throws -> Void) async throws {
         try await storage.write(body)
     }
 
-    package func settle(compacting: Bool) throws { try storage.settle(compacting: compacting) }
+    package func settle(compacting: Bool) async throws { try await storage.settle(compacting: compacting) }
     package func close() { storage.close() }
-    package var storageBytes: Int { database.snapshot().tables.byteCount }
+    package func storageBytes() -> Int { database.snapshot().tables.byteCount }
 
-    package func integrityProblems() throws -> [String] {
-        try storage.integrityProblems() + database.snapshot().tables.integrityProblems()
+    package func integrityProblems() async throws -> [String] {
+        try await storage.integrityProblems() + database.snapshot().tables.integrityProblems()
     }
 }
 
@@ -53,13 +49,5 @@ extension LayoutStore {
     /// Reads begun by a store opened with ``instrumentedInMemory(_:registry:cacheBudget:)``; nil for another.
     package var inMemoryReadsBegun: Int? {
         (backend as? InstrumentedStorage)?.readsBegun.load(ordering: .relaxed)
-    }
-}
-
-extension InMemoryDatabase {
-    /// Commits the tables `body` makes of the committed state, as another
-    /// process's write would: holding the writer lock, from a synchronous test.
-    package func write(_ body: (Committed) throws -> InMemoryTables) throws {
-        try writer.passBlocking { commit(try body(snapshot())) }
     }
 }

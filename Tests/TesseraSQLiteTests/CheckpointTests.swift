@@ -81,7 +81,7 @@ struct CheckpointTests {
         #expect(Self.walBytes(path) <= Connection.walSizeLimit + Checkpointer.threshold)
         #expect(try await store.check().isHealthy)
         // Asked for, the maintenance runs now: with nobody reading, the WAL file is emptied.
-        store.finishBackgroundWork()
+        await store.finishBackgroundWork()
         #expect(Self.walBytes(path) == 0)
     }
 }

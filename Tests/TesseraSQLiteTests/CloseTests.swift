@@ -18,10 +18,12 @@ struct CloseTests {
     }
 
     /// The answers a fresh read-only store at `path` gives.
-    static func answers(_ path: String) throws -> [[LayoutElement]] {
+    static func answers(_ path: String) async throws -> [[LayoutElement]] {
         let store = try LayoutStore(path: path, readOnly: true)
         defer { store.close() }
-        return try viewports.map { try store.visibleElements(name: "feed", crossExtent: 390, viewport: $0) }
+        var answers: [[LayoutElement]] = []
+        for viewport in viewports { answers.append(try await store.visibleElements(name: "feed", crossExtent: 390, viewport: viewport)) }
+        return answers
     }
 
     /// Writes a spec and an append through a store at `path`, ended by `finish`.
@@ -29,7 +31,8 @@ struct CloseTests {
         let store = try LayoutStore(path: path)
         try await store.save(Spec(jsonText: spec), as: "feed", crossExtents: [390, 820])
         _ = try await store.append(name: "feed", section: 0, items: Array(repeating: Item(), count: 500))
-        let answers = try viewports.map { try store.visibleElements(name: "feed", crossExtent: 390, viewport: $0) }
+        var answers: [[LayoutElement]] = []
+        for viewport in viewports { answers.append(try await store.visibleElements(name: "feed", crossExtent: 390, viewport: viewport)) }
         #expect(!sideFiles(path).isEmpty, "a store in use has its WAL")
         finish(store)
         return answers
@@ -42,7 +45,7 @@ struct CloseTests {
         let written = try await Self.write(path) { $0.close() }
         #expect(Self.sideFiles(path).isEmpty)
         try FileManager.default.copyItem(atPath: path, toPath: directory.file("copy.sqlite"))
-        #expect(try Self.answers(directory.file("copy.sqlite")) == written)
+        #expect(try await Self.answers(directory.file("copy.sqlite")) == written)
         #expect(written[0].count > 10)
     }
 
@@ -53,7 +56,7 @@ struct CloseTests {
         let written = try await Self.write(path) { _ in }
         #expect(Self.sideFiles(path).isEmpty)
         try FileManager.default.copyItem(atPath: path, toPath: directory.file("copy.sqlite"))
-        #expect(try Self.answers(directory.file("copy.sqlite")) == written)
+        #expect(try await Self.answers(directory.file("copy.sqlite")) == written)
     }
 
     @Test("with another connection still open, close() folds the WAL in (the file alone answers) and keeps the WAL for it")
@@ -65,7 +68,7 @@ struct CloseTests {
         let written = try await Self.write(path) { $0.close() }
         #expect(Self.sideFiles(path).contains("-wal"), "the other connection's WAL was removed under it")
         try FileManager.default.copyItem(atPath: path, toPath: directory.file("copy.sqlite"))
-        #expect(try Self.answers(directory.file("copy.sqlite")) == written)
+        #expect(try await Self.answers(directory.file("copy.sqlite")) == written)
         // The other connection still reads and writes.
         #expect(try await other.visibleElements(name: "feed", crossExtent: 390, viewport: Self.viewports[0]) == written[0])
         #expect(try await other.invalidate(name: "feed", crossExtent: 820) == 1)
@@ -89,7 +92,7 @@ struct CloseTests {
         #expect(checkpoint.int(at: 0) == 0 && checkpoint.int(at: 1) == checkpoint.int(at: 2), "busy, logged, copied: \(checkpoint.int(at: 0)), \(checkpoint.int(at: 1)), \(checkpoint.int(at: 2))")
         checkpoint.reset()
         try FileManager.default.copyItem(atPath: path, toPath: directory.file("copy.sqlite"))
-        #expect(try Self.answers(directory.file("copy.sqlite")) == written)
+        #expect(try await Self.answers(directory.file("copy.sqlite")) == written)
         // The other connection reads the last commit, and writes from the WAL's beginning.
         #expect(try other.scalarInt64("SELECT count(*) FROM spec_item_runs") == 1)
         try other.execute("BEGIN IMMEDIATE; UPDATE specs SET updated_at = updated_at; COMMIT")

@@ -35,9 +35,11 @@ struct IndexDamageTests {
     }
 
     /// What a fresh store with every default answers for `rects`.
-    static func answers(_ path: String, rects: [Rect]) throws -> [[LayoutElement]] {
+    static func answers(_ path: String, rects: [Rect]) async throws -> [[LayoutElement]] {
         let store = try LayoutStore(path: path, readOnly: true)
-        return try rects.map { try store.visibleElements(name: "feed", crossExtent: 390, viewport: $0) }
+        var answers: [[LayoutElement]] = []
+        for rect in rects { answers.append(try await store.visibleElements(name: "feed", crossExtent: 390, viewport: rect)) }
+        return answers
     }
 
     /// The pages of the tables and indexes that no checksum covers, by name.
@@ -68,7 +70,7 @@ struct IndexDamageTests {
         // Released: the store is one file.
         #expect(!FileManager.default.fileExists(atPath: pristine + "-wal"))
         let rects = Self.rects(contentLength: length)
-        let expected = try Self.answers(pristine, rects: rects)
+        let expected = try await Self.answers(pristine, rects: rects)
         #expect(expected.allSatisfy { !$0.isEmpty })
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: pristine)))
         let (pageSize, pages) = try Self.indexPages(pristine)
@@ -97,7 +99,7 @@ struct IndexDamageTests {
             try Data(damaged).write(to: URL(fileURLWithPath: path))
             defer { DatabaseFiles.remove(path) }
             do {
-                let answer = try Self.answers(path, rects: rects)
+                let answer = try await Self.answers(path, rects: rects)
                 if answer == expected { unchanged += 1 } else { wrong.append("trial \(trial): page \(page), \(count) bytes at \(offset)") }
             } catch {
                 errors += 1

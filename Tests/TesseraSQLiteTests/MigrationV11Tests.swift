@@ -60,8 +60,8 @@ struct MigrationV11Tests {
         // with the row: the layouts no longer match it, and are not served.
         try pool.write { db in try db.execute("UPDATE specs SET content_hash = 'changed' WHERE name = 'feed'") }
         let reopened = try LayoutStore(path: old)
-        let stale = try #require(throws: StoreError.self) {
-            try reopened.visibleElements(name: "feed", crossExtent: 300, viewport: viewport, computeIfMissing: false)
+        let stale = try await #require(throws: StoreError.self) {
+            try await reopened.visibleElements(name: "feed", crossExtent: 300, viewport: viewport, computeIfMissing: false)
         }
         #expect(stale.code == .notFound && stale.crossExtent == 300, "\(stale)")
         reopened.close()
@@ -69,8 +69,8 @@ struct MigrationV11Tests {
         // The layout's row is verified as before: changed behind the store's back, it is damage, named.
         try pool.write { db in try db.execute("UPDATE layouts SET checksum = checksum + 1 WHERE cross_extent = 300 AND spec_id = (SELECT id FROM specs WHERE name = 'other')") }
         let damaged = try LayoutStore(path: old)
-        let error = try #require(throws: StoreError.self) {
-            try damaged.visibleElements(name: "other", crossExtent: 300, viewport: viewport, computeIfMissing: false)
+        let error = try await #require(throws: StoreError.self) {
+            try await damaged.visibleElements(name: "other", crossExtent: 300, viewport: viewport, computeIfMissing: false)
         }
         #expect(error.code == .damaged && error.message.contains("the row of the layout of spec \"other\" at 300 does not match its checksum"), "\(error)")
         damaged.close()

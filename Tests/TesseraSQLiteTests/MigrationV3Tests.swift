@@ -46,8 +46,8 @@ struct MigrationV3Tests {
             try db.execute("UPDATE cell_groups SET frames = substr(frames, 1, 100) || x'7F' || substr(frames, 102) WHERE id = (SELECT min(id) FROM cell_groups)")
         }
         let reopened = try LayoutStore(path: old)
-        let error = try #require(throws: StoreError.self) {
-            try reopened.elements(name: "feed", crossExtent: 300, in: everything, computeIfMissing: false)
+        let error = try await #require(throws: StoreError.self) {
+            try await reopened.elements(name: "feed", crossExtent: 300, in: everything, computeIfMissing: false)
         }
         #expect(error.code == .damaged)
         #expect(error.spec == "feed")

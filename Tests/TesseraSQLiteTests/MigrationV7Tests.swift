@@ -39,8 +39,8 @@ struct MigrationV7Tests {
             #expect(try db.int("SELECT count(*) FROM layout_sections WHERE NOT (\(intact))") == 1)
         }
         // The damaged row is an error, never wrong frames.
-        let error = try #require(throws: StoreError.self) {
-            try store.elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 100), computeIfMissing: false)
+        let error = try await #require(throws: StoreError.self) {
+            try await store.elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 100), computeIfMissing: false)
         }
         #expect(error.code == .damaged && error.message.contains("section 1"), "\(error.message)")
         let report = try await store.check()

@@ -23,7 +23,7 @@ struct ReadOnlyStoreTests {
         let writes: [(String, () async throws -> Void)] = [
             ("save", { try await store.save(spec, as: "other", crossExtents: [300]) }),
             ("compute a missing layout", { _ = try await store.elements(name: "feed", crossExtent: 400, in: everything) }),
-            ("compute a missing layout, synchronously", { _ = try synchronousElements(store, crossExtent: 400, in: everything) }),
+            ("compute a missing layout, through answer", { _ = try await store.answer(.rect(everything), name: "feed", crossExtent: 400) }),
             ("invalidate", { _ = try await store.invalidate(name: "feed") }),
             ("append", { _ = try await store.append(name: "feed", section: 0, items: [Item()]) }),
         ]
@@ -91,9 +91,4 @@ struct ReadOnlyStoreTests {
         #expect(try fileBytes(text) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes.txt"])
     }
-}
-
-/// The synchronous `elements` (a sync context picks it over the async form).
-private func synchronousElements(_ store: LayoutStore, crossExtent: Double, in rect: Rect) throws -> [LayoutElement] {
-    try store.elements(name: "feed", crossExtent: crossExtent, in: rect)
 }

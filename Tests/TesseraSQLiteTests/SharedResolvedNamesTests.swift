@@ -112,24 +112,32 @@ struct SharedResolvedNamesTests {
         // Each reader has its own tag, the same on every read until a commit.
         let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         let held = Mutex<SnapshotTag?>(nil)
-        DispatchQueue.global().async {
-            try? storage.read { snapshot in
+        // On threads that may block, as a thread of its own held it.
+        let executor = StoreThreads()
+        Task(executorPreference: executor) {
+            try? await storage.read({ snapshot in
                 held.withLock { $0 = (try? snapshot.resolutionScope)?.tag }
                 holding.signal()
                 release.wait()
-            }
+            }, on: executor)
             done.signal()
         }
         holding.wait()
-        var other: ResolutionScope?
-        try storage.read { snapshot in other = try snapshot.resolutionScope }
-        var again: ResolutionScope?
-        try storage.read { snapshot in again = try snapshot.resolutionScope }
+        let other = Mutex<ResolutionScope?>(nil)
+        try await storage.read({ snapshot in
+            let scope = try snapshot.resolutionScope
+            other.withLock { $0 = scope }
+        }, on: executor)
+        let again = Mutex<ResolutionScope?>(nil)
+        try await storage.read({ snapshot in
+            let scope = try snapshot.resolutionScope
+            again.withLock { $0 = scope }
+        }, on: executor)
         release.signal()
         done.wait()
         let first = try #require(held.withLock { $0 })
-        let second = try #require(other)
-        #expect(second.reuse && second.tag == again?.tag)
+        let second = try #require(other.withLock { $0 })
+        #expect(second.reuse && second.tag == again.withLock { $0 }?.tag)
         #expect(first != second.tag)
     }
 }

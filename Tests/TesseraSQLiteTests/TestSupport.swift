@@ -28,7 +28,7 @@ func writeClosedStore(_ spec: Spec, at path: String) async throws {
     let writer = try LayoutStore(path: path)
     defer { writer.close() }
     try await writer.save(spec, as: "feed", crossExtents: [300])
-    writer.finishBackgroundWork()
+    await writer.finishBackgroundWork()
 }
 
 /// The bytes of the file at `path`.

@@ -144,7 +144,8 @@ struct ComputationTests {
             #expect(text.contains(#"tessera_http_requests_total{route="/v1/feeds/{name}/layouts/{extent}/visible",method="GET",status="400"} 1"#))
             #expect(text.contains(#"tessera_http_requests_total{route="NotFound",method="GET",status="404"} 1"#))
             #expect(text.contains(#"tessera_http_request_duration_seconds_count{route="/v1/feeds/{name}/layouts/{extent}/visible",method="GET",status="200"} 2"#))
-            #expect(text.contains("tessera_store_bytes \(fixture.store.fileBytes)"))
+            let storeBytes = await fixture.store.fileBytes
+            #expect(text.contains("tessera_store_bytes \(storeBytes)"))
 
             // The store's cache, as its statistics say at the scrape; lookups counted once across scrapes.
             func expectCache(_ text: String, _ statistics: CacheStatistics, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -36,7 +36,7 @@ struct AnswerLimitTests {
 
     @Test("within the limit: the answer as without one; past it: tooLarge, counted exactly for short rects, at least for long ones", arguments: TestBackend.all)
     func limits(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         _ = try await store.save(try Spec(jsonText: Self.column), as: "column", crossExtents: [390])
         // 2,900 rows of 30 points: long (over 20,000 points), read in bands, and within 3,000.
@@ -60,7 +60,7 @@ struct AnswerLimitTests {
 
     @Test("right to left counts the mirrored rect, along x for a horizontal spec", arguments: TestBackend.all)
     func rightToLeft(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         _ = try await store.save(try Spec(jsonText: Self.row), as: "row", crossExtents: [390])
         // Content 300,000 wide. The last 2,900 columns, asked right to left, are x 0…87,000.

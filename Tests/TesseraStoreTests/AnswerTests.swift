@@ -5,8 +5,6 @@ import TesseraLayout
 
 @Suite("store: answers with their layout and revision tag")
 struct AnswerTests {
-    static func sync<T>(_ body: () throws -> T) rethrows -> T { try body() }
-
     static let spec = #"""
     {"format": 1, "sections": [
       {"header": {"size": 40, "pinned": true}, "layout": {"kind": "grid", "fraction": 3}, "items": {"count": 30, "cycle": [{}]}},
@@ -16,7 +14,7 @@ struct AnswerTests {
 
     @Test("an answer holds the in-memory result's elements and the stored layout, for every query", arguments: TestBackend.all)
     func elements(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let spec = try Spec(jsonText: Self.spec)
         try await temporary.store.save(spec, as: "feed", crossExtents: [390])
         let memory = try LayoutEngine().layout(spec, crossExtent: 390)
@@ -28,7 +26,7 @@ struct AnswerTests {
         #expect(visible.layout.contentSize == memory.contentSize)
 
         let store = temporary.store
-        let rect = try Self.sync { try store.answer(.rect(viewport), name: "feed", crossExtent: 390) }
+        let rect = try await store.answer(.rect(viewport), name: "feed", crossExtent: 390)
         #expect(rect.elements == memory.elements(in: viewport))
         #expect(rect.revisionTag == visible.revisionTag)
 
@@ -38,7 +36,7 @@ struct AnswerTests {
 
     @Test("a missing section or item is notFound naming it; a missing layout not computed names its extent", arguments: TestBackend.all)
     func notFound(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(try Spec(jsonText: Self.spec), as: "feed", crossExtents: [390])
         let section = await #expect(throws: StoreError.self) {
             try await temporary.store.answer(.item(section: 2, item: 0), name: "feed", crossExtent: 390)
@@ -61,7 +59,7 @@ struct AnswerTests {
 
     @Test("the revision tag stays while the frames do, and changes with an append, an update or a recomputation", arguments: TestBackend.all)
     func revisionTag(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         let query = LayoutQuery.rect(Rect(x: 0, y: 0, width: 390, height: 100))
         try await store.save(try Spec(jsonText: Self.spec), as: "feed", crossExtents: [390, 430])

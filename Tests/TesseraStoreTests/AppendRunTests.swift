@@ -19,23 +19,21 @@ struct AppendRunTests {
         """#
 
     /// The stored body of a section and the runs appended to it, as the backend holds them.
-    static func storedRows(_ store: LayoutStore, name: String, section: Int) throws -> (body: String?, runs: [ItemRun]) {
-        var result: (String?, [ItemRun]) = (nil, [])
-        try store.read { rows in
-            guard let id = try rows.specID(name: name) else { return }
-            result = (try rows.sectionBody(specID: id, index: section), try rows.itemRuns(specID: id, section: section))
+    static func storedRows(_ store: LayoutStore, name: String, section: Int) async throws -> (body: String?, runs: [ItemRun]) {
+        try await store.readAsync { rows -> (body: String?, runs: [ItemRun]) in
+            guard let id = try rows.specID(name: name) else { return (nil, []) }
+            return (try rows.sectionBody(specID: id, index: section), try rows.itemRuns(specID: id, section: section))
         }
-        return result
     }
 
     @Test("100 appends of 1,000 items to a count/cycle section: the stored spec, its hash and every layout equal the spec saved whole", arguments: TestBackend.all)
     func hundredAppends(backend: TestBackend) async throws {
         var expected = try Spec(jsonText: Self.feed)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         let extents = [390.0, 820]
         try await store.save(expected, as: "feed", crossExtents: extents)
-        let body = try Self.storedRows(store, name: "feed", section: 0).body
+        let body = try await Self.storedRows(store, name: "feed", section: 0).body
         for round in 0..<100 {
             let items = (0..<1000).map { Item(aspectRatio: [0.75, 1.5, 1, 0.5][($0 + round) % 4]) }
             let report = try await store.append(name: "feed", section: 0, items: items)
@@ -43,7 +41,7 @@ struct AppendRunTests {
             expected.sections[0].items = expected.sections[0].items.appending(items)
         }
         // The body was never written again: the items are in 100 runs.
-        let (after, runs) = try Self.storedRows(store, name: "feed", section: 0)
+        let (after, runs) = try await Self.storedRows(store, name: "feed", section: 0)
         #expect(after == body)
         #expect(runs.map(\.firstItem) == Array(stride(from: 1000, to: 101_000, by: 1000)))
         try await IncrementalUpdateTests.expectMatchesFullRecompute(
@@ -54,15 +52,15 @@ struct AppendRunTests {
         #expect(try await store.specs().map(\.contentHash) == [whole.specHash])
         let saved = try await store.save(expected, as: "feed", crossExtents: extents)
         #expect(saved.report.layouts.map(\.kept) == [2, 2] && saved.report.layouts.allSatisfy { $0.recomputed == 0 })
-        #expect(try Self.storedRows(store, name: "feed", section: 0).runs.count == 100)
+        #expect(try await Self.storedRows(store, name: "feed", section: 0).runs.count == 100)
         #expect(try await store.check().isHealthy)
 
         // Another handle reads the same; a resize folds the runs into the section's body.
-        let other = try temporary.reopen()
+        let other = try await temporary.reopen()
         #expect(try await other.spec(named: "feed")?.canonicalText == expected.canonicalText)
         try await other.resize(name: "feed", section: 0, changes: [ItemChange(item: 50_500, fields: [.aspectRatio: .number(2)])])
         expected.sections[0].items = try #require(try await other.spec(named: "feed")).sections[0].items
-        #expect(try Self.storedRows(other, name: "feed", section: 0).runs.isEmpty)
+        #expect(try await Self.storedRows(other, name: "feed", section: 0).runs.isEmpty)
         try await store.append(name: "feed", section: 0, items: [Item(aspectRatio: 3)])
         expected.sections[0].items = expected.sections[0].items.appending([Item(aspectRatio: 3)])
         try await IncrementalUpdateTests.expectMatchesFullRecompute(
@@ -76,7 +74,7 @@ struct AppendRunTests {
         var spec = try Spec(jsonText: json)
         var random = SeededRandom(seed: seed)
         let extents = [extent, extent + 61.25]
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(spec, as: "feed", crossExtents: extents)
         for step in 0..<10 {
@@ -110,7 +108,7 @@ struct AppendRunTests {
     @Test("an item the section's kind refuses is named by its place in the section, and the failed append leaves nothing behind", arguments: TestBackend.all)
     func refusedItem(backend: TestBackend) async throws {
         var spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "mozaik", "columnCount": 3, "rowHeight": 20}, "items": {"count": 10, "cycle": [{"columns": 2}, {}]}}]}"#)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(spec, as: "wall", crossExtents: [300, 500])
         let first = (0..<5).map { _ in Item(columns: 1, rows: 2) }
@@ -124,7 +122,7 @@ struct AppendRunTests {
         }
         #expect(error.code == .invalidSpec)
         #expect(error.message.contains("sections[0].items.segments[1][7].columns: 4 columns requested, the matrix has 3"), "\(error.message)")
-        #expect(try Self.storedRows(store, name: "wall", section: 0).runs.map(\.itemCount) == [5])
+        #expect(try await Self.storedRows(store, name: "wall", section: 0).runs.map(\.itemCount) == [5])
         #expect(try await store.layouts() == layouts)
         try await IncrementalUpdateTests.expectMatchesFullRecompute(
             store, name: "wall", extents: [300, 500], expected: spec, seed: 0, step: "after a refused append")
@@ -137,7 +135,7 @@ struct AppendRunTests {
 
     @Test("a save that writes a section anew drops that section's runs alone; one that changes the section count drops them all", arguments: TestBackend.all)
     func saveDropsRewrittenRuns(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         var spec = try Spec(jsonText: Self.feed)
         try await store.save(spec, as: "feed", crossExtents: [390])
@@ -149,13 +147,13 @@ struct AppendRunTests {
         // Section 1 changed, section 0 as stored (its body and its run).
         spec.sections[1].items = .list([Item(), Item(aspectRatio: 3)])
         try await store.save(spec, as: "feed", crossExtents: [390])
-        #expect(try Self.storedRows(store, name: "feed", section: 0).runs.map(\.itemCount) == [2])
-        #expect(try Self.storedRows(store, name: "feed", section: 1).runs.isEmpty)
+        #expect(try await Self.storedRows(store, name: "feed", section: 0).runs.map(\.itemCount) == [2])
+        #expect(try await Self.storedRows(store, name: "feed", section: 1).runs.isEmpty)
         #expect(try await temporary.reopen().spec(named: "feed")?.canonicalText == spec.canonicalText)
 
         spec.sections.append(spec.sections[1])
         try await store.save(spec, as: "feed", crossExtents: [390])
-        for section in 0..<3 { #expect(try Self.storedRows(store, name: "feed", section: section).runs.isEmpty, "section \(section)") }
+        for section in 0..<3 { #expect(try await Self.storedRows(store, name: "feed", section: section).runs.isEmpty, "section \(section)") }
         #expect(try await temporary.reopen().spec(named: "feed")?.canonicalText == spec.canonicalText)
         try await IncrementalUpdateTests.expectMatchesFullRecompute(store, name: "feed", extents: [390], expected: spec, seed: 0, step: "re-saved")
     }

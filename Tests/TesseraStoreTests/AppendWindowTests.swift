@@ -12,25 +12,21 @@ import TesseraTestSupport
 struct AppendWindowTests {
     /// The layout's row totals and its section rows' geometries (slots
     /// aside: they name cells, not places), as the backend holds them.
-    static func stored(_ store: LayoutStore, name: String, crossExtent: Double) throws -> (totals: LayoutTotals, sections: [SectionGeometry])? {
-        var result: (LayoutTotals, [SectionGeometry])?
-        try store.read { rows in
-            guard let record = try rows.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version) else { return }
-            result = (record.totals, try rows.sections(layoutID: record.layout.id).map(\.geometry))
+    static func stored(_ store: LayoutStore, name: String, crossExtent: Double) async throws -> (totals: LayoutTotals, sections: [SectionGeometry])? {
+        try await store.readAsync { rows -> (totals: LayoutTotals, sections: [SectionGeometry])? in
+            guard let record = try rows.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version) else { return nil }
+            return (record.totals, try rows.sections(layoutID: record.layout.id).map(\.geometry))
         }
-        return result
     }
 
-    static func expectSameRows(_ appended: LayoutStore, _ whole: LayoutStore, extents: [Double], _ step: String) throws {
+    static func expectSameRows(_ appended: LayoutStore, _ whole: LayoutStore, extents: [Double], _ step: String) async throws {
         for extent in extents {
-            let (got, expected) = (try stored(appended, name: "feed", crossExtent: extent), try stored(whole, name: "feed", crossExtent: extent))
+            let (got, expected) = (try await stored(appended, name: "feed", crossExtent: extent), try await stored(whole, name: "feed", crossExtent: extent))
             let (a, b) = (try #require(got), try #require(expected))
             #expect(a.sections == b.sections, "\(step) @\(extent)")
-            #expect(
-                [a.totals.contentLength, Double(a.totals.sectionCount), Double(a.totals.cellCount), Double(a.totals.elementCount), a.totals.overhang]
-                    == [b.totals.contentLength, Double(b.totals.sectionCount), Double(b.totals.cellCount), Double(b.totals.elementCount), b.totals.overhang],
-                "\(step) @\(extent): \(a.totals) against \(b.totals)"
-            )
+            let totals: [Double] = [a.totals.contentLength, Double(a.totals.sectionCount), Double(a.totals.cellCount), Double(a.totals.elementCount), a.totals.overhang]
+            let expectedTotals: [Double] = [b.totals.contentLength, Double(b.totals.sectionCount), Double(b.totals.cellCount), Double(b.totals.elementCount), b.totals.overhang]
+            #expect(totals == expectedTotals, "\(step) @\(extent): \(a.totals) against \(b.totals)")
         }
     }
 
@@ -42,7 +38,7 @@ struct AppendWindowTests {
         var spec = try Spec(jsonText: json)
         var random = SeededRandom(seed: seed)
         let extents = [extent, extent + 37.5]
-        let appended = try TemporaryStore(backend)
+        let appended = try await TemporaryStore(backend)
         try await appended.store.save(spec, as: "feed", crossExtents: extents)
         for step in 0..<6 {
             let section = random.int(0...(spec.sections.count - 1))
@@ -51,9 +47,9 @@ struct AppendWindowTests {
             spec.sections[section].items = spec.sections[section].items.appending(items)
             // The sections before it are kept, untouched.
             #expect(report.layouts.allSatisfy { $0.kept >= section && $0.recomputed == 0 }, "seed \(seed) step \(step): \(report.layouts)")
-            let whole = try TemporaryStore(backend)
+            let whole = try await TemporaryStore(backend)
             try await whole.store.save(spec, as: "feed", crossExtents: extents)
-            try Self.expectSameRows(appended.store, whole.store, extents: extents, "seed \(seed) step \(step): append \(items.count) to \(section)")
+            try await Self.expectSameRows(appended.store, whole.store, extents: extents, "seed \(seed) step \(step): append \(items.count) to \(section)")
             whole.store.close()
         }
         try await IncrementalUpdateTests.expectMatchesFullRecompute(
@@ -70,12 +66,12 @@ struct AppendWindowTests {
               {"layout": {"kind": "grid", "fraction": 4}, "items": {"count": 6000, "cycle": [{}]}}
             ]}
             """#)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         // 72 groups of cells: too many rows for a directory summary (which a write rebuilds from every row).
         try await store.save(spec, as: "feed", crossExtents: [390])
         // Section 0's row no longer matches its checksum.
-        try temporary.execute("UPDATE layout_sections SET checksum = checksum + 1 WHERE section = 0")
+        try await temporary.execute("UPDATE layout_sections SET checksum = checksum + 1 WHERE section = 0")
         let items = [Item](repeating: Item(), count: 7)
         let report = try await store.append(name: "feed", section: 2, items: items)
         spec.sections[2].items = spec.sections[2].items.appending(items)

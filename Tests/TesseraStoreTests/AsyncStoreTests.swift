@@ -3,6 +3,7 @@ import Synchronization
 import Foundation
 import Testing
 import TesseraLayout
+import TesseraInMemory
 import TesseraTestSupport
 @testable import TesseraStore
 
@@ -13,9 +14,6 @@ struct AsyncStoreTests {
     }
 
     static let everything = Rect(x: 0, y: 0, width: 1000, height: 1e7)
-
-    /// Calls the synchronous API from async code (which would pick the async overloads).
-    static func sync<T>(_ body: () throws -> T) rethrows -> T { try body() }
 
     /// Starts `body` on a thread of its own; the returned function waits for its result.
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> @Sendable () async throws -> T {
@@ -45,23 +43,24 @@ struct AsyncStoreTests {
         }
     }
 
-    @Test("async queries answer exactly like the sync ones", arguments: TestBackend.all, UInt64(1)...8)
+    @Test("async queries answer exactly like the in-memory engine", arguments: TestBackend.all, UInt64(1)...8)
     func sameAnswers(backend: TestBackend, seed: UInt64) async throws {
         var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
         let (json, extent) = generator.spec(maxSections: 4, maxItems: 300)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
-        try await store.save(try Spec(jsonText: json), as: "random", crossExtents: [extent])
+        let spec = try Spec(jsonText: json)
+        try await store.save(spec, as: "random", crossExtents: [extent])
+        let memory = try LayoutEngine().layout(spec, crossExtent: extent)
         var random = SeededRandom(seed: seed)
         let height = try await store.contentSize(name: "random", crossExtent: extent).height
         for _ in 0..<20 {
             let rect = Rect(x: random.double(-10...extent), y: random.double(-10...max(height, 1)), width: random.double(0...200), height: random.double(0...900))
-            let sync = try Self.sync { try store.elements(name: "random", crossExtent: extent, in: rect) }
-            #expect(try await store.elements(name: "random", crossExtent: extent, in: rect) == sync)
-            let visible = try Self.sync { try store.visibleElements(name: "random", crossExtent: extent, viewport: rect) }
-            #expect(try await store.visibleElements(name: "random", crossExtent: extent, viewport: rect) == visible)
+            #expect(try await store.elements(name: "random", crossExtent: extent, in: rect) == memory.elements(in: rect))
+            #expect(try await store.visibleElements(name: "random", crossExtent: extent, viewport: rect) == memory.visibleElements(viewport: rect))
         }
-        let all = try Self.sync { try store.elements(name: "random", crossExtent: extent, in: Self.everything) }
+        let all = try await store.elements(name: "random", crossExtent: extent, in: Self.everything)
+        #expect(all == memory.elements(in: Self.everything))
         for cell in all.filter({ $0.kind == .cell }).prefix(5) {
             let item = try #require(cell.item)
             #expect(try await store.element(name: "random", crossExtent: extent, section: cell.section, item: item) == cell)
@@ -72,7 +71,7 @@ struct AsyncStoreTests {
 
     @Test("a spec that changes while a query's computation runs is laid out again as it now is, not refused", arguments: TestBackend.all)
     func specChangesDuringComputation(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend, registry: GateLayout.registry)
+        let temporary = try await TemporaryStore(backend, registry: GateLayout.registry)
         let store = temporary.store
         let gate = Gate.make()
         try await store.save(GateLayout.spec(gate: gate, count: 10), as: "gated")
@@ -87,7 +86,7 @@ struct AsyncStoreTests {
     @Test("tasks asking for one missing layout share one computation, which holds no lock: other reads and writes go on",
           arguments: TestBackend.all)
     func sharedComputation(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend, registry: GateLayout.registry)
+        let temporary = try await TemporaryStore(backend, registry: GateLayout.registry)
         let store = temporary.store
         let gate = Gate.make()
         try await store.save(GateLayout.spec(gate: gate), as: "gated")
@@ -123,7 +122,7 @@ struct AsyncStoreTests {
     @Test("an unknown spec, a bad width or a layout not to compute are answered from a read while a writer works",
           arguments: TestBackend.all)
     func readsDoNotWaitForTheWriter(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend, registry: GateLayout.registry)
+        let temporary = try await TemporaryStore(backend, registry: GateLayout.registry)
         let store = temporary.store
         try await store.save(Self.grid(), as: "other", crossExtents: [300])
         let gate = Gate.make()
@@ -138,8 +137,8 @@ struct AsyncStoreTests {
         #expect(unknown?.spec == "nope")
         let badWidth = await #expect(throws: StoreError.self) { try await store.elements(name: "other", crossExtent: -5, in: Self.everything) }
         #expect(badWidth?.code == .invalidArgument)
-        let notComputed = #expect(throws: StoreError.self) {
-            try Self.sync { try store.elements(name: "other", crossExtent: 500, in: Self.everything, computeIfMissing: false) }
+        let notComputed = await #expect(throws: StoreError.self) {
+            try await store.elements(name: "other", crossExtent: 500, in: Self.everything, computeIfMissing: false)
         }
         #expect(notComputed?.code == .notFound)
         #expect(notComputed?.crossExtent == 500)
@@ -154,7 +153,7 @@ struct AsyncStoreTests {
 
     @Test("a query that may not compute answers notFound for a stale layout, and leaves it stale", arguments: TestBackend.all)
     func noComputeOnStale(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(), as: "feed", crossExtents: [300])
         try await store.invalidate(name: "feed")
@@ -169,7 +168,7 @@ struct AsyncStoreTests {
 
     @Test("a cancelled async save stops between chunks of cells and leaves nothing behind", arguments: TestBackend.all)
     func cancelledSave(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend, registry: GateLayout.registry)
+        let temporary = try await TemporaryStore(backend, registry: GateLayout.registry)
         let store = temporary.store
         try await store.save(Self.grid(), as: "other", crossExtents: [300])
         let gate = Gate.make()
@@ -186,7 +185,7 @@ struct AsyncStoreTests {
 
     @Test("a task cancelled before its write starts writes nothing", arguments: TestBackend.all)
     func cancelledBeforeStart(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }

@@ -48,7 +48,7 @@ struct BatchPrecomputeTests {
     @Test("a batch stores what saving each spec stores, frame for frame", arguments: TestBackend.all)
     func equalsOneByOne(backend: TestBackend) async throws {
         var specs: [Spec] = []
-        let single = try TemporaryStore(backend)
+        let single = try await TemporaryStore(backend)
         for seed in UInt64(1)...24 {
             var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
             var spec = try Spec(jsonText: generator.spec(maxSections: 4, maxItems: 80).json)
@@ -58,7 +58,7 @@ struct BatchPrecomputeTests {
             specs.append(spec)
         }
         #expect(specs.count > 12)
-        let batch = try TemporaryStore(backend)
+        let batch = try await TemporaryStore(backend)
         let store = batch.store
         let report = try await store.saveBatch(
             // A generous time limit: this test counts the spec limit's transactions.
@@ -76,7 +76,7 @@ struct BatchPrecomputeTests {
 
     @Test("with .skip a failing spec is rolled back alone, mid-transaction", arguments: TestBackend.all)
     func skipRollsBackAlone(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let specs = try [Self.feed("a", items: 20), Self.feed("b", items: 30), Self.bad("bad"), Self.feed("c", items: 40), Self.feed("d", items: 50)]
         let store = temporary.store
         let report = try await store.saveBatch(
@@ -92,7 +92,7 @@ struct BatchPrecomputeTests {
         #expect(try await temporary.store.specs().map(\.name) == ["a", "b", "c", "d"])
         #expect(try await temporary.store.layouts().count == 8)
         #expect(try await temporary.store.check().isHealthy)
-        let one = try TemporaryStore(backend)
+        let one = try await TemporaryStore(backend)
         for spec in specs where spec.name != "bad" { try await one.store.save(spec, crossExtents: Self.extents) }
         #expect(try await Self.contents(temporary.store) == Self.contents(one.store))
     }
@@ -112,7 +112,7 @@ struct BatchPrecomputeTests {
 
     @Test("with .stop the specs before the failure are stored and nothing after it is read", arguments: TestBackend.all)
     func stopKeepsWhatCameBefore(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let specs = try [Self.feed("a", items: 20), Self.feed("b", items: 30), Self.bad("bad"), Self.feed("c", items: 40)]
         let (report, taken) = try await Self.batchCountingReads(specs, into: temporary.store)
         #expect(taken == 3)
@@ -124,7 +124,7 @@ struct BatchPrecomputeTests {
 
     @Test("with .stop a stored spec that fails only in its update stops the batch before the next spec is read", arguments: TestBackend.all)
     func stopOnUpdateFailure(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(Self.feed("b", items: 30), crossExtents: Self.extents)
         let storedB = try await temporary.store.specs()
         // Stored, so laid out in the write (an update), not before it.
@@ -142,11 +142,11 @@ struct BatchPrecomputeTests {
 
     @Test("a name given twice in one batch: both are saved in order and the later wins, whether its layouts were computed ahead or not", arguments: TestBackend.all)
     func repeatedName(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let first = try Self.feed("twice", items: 20), second = try Self.feed("twice", items: 44, fraction: 4)
         let report = try await temporary.store.saveBatch([first, Self.feed("other", items: 9), second], crossExtents: Self.extents)
         #expect(report.saved == 3 && report.failures.isEmpty)
-        let one = try TemporaryStore(backend)
+        let one = try await TemporaryStore(backend)
         for spec in [first, second] { try await one.store.save(spec, crossExtents: Self.extents) }
         try await one.store.save(Self.feed("other", items: 9), crossExtents: Self.extents)
         #expect(try await Self.contents(temporary.store) == Self.contents(one.store))
@@ -158,10 +158,10 @@ struct BatchPrecomputeTests {
     func largeSpecInWrite(backend: TestBackend) async throws {
         let specs = try [Self.feed("small", items: 30), Self.feed("large", items: 40_000), Self.feed("after", items: 20)]
         #expect(try #require(specs[1].knownItemCount) * Self.extents.count > LayoutStore.batchBufferedCells)
-        let batch = try TemporaryStore(backend)
+        let batch = try await TemporaryStore(backend)
         let report = try await batch.store.saveBatch(specs, crossExtents: Self.extents, onFailure: .stop)
         #expect(report.saved == 3 && report.layoutsComputed == 6)
-        let one = try TemporaryStore(backend)
+        let one = try await TemporaryStore(backend)
         for spec in specs { try await one.store.save(spec, crossExtents: Self.extents) }
         #expect(try await Self.contents(batch.store) == Self.contents(one.store))
         #expect(try await batch.store.check().isHealthy)
@@ -169,7 +169,7 @@ struct BatchPrecomputeTests {
 
     @Test("a batch cancelled while its specs are read keeps the transactions committed before and rolls back the one under way", arguments: TestBackend.all)
     func cancelledWhileReading(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let flag = CancellationFlag()
         let specs = try (0..<8).map { try Self.feed("feed-\($0)", items: 12) }
         let store = temporary.store
@@ -195,7 +195,7 @@ struct BatchPrecomputeTests {
 
     @Test("running a batch again writes nothing; a changed spec is updated incrementally", arguments: TestBackend.all)
     func rerunIsIdempotent(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         var specs = try (0..<6).map { try Self.feed("feed-\($0)", items: 10 + 7 * $0) }
         let progress = Mutex<[BatchProgress]>([])
@@ -204,14 +204,14 @@ struct BatchPrecomputeTests {
         #expect(progress.withLock { $0.last } == BatchProgress(specsDone: 6, saved: 6, layoutsComputed: 12))
         let layouts = try await store.layouts()
         let stored = try await store.specs()
-        let bytes = store.fileBytes
+        let bytes = await store.fileBytes
 
         let again = try await store.saveBatch(specs, crossExtents: Self.extents)
         #expect(again.unchanged == 6 && again.saved == 0 && again.layoutsComputed == 0)
         // Same ids, same compute times, same update times: nothing was written.
         #expect(try await store.layouts() == layouts)
         #expect(try await store.specs() == stored)
-        #expect(store.fileBytes == bytes)
+        #expect(await store.fileBytes == bytes)
         // One width fewer is still unchanged: every width asked for is fresh.
         #expect(try await store.saveBatch(specs, crossExtents: [300]).unchanged == 6)
 
@@ -237,7 +237,7 @@ struct BatchPrecomputeTests {
 
     @Test("a spec without a name fails with its index", arguments: TestBackend.all)
     func unnamedSpec(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         var unnamed = try Self.feed("x", items: 5)
         unnamed.name = nil
         let specs = try [Self.feed("a", items: 5), unnamed, Self.feed("b", items: 5)]
@@ -254,7 +254,7 @@ struct BatchPrecomputeTests {
 
     @Test("the async form stores the batch, and a cancelled one keeps only committed transactions", arguments: TestBackend.all)
     func asyncBatch(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let specs = try (0..<5).map { try Self.feed("feed-\($0)", items: 12) }
         let report = try await temporary.store.saveBatch(specs, crossExtents: Self.extents)
         #expect(report.saved == 5)

@@ -80,7 +80,7 @@ struct BreakpointPropertyTests {
             for width in [minimum - 0.25, minimum, minimum + 0.25] where width >= 1 { sides.insert(width) }
         }
         let widths = sides.sorted()
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(spec, as: "feed", crossExtents: widths)
         for width in widths {
             let reading = try LayoutEngine().layout(Self.merged(object, extent: width), crossExtent: width)

@@ -47,7 +47,7 @@ struct BreakpointStoreTests {
     @Test("each extent gets its own parameters; a breakpoint change lays out again only the extents it reaches",
           arguments: TestBackend.all)
     func changeOneBreakpoint(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         let original = try Self.spec(Self.before)
         try await store.save(original, as: "feed", crossExtents: Self.extents)
@@ -84,7 +84,7 @@ struct BreakpointStoreTests {
         var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
         let (json, extent) = generator.spec(sections: 1...4, items: 1...50, axis: seed % 2 == 0 ? .vertical : .horizontal)
         let spec = try Spec(jsonText: json)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(spec, as: "feed", crossExtents: [extent])
         let memory = try LayoutEngine().layout(spec, crossExtent: extent)

@@ -15,7 +15,7 @@ struct CheckTests {
     @Test("a store of random specs, updated and appended to, checks healthy", arguments: TestBackend.all, UInt64(1)...6)
     func healthy(backend: TestBackend, seed: UInt64) async throws {
         var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         let (json, extent) = generator.spec(maxSections: 5, maxItems: 700)
         let spec = try Spec(jsonText: json)
@@ -91,12 +91,12 @@ struct CheckTests {
 
     @Test("damage to stored rows is found and named", arguments: TestBackend.all, damages.indices)
     func damage(backend: TestBackend, index: Int) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(600), as: "grid", crossExtents: [300])
         #expect(try await store.check().isHealthy)
         let damage = Self.damages[index]
-        try temporary.change(sql: damage.sql, postgres: damage.postgres?.sql, memory: damage.memory)
+        try await temporary.change(sql: damage.sql, postgres: damage.postgres?.sql, memory: damage.memory)
         let expected = backend == .sqlite ? damage.expected : damage.postgres?.expected ?? damage.expected
         let report = try await store.check()
         #expect(!report.isHealthy)
@@ -105,10 +105,10 @@ struct CheckTests {
 
     @Test("a damaged spec is reported and never guessed: repair leaves it, and computing one of its layouts fails with .damaged", arguments: TestBackend.all)
     func damagedSpec(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(600), as: "grid", crossExtents: [300])
-        try temporary.change(sql: "UPDATE spec_sections SET checksum = checksum + 1 WHERE section = 1") { tables in
+        try await temporary.change(sql: "UPDATE spec_sections SET checksum = checksum + 1 WHERE section = 1") { tables in
             tables.alterSpecSections { if $0.section == 1 { $0.checksum += 1 } }
         }
         let report = try await store.check(repair: true)
@@ -125,12 +125,12 @@ struct CheckTests {
 
     @Test("repair marks exactly the layouts with damaged rows stale, and they are computed again whole", arguments: TestBackend.all)
     func repairDamagedLayout(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(600), as: "grid", crossExtents: [300, 500])
         let everything = Rect(x: 0, y: 0, width: 500, height: 1e6)
         let before = try await store.elements(name: "grid", crossExtent: 300, in: everything)
-        try temporary.change(sql: """
+        try await temporary.change(sql: """
             UPDATE layout_sections SET checksum = checksum + 1
             WHERE section = 0 AND layout_id = (SELECT id FROM layouts WHERE cross_extent = 300)
             """) { tables in
@@ -140,7 +140,7 @@ struct CheckTests {
         // A handle that has not read this layout before answers from its
         // directory summary (verified, the section's intact copy): the right
         // frames; the row it no longer reads is the check's to find.
-        let other = try temporary.reopen()
+        let other = try await temporary.reopen()
         #expect(try await other.elements(name: "grid", crossExtent: 300, in: everything, computeIfMissing: false) == before)
         let report = try await store.check(repair: true)
         #expect(report.markedStale.map(\.crossExtent) == [300])

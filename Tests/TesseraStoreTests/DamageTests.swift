@@ -78,7 +78,7 @@ struct DamageTests {
         do {
             let store = try LayoutStore(path: path)
             try await store.save(try Spec(jsonText: spec), as: "feed", crossExtents: [390])
-            store.finishBackgroundWork()
+            await store.finishBackgroundWork()
         }
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         let answer = try await Self.answer(try LayoutStore(path: path, loadsDirectoriesInline: true))
@@ -135,12 +135,12 @@ struct DamageTests {
 
     @Test("an append over a damaged row fails with .damaged and leaves the layout as it was", arguments: TestBackend.all, writeDamages.indices)
     func appendOverDamage(backend: TestBackend, index: Int) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         let spec = try Spec(jsonText: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 600, "cycle": [{}]}}]}"#)
         try await store.save(spec, as: "feed", crossExtents: [300])
         let damage = Self.writeDamages[index]
-        try temporary.change(sql: damage.sql, postgres: damage.postgres, memory: damage.memory)
+        try await temporary.change(sql: damage.sql, postgres: damage.postgres, memory: damage.memory)
         let error = try await #require(throws: StoreError.self) { try await store.append(name: "feed", section: 0, items: [Item(), Item()]) }
         #expect(error.code == .damaged, "\(damage.what): \(error)")
         let report = try await store.check()
@@ -150,13 +150,13 @@ struct DamageTests {
 
     @Test("a write that changes a damaged row fails with .damaged instead of sealing it; marking a damaged layout stale still works", arguments: TestBackend.all)
     func changeOverDamage(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 30, "cycle": [{}]}}]}"#)
         try await store.save(spec, as: "feed", crossExtents: [300])
-        try temporary.change(sql: "UPDATE specs SET checksum = checksum + 1", postgres: nil) { tables in tables.alterSpecs { $0.checksum += 1 } }
-        try temporary.change(sql: "UPDATE layouts SET checksum = checksum + 1", postgres: nil) { tables in tables.alterLayouts { $0.checksum += 1 } }
-        let (specID, layoutID) = try store.read { rows -> (Int64, Int64) in
+        try await temporary.change(sql: "UPDATE specs SET checksum = checksum + 1", postgres: nil) { tables in tables.alterSpecs { $0.checksum += 1 } }
+        try await temporary.change(sql: "UPDATE layouts SET checksum = checksum + 1", postgres: nil) { tables in tables.alterLayouts { $0.checksum += 1 } }
+        let (specID, layoutID) = try await store.readAsync { rows -> (Int64, Int64) in
             var ids: (Int64, Int64) = (0, 0)
             try rows.rows.scan(.layouts, .all) { row in ids = (row[1].integer ?? 0, row[0].integer ?? 0); return false }
             return ids

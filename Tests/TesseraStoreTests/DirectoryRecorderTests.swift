@@ -11,8 +11,8 @@ import TesseraTestSupport
 struct DirectoryRecorderTests {
     /// The summary on the row of `name` at `extent`, and the one its rows,
     /// read back and verified, make.
-    static func summaries(_ store: LayoutStore, name: String, crossExtent: Double) throws -> (stored: [UInt8]?, ofRows: [UInt8]?) {
-        try store.read { storage in
+    static func summaries(_ store: LayoutStore, name: String, crossExtent: Double) async throws -> (stored: [UInt8]?, ofRows: [UInt8]?) {
+        try await store.readAsync { storage in
             let record = try #require(try storage.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version))
             let rows = try LayoutStore.directoryRows(of: record, storage: storage, location: "test")
             let ofRows = DirectorySummary.encode(sections: rows.sections, groups: rows.groups, layoutID: record.layout.id, revision: record.revision)
@@ -22,7 +22,7 @@ struct DirectoryRecorderTests {
 
     @Test("random specs saved one by one and in a batch: each summary is the rows' own, none past 64 rows", arguments: TestBackend.all)
     func summariesAreTheRows(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         var generator = RandomSpecGenerator(seed: 41, kinds: allKinds)
         var summarized = 0
         var unsummarized = 0
@@ -43,7 +43,7 @@ struct DirectoryRecorderTests {
         let report = try await temporary.store.saveBatch(batch, crossExtents: [320, 411])
         #expect(report.saved == batch.count, "\(report.failures.map(\.error.message))")
         for layout in try await temporary.store.layouts() {
-            let (stored, ofRows) = try Self.summaries(temporary.store, name: layout.specName, crossExtent: layout.crossExtent)
+            let (stored, ofRows) = try await Self.summaries(temporary.store, name: layout.specName, crossExtent: layout.crossExtent)
             // A Bool: two summaries of up to 2 KB each would fill the log.
             let same = stored == ofRows
             #expect(same, "\(layout.specName) at \(layout.crossExtent): \(stored?.count ?? 0) bytes stored, \(ofRows?.count ?? 0) of the rows")

@@ -12,22 +12,22 @@ struct DirectorySummaryTests {
     static let everything = Rect(x: -1e6, y: -1e6, width: 4e6, height: 4e6)
 
     /// The summary stored on the layout's row now.
-    static func summary(_ store: LayoutStore, name: String, crossExtent: Double) throws -> [UInt8]? {
-        try store.read { try $0.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version)?.directorySummary }
+    static func summary(_ store: LayoutStore, name: String, crossExtent: Double) async throws -> [UInt8]? {
+        try await store.readAsync { try $0.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version)?.directorySummary }
     }
 
     /// Clears every summary behind the store's back, as a store written
     /// before schema version 9 has none.
-    static func clearSummaries(_ temporary: TemporaryStore) throws {
-        try temporary.change(sql: "UPDATE layouts SET directory_summary = NULL") { tables in
+    static func clearSummaries(_ temporary: TemporaryStore) async throws {
+        try await temporary.change(sql: "UPDATE layouts SET directory_summary = NULL") { tables in
             tables.alterLayouts { $0.directorySummary = nil }
         }
     }
 
     /// Sets the summary of every layout to `bytes`, behind the store's back.
-    static func setSummaries(_ temporary: TemporaryStore, to bytes: [UInt8]) throws {
+    static func setSummaries(_ temporary: TemporaryStore, to bytes: [UInt8]) async throws {
         let hex = bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
-        try temporary.change(
+        try await temporary.change(
             sql: "UPDATE layouts SET directory_summary = X'\(hex)'",
             postgres: "UPDATE layouts SET directory_summary = '\\x\(hex)'::bytea"
         ) { tables in
@@ -40,17 +40,17 @@ struct DirectorySummaryTests {
     static func gridFeed(
         _ backend: TestBackend
     ) async throws -> (TemporaryStore, LayoutRecord, (sections: [SectionRecord], groups: [SectionGroups.Rows])) {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(try StoreConformanceTests.grid(600), as: "feed", crossExtents: [300])
-        let record = try #require(try temporary.store.read {
+        let record = try #require(try await temporary.store.readAsync {
             try $0.layoutRecord(name: "feed", crossExtent: 300, engineVersion: LayoutEngine.version)
         })
-        return (temporary, record, try temporary.store.read { try LayoutStore.directoryRows(of: record, storage: $0, location: "test") })
+        return (temporary, record, try await temporary.store.readAsync { try LayoutStore.directoryRows(of: record, storage: $0, location: "test") })
     }
 
     /// Queries of a random layout through store objects opened anew (each
     /// query a first look at the layout), against the engine's answer.
-    static func firstQueries(_ temporary: TemporaryStore, extent: Double, memory: LayoutResult, seed: UInt64) throws {
+    static func firstQueries(_ temporary: TemporaryStore, extent: Double, memory: LayoutResult, seed: UInt64) async throws {
         var random = SeededRandom(seed: seed &* 7919)
         let size = memory.contentSize
         for _ in 0..<6 {
@@ -58,10 +58,10 @@ struct DirectorySummaryTests {
                 x: random.quarter(-50...(size.width + 50)), y: random.quarter(-50...(size.height + 50)),
                 width: random.quarter(0...500), height: random.quarter(0...900)
             )
-            let fresh = try temporary.reopen()
-            let hits = try fresh.elements(name: "random", crossExtent: extent, in: rect, computeIfMissing: false)
+            let fresh = try await temporary.reopen()
+            let hits = try await fresh.elements(name: "random", crossExtent: extent, in: rect, computeIfMissing: false)
             #expect(hits == LayoutStoreRoundTripTests.bruteForce(memory.elements, rect), "seed \(seed) rect \(rect)")
-            let pinned = try temporary.reopen().visibleElements(name: "random", crossExtent: extent, viewport: rect, computeIfMissing: false)
+            let pinned = try await temporary.reopen().visibleElements(name: "random", crossExtent: extent, viewport: rect, computeIfMissing: false)
             #expect(pinned == memory.visibleElements(viewport: rect), "seed \(seed) viewport \(rect)")
             fresh.close()
         }
@@ -73,26 +73,26 @@ struct DirectorySummaryTests {
         let (json, extent) = generator.spec(maxSections: 5, maxItems: 400)
         let spec = try Spec(jsonText: json)
         let memory = try LayoutEngine().layout(spec, crossExtent: extent)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(spec, as: "random", crossExtents: [extent])
-        #expect(try Self.summary(temporary.store, name: "random", crossExtent: extent) != nil, "seed \(seed)")
-        try Self.firstQueries(temporary, extent: extent, memory: memory, seed: seed)
-        try Self.clearSummaries(temporary)
-        #expect(try Self.summary(temporary.store, name: "random", crossExtent: extent) == nil)
-        try Self.firstQueries(temporary, extent: extent, memory: memory, seed: seed)
+        #expect(try await Self.summary(temporary.store, name: "random", crossExtent: extent) != nil, "seed \(seed)")
+        try await Self.firstQueries(temporary, extent: extent, memory: memory, seed: seed)
+        try await Self.clearSummaries(temporary)
+        #expect(try await Self.summary(temporary.store, name: "random", crossExtent: extent) == nil)
+        try await Self.firstQueries(temporary, extent: extent, memory: memory, seed: seed)
         #expect(try await temporary.store.check().isHealthy)
     }
 
     @Test("a summary that fails its checksum, or is another revision's, is damage: reported by the query and by the check", arguments: TestBackend.all)
     func damage(backend: TestBackend) async throws {
         let spec = try StoreConformanceTests.grid(600)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(spec, as: "feed", crossExtents: [300])
-        let intact = try #require(try Self.summary(temporary.store, name: "feed", crossExtent: 300))
+        let intact = try #require(try await Self.summary(temporary.store, name: "feed", crossExtent: 300))
         let rect = Rect(x: 0, y: 0, width: 300, height: 800)
         func expectDamage(_ reason: String) async throws {
-            let error = try #require(throws: StoreError.self) {
-                try temporary.reopen().elements(name: "feed", crossExtent: 300, in: rect, computeIfMissing: false)
+            let error = try await #require(throws: StoreError.self) {
+                try await temporary.reopen().elements(name: "feed", crossExtent: 300, in: rect, computeIfMissing: false)
             }
             #expect(error.code == .damaged && error.message.contains("directory summary \(reason)"), "\(error.message)")
             let report = try await temporary.reopen().check()
@@ -102,16 +102,16 @@ struct DirectorySummaryTests {
         // One bit flipped in a bound.
         var flipped = intact
         flipped[flipped.count / 2] ^= 0x10
-        try Self.setSummaries(temporary, to: flipped)
+        try await Self.setSummaries(temporary, to: flipped)
         try await expectDamage("does not match its checksum")
         // Cut short.
-        try Self.setSummaries(temporary, to: Array(intact.prefix(16)))
+        try await Self.setSummaries(temporary, to: Array(intact.prefix(16)))
         try await expectDamage("is 16 bytes long")
 
         // Intact, but the layout's row moved on (a writer that left it behind).
-        try Self.setSummaries(temporary, to: intact)
+        try await Self.setSummaries(temporary, to: intact)
         #expect(try await temporary.reopen().elements(name: "feed", crossExtent: 300, in: rect, computeIfMissing: false).count > 0)
-        try temporary.change(sql: "UPDATE layouts SET revision = revision + 1") { tables in
+        try await temporary.change(sql: "UPDATE layouts SET revision = revision + 1") { tables in
             tables.alterLayouts { $0.revision += 1; $0.resum() }
         }
         try await expectDamage("is of layout")
@@ -126,7 +126,7 @@ struct DirectorySummaryTests {
         let wrong = try #require(DirectorySummary.encode(
             sections: sections, groups: rows.groups, layoutID: record.layout.id, revision: record.revision
         ))
-        try Self.setSummaries(temporary, to: wrong)
+        try await Self.setSummaries(temporary, to: wrong)
         let report = try await temporary.reopen().check()
         #expect(report.problems.map(\.message) == ["its directory summary does not hold what its section and cell group rows hold"])
     }
@@ -158,29 +158,29 @@ struct DirectorySummaryTests {
             },
         ]
         for bytes in wrong {
-            try Self.setSummaries(temporary, to: bytes)
-            let error = try #require(throws: StoreError.self) {
-                try temporary.reopen().elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 800), computeIfMissing: false)
+            try await Self.setSummaries(temporary, to: bytes)
+            let error = try await #require(throws: StoreError.self) {
+                try await temporary.reopen().elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 800), computeIfMissing: false)
             }
             #expect(error.code == .damaged && error.message.contains("the layout's section 0 lacks cell groups of its 600 items"), "\(error.message)")
             let report = try await temporary.reopen().check()
             #expect(report.problems.map(\.message) == ["its directory summary does not hold what its section and cell group rows hold"])
         }
         // The summary of the rows themselves answers.
-        try Self.setSummaries(temporary, to: try summary { _ in })
+        try await Self.setSummaries(temporary, to: try summary { _ in })
         #expect(try await temporary.reopen().elements(name: "feed", crossExtent: 300, in: Self.everything, computeIfMissing: false).count == 600)
         #expect(try await temporary.reopen().check().isHealthy)
     }
 
     @Test("every writer leaves the summary of the rows it wrote: save, batch, update, append, resize; grown past 64 rows, none", arguments: TestBackend.all)
     func writersKeepIt(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         func expectSummarized(_ spec: Spec, _ step: String, summarized: Bool = true) async throws {
             for extent in [300.0, 400] {
-                #expect(try (Self.summary(store, name: "feed", crossExtent: extent) != nil) == summarized, "\(step) at \(extent)")
+                #expect(try await (Self.summary(store, name: "feed", crossExtent: extent) != nil) == summarized, "\(step) at \(extent)")
                 let memory = try LayoutEngine().layout(spec, crossExtent: extent)
-                let fresh = try temporary.reopen()
+                let fresh = try await temporary.reopen()
                 #expect(try await fresh.elements(name: "feed", crossExtent: extent, in: Self.everything, computeIfMissing: false) == memory.elements, "\(step)")
                 let report = try await fresh.check()
                 #expect(report.isHealthy, "\(step): \(report.problems)")
@@ -219,7 +219,7 @@ struct DirectorySummaryTests {
 
         // A batch stores its layouts through buffers: summarized too.
         _ = try await store.saveBatch([try spec([7, 7]).named("batched")], crossExtents: [300])
-        #expect(try Self.summary(store, name: "batched", crossExtent: 300) != nil)
+        #expect(try await Self.summary(store, name: "batched", crossExtent: 300) != nil)
         #expect(try await store.check().isHealthy)
     }
 }

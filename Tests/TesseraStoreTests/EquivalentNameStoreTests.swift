@@ -15,7 +15,7 @@ struct EquivalentNameStoreTests {
 
     @Test("random equivalent pairs: the second save updates the first, and every read under either spelling answers it", arguments: TestBackend.all)
     func pairs(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         var random = SeededRandom(seed: 0x4E46_43)
         let small = try Self.spec(items: 7)
@@ -34,9 +34,7 @@ struct EquivalentNameStoreTests {
             for name in [first, second] {
                 #expect(try await store.contentSize(name: name, crossExtent: 390) == expected.contentSize)
                 #expect(try await store.visibleElements(name: name, crossExtent: 390, viewport: viewport) == expected.visibleElements(viewport: viewport))
-                // The synchronous read, as a thread of its own calls it.
-                let sync = { () throws -> [LayoutElement] in try store.elements(name: name, crossExtent: 390, in: viewport) }
-                #expect(try sync() == expected.elements(in: viewport))
+                #expect(try await store.elements(name: name, crossExtent: 390, in: viewport) == expected.elements(in: viewport))
                 #expect(try await store.element(name: name, crossExtent: 390, section: 0, item: 6)?.frame == expected.element(section: 0, item: 6)?.frame)
                 #expect(try await store.layouts(name: name).map(\.crossExtent) == [390])
                 #expect(try await store.storedSpec(named: name).map { Array($0.name.utf8) } == stored)
@@ -62,7 +60,7 @@ struct EquivalentNameStoreTests {
 
     @Test("a spec's own name and a batch's names are normalized as a name to save as is")
     func specNames() async throws {
-        let temporary = try TemporaryStore()
+        let temporary = try await TemporaryStore()
         var random = SeededRandom(seed: 7)
         let (first, second) = EquivalentNames.pair(using: &random)
         var named = try Self.spec(items: 3)

@@ -21,7 +21,7 @@ struct FrameCacheTests {
     /// the next ones find them all in memory.
     @Test("a store caches a group's frames on its first use, and answers alike each time", arguments: TestBackend.all)
     func firstUseCaches(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         let spec = try Spec(jsonText: """
         {"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3, "itemSpacing": 2, "lineSpacing": 2},
@@ -72,7 +72,7 @@ struct FrameCacheTests {
         let (json, extent) = generator.spec(maxSections: 4, maxItems: 3000)
         let spec = try Spec(jsonText: json)
         let memory = try LayoutEngine().layout(spec, crossExtent: extent)
-        let temporary = try TemporaryStore(.sqlite)
+        let temporary = try await TemporaryStore(.sqlite)
         try await temporary.store.save(spec, as: "random", crossExtents: [extent])
         let budget = 8_000 + 12_000
         let store = try LayoutStore(path: temporary.store.location, cacheBudget: 8_000, frameCacheBudget: 12_000)
@@ -99,7 +99,7 @@ struct FrameCacheTests {
     /// append): the next query answers the new layout, then from memory again.
     @Test("a commit by the same handle between two queries is seen by the next", arguments: [TestBackend.sqlite, .memory])
     func commitBetweenQueries(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         func spec(_ count: Int, _ aspect: Double) throws -> Spec {
             try Spec(jsonText: """

@@ -79,7 +79,7 @@ struct FrameCarryTests {
     /// as the engine does.
     @Test("an append to a warm feed reads only the groups it changed", arguments: TestBackend.all, [2_100, 40_100])
     func appendKeepsWarmFrames(backend: TestBackend, count: Int) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         var spec = try Self.feed(count)
         try await store.save(spec, as: "feed", crossExtents: [390])
@@ -110,7 +110,7 @@ struct FrameCarryTests {
     /// are read again, the unchanged groups of both sections are not.
     @Test("an update carries the groups it left unchanged, not the others", arguments: TestBackend.all)
     func updateCarriesUnchanged(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         var spec = try Self.feed(2_100)
         try await store.save(spec, as: "feed", crossExtents: [390])
@@ -138,7 +138,7 @@ struct FrameCarryTests {
         var generator = RandomSpecGenerator(seed: seed &* 7919, kinds: allKinds)
         let (json, extent) = generator.spec(maxSections: 4, maxItems: 3000)
         var spec = try Spec(jsonText: json)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(spec, as: "random", crossExtents: [extent])
         // Odd seeds: a budget of a few groups' frames.
         let budgets = seed % 2 == 1 ? (20_000, 40_000) : (LayoutStore.defaultCacheBudget, LayoutStore.defaultFrameCacheBudget)
@@ -153,7 +153,7 @@ struct FrameCarryTests {
             revision = try #require(Self.directories(store).last).key.revision
             for query in 0..<8 {
                 let rect = LayoutStoreRoundTripTests.randomRect(in: memory.contentSize, using: &random)
-                let fresh = try temporary.reopen()
+                let fresh = try await temporary.reopen()
                 let expected = try await fresh.visibleElements(name: "random", crossExtent: extent, viewport: rect)
                 fresh.close()
                 #expect(expected == memory.visibleElements(viewport: rect), "seed \(seed) step \(step) query \(query)")
@@ -174,7 +174,7 @@ struct FrameCarryTests {
     /// Inline loads (a tool's store) carry as the others do.
     @Test("a directory loaded inline takes over the warm frames too")
     func inlineLoad() async throws {
-        let temporary = try TemporaryStore(.sqlite)
+        let temporary = try await TemporaryStore(.sqlite)
         var spec = try Self.feed(40_100)
         try await temporary.store.save(spec, as: "feed", crossExtents: [390])
         let store = try LayoutStore(path: temporary.store.location, loadsDirectoriesInline: true)

@@ -66,7 +66,7 @@ struct IncrementalUpdateTests {
         var pool = try Spec(jsonText: other.spec(maxSections: 6, maxItems: 120).json).sections
         var random = SeededRandom(seed: seed &* 977)
         let extents = [extent, extent + 97.5]
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(spec, as: "feed", crossExtents: extents)
         var nextID = spec.sections.count
@@ -126,7 +126,7 @@ struct IncrementalUpdateTests {
         {"format": 1, "sections": [{"layout": {"kind": "flow", "alignment": "justified"}, "items": [{"size": [100, 10]}, {"size": [100, 10]}]},
                                    {"layout": {"kind": "grid", "fraction": 2}, "header": {"size": 30, "pinned": true}, "items": {"count": 4, "cycle": [{}]}}]}
         """)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(spec, as: "feed", crossExtents: [300])
         let report = try await store.append(name: "feed", section: 0, items: [Item(width: 100, height: 20)])
@@ -150,7 +150,7 @@ struct IncrementalUpdateTests {
         {"format": 1, "sections": [{"layout": {"kind": "mozaik", "columnCount": 3, "rowHeight": 50},
           "items": [{"columns": 2, "rows": 2}, {"columns": 3}, {"columns": 2}]}]}
         """)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(spec, as: "wall", crossExtents: [300, 450])
         var expected = spec
@@ -172,7 +172,7 @@ struct IncrementalUpdateTests {
           {"id": "b", "layout": {"kind": "grid", "fraction": 2}, "items": {"count": 10, "cycle": [{}]}},
           {"id": "c", "layout": {"kind": "staggered", "columns": 2}, "items": {"count": 10, "cycle": [{"aspectRatio": 0.7}, {"aspectRatio": 1.3}]}}]}
         """)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(spec, as: "feed", crossExtents: [200])
         var edited = spec

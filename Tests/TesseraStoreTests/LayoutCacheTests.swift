@@ -15,13 +15,13 @@ struct LayoutCacheTests {
     @Test("many layouts in rotation stay within the budget, least recently used dropped first, and answer exactly", arguments: TestBackend.all)
     func budget(backend: TestBackend) async throws {
         // One directory's bytes, measured on a store of its own.
-        let probe = try TemporaryStore(backend, frameCacheBudget: 0)
+        let probe = try await TemporaryStore(backend, frameCacheBudget: 0)
         try await probe.store.save(Self.grid(2_000), as: "feed", crossExtents: [300])
         _ = try await probe.store.visibleElements(name: "feed", crossExtent: 300, viewport: Self.viewport)
         let oneDirectory = probe.store.cacheStatistics.bytes
         #expect(oneDirectory > 0)
         // Room for three of them.
-        let temporary = try TemporaryStore(backend, cacheBudget: 3 * oneDirectory + oneDirectory / 2, frameCacheBudget: 0)
+        let temporary = try await TemporaryStore(backend, cacheBudget: 3 * oneDirectory + oneDirectory / 2, frameCacheBudget: 0)
         let store = temporary.store
         var expected: [Double: [LayoutElement]] = [:]
         let widths: [Double] = [300, 320, 340, 360, 380, 400, 420, 440]
@@ -49,7 +49,7 @@ struct LayoutCacheTests {
 
     @Test("a large layout's first query goes through the index while its directory loads; later queries hit the cache", arguments: TestBackend.all)
     func firstQuery(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(20_000), as: "feed", crossExtents: [400])
         let memory = try LayoutEngine().layout(Self.grid(20_000), crossExtent: 400)
@@ -68,13 +68,17 @@ struct LayoutCacheTests {
 
     @Test("readers on every thread share one entry; a changed layout is a new entry", arguments: TestBackend.all)
     func shared(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(100), as: "feed", crossExtents: [400])
         _ = try await store.visibleElements(name: "feed", crossExtent: 400, viewport: Self.viewport)
         #expect(store.cacheStatistics.misses == 1)
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            for _ in 0..<25 { _ = try? store.visibleElements(name: "feed", crossExtent: 400, viewport: Self.viewport) }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    for _ in 0..<25 { _ = try? await store.visibleElements(name: "feed", crossExtent: 400, viewport: Self.viewport) }
+                }
+            }
         }
         #expect(store.cacheStatistics.misses == 1)
         #expect(store.cacheStatistics.hits == 200)

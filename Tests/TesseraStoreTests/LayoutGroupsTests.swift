@@ -89,7 +89,7 @@ struct LayoutGroupsTests {
         ]}
         """#)
         let memory = try LayoutEngine().layout(spec, crossExtent: 390)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(spec, as: "feed", crossExtents: [390])
         var random = SeededRandom(seed: 64)
         for _ in 0..<40 {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseraInMemory
 import TesseraLayout
 @testable import TesseraStore
 import TesseraSQLite
@@ -17,18 +18,21 @@ struct LayoutStoreConcurrencyTests {
     @Test("a reader querying while a writer replaces the layout sees the old or the new one, never a mix",
           arguments: TestBackend.all, [false, true])
     func readersSeeWholeLayouts(backend: TestBackend, acrossAxes: Bool) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.version(10), as: "feed", crossExtents: [100])
         let everything = Rect(x: 0, y: 0, width: 1e7, height: 1e7)
         let stop = ManagedAtomicFlag()
         let failures = LockedList()
         let reads = LockedCounter()
+        // On threads of their own: a warm query never suspends, and two
+        // readers in a loop would hold every thread of the cooperative pool.
+        let readerThreads = StoreThreads(threads: 2, backgroundThreads: 1)
         let readers = (0..<2).map { _ in
-            Thread {
+            Task(executorPreference: readerThreads) {
                 while !stop.isSet {
                     do {
-                        let elements = try store.elements(name: "feed", crossExtent: 100, in: everything)
+                        let elements = try await store.elements(name: "feed", crossExtent: 100, in: everything)
                         let widths = Set(elements.map(\.frame.width))
                         if elements.count != 3000 || widths.count != 1 {
                             failures.append("saw \(elements.count) cells of widths \(widths.sorted())")
@@ -40,8 +44,7 @@ struct LayoutStoreConcurrencyTests {
                 }
             }
         }
-        readers.forEach { $0.start() }
-        while reads.value == 0 { usleep(1000) }
+        while reads.value == 0 { try await Task.sleep(for: .milliseconds(1)) }
         let readsBefore = reads.value
         var layoutIDs: Set<Int64> = []
         for round in 0..<12 {
@@ -51,7 +54,7 @@ struct LayoutStoreConcurrencyTests {
         }
         let readsDuring = reads.value - readsBefore
         stop.set()
-        while readers.contains(where: { $0.isExecuting }) { usleep(1000) }
+        for reader in readers { await reader.value }
         let bad = failures.values
         #expect(bad.count == 0, "\(bad.prefix(3))")
         #expect(readsDuring >= 12, "only \(readsDuring) reads overlapped the 12 replacements")
@@ -61,7 +64,7 @@ struct LayoutStoreConcurrencyTests {
 
     @Test("threads computing the same missing layout compute it once and agree", arguments: TestBackend.all)
     func concurrentComputeOnce(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.version(10), as: "feed")
         let computed = LockedCounter()
@@ -81,40 +84,36 @@ struct LayoutStoreConcurrencyTests {
         #expect(Set(results.values).count == 1)
     }
 
-    /// A synchronous query of a width not stored enters the async queries'
-    /// retry loop through the bridge: computed, stored, and answered as the
-    /// engine answers, from several threads at once.
-    @Test("synchronous queries of a missing width from several threads compute it and answer as the engine", arguments: TestBackend.all)
-    func synchronousComputeOnMiss(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+    /// Queries of a width not stored, from several tasks at once, enter the
+    /// queries' retry loop: computed, stored, and answered as the engine answers.
+    @Test("concurrent queries of a missing width from several tasks compute it and answer as the engine", arguments: TestBackend.all)
+    func concurrentComputeOnMiss(backend: TestBackend) async throws {
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         let spec = try Self.version(10)
         try await store.save(spec, as: "feed", crossExtents: [100])
         let expected = try LayoutEngine().layout(spec, crossExtent: 130).visibleElements(viewport: Rect(x: 0, y: 0, width: 130, height: 500))
         let failures = LockedList()
-        let threads = (0..<4).map { _ in
-            Thread {
-                do {
-                    let answer = try store.visibleElements(name: "feed", crossExtent: 130, viewport: Rect(x: 0, y: 0, width: 130, height: 500))
-                    if answer != expected { failures.append("\(answer.count) elements, expected \(expected.count)") }
-                } catch {
-                    failures.append("\(error)")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    do {
+                        let answer = try await store.visibleElements(name: "feed", crossExtent: 130, viewport: Rect(x: 0, y: 0, width: 130, height: 500))
+                        if answer != expected { failures.append("\(answer.count) elements, expected \(expected.count)") }
+                    } catch {
+                        failures.append("\(error)")
+                    }
                 }
             }
+            try await group.waitForAll()
         }
-        threads.forEach { $0.start() }
-        while threads.contains(where: { !$0.isFinished }) { usleep(1000) }
         #expect(failures.values.isEmpty, "\(failures.values.prefix(3))")
         #expect(try await store.layouts(name: "feed").map(\.crossExtent).sorted() == [100, 130])
-        // A synchronous function: the synchronous form, as the threads called it.
-        func stored() throws -> [LayoutElement] {
-            try store.visibleElements(name: "feed", crossExtent: 130, viewport: Rect(x: 0, y: 0, width: 130, height: 500), computeIfMissing: false)
-        }
-        #expect(try stored() == expected)
-        // Errors come from the first read, before any bridge: an unknown spec, an extent no layout takes.
-        #expect(throws: StoreError.self) { try store.visibleElements(name: "nothing", crossExtent: 130, viewport: Rect(x: 0, y: 0, width: 1, height: 1)) }
-        #expect(performing: { try store.visibleElements(name: "feed", crossExtent: -5, viewport: Rect(x: 0, y: 0, width: 1, height: 1)) }, throws: { ($0 as? StoreError)?.code == .invalidArgument })
-        #expect(performing: { try store.visibleElements(name: "nothing", crossExtent: 130, viewport: Rect(x: 0, y: 0, width: 1, height: 1)) }, throws: { ($0 as? StoreError)?.code == .notFound })
+        #expect(try await store.visibleElements(name: "feed", crossExtent: 130, viewport: Rect(x: 0, y: 0, width: 130, height: 500), computeIfMissing: false) == expected)
+        // Errors come from the first read, before any computation: an unknown spec, an extent no layout takes.
+        await #expect(throws: StoreError.self) { try await store.visibleElements(name: "nothing", crossExtent: 130, viewport: Rect(x: 0, y: 0, width: 1, height: 1)) }
+        await #expect(performing: { try await store.visibleElements(name: "feed", crossExtent: -5, viewport: Rect(x: 0, y: 0, width: 1, height: 1)) }, throws: { ($0 as? StoreError)?.code == .invalidArgument })
+        await #expect(performing: { try await store.visibleElements(name: "nothing", crossExtent: 130, viewport: Rect(x: 0, y: 0, width: 1, height: 1)) }, throws: { ($0 as? StoreError)?.code == .notFound })
     }
 }
 

@@ -15,7 +15,7 @@ struct LayoutStoreInvalidationTests {
 
     @Test("saving changed content recomputes every stored width in the same call", arguments: TestBackend.all)
     func specChange(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(3), as: "feed", crossExtents: [300, 600])
         #expect(try await store.element(name: "feed", crossExtent: 300, section: 0, item: 0)?.frame.width == 100)
@@ -28,7 +28,7 @@ struct LayoutStoreInvalidationTests {
 
     @Test("another width is another layout, computed on first use", arguments: TestBackend.all)
     func widthChange(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(3), as: "feed", crossExtents: [300])
         let result = try await store.layout(name: "feed", crossExtent: 450)
@@ -46,10 +46,10 @@ struct LayoutStoreInvalidationTests {
 
     @Test("a layout of another engine version is stale and recomputed, never served", arguments: TestBackend.all)
     func engineVersion(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(3), as: "feed", crossExtents: [300])
-        try temporary.change(sql: "UPDATE layouts SET engine_version = engine_version + 1", memory: Self.nextEngineVersion)
+        try await temporary.change(sql: "UPDATE layouts SET engine_version = engine_version + 1", memory: Self.nextEngineVersion)
         #expect(try await store.layouts().map(\.state) == [.stale])
         #expect(try await store.layout(name: "feed", crossExtent: 300).computed)
         #expect(try await store.layouts().map(\.state) == [.fresh])
@@ -57,9 +57,9 @@ struct LayoutStoreInvalidationTests {
 
     @Test("a warm reader sees every change another store (as another process) makes to the file", arguments: TestBackend.all)
     func warmReaderSeesOtherWriters(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let reader = temporary.store
-        let writer = try temporary.reopen()
+        let writer = try await temporary.reopen()
         try await writer.save(Self.grid(3), as: "feed", crossExtents: [300])
         let everything = Rect(x: 0, y: 0, width: 300, height: 1e6)
         // Warm the reader's caches of the resolved layout and its groups.
@@ -77,14 +77,14 @@ struct LayoutStoreInvalidationTests {
         #expect(try await reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
         #expect(try await writer.layouts().map(\.state) == [.fresh])
 
-        try backend.change(sql: "UPDATE layouts SET engine_version = engine_version + 1", memory: Self.nextEngineVersion, on: writer)
+        try await backend.change(sql: "UPDATE layouts SET engine_version = engine_version + 1", memory: Self.nextEngineVersion, on: writer)
         #expect(try await reader.elements(name: "feed", crossExtent: 300, in: everything).count == 31)
         #expect(try await writer.layouts().map(\.state) == [.fresh])
     }
 
     @Test("invalidate marks layouts stale; the next query recomputes; prune deletes and shrinks the file", arguments: TestBackend.all)
     func invalidateAndPrune(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(3, count: 30_000), as: "feed", crossExtents: [300, 600])
         #expect(try await store.invalidate(name: "feed", crossExtent: 300) == 1)
@@ -123,7 +123,7 @@ struct LayoutStoreInvalidationTests {
 
     @Test("a spec that fails at any width changes nothing: the old spec and layouts stay", arguments: TestBackend.all)
     func badSpecChangesNothing(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(3), as: "feed", crossExtents: [300])
         let before = try await store.elements(name: "feed", crossExtent: 300, in: Rect(x: 0, y: 0, width: 300, height: 1e6))
@@ -153,7 +153,7 @@ struct LayoutStoreInvalidationTests {
 
     @Test("a changed items file is caught: the stored layout stays, a recompute asks for a new save", arguments: TestBackend.all)
     func changedItemsFile(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = try await Self.saveFileSpec(in: temporary)
         try "{\"size\": [20, 20]}\n{\"size\": [20, 20]}".write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
         #expect(try await store.element(name: "files", crossExtent: 100, section: 0, item: 0)?.frame.width == 10)
@@ -164,7 +164,7 @@ struct LayoutStoreInvalidationTests {
 
     @Test("a file section that was appended to (file + list segments) still notices when its file changes", arguments: TestBackend.all)
     func changedFileInsideSegments(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = try await Self.saveFileSpec(in: temporary)
         try await store.append(name: "files", section: 0, items: [Item(size: Size(width: 30, height: 30))])
         let stored = try #require(try await store.spec(named: "files"))
@@ -184,7 +184,7 @@ struct LayoutStoreInvalidationTests {
 
     @Test("a segments spec names its files relative to the spec, and stores them absolute", arguments: TestBackend.all)
     func relativeFileInSegments(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         try #"{"size": [10, 10]}"#.write(toFile: temporary.file("items.ndjson"), atomically: true, encoding: .utf8)
         try #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": {"segments": [{"file": "items.ndjson"}, [{"size": [5, 5]}]]}}]}"#
             .write(toFile: temporary.file("spec.json"), atomically: true, encoding: .utf8)

@@ -18,7 +18,7 @@ struct LayoutStoreRoundTripTests {
         let (json, extent) = generator.spec(maxSections: 5, maxItems: 400)
         let spec = try Spec(jsonText: json)
         let memory = try LayoutEngine().layout(spec, crossExtent: extent)
-        let temporary = try TemporaryStore(backend, cacheBudget: cacheLimit)
+        let temporary = try await TemporaryStore(backend, cacheBudget: cacheLimit)
         let store = temporary.store
         try await store.save(spec, as: "random", crossExtents: [extent])
 
@@ -79,7 +79,7 @@ struct LayoutStoreRoundTripTests {
         {"format": 1, "sections": [{"layout": {"kind": "flow"}, "insets": {"top": 48000000.3}, "items": [{"size": [100.1, 0.7]}, {"size": [100.1, 0.7]}]}]}
         """)
         let memory = try LayoutEngine().layout(spec, crossExtent: 390)
-        let temporary = try TemporaryStore(backend, cacheBudget: cacheLimit)
+        let temporary = try await TemporaryStore(backend, cacheBudget: cacheLimit)
         try await temporary.store.save(spec, as: "far", crossExtents: [390])
         let rect = Rect(x: 100.1, y: 48000000.3, width: 1, height: 0.5)
         // The second cell starts exactly at x = 100.1: the first one only touches the rect.

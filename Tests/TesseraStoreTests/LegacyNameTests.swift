@@ -16,10 +16,10 @@ struct LegacyNameTests {
     /// `store` as a version before names were normalized left it, holding
     /// `twin-a` and `twin-b` as the two spellings of café and `lone` as a
     /// decomposed Amélie; then the store opened anew for writing.
-    static func legacy(_ temporary: TemporaryStore) throws -> LayoutStore {
+    static func legacy(_ temporary: TemporaryStore) async throws -> LayoutStore {
         switch temporary.backend {
         case .sqlite:
-            try temporary.execute("""
+            try await temporary.execute("""
                 DROP TABLE spec_name_conflicts;
                 UPDATE specs SET name = 'caf' || char(233) WHERE name = 'twin-a';
                 UPDATE specs SET name = 'cafe' || char(769) WHERE name = 'twin-b';
@@ -27,7 +27,7 @@ struct LegacyNameTests {
                 PRAGMA user_version = 11;
                 """)
         case .postgres:
-            try temporary.execute("""
+            try await temporary.execute("""
                 DROP TABLE spec_name_conflicts;
                 UPDATE specs SET name = 'caf' || chr(233) WHERE name = 'twin-a';
                 UPDATE specs SET name = 'cafe' || chr(769) WHERE name = 'twin-b';
@@ -37,7 +37,7 @@ struct LegacyNameTests {
         case .memory:
             throw StoreError(.internal, "an in-memory store files equivalent names under one key: it has no legacy")
         }
-        return try temporary.reopen()
+        return try await temporary.reopen()
     }
 
     static func spec(items: Int) throws -> Spec {
@@ -46,11 +46,11 @@ struct LegacyNameTests {
 
     @Test("a lone name is renamed to NFC; equivalent names are refused, reported, and deleted together", arguments: TestBackend.sqlBackends)
     func migrated(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         for (name, items) in [("twin-a", 1000), ("twin-b", 7), ("lone", 3), ("plain", 2)] {
             try await temporary.store.save(try Self.spec(items: items), as: name, crossExtents: [390])
         }
-        let store = try Self.legacy(temporary)
+        let store = try await Self.legacy(temporary)
         let names = try await store.specs().map { $0.name.unicodeScalars.map(\.value) }
         #expect(names.count == 4)
         // Amélie is stored in NFC; both spellings of café are kept as they were.
@@ -93,7 +93,7 @@ struct LegacyNameTests {
         #expect(try await store.deleteSpec(named: Self.decomposed))
         #expect(try await store.specs().count == 2)
         try await store.save(try Self.spec(items: 5), as: Self.decomposed, crossExtents: [390])
-        let reopened = try temporary.reopen()
+        let reopened = try await temporary.reopen()
         #expect(try await reopened.contentSize(name: Self.precomposed, crossExtent: 390) == LayoutEngine().layout(Self.spec(items: 5), crossExtent: 390).contentSize)
         #expect(try await reopened.check().isHealthy)
     }
@@ -101,10 +101,7 @@ struct LegacyNameTests {
     /// Each way a request uses a name.
     static let uses: [@Sendable (LayoutStore, String) async throws -> Void] = [
         { store, name in _ = try await store.visibleElements(name: name, crossExtent: 390, viewport: Rect(x: 0, y: 0, width: 390, height: 800)) },
-        { store, name in
-            let sync = { () throws -> [LayoutElement] in try store.elements(name: name, crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 800)) }
-            _ = try sync()
-        },
+        { store, name in _ = try await store.elements(name: name, crossExtent: 390, in: Rect(x: 0, y: 0, width: 390, height: 800)) },
         { store, name in _ = try await store.element(name: name, crossExtent: 390, section: 0, item: 0) },
         { store, name in _ = try await store.layouts(name: name) },
         { store, name in _ = try await store.spec(named: name) },

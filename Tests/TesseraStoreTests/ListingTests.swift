@@ -13,7 +13,7 @@ struct ListingTests {
 
     @Test("listing gives every spec with its own layouts, in one snapshot; listing(name:) one of them", arguments: TestBackend.all)
     func listing(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(4), as: "b", crossExtents: [200, 100])
         try await store.save(Self.grid(2), as: "a", crossExtents: [300])
@@ -29,7 +29,7 @@ struct ListingTests {
 
     @Test("pages of the listing follow one another in the byte order of the names' UTF-8, and concatenate to it", arguments: TestBackend.all)
     func pages(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         // Upper case before lower, ASCII before accented letters and CJK: byte order, not a locale's.
         let names = ["b-2", "Zeta", "alpha", "émile", "zèbre", "日本", "b"]

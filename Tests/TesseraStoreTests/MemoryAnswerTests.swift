@@ -20,7 +20,7 @@ struct MemoryAnswerTests {
         let (json, extent) = generator.spec(maxSections: 4, maxItems: 1200)
         let spec = try Spec(jsonText: json)
         let memory = try LayoutEngine().layout(spec, crossExtent: extent)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(spec, as: "random", crossExtents: [extent])
         var random = SeededRandom(seed: seed)
@@ -49,9 +49,9 @@ struct MemoryAnswerTests {
     /// and answers the new layout, then from memory again.
     @Test("a commit by another handle is seen by the next query, which then answers from memory again", arguments: TestBackend.all)
     func commitsInvalidate(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
-        let other = try temporary.reopen()
+        let other = try await temporary.reopen()
         let versions = try [(2000, 1.0), (2600, 0.75), (1500, 1.5)].map { count, aspect in
             try Spec(jsonText: """
             {"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3, "itemSpacing": 2, "lineSpacing": 2},
@@ -77,7 +77,7 @@ struct MemoryAnswerTests {
     /// in runs and one by one, across a commit, each get their own answer.
     @Test("queries that switch between layouts, before and after a commit, each get their own layout's answer", arguments: TestBackend.all)
     func switchingLayouts(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         let specs = try [(900, 3), (1300, 2), (700, 4)].map { count, fraction in
             try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": \#(fraction)}, "items": {"count": \#(count), "cycle": [{}]}}]}"#)
@@ -111,33 +111,36 @@ struct MemoryAnswerTests {
     /// Reader caches count their uses of the shared caches and add them
     /// when statistics are read, or when they are dropped (more readers at
     /// once than are kept): every query's uses are counted, once.
-    @Test("the caches' hits add up exactly over 16 threads of queries, more reader caches than a store keeps", arguments: TestBackend.all)
+    @Test("the caches' hits add up exactly over 16 concurrent tasks of queries, more reader caches than a store keeps", arguments: TestBackend.all)
     func countedUsesAddUp(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(try StoreConformanceTests.grid(3000), as: "feed", crossExtents: [390])
         let viewport = Rect(x: 0, y: 5000, width: 390, height: 844)
-        // Synchronous, on the calling thread.
-        @Sendable func query() throws -> [LayoutElement] {
-            try store.visibleElements(name: "feed", crossExtent: 390, viewport: viewport, computeIfMissing: false)
+        @Sendable func query() async throws -> [LayoutElement] {
+            try await store.visibleElements(name: "feed", crossExtent: 390, viewport: viewport, computeIfMissing: false)
         }
-        let expected = try query()
+        let expected = try await query()
         func hits() -> (directories: Int, names: Int, frames: Int) {
             let statistics = store.cacheStatistics
             return (statistics.hits, statistics.nameHits, statistics.frameHits)
         }
         // One warm query: what each query adds.
         let start = hits()
-        _ = try query()
+        _ = try await query()
         let one = hits()
         let perQuery = (one.directories - start.directories, one.names - start.names, one.frames - start.frames)
         #expect(perQuery.0 == 1 && perQuery.2 >= 1, "one warm query: \(perQuery)")
         let threads = 16, queries = 300
         let wrong = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            for _ in 0..<queries {
-                let found = try? query()
-                if found != expected { wrong.withLock { $0 += 1 } }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<threads {
+                group.addTask {
+                    for _ in 0..<queries {
+                        let found = try? await query()
+                        if found != expected { wrong.withLock { $0 += 1 } }
+                    }
+                }
             }
         }
         #expect(wrong.withLock { $0 } == 0)
@@ -152,7 +155,7 @@ struct MemoryAnswerTests {
     /// query of them fails, cold or after the rest of the layout was read.
     @Test("damaged frames are reported by every query that meets them, and never cached", arguments: TestBackend.all)
     func damageReported(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 1000, "cycle": [{}]}}]}"#)
         try await store.save(spec, as: "feed", crossExtents: [300])
@@ -164,12 +167,12 @@ struct MemoryAnswerTests {
         let cachedGroups = store.cacheStatistics.frameGroups
         #expect(cachedGroups >= 1)
         // A new store (no cache) on the damaged rows.
-        try temporary.change(
+        try await temporary.change(
             sql: "UPDATE cell_groups SET frames = zeroblob(length(frames)) WHERE id IN (SELECT group_id FROM cell_group_directory WHERE first_item = 250)",
             postgres: "UPDATE cell_groups SET frames = decode(repeat('00', length(frames)), 'hex') WHERE first_item = 250",
             memory: { tables in tables.alterGroups { if $0.firstItem == 250 { $0.frames = [UInt8](repeating: 0, count: $0.frames?.count ?? 0) } } }
         )
-        let reader = try temporary.reopen()
+        let reader = try await temporary.reopen()
         for pass in 0..<3 {
             #expect(try await reader.visibleElements(name: "feed", crossExtent: 300, viewport: intact) == engine.visibleElements(viewport: intact))
             let error = try await #require(throws: StoreError.self, "pass \(pass)") {
@@ -186,7 +189,7 @@ struct MemoryAnswerTests {
     /// thread, warm queries still answer (a read would wait for it).
     @Test("a warm query of a file-backed store takes no connection")
     func noConnection() async throws {
-        let temporary = try TemporaryStore(.sqlite)
+        let temporary = try await TemporaryStore(.sqlite)
         let store = try LayoutStore(path: temporary.store.path, maximumReaders: 1)
         let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 3000, "cycle": [{}]}}]}"#)
         try await store.save(spec, as: "feed", crossExtents: [300])
@@ -195,8 +198,8 @@ struct MemoryAnswerTests {
         for viewport in viewports { _ = try await store.visibleElements(name: "feed", crossExtent: 300, viewport: viewport) }
         let held = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            try? store.read { _ in
+        Task.detached {
+            try? await store.readAsync { _ in
                 held.signal()
                 // Released by the test, or after 5 s so that a failing test ends.
                 _ = release.wait(timeout: .now() + 5)

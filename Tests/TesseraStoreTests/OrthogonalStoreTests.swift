@@ -22,7 +22,7 @@ struct OrthogonalStoreTests {
         let (json, extent) = generator.spec(sections: 1...5, items: 1...300, axis: seed % 2 == 0 ? .vertical : .horizontal)
         let spec = try Spec(jsonText: json)
         let memory = try LayoutEngine().layout(spec, crossExtent: extent)
-        let temporary = try TemporaryStore(backend, cacheBudget: cacheLimit)
+        let temporary = try await TemporaryStore(backend, cacheBudget: cacheLimit)
         let store = temporary.store
         try await store.save(spec, as: "carousels", crossExtents: [extent])
         let all = memory.elements
@@ -56,7 +56,7 @@ struct OrthogonalStoreTests {
         {"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": [{"size": [100, 50]}]},
           {"layout": {"kind": "grid", "aspectRatio": 1}, "orthogonal": {"length": 100}, "items": {"count": 3000, "cycle": [{}]}}]}
         """)
-        let temporary = try TemporaryStore(backend, cacheBudget: 0)
+        let temporary = try await TemporaryStore(backend, cacheBudget: 0)
         let store = temporary.store
         try await store.save(spec, as: "wide", crossExtents: [390])
         // Items are 100 square, side by side from x = 0: item 2500 starts at 250000.
@@ -75,7 +75,7 @@ struct OrthogonalStoreTests {
         let (json, extent) = generator.spec(sections: 1...3, items: 1...120)
         var spec = try Spec(jsonText: json)
         let extents = [extent, extent + 97.5]
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(spec, as: "feed", crossExtents: extents)
         var random = SeededRandom(seed: seed &* 409)
@@ -108,7 +108,7 @@ struct OrthogonalStoreTests {
                   {"layout": {"kind": "flow", "itemSize": [100, 40]}, "items": [{}]}]}
                 """)
         }
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         var items = (0..<9).map { "{\"length\": \(80 + $0 * 7)}" }
         let extents: [Double] = [390, 700, 1200]

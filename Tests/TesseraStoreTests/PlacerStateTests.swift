@@ -24,9 +24,9 @@ struct PlacerStateTests {
 
     /// Saves the spec, replaces its stored state with `state`, then appends.
     static func append(after state: String, backend: TestBackend) async throws -> (TemporaryStore, UpdateReport) {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(Spec(jsonText: json), crossExtents: [390])
-        try temporary.change(sql: "UPDATE layout_sections SET placer_state = \(backend.blob(state))") { tables in
+        try await temporary.change(sql: "UPDATE layout_sections SET placer_state = \(backend.blob(state))") { tables in
             tables.alterSections { $0.placerState = Array(state.utf8); $0.resum() }
         }
         return (temporary, try await temporary.store.append(name: "photos", section: 0, items: appended))

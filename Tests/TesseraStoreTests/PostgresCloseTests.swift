@@ -9,13 +9,13 @@ import Testing
 @Suite("store: a closed PostgreSQL store opens no session")
 struct PostgresCloseTests {
     @Test("statements and the size of a closed store fail with closed or answer 0, never hang or crash")
-    func closedSessions() throws {
-        let scratch = try TemporaryStore(.postgres)
-        let store = try scratch.reopen()
-        try store.executePostgres("SELECT 1")
+    func closedSessions() async throws {
+        let scratch = try await TemporaryStore(.postgres)
+        let store = try await scratch.reopen()
+        try await store.executePostgres("SELECT 1")
         store.close()
-        let refusal = try #require(throws: StoreError.self) { try store.executePostgres("SELECT 1") }
+        let refusal = try await #require(throws: StoreError.self) { try await store.executePostgres("SELECT 1") }
         #expect(refusal.code == .closed)
-        #expect(store.fileBytes == 0)
+        #expect(await store.fileBytes == 0)
     }
 }

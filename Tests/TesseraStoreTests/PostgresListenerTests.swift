@@ -17,15 +17,16 @@ struct PostgresListenerTests {
         let url = try PostgresTestServer.freshStoreURL()
         // In a process of its own: it blocks that process's cooperative pool.
         await #expect(processExitsWith: .success) { [url = url as String] in
-            let writer = try LayoutStore(url: url)
+            let writer = try await LayoutStore(url: url)
             try await writer.save(try PostgresReadTests.spec(), as: "feed", crossExtents: [390])
-            let reader = try PostgresReadTests.notified(writer)
+            let reader = try await PostgresReadTests.notified(writer)
             let near = PostgresReadTests.viewport(at: 1000)
-            _ = try PostgresReadTests.counted(reader, near)
-            guard try PostgresReadTests.counted(reader, near).statements == 0 else { exit(2) }
+            _ = try await PostgresReadTests.counted(reader, near)
+            guard try await PostgresReadTests.counted(reader, near).statements == 0 else { exit(2) }
 
             // Every thread the pool has, and the ones it adds for blocked
-            // ones, blocked until the end (this test's own included).
+            // ones, blocked until the end (this test's own included, once
+            // the test goes on on threads of its own below).
             let release = DispatchSemaphore(value: 0)
             let blocked = Locked(0)
             for _ in 0..<64 {
@@ -35,28 +36,33 @@ struct PostgresListenerTests {
                 }
             }
             usleep(500_000)
-            let schema = try PostgresURL(parsing: writer.location).schema
-            try writer.executePostgres("""
-                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                WHERE query = 'LISTEN tessera_' || (SELECT oid FROM pg_namespace WHERE nspname = '\(schema)')::text
-                """)
-            // Lost: warm queries read the layout's row.
-            var lost = false
-            for _ in 0..<500 where !lost {
-                lost = try PostgresReadTests.counted(reader, near).statements == 1
-                usleep(10_000)
+            // The queries are async: the test goes on on threads that are
+            // not the pool's (every one of which is blocked), as the task
+            // executor of the reads and of what follows them.
+            try await withTaskExecutorPreference(StoreThreads()) {
+                let schema = try PostgresURL(parsing: writer.location).schema
+                try await writer.executePostgres("""
+                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE query = 'LISTEN tessera_' || (SELECT oid FROM pg_namespace WHERE nspname = '\(schema)')::text
+                    """)
+                // Lost: warm queries read the layout's row.
+                var lost = false
+                for _ in 0..<500 where !lost {
+                    lost = try await PostgresReadTests.counted(reader, near).statements == 1
+                    usleep(10_000)
+                }
+                guard lost else { exit(3) }
+                // About a second later it listens again: warm queries send nothing.
+                var back = false
+                for _ in 0..<1_000 where !back {
+                    back = try await PostgresReadTests.counted(reader, near).statements == 0
+                    usleep(10_000)
+                }
+                let startedBlocked = blocked.withLock { $0 }
+                // Some of the 64 never started: the pool was full.
+                guard startedBlocked < 64 else { exit(4) }
+                exit(back ? 0 : 5)
             }
-            guard lost else { exit(3) }
-            // About a second later it listens again: warm queries send nothing.
-            var back = false
-            for _ in 0..<1_000 where !back {
-                back = try PostgresReadTests.counted(reader, near).statements == 0
-                usleep(10_000)
-            }
-            let startedBlocked = blocked.withLock { $0 }
-            // Some of the 64 never started: the pool was full.
-            guard startedBlocked < 64 else { exit(4) }
-            exit(back ? 0 : 5)
         }
     }
 }

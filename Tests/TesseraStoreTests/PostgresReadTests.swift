@@ -23,15 +23,15 @@ struct PostgresReadTests {
     static func viewport(at y: Double) -> Rect { Rect(x: 0, y: y, width: 390, height: 844) }
 
     /// A viewport query's answer, and the statements it made the store send.
-    static func counted(_ store: LayoutStore, _ viewport: Rect) throws -> (answer: [LayoutElement], statements: Int) {
+    static func counted(_ store: LayoutStore, _ viewport: Rect) async throws -> (answer: [LayoutElement], statements: Int) {
         let before = try #require(store.postgresStatementsSent)
-        let answer = try store.visibleElements(name: "feed", crossExtent: 390, viewport: viewport)
+        let answer = try await store.visibleElements(name: "feed", crossExtent: 390, viewport: viewport)
         return (answer, try #require(store.postgresStatementsSent) - before)
     }
 
     @Test("a warm query sends one statement; frames not cached add one; a cold one two with its directory summary, else one snapshot")
     func statementsPerQuery() async throws {
-        let scratch = try TemporaryStore(.postgres)
+        let scratch = try await TemporaryStore(.postgres)
         let store = scratch.store
         let spec = try Self.spec()
         try await store.save(spec, as: "feed", crossExtents: [390])
@@ -40,13 +40,13 @@ struct PostgresReadTests {
 
         // Cold: the layout's row brings its directory summary (a small
         // layout), then its frames: two statements.
-        let cold = try Self.counted(store, near)
+        let cold = try await Self.counted(store, near)
         #expect(cold.answer == engine.visibleElements(viewport: near))
         #expect(cold.statements == 2)
-        let warm = try Self.counted(store, near)
+        let warm = try await Self.counted(store, near)
         #expect(warm.answer == engine.visibleElements(viewport: near))
         #expect(warm.statements == 1)
-        let newFrames = try Self.counted(store, far)
+        let newFrames = try await Self.counted(store, far)
         #expect(newFrames.answer == engine.visibleElements(viewport: far))
         #expect(newFrames.statements == 2)
         let statistics = store.cacheStatistics
@@ -56,26 +56,26 @@ struct PostgresReadTests {
         // A layout without a summary (stored before schema version 7): the
         // first attempt's second statement (the directory) is refused, and
         // the read runs again as BEGIN, layout, sections, groups, frames, COMMIT.
-        try store.executePostgres("UPDATE layouts SET directory_summary = NULL")
-        let unsummarized = try LayoutStore(url: store.location)
-        let oldCold = try Self.counted(unsummarized, near)
+        try await store.executePostgres("UPDATE layouts SET directory_summary = NULL")
+        let unsummarized = try await LayoutStore(url: store.location)
+        let oldCold = try await Self.counted(unsummarized, near)
         #expect(oldCold.answer == engine.visibleElements(viewport: near))
         #expect(oldCold.statements == 7)
 
         // Without a frame cache every query fetches its frames: two statements.
-        let uncached = try LayoutStore(url: store.location, frameCacheBudget: 0)
+        let uncached = try await LayoutStore(url: store.location, frameCacheBudget: 0)
         _ = try await uncached.visibleElements(name: "feed", crossExtent: 390, viewport: near)
-        let fetched = try Self.counted(uncached, near)
+        let fetched = try await Self.counted(uncached, near)
         #expect(fetched.answer == engine.visibleElements(viewport: near))
         #expect(fetched.statements == 2)
     }
 
     @Test("async queries send the same statements, fetched without a thread that waits: none runs on the executor")
     func asyncReadsNeedNoThread() async throws {
-        let scratch = try TemporaryStore(.postgres)
+        let scratch = try await TemporaryStore(.postgres)
         try await scratch.store.save(try Self.spec(), as: "feed", crossExtents: [390])
         let executor = ExecutorTests.CountingExecutor()
-        let store = try LayoutStore(url: scratch.store.location, executor: executor)
+        let store = try await LayoutStore(url: scratch.store.location, executor: executor)
         let engine = try LayoutEngine().layout(Self.spec(), crossExtent: 390)
         func counted(_ viewport: Rect) async throws -> (answer: [LayoutElement], statements: Int) {
             let before = try #require(store.postgresStatementsSent)
@@ -83,7 +83,7 @@ struct PostgresReadTests {
             return (answer, try #require(store.postgresStatementsSent) - before)
         }
         let near = Self.viewport(at: 1000), far = Self.viewport(at: 40_000)
-        // As the synchronous reads: cold 2 (the layout's row with its
+        // As in statementsPerQuery: cold 2 (the layout's row with its
         // directory summary, then frames), warm 1, new frames 2.
         for (viewport, statements) in [(near, 2), (near, 1), (far, 2)] {
             let read = try await counted(viewport)
@@ -103,9 +103,9 @@ struct PostgresReadTests {
 
     @Test("a reader with every frame cached answers what another machine wrote since, never what it cached")
     func cachedFramesFollowWrites() async throws {
-        let scratch = try TemporaryStore(.postgres)
+        let scratch = try await TemporaryStore(.postgres)
         let reader = scratch.store
-        let writer = try scratch.reopen()
+        let writer = try await scratch.reopen()
         let versions = [try Self.spec(), try Self.spec(aspect: 0.75), try Self.spec(count: 2300, aspect: 0.75)]
         try await writer.save(versions[0], as: "feed", crossExtents: [390])
         var current = 0
@@ -131,7 +131,7 @@ struct PostgresReadTests {
 
     @Test("frames that do not match the checksum the read's first statement gave are read again in one snapshot: damage, never cached")
     func mismatchedFramesRunInOneSnapshot() async throws {
-        let scratch = try TemporaryStore(.postgres)
+        let scratch = try await TemporaryStore(.postgres)
         let store = scratch.store
         let spec = try Self.spec()
         try await store.save(spec, as: "feed", crossExtents: [390])
@@ -139,26 +139,26 @@ struct PostgresReadTests {
         let top = Self.viewport(at: 0), far = Self.viewport(at: 40_000) // items 921-944: the group of items 750…
         // The directory is cached; the far group's frames are not.
         _ = try await store.visibleElements(name: "feed", crossExtent: 390, viewport: top)
-        try store.executePostgres("""
+        try await store.executePostgres("""
             CREATE TABLE kept AS SELECT id, frames FROM cell_groups WHERE first_item = 750;
             UPDATE cell_groups SET frames = overlay(frames placing '\\xffffffff'::bytea from 9) WHERE first_item = 750
             """)
         for _ in 0..<2 {
-            let error = #expect(throws: StoreError.self) {
-                _ = try store.visibleElements(name: "feed", crossExtent: 390, viewport: far, computeIfMissing: false)
+            let error = await #expect(throws: StoreError.self) {
+                _ = try await store.visibleElements(name: "feed", crossExtent: 390, viewport: far, computeIfMissing: false)
             }
             #expect(error?.code == .damaged, "\(String(describing: error))")
         }
         // Given their bytes back, the group answers: the damaged bytes were never cached.
-        try store.executePostgres("UPDATE cell_groups AS g SET frames = k.frames FROM kept AS k WHERE g.id = k.id; DROP TABLE kept")
+        try await store.executePostgres("UPDATE cell_groups AS g SET frames = k.frames FROM kept AS k WHERE g.id = k.id; DROP TABLE kept")
         #expect(try await store.visibleElements(name: "feed", crossExtent: 390, viewport: far, computeIfMissing: false) == engine.visibleElements(viewport: far))
     }
 
     // MARK: freshness=notified
 
     /// A handle on `store` as another machine would open it with `freshness=notified`.
-    static func notified(_ store: LayoutStore) throws -> LayoutStore {
-        try LayoutStore(url: store.location + (store.location.contains("?") ? "&" : "?") + "freshness=notified")
+    static func notified(_ store: LayoutStore) async throws -> LayoutStore {
+        try await LayoutStore(url: store.location + (store.location.contains("?") ? "&" : "?") + "freshness=notified")
     }
 
     /// Waits (up to 30 s) until `body` returns true: a listener's reconnect,
@@ -167,9 +167,9 @@ struct PostgresReadTests {
     /// suspends, never blocks the cooperative pool (two threads on a
     /// two-core machine) that the other tests share; the reconnect itself no
     /// longer needs it (`PostgresListenerTests`).
-    static func eventually(_ what: String, _ body: () throws -> Bool) async throws {
+    static func eventually(_ what: String, _ body: () async throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(30)
-        while try !body() {
+        while try await !body() {
             guard Date() < deadline else {
                 Issue.record("never: \(what)")
                 return
@@ -180,37 +180,37 @@ struct PostgresReadTests {
 
     @Test("freshness=notified: a warm query sends nothing; another machine's commit is seen once notified, its own at once")
     func notifiedReads() async throws {
-        let scratch = try TemporaryStore(.postgres)
+        let scratch = try await TemporaryStore(.postgres)
         let writer = scratch.store
         let versions = [try Self.spec(), try Self.spec(aspect: 0.75), try Self.spec(count: 2300)]
         try await writer.save(versions[0], as: "feed", crossExtents: [390])
-        let reader = try Self.notified(writer)
+        let reader = try await Self.notified(writer)
         #expect(reader.location.hasSuffix("freshness=notified"))
         let near = Self.viewport(at: 1000)
         let engines = try versions.map { try LayoutEngine().layout($0, crossExtent: 390) }
 
-        _ = try Self.counted(reader, near)
-        let warm = try Self.counted(reader, near)
+        _ = try await Self.counted(reader, near)
+        let warm = try await Self.counted(reader, near)
         #expect(warm.answer == engines[0].visibleElements(viewport: near))
         #expect(warm.statements == 0)
 
         // Another machine's commit: its notification arrives, then every answer is new.
         try await writer.save(versions[1], as: "feed")
-        try await Self.eventually("the reader sees version 1") { try Self.counted(reader, near).answer == engines[1].visibleElements(viewport: near) }
+        try await Self.eventually("the reader sees version 1") { try await Self.counted(reader, near).answer == engines[1].visibleElements(viewport: near) }
         for y in stride(from: 0.0, to: engines[1].contentSize.height, by: 700) {
-            #expect(try Self.counted(reader, Self.viewport(at: y)).answer == engines[1].visibleElements(viewport: Self.viewport(at: y)))
+            #expect(try await Self.counted(reader, Self.viewport(at: y)).answer == engines[1].visibleElements(viewport: Self.viewport(at: y)))
         }
-        #expect(try Self.counted(reader, near).statements == 0)
+        #expect(try await Self.counted(reader, near).statements == 0)
 
         // Its own commit: seen by the next query, without waiting.
         try await reader.save(versions[2], as: "feed")
-        #expect(try Self.counted(reader, near).answer == engines[2].visibleElements(viewport: near))
+        #expect(try await Self.counted(reader, near).answer == engines[2].visibleElements(viewport: near))
 
         // A change by hand (not through Tessera) notifies too: the triggers send it.
-        try writer.executePostgres("UPDATE layouts SET status = 'stale'")
+        try await writer.executePostgres("UPDATE layouts SET status = 'stale'")
         try await Self.eventually("the reader sees the layout stale") {
             do {
-                _ = try reader.visibleElements(name: "feed", crossExtent: 390, viewport: near, computeIfMissing: false)
+                _ = try await reader.visibleElements(name: "feed", crossExtent: 390, viewport: near, computeIfMissing: false)
                 return false
             } catch let error as StoreError {
                 return error.code == .notFound
@@ -220,43 +220,43 @@ struct PostgresReadTests {
 
     @Test("freshness=notified: while the listening connection is lost every query reads its layout's row; then it listens again")
     func lostListener() async throws {
-        let scratch = try TemporaryStore(.postgres)
+        let scratch = try await TemporaryStore(.postgres)
         let writer = scratch.store
         let versions = [try Self.spec(), try Self.spec(aspect: 0.75)]
         try await writer.save(versions[0], as: "feed", crossExtents: [390])
-        let reader = try Self.notified(writer)
+        let reader = try await Self.notified(writer)
         let near = Self.viewport(at: 1000)
-        _ = try Self.counted(reader, near)
-        #expect(try Self.counted(reader, near).statements == 0)
+        _ = try await Self.counted(reader, near)
+        #expect(try await Self.counted(reader, near).statements == 0)
 
         let schema = try PostgresURL(parsing: writer.location).schema
-        try writer.executePostgres("""
+        try await writer.executePostgres("""
             SELECT pg_terminate_backend(pid) FROM pg_stat_activity
             WHERE query = 'LISTEN tessera_' || (SELECT oid FROM pg_namespace WHERE nspname = '\(schema)')::text
             """)
-        try await Self.eventually("a warm query reads the layout's row") { try Self.counted(reader, near).statements == 1 }
+        try await Self.eventually("a warm query reads the layout's row") { try await Self.counted(reader, near).statements == 1 }
         try await writer.save(versions[1], as: "feed")
         let second = try LayoutEngine().layout(versions[1], crossExtent: 390).visibleElements(viewport: near)
-        #expect(try Self.counted(reader, near).answer == second)
+        #expect(try await Self.counted(reader, near).answer == second)
 
         // A second later it listens again: warm queries send nothing, and commits are heard.
-        try await Self.eventually("a warm query sends nothing again") { try Self.counted(reader, near).statements == 0 }
-        #expect(try Self.counted(reader, near).answer == second)
+        try await Self.eventually("a warm query sends nothing again") { try await Self.counted(reader, near).statements == 0 }
+        #expect(try await Self.counted(reader, near).answer == second)
         try await writer.save(versions[0], as: "feed")
         let first = try LayoutEngine().layout(versions[0], crossExtent: 390).visibleElements(viewport: near)
-        try await Self.eventually("the reader hears of the commit") { try Self.counted(reader, near).answer == first }
+        try await Self.eventually("the reader hears of the commit") { try await Self.counted(reader, near).answer == first }
     }
 
     @Test("a store of schema version 1 is migrated by a writable open: its layouts kept, its commits then notified")
     func migratesVersionOne() async throws {
-        let scratch = try TemporaryStore(.postgres)
+        let scratch = try await TemporaryStore(.postgres)
         let spec = try Self.spec()
         try await scratch.store.save(spec, as: "feed", crossExtents: [390])
         // As version 1 left it: no triggers, no function, no reach columns,
         // section rows without their orthogonal length (checksummed as
         // then), no item runs, no directory summaries, one version recorded
         // (version 3 changed no table).
-        try scratch.store.executePostgres("""
+        try await scratch.store.executePostgres("""
             ALTER TABLE layouts DROP COLUMN directory_summary; DROP TABLE spec_name_conflicts;
             DROP FUNCTION tessera_checksum(spec_item_runs); DROP TABLE spec_item_runs;
             DROP TRIGGER specs_notify ON specs; DROP TRIGGER spec_sections_notify ON spec_sections;
@@ -281,14 +281,14 @@ struct PostgresReadTests {
                 FOR EACH ROW EXECUTE FUNCTION tessera_write_checksum();
             DELETE FROM tessera_migrations WHERE version >= 2
             """)
-        let old = #expect(throws: StoreError.self) { try LayoutStore(url: scratch.store.location, readOnly: true) }
+        let old = await #expect(throws: StoreError.self) { try await LayoutStore(url: scratch.store.location, readOnly: true) }
         #expect(old?.code == .readOnly && old?.message.contains("schema version 1") == true, "\(String(describing: old))")
 
-        let migrated = try Self.notified(scratch.store)
+        let migrated = try await Self.notified(scratch.store)
         // Version 4 gave every group its reach, and a cold query proves its answer from them.
         #expect(try await migrated.check().isHealthy)
         let near = Self.viewport(at: 1000)
-        #expect(try Self.counted(migrated, near).answer == LayoutEngine().layout(spec, crossExtent: 390).visibleElements(viewport: near))
+        #expect(try await Self.counted(migrated, near).answer == LayoutEngine().layout(spec, crossExtent: 390).visibleElements(viewport: near))
         // Version 6's runs: an append to the migrated store goes into one, and reads back whole.
         var appended = spec
         appended.sections[0].items = appended.sections[0].items.appending([Item(aspectRatio: 2), Item(fraction: 2)])
@@ -299,6 +299,6 @@ struct PostgresReadTests {
         let changed = try Self.spec(aspect: 0.75)
         try await scratch.store.save(changed, as: "feed")
         let expected = try LayoutEngine().layout(changed, crossExtent: 390).visibleElements(viewport: near)
-        try await Self.eventually("the migrated store notifies") { try Self.counted(migrated, near).answer == expected }
+        try await Self.eventually("the migrated store notifies") { try await Self.counted(migrated, near).answer == expected }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TesseraInMemory
 import TesseraLayout
 import TesseraPostgres
 import TesseraTestSupport
@@ -23,32 +24,32 @@ struct PostgresReplicaTests {
     }
 
     /// Waits until `body` stops throwing (the replica has replayed what it needs).
-    private static func eventually<T>(_ body: () throws -> T) throws -> T {
+    private static func eventually<T>(_ body: () async throws -> T) async throws -> T {
         let deadline = Date().addingTimeInterval(20)
         while true {
-            do { return try body() } catch where Date() < deadline { usleep(20_000) }
+            do { return try await body() } catch where Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         }
     }
 
     @Test("reads through the replica see the old or the new layout, never a mix; the replica refuses writes")
     func oldOrNewThroughReplica() async throws {
         let clusters = try ReplicatedClusters()
-        let writer = try LayoutStore(url: clusters.primaryURL + "?schema=feeds")
+        let writer = try await LayoutStore(url: clusters.primaryURL + "?schema=feeds")
         let versions = [try Self.spec(version: 1), try Self.spec(version: 2)]
         try await writer.save(versions[0], as: "feed", crossExtents: [390])
-        let reader = try Self.eventually { try LayoutStore(url: clusters.replicaURL + "?schema=feeds", readOnly: true) }
+        let reader = try await Self.eventually { try await LayoutStore(url: clusters.replicaURL + "?schema=feeds", readOnly: true) }
         // Both versions' whole layouts, and one viewport across the edited section.
         let everything = Rect(x: 0, y: 0, width: 390, height: 1e7)
         let expected = try versions.map { try LayoutEngine().layout($0, crossExtent: 390).elements(in: everything) }
-        _ = try Self.eventually { try reader.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false) }
+        _ = try await Self.eventually { try await reader.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false) }
 
         // The replica is a hot standby: no writes, whatever the store was opened as.
         await #expect(throws: StoreError.self) { try await reader.save(versions[1], as: "feed", crossExtents: [390]) }
-        let writable = #expect(throws: StoreError.self) { try LayoutStore(url: clusters.replicaURL + "?schema=other") }
+        let writable = await #expect(throws: StoreError.self) { try await LayoutStore(url: clusters.replicaURL + "?schema=other") }
         #expect(writable?.code == .readOnly, "\(String(describing: writable))")
         // A hot standby cannot LISTEN: freshness=notified is refused, naming the way out.
-        let notified = #expect(throws: StoreError.self) {
-            try LayoutStore(url: clusters.replicaURL + "?schema=feeds&freshness=notified", readOnly: true)
+        let notified = await #expect(throws: StoreError.self) {
+            try await LayoutStore(url: clusters.replicaURL + "?schema=feeds&freshness=notified", readOnly: true)
         }
         #expect(notified?.code == .unsupported && notified?.message.contains("freshness=snapshot") == true, "\(String(describing: notified))")
 
@@ -65,7 +66,8 @@ struct PostgresReplicaTests {
                 var round = 1
                 while round <= 8 || (!sawBoth.load(ordering: .relaxed) && Date() < deadline) {
                     // On a thread of its own, waiting for each save.
-                    _ = try waitForAsync { try await writer.save(versions[round % 2], as: "feed", crossExtents: []) }
+                    let version = versions[round % 2]
+                    _ = try waitForAsync { try await writer.save(version, as: "feed", crossExtents: []) }
                     lastRound.store(round, ordering: .relaxed)
                     usleep(300_000)
                     round += 1
@@ -95,8 +97,8 @@ struct PostgresReplicaTests {
         #expect(seen[0] > 0 && seen[1] > 0, "versions seen: \(seen) in \(reads) reads")
         // The last write reaches the replica.
         let final = lastRound.load(ordering: .relaxed) % 2
-        let last = try Self.eventually {
-            let answer = try reader.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false)
+        let last = try await Self.eventually {
+            let answer = try await reader.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false)
             guard answer == expected[final] else { throw StoreError(.busy, "the replica is behind") }
             return answer
         }
@@ -108,13 +110,13 @@ extension PostgresReplicaTests {
     @Test("a store opened for writing on a replica answers reads; its writes fail with readOnly and change nothing")
     func writableOpenOnReplica() async throws {
         let clusters = try ReplicatedClusters()
-        let writer = try LayoutStore(url: clusters.primaryURL + "?schema=feeds")
+        let writer = try await LayoutStore(url: clusters.primaryURL + "?schema=feeds")
         try await writer.save(try Self.spec(version: 1), as: "feed", crossExtents: [390])
         let everything = Rect(x: 0, y: 0, width: 390, height: 1e7)
         let expected = try await writer.elements(name: "feed", crossExtent: 390, in: everything)
-        let onReplica = try Self.eventually { () throws -> LayoutStore in
-            let store = try LayoutStore(url: clusters.replicaURL + "?schema=feeds")
-            _ = try store.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false)
+        let onReplica = try await Self.eventually { () async throws -> LayoutStore in
+            let store = try await LayoutStore(url: clusters.replicaURL + "?schema=feeds")
+            _ = try await store.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false)
             return store
         }
         #expect(try await onReplica.elements(name: "feed", crossExtent: 390, in: everything, computeIfMissing: false) == expected)

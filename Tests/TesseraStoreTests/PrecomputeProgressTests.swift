@@ -17,7 +17,7 @@ struct PrecomputeProgressTests {
 
     @Test("every computed width reports growing counts of the known total, ending at it", arguments: TestBackend.all)
     func reportsPerWidth(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let reports = Mutex<[PrecomputeProgress]>([])
         try await temporary.store.save(Self.feed(), as: "feed", crossExtents: [390, 820]) { report in
             reports.withLock { $0.append(report) }
@@ -40,7 +40,7 @@ struct PrecomputeProgressTests {
 
     @Test("a save that lays a stored width out again in full (new axis) reports it; one that keeps everything reports nothing", arguments: TestBackend.all)
     func reportsFullRecomputesOfUpdates(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(Self.feed(), as: "feed", crossExtents: [390])
         let unchanged = Mutex<[PrecomputeProgress]>([])
         try await temporary.store.save(Self.feed(), as: "feed") { report in unchanged.withLock { $0.append(report) } }

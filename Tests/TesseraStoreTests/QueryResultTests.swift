@@ -16,7 +16,7 @@ struct QueryResultTests {
 
     @Test("fresh: found, not computed; missing or stale with .never: why, and the spec's layouts; nothing computed", arguments: TestBackend.all)
     func missingTold(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         _ = try await store.save(AsyncStoreTests.grid(), as: "feed", crossExtents: [300])
         guard case .found(let answer, let computed) = try await store.query(.viewport(Self.viewport), name: "feed", crossExtent: 300, compute: .never) else {
@@ -46,7 +46,7 @@ struct QueryResultTests {
 
     @Test("an unknown spec, a bad extent and a missing item throw, whatever the policy", arguments: TestBackend.all)
     func errorsStayErrors(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         _ = try await store.save(AsyncStoreTests.grid(), as: "feed", crossExtents: [300])
         for policy in [ComputePolicy.never, .always] {
@@ -61,7 +61,7 @@ struct QueryResultTests {
 
     @Test(".always computes once and says so; .admittedBy asks first, refuses by throwing, and releases after computing", arguments: TestBackend.all)
     func computes(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         _ = try await store.save(AsyncStoreTests.grid(), as: "feed", crossExtents: [300])
 

@@ -37,7 +37,7 @@ struct ResizeTests {
           {"layout": {"kind": "flow", "alignment": "start"}, "items": [{"size": [100, 10]}, {"size": [100, 10]}, {"size": [100, 10]}, {"size": [100, 10]}]},
           {"layout": {"kind": "grid", "fraction": 2}, "items": {"count": 2, "cycle": [{}]}}]}
         """)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(spec, as: "feed", crossExtents: [300])
         let report = try await store.resize(name: "feed", section: 0, changes: [ItemChange(item: 1, fields: [.size: .array([.number(100), .number(30)])])])
@@ -65,7 +65,7 @@ struct ResizeTests {
         let (json, extent) = generator.spec(sections: 1...3, items: 1...30)
         var spec = try Spec(jsonText: json)
         var random = SeededRandom(seed: seed &* 7_919)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         // One section gets long, in one of the items forms, from its own kind of items.
         let section = random.int(0...(spec.sections.count - 1))
         var pool = try Self.expand(spec.sections[section].items, section: section)
@@ -141,7 +141,7 @@ struct ResizeTests {
 
     @Test("a 1M-item count/cycle keeps 100 changes as overrides, compactly; it reads back with them")
     func compactOverrides() async throws {
-        let temporary = try TemporaryStore(.memory)
+        let temporary = try await TemporaryStore(.memory)
         let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "staggered", "columns": 2}, "items": {"count": 1000000, "cycle": [{"length": 10}, {"length": 20}]}}]}"#)
         try await temporary.store.save(spec, as: "big")
         let changes = (0..<100).map { ItemChange(item: 999_000 + $0 * 10, fields: [.length: .number(Double(30 + $0))]) }
@@ -161,7 +161,7 @@ struct ResizeTests {
 
     @Test("changes apply in order: the later one's fields over the earlier one's", arguments: TestBackend.all)
     func laterChangesWin(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "staggered", "columns": 1}, "items": [{"length": 10}, {"length": 10}]}]}"#)
         try await temporary.store.save(spec, as: "feed", crossExtents: [100])
         try await temporary.store.resize(name: "feed", section: 0, changes: [
@@ -173,7 +173,7 @@ struct ResizeTests {
 
     @Test("unknown spec, section or item, a bad value, no field: refused, nothing changed", arguments: TestBackend.all)
     func refusals(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "flow"}, "items": []}, {"layout": {"kind": "grid", "fraction": 2}, "items": {"count": 30, "cycle": [{}]}}]}"#)
         try await store.save(spec, as: "feed", crossExtents: [300])

@@ -16,10 +16,10 @@ struct ResumeDamageTests {
 
     @Test("an append into a group whose frames were cut fails with .damaged and changes nothing", arguments: TestBackend.all)
     func cutFrames(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(try Spec(jsonText: Self.grid), as: "grid", crossExtents: [300])
-        try temporary.change(
+        try await temporary.change(
             sql: "UPDATE cell_groups SET frames = substr(frames, 1, 64) WHERE id = (SELECT group_id FROM cell_group_directory WHERE slot = 0 AND first_item = 500)",
             postgres: "UPDATE cell_groups SET frames = substring(frames from 1 for 64) WHERE slot = 0 AND first_item = 500"
         ) { tables in
@@ -36,11 +36,11 @@ struct ResumeDamageTests {
 
     @Test("an append into a group whose bytes match their checksum but are no frames fails with .damaged", arguments: [TestBackend.memory])
     func unreadableFrames(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(try Spec(jsonText: Self.grid), as: "grid", crossExtents: [300])
         // Only the in-memory tables let a test write a checksum that matches cut bytes.
-        try temporary.change(sql: "") { tables in
+        try await temporary.change(sql: "") { tables in
             tables.alterGroups { row in
                 guard row.firstItem == 500 else { return }
                 row.frames = Array((row.frames ?? []).prefix(64))

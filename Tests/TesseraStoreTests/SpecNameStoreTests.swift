@@ -19,7 +19,7 @@ struct SpecNameStoreTests {
 
     @Test("a name to save as that breaks the rule is an invalid argument naming the rule; nothing is stored")
     func saveAs() async throws {
-        let temporary = try TemporaryStore()
+        let temporary = try await TemporaryStore()
         for (name, reason) in Self.badNames {
             do {
                 _ = try await temporary.store.save(try Self.spec, as: name, crossExtents: [390])
@@ -41,7 +41,7 @@ struct SpecNameStoreTests {
 
     @Test("a spec built in Swift with a bad name is refused, in a save and in a batch")
     func builtInSwift() async throws {
-        let temporary = try TemporaryStore()
+        let temporary = try await TemporaryStore()
         var named = try Self.spec
         named.name = "tab\there"
         await #expect(throws: StoreError.self) { try await temporary.store.save(named, crossExtents: [390]) }
@@ -57,10 +57,10 @@ struct SpecNameStoreTests {
 
     @Test("a spec stored before the rule, under a name it now breaks, is still read back")
     func storedBeforeTheRule() async throws {
-        let temporary = try TemporaryStore()
+        let temporary = try await TemporaryStore()
         _ = try await temporary.store.save(try Self.spec, as: "old", crossExtents: [390])
-        try temporary.execute("UPDATE specs SET name = 'old' || char(10) || 'name', body = replace(body, '\"old\"', '\"old\\nname\"')")
-        let reopened = try temporary.reopen()
+        try await temporary.execute("UPDATE specs SET name = 'old' || char(10) || 'name', body = replace(body, '\"old\"', '\"old\\nname\"')")
+        let reopened = try await temporary.reopen()
         #expect(try await reopened.spec(named: "old\nname")?.name == "old\nname")
     }
 }

@@ -19,7 +19,7 @@ struct StoreConformanceTests {
 
     @Test("deleting a layout leaves the spec's others; deleting a spec deletes its layouts; a name saved again gets new ids", arguments: TestBackend.all)
     func deletes(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(600), as: "feed", crossExtents: [300, 400])
         try await store.save(Self.grid(3), as: "other", crossExtents: [300])
@@ -33,7 +33,7 @@ struct StoreConformanceTests {
         #expect(try await !store.deleteSpec(named: "feed"))
         #expect(try await store.specs().map(\.name) == ["other"])
         #expect(try await store.layouts().map(\.specName) == ["other"])
-        #expect(throws: StoreError.noSuchSpec(name: "feed")) { try store.elements(name: "feed", crossExtent: 400, in: Self.everything) }
+        await #expect(throws: StoreError.noSuchSpec(name: "feed")) { try await store.elements(name: "feed", crossExtent: 400, in: Self.everything) }
         #expect(try await store.check().isHealthy)
 
         // Readers cache layouts by id and revision: a deleted id never comes back.
@@ -46,20 +46,18 @@ struct StoreConformanceTests {
 
     @Test("a closed store refuses every read and write with closed; another handle on it goes on", arguments: TestBackend.all)
     func close(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         let store = temporary.store
         try await store.save(Self.grid(10), as: "feed", crossExtents: [300])
         // A second handle is closed: the temporary store's clean-up needs its own open.
-        let closed = try temporary.reopen()
+        let closed = try await temporary.reopen()
         #expect(try await closed.elements(name: "feed", crossExtent: 300, in: Self.everything).count == 10)
         closed.close()
         closed.close()
-        // A synchronous closure calls the synchronous form of the read.
-        let syncElements: () throws -> [LayoutElement] = { try closed.elements(name: "feed", crossExtent: 300, in: Self.everything) }
         let refusals: [() async throws -> Void] = [
             { _ = try await closed.specs() },
             { _ = try await closed.elements(name: "feed", crossExtent: 300, in: Self.everything) },
-            { _ = try syncElements() },
+            { _ = try await closed.visibleElements(name: "feed", crossExtent: 300, viewport: Self.everything) },
             { try await closed.save(Self.grid(11), as: "feed") },
             { _ = try await closed.invalidate(name: "feed") },
         ]

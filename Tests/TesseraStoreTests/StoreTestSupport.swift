@@ -30,14 +30,14 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A new, empty store of this backend in `directory`.
     func makeStore(
         in directory: URL, registry: LayoutRegistry, cacheBudget: Int, frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget
-    ) throws -> LayoutStore {
+    ) async throws -> LayoutStore {
         switch self {
         case .sqlite:
             try LayoutStore(
                 path: directory.appendingPathComponent("layouts.sqlite").path, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget
             )
         case .postgres:
-            try LayoutStore(url: try PostgresTestServer.freshStoreURL(), registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget)
+            try await LayoutStore(url: try PostgresTestServer.freshStoreURL(), registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget)
         case .memory:
             LayoutStore.instrumentedInMemory(registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget)
         }
@@ -45,10 +45,10 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// A second, independent handle on the same store, as another process
     /// would open it (its own connections and caches).
-    func reopen(_ store: LayoutStore) throws -> LayoutStore {
+    func reopen(_ store: LayoutStore) async throws -> LayoutStore {
         switch self {
         case .sqlite: try LayoutStore(path: store.location, registry: store.registry)
-        case .postgres: try LayoutStore(url: store.location, registry: store.registry)
+        case .postgres: try await LayoutStore(url: store.location, registry: store.registry)
         case .memory: LayoutStore.instrumentedInMemory(try #require(store.inMemoryDatabase), registry: store.registry)
         }
     }
@@ -56,13 +56,13 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// Runs SQL on the store's own rows, as an older or newer program would
     /// have left them (the schema's tables and columns are the same on
     /// every backend).
-    func execute(_ sql: String, on store: LayoutStore) throws {
+    func execute(_ sql: String, on store: LayoutStore) async throws {
         switch self {
         case .sqlite:
             let pool = try #require(store.sqlitePool)
             try pool.write { connection in try connection.execute(sql) }
         case .postgres:
-            try store.executePostgres(sql)
+            try await store.executePostgres(sql)
         case .memory:
             throw StoreError(.internal, "an in-memory store has no SQL to run \(sql.quotedForMessage) on: change its rows with `change(sql:memory:)`")
         }
@@ -74,12 +74,12 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// in-memory tables (a commit of its own, as another process's).
     func change(
         sql: String, postgres: String? = nil, memory: (inout InMemoryTables) -> Void, on store: LayoutStore
-    ) throws {
+    ) async throws {
         switch self {
-        case .sqlite: try execute(sql, on: store)
-        case .postgres: try execute(postgres ?? sql, on: store)
+        case .sqlite: try await execute(sql, on: store)
+        case .postgres: try await execute(postgres ?? sql, on: store)
         case .memory:
-            try #require(store.inMemoryDatabase).write { committed in
+            try await #require(store.inMemoryDatabase).write { committed in
                 var tables = committed.tables
                 memory(&tables)
                 return tables
@@ -98,10 +98,12 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// Drops what the store left on its server (a PostgreSQL schema).
+    /// Drops what the store left on its server (a PostgreSQL schema), in
+    /// a task of its own: a deinit cannot wait for it.
     func dropStore(_ store: LayoutStore) {
         guard self == .postgres, let url = try? PostgresURL(parsing: store.location) else { return }
-        try? store.executePostgres("DROP SCHEMA IF EXISTS \(url.schema) CASCADE")
+        let script = "DROP SCHEMA IF EXISTS \(url.schema) CASCADE"
+        Task.detached { try? await store.executePostgres(script) }
     }
 }
 
@@ -114,11 +116,11 @@ final class TemporaryStore {
     init(
         _ backend: TestBackend = .sqlite, registry: LayoutRegistry = .standard, cacheBudget: Int = LayoutStore.defaultCacheBudget,
         frameCacheBudget: Int = LayoutStore.defaultFrameCacheBudget
-    ) throws {
+    ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.backend = backend
-        store = try backend.makeStore(in: directory, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget)
+        store = try await backend.makeStore(in: directory, registry: registry, cacheBudget: cacheBudget, frameCacheBudget: frameCacheBudget)
     }
 
     deinit {
@@ -132,17 +134,17 @@ final class TemporaryStore {
     }
 
     /// Another handle on the same store (see ``TestBackend/reopen(_:)``).
-    func reopen() throws -> LayoutStore {
-        try backend.reopen(store)
+    func reopen() async throws -> LayoutStore {
+        try await backend.reopen(store)
     }
 
     /// Runs SQL on the store's rows (see ``TestBackend/execute(_:on:)``).
-    func execute(_ sql: String) throws {
-        try backend.execute(sql, on: store)
+    func execute(_ sql: String) async throws {
+        try await backend.execute(sql, on: store)
     }
 
     /// Changes the store's rows (see ``TestBackend/change(sql:postgres:memory:on:)``).
-    func change(sql: String, postgres: String? = nil, memory: (inout InMemoryTables) -> Void) throws {
-        try backend.change(sql: sql, postgres: postgres, memory: memory, on: store)
+    func change(sql: String, postgres: String? = nil, memory: (inout InMemoryTables) -> Void) async throws {
+        try await backend.change(sql: sql, postgres: postgres, memory: memory, on: store)
     }
 }

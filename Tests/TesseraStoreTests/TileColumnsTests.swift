@@ -12,7 +12,7 @@ import TesseraTestSupport
 struct TileColumnsTests {
     @Test("worked example: tile 1 of the tiles' feed as columns, and an empty tile")
     func workedExample() async throws {
-        let temporary = try TemporaryStore(.sqlite)
+        let temporary = try await TemporaryStore(.sqlite)
         try await temporary.store.save(try Spec(jsonText: TileTests.feed), as: "feed", crossExtents: [400])
         let (manifest, tiles) = try await Self.tiles(temporary.store, "feed", 400)
         let revision = manifest.revision
@@ -65,7 +65,7 @@ struct TileColumnsTests {
         generator.carouselChance = 0.3
         let (json, extent) = generator.spec(sections: 1...6, items: 1...400, axis: seed % 3 == 0 ? .horizontal : .vertical)
         let spec = try Spec(jsonText: json)
-        let temporary = try TemporaryStore(backend)
+        let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(spec, as: "random", crossExtents: [extent])
         let (manifest, _) = try await Self.tiles(temporary.store, "random", extent)
         var random = SeededRandom(seed: seed)
@@ -93,7 +93,7 @@ struct TileColumnsTests {
         let cycle = #"[{"aspectRatio": 0.75}, {"aspectRatio": 1.5}, {"aspectRatio": 1}, {"length": 180, "columns": 2}, {"aspectRatio": 0.6}, {"aspectRatio": 1.2}]"#
         var random = SeededRandom(seed: 26)
         let aspects = (0..<3000).map { _ in #"{"aspectRatio": \#((random.double(0.5...1.6) * 1000).rounded() / 1000)}"# }
-        let temporary = try TemporaryStore(.sqlite)
+        let temporary = try await TemporaryStore(.sqlite)
         for (name, columns, items) in [("waterfall", 3, #"{"count": 9000, "cycle": \#(cycle)}"#), ("random", 2, "[" + aspects.joined(separator: ",") + "]")] {
             try await temporary.store.save(try Spec(jsonText: """
                 {"format": 1, "sections": [{"header": {"size": 44, "pinned": true},

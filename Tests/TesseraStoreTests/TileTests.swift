@@ -23,7 +23,7 @@ struct TileTests {
 
     @Test("worked example: the manifest and both tiles, element by element, and their JSON")
     func workedExample() async throws {
-        let temporary = try TemporaryStore(.sqlite)
+        let temporary = try await TemporaryStore(.sqlite)
         let store = temporary.store
         try await store.save(try Spec(jsonText: Self.feed), as: "feed", crossExtents: [400])
         guard case .found(let manifest, _) = try await store.tileManifest(name: "feed", crossExtent: 400) else {
@@ -88,7 +88,7 @@ struct TileTests {
 
     @Test("an old revision and a tile past the last are not found, and say which are current")
     func refusals() async throws {
-        let temporary = try TemporaryStore(.sqlite)
+        let temporary = try await TemporaryStore(.sqlite)
         let store = temporary.store
         try await store.save(try Spec(jsonText: Self.feed), as: "feed", crossExtents: [400])
         guard case .found(let manifest, _) = try await store.tileManifest(name: "feed", crossExtent: 400) else { return }
@@ -102,8 +102,8 @@ struct TileTests {
     @Test("revisions derive from the frames: equal across backends, new after a change, the old one back when the change is undone",
           arguments: TestBackend.all)
     func revisions(backend: TestBackend) async throws {
-        let temporary = try TemporaryStore(backend)
-        let other = try TemporaryStore(.sqlite)
+        let temporary = try await TemporaryStore(backend)
+        let other = try await TemporaryStore(.sqlite)
         let spec = try Spec(jsonText: Self.feed)
         try await temporary.store.save(spec, as: "feed", crossExtents: [400])
         try await other.store.save(spec, as: "elsewhere", crossExtents: [400])
@@ -125,7 +125,7 @@ struct TileTests {
         generator.carouselChance = 0.3
         let (json, extent) = generator.spec(sections: 1...6, items: 1...400, axis: seed % 3 == 0 ? .horizontal : .vertical)
         let spec = try Spec(jsonText: json)
-        let temporary = try TemporaryStore(backend, cacheBudget: seed % 4 == 0 ? 0 : LayoutStore.defaultCacheBudget)
+        let temporary = try await TemporaryStore(backend, cacheBudget: seed % 4 == 0 ? 0 : LayoutStore.defaultCacheBudget)
         let store = temporary.store
         try await store.save(spec, as: "random", crossExtents: [extent])
         guard case .found(let manifest, _) = try await store.tileManifest(name: "random", crossExtent: extent) else {

@@ -13,10 +13,14 @@ import TesseraStore
 /// While the connection is lost, ``epoch`` is nil: readers resolve every
 /// layout in their own snapshot again, as with `freshness=snapshot`. It is
 /// opened again in the background, after 1 s, then twice as long after
-/// each failure (at most 30 s), on the store's bridge threads
-/// (`StoreThreads.bridge`): an application that blocks every thread of Swift
+/// each failure (at most 30 s), by a task on threads of its own
+/// (``reconnecting``): an application that blocks every thread of Swift
 /// concurrency's cooperative pool does not keep it from coming back.
 final class ChangeListener: Sendable {
+    /// Where every listener of the process reconnects: its steps are short
+    /// (a connection, a LISTEN), never Swift concurrency's pool.
+    private static let reconnecting = StoreThreads(threads: 1, backgroundThreads: 1)
+
     private let url: PostgresURL
     private let eventLoop: any EventLoop
     private let channel: String
@@ -73,7 +77,7 @@ final class ChangeListener: Sendable {
         listening.store(false, ordering: .sequentiallyConsistent)
         committed()
         guard !closed.load(ordering: .sequentiallyConsistent) else { return }
-        Task(executorPreference: StoreThreads.bridge) { [weak self] in
+        Task(executorPreference: Self.reconnecting) { [weak self] in
             try? await Task.sleep(for: .seconds(delay))
             guard let self, !self.closed.load(ordering: .sequentiallyConsistent) else { return }
             do {

@@ -6,14 +6,12 @@ import Synchronization
 import TesseraStore
 
 /// One connection to the server. Its statements are written as synchronous
-/// methods (the store's reads are synchronous). In an async read or a
-/// write they never wait: they run against the answers fetched so far, the
+/// methods (the store's row port is synchronous), and never wait: in a
+/// read or a write's step they run against the answers fetched so far, the
 /// one they lacked is fetched without holding a thread, and they run again
 /// (see `ReplayLog`, `answering`); a write sends the statements whose
-/// answer it does not need without waiting (`pipeline`). Only a
-/// synchronous read (a synchronous caller's) waits for each answer,
-/// through the one bridge (`waitForAsync`). A session is used by one task
-/// or thread at a time (the pool hands it out).
+/// answer it does not need without waiting (`pipeline`). A session is
+/// used by one task at a time (the pool hands it out).
 final class PostgresSession {
     let connection: PostgresConnection
     let location: String
@@ -146,14 +144,13 @@ final class PostgresSession {
         return ResolutionScope(tag: SnapshotTag(UInt64(bitPattern: epoch), 0, 0, 0, 0, 0), reuse: singleStatementRead)
     }
 
-    /// The answer to one statement: a synchronous caller (a synchronous
-    /// read: the command line's) fetches it now, waiting through the one
-    /// bridge (`waitForAsync`); an async read or write finds it fetched
-    /// already, or asks its driver for it (see `ReplayLog`).
+    /// The answer to one statement of a read or a write's step: fetched
+    /// already, or asked of the driver of the read or step, which fetches it
+    /// and runs the body again (see `ReplayLog`).
     private func answer(_ wanted: ReplayLog.Wanted) throws -> ReplayLog.Answer {
-        // The statement is sent from this thread, and its answer taken on
-        // the event loop that receives it (the fetch's one step after it).
-        guard let replay else { return try waitForAsync(resuming: .inPlace) { try await fetch(wanted) } }
+        guard let replay else {
+            throw StoreError(.internal, "a statement was sent outside a read or a write's step", store: location)
+        }
         guard let answer = replay.answer(wanted.key) else { throw replay.want(wanted) }
         return answer
     }

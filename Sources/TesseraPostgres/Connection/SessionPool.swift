@@ -27,17 +27,6 @@ final class SessionPool: Sendable {
         slots = AsyncGate(width: maximum)
     }
 
-    /// Runs `body` with a session of its own, for a synchronous caller:
-    /// blocking the calling thread while it waits for one, and connecting
-    /// through the one bridge (`waitForAsync`).
-    func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        try slots.passBlocking {
-            let session = try take()
-            defer { give(session) }
-            return try body(session)
-        }
-    }
-
     /// Runs `body` with a session of its own, waiting for one without
     /// holding a thread (and connecting so).
     func withSession<T>(_ body: (PostgresSession) async throws -> T) async throws -> T {
@@ -57,16 +46,6 @@ final class SessionPool: Sendable {
     private enum Taken {
         case reused(PostgresSession)
         case new(id: Int)
-    }
-
-    private func take() throws -> PostgresSession {
-        switch try reuseOrNumber() {
-        case .reused(let session): return session
-        case .new(let id):
-            let session = try waitForAsync { try await PostgresSession.connect(to: url, on: eventLoop, id: id) }
-            state.withLock { $0.all.append(session) }
-            return session
-        }
     }
 
     /// An open idle session, or the id of a new one.

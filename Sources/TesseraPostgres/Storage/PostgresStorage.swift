@@ -1,3 +1,4 @@
+import Locking
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -22,7 +23,7 @@ final class PostgresStorage: StorageBackend, Sendable {
     private let writers: SessionPool
     /// Hears of commits, with `freshness=notified`.
     private let changeListener: ChangeListener?
-    init(url: PostgresURL, maximumReaders: Int, busyTimeout: Double, readOnly: Bool) throws {
+    init(url: PostgresURL, maximumReaders: Int, busyTimeout: Double, readOnly: Bool) async throws {
         self.url = url
         self.readOnly = readOnly
         self.busyTimeout = busyTimeout
@@ -32,15 +33,12 @@ final class PostgresStorage: StorageBackend, Sendable {
         writers = SessionPool(url: url, eventLoop: eventLoop, maximum: 1)
         var listener: ChangeListener?
         do {
-            // Opening is synchronous (`LayoutStore(url:)`): the one bridge waits.
-            listener = try waitForAsync { [readers, writers] in
-                if readOnly {
-                    try await readers.withSession { session in try await PostgresMigrator.requireCurrent(session, url: url) }
-                } else {
-                    try await writers.withSession { session in try await PostgresMigrator.migrate(session, url: url) }
-                }
-                return url.freshness == .notified ? try await ChangeListener(url: url, eventLoop: eventLoop) : nil
+            if readOnly {
+                try await readers.withSession { session in try await PostgresMigrator.requireCurrent(session, url: url) }
+            } else {
+                try await writers.withSession { session in try await PostgresMigrator.migrate(session, url: url) }
             }
+            listener = url.freshness == .notified ? try await ChangeListener(url: url, eventLoop: eventLoop) : nil
         } catch {
             changeListener = nil
             shutdown()
@@ -73,46 +71,15 @@ final class PostgresStorage: StorageBackend, Sendable {
 
     var location: String { url.description }
 
-    /// Runs `body` first outside a transaction, where its first statement
-    /// is one snapshot by itself (a warm query needs no other: the layout's
-    /// row, its directory and frames cached); if it asks for a second
-    /// statement, it runs again from the start in one REPEATABLE READ,
-    /// READ ONLY transaction. Whatever the first attempt did or cached came
-    /// from a snapshot that includes every commit before the read began.
-    /// For a synchronous caller: each statement waits for its answer
-    /// through the one bridge (`waitForAsync`), so that a read of many
-    /// statements (a check) runs its body once.
-    func read(_ body: (any RowReader) throws -> Void) throws {
-        try refuseIfClosed()
-        try readers.withSession { session in
-            session.changeListener = changeListener
-            defer { session.singleStatementRead = false }
-            session.singleStatementRead = true
-            session.statementsInRead = 0
-            session.refusedSecondStatement = false
-            session.sawLaterSnapshot = false
-            do {
-                try body(PostgresRows(session))
-                // A body that caught the refusal and went on read nothing right.
-                if !session.refusedSecondStatement { return }
-            } catch where !Self.mayRunAgain(session) {
-                throw error
-            } catch {}
-            session.singleStatementRead = false
-            // BEGIN is not waited for: the body's first statement queues behind it.
-            session.sendPipelined("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", PostgresBindings())
-            do {
-                try body(PostgresRows(session))
-                try waitForAsync { try await session.drainPipeline() }
-                session.sendPipelined("COMMIT", PostgresBindings())
-            } catch {
-                try? waitForAsync {
-                    try? await session.drainPipeline()
-                    try await session.run("ROLLBACK")
-                }
-                throw error
-            }
+    /// The names the schema holds more than one spec under, read as the store opens.
+    func nameConflicts() async throws -> [String] {
+        let names = Locked<[String]>([])
+        let location = location
+        try await readReplaying { rows in
+            let found = try LayoutStore.nameConflicts(in: rows, at: location)
+            names.withLock { $0 = found }
         }
+        return names.withLock { $0 }
     }
 
     /// Whether a failed first attempt outside a transaction runs again in
@@ -123,11 +90,15 @@ final class PostgresStorage: StorageBackend, Sendable {
         session.refusedSecondStatement || session.sawLaterSnapshot
     }
 
-    /// An async read, as `read` does it (one statement outside a
-    /// transaction first, else one REPEATABLE READ, READ ONLY transaction),
-    /// without a thread that waits: `body` runs against the answers
-    /// fetched so far, and what a run lacked is fetched, awaited, before
-    /// the next run (see `ReplayLog`). Nothing runs on `executor`.
+    /// Runs `body` first outside a transaction, where its first statement
+    /// is one snapshot by itself (a warm query needs no other: the layout's
+    /// row, its directory and frames cached); if it asks for a second
+    /// statement, it runs again from the start in one REPEATABLE READ,
+    /// READ ONLY transaction. Whatever the first attempt did or cached came
+    /// from a snapshot that includes every commit before the read began.
+    /// No thread waits: `body` runs against the answers fetched so far,
+    /// and what a run lacked is fetched, awaited, before the next run (see
+    /// `ReplayLog`). Nothing runs on `executor`.
     func read(_ body: @escaping @Sendable (any RowReader) throws -> Void, on executor: any BlockingExecutor) async throws {
         try await readReplaying(body)
     }
@@ -227,13 +198,11 @@ final class PostgresStorage: StorageBackend, Sendable {
     /// Compacting gives the space of deleted rows back for reuse and
     /// refreshes the planner's statistics (VACUUM of the store's tables);
     /// nothing runs in the background: every write is committed when it returns.
-    func settle(compacting: Bool) throws {
+    func settle(compacting: Bool) async throws {
         guard compacting else { return }
         try refuseIfReadOnly()
-        try waitForAsync {
-            try await writers.withSession { session in
-                try await session.run("VACUUM (ANALYZE) specs, spec_sections, spec_item_runs, layouts, layout_sections, cell_groups")
-            }
+        try await writers.withSession { session in
+            try await session.run("VACUUM (ANALYZE) specs, spec_sections, spec_item_runs, layouts, layout_sections, cell_groups")
         }
     }
 
@@ -241,25 +210,25 @@ final class PostgresStorage: StorageBackend, Sendable {
     var statementsSent: Int { readers.statementsSent + writers.statementsSent }
 
     /// Runs `script` in one transaction of the writer's session, outside the store's rules.
-    func execute(script: String) throws {
-        try waitForAsync { try await writers.withSession { session in try await session.inTransaction { try await session.execute(script: script) } } }
+    func execute(script: String) async throws {
+        try await writers.withSession { session in try await session.inTransaction { try await session.execute(script: script) } }
     }
 
     /// Bytes of the store's tables, their TOAST tables and indexes.
-    var storageBytes: Int {
-        let bytes = try? waitForAsync { try await readers.withSession { session in try await session.answering { session in
+    func storageBytes() async throws -> Int {
+        let bytes = try await readers.withSession { session in try await session.answering { session in
             try session.scalarInt64("""
                 SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::int8 FROM pg_class AS c
                 JOIN pg_namespace AS n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'
                 """, .of(url.schema))
-        } } }
-        return Int((bytes ?? nil) ?? 0)
+        } }
+        return Int(bytes ?? 0)
     }
 
     /// Rows the schema's constraints cannot catch: groups of a slot that has
     /// no section row, and sections counted differently from their layout's row.
-    func integrityProblems() throws -> [String] {
-        try waitForAsync { try await readers.withSession { session in try await session.answering { session in
+    func integrityProblems() async throws -> [String] {
+        try await readers.withSession { session in try await session.answering { session in
             var problems: [String] = []
             let orphans = try session.scalarInt64("""
                 SELECT count(*) FROM cell_groups AS g WHERE NOT EXISTS (
@@ -289,6 +258,6 @@ final class PostgresStorage: StorageBackend, Sendable {
                 """) ?? 0
             if unreached > 0 { problems.append("\(unreached) cell groups' reach disagrees with the bounds of their slot's groups") }
             return problems
-        } } }
+        } }
     }
 }

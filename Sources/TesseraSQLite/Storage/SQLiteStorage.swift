@@ -40,8 +40,17 @@ final class SQLiteStorage: StorageBackend {
         return SnapshotTag(words.0, words.1, words.2, words.3, words.4, words.5)
     }
 
-    func read(_ body: (any RowReader) throws -> Void) throws {
+    /// Runs `body` in one read snapshot on the calling thread, which waits
+    /// for a connection when none is free.
+    private func read(_ body: (any RowReader) throws -> Void) throws {
         try Self.reporting(path: pool.path) { try pool.read { connection in try body(SQLiteRows(reader(connection))) } }
+    }
+
+    /// The names the file holds more than one spec under, read as the store opens.
+    func nameConflicts() throws -> [String] {
+        var names: [String] = []
+        try read { names = try LayoutStore.nameConflicts(in: $0, at: location) }
+        return names
     }
 
     /// In place when a connection is free at once, else on `executor`.
@@ -72,7 +81,7 @@ final class SQLiteStorage: StorageBackend {
     /// checkpoint and waits for it: everything committed is then in the
     /// database file, and the WAL file emptied unless somebody reads or
     /// writes at that moment.
-    func settle(compacting: Bool) throws {
+    func settle(compacting: Bool) async throws {
         if compacting { try compact() }
         guard !pool.configuration.readOnly else { return }
         checkpointer.schedule()
@@ -118,7 +127,7 @@ final class SQLiteStorage: StorageBackend {
 
     /// SQLite's integrity check, the R*Tree's own check, and the R*Tree
     /// against the directory: one index row per group, with the group's key.
-    func integrityProblems() throws -> [String] {
+    func integrityProblems() async throws -> [String] {
         try Self.reporting(path: pool.path) {
             try pool.read { connection in
                 var problems: [String] = []
@@ -169,7 +178,7 @@ final class SQLiteStorage: StorageBackend {
         """
 
     /// The file and its write-ahead log.
-    var storageBytes: Int {
+    func storageBytes() -> Int {
         var total = 0
         for suffix in ["", "-wal"] {
             var info = stat()

@@ -66,19 +66,6 @@ extension LayoutStore {
     public func answer(
         _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight,
         offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true
-    ) throws -> LayoutAnswer {
-        let name = try specName(name)
-        return try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try Self.answer(query, reader: reader, direction: direction, offsets: offsets)
-        }
-    }
-
-    /// Answers `query` from async code (see the sync form): never blocks a
-    /// cooperative thread, and a missing layout is computed once for every
-    /// task asking.
-    public func answer(
-        _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight,
-        offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true
     ) async throws -> LayoutAnswer {
         let name = try specName(name)
         switch try await self.query(query, name: name, crossExtent: crossExtent, direction: direction, offsets: offsets, compute: computeIfMissing ? .always : .never) {

@@ -16,10 +16,8 @@ import TesseraLayout
 /// - A spec, width, section or item that does not exist is answered from
 ///   a read, never by waiting for a writer.
 ///
-/// The hot reads (`elements`, `visibleElements`, `element` and `answer`)
-/// also have a synchronous form, for a caller on a thread of its own that
-/// asks many in a row (a benchmark, a probe): it reads on the calling
-/// thread, and a missing layout is computed as here, the calling thread waiting.
+/// Every operation is `async`: a caller on a thread of its own (a command
+/// line tool's `main`) bridges to it once, at its top.
 extension LayoutStore {
     // MARK: Queries
 
@@ -118,8 +116,8 @@ extension LayoutStore {
     /// of a million listed items never holds the caller's thread.
     public func specJSON(named name: String) async throws -> String? {
         let name = try specName(name)
-        return try await executor.run {
-            guard var spec = try self.read({ storage in try self.loadSpec(name: name, storage: storage)?.spec }) else { return nil }
+        return try await onExecutor {
+            guard var spec = try await readAsync({ storage in try self.loadSpec(name: name, storage: storage)?.spec }) else { return nil }
             spec.name = name
             return JSONWriter.canonical(spec.jsonValue)
         }
@@ -207,7 +205,7 @@ extension LayoutStore {
     /// `body` with the store's executor as its task executor: its
     /// synchronous parts (a file-backed backend's statements, the engine)
     /// run on the executor's threads, where they may block.
-    func onExecutor<T>(_ body: () async throws -> T) async throws -> T {
+    package func onExecutor<T>(_ body: () async throws -> T) async throws -> T {
         // An executor that runs nothing now (a pool shut down) fails here,
         // before anything is read or written.
         try await executor.run {}

@@ -40,18 +40,20 @@ public struct CheckReport: Sendable, Hashable {
 }
 
 extension LayoutStore {
-    /// What ``check(repair:)`` finds, read in one snapshot on the calling
-    /// thread, and the layouts found damaged (by id), which a repair marks
-    /// stale. `package` for a backend's module that checks a copy of its
-    /// own (an export).
-    package func checkAll() throws -> (report: CheckReport, damaged: [Int64: CheckReport.Problem]) {
-        let backendProblems = try backend.integrityProblems()
-        var damaged: [Int64: CheckReport.Problem] = [:]
-        let report = try read { storage in
+    /// What ``check(repair:)`` finds, on the store's executor, and the
+    /// layouts found damaged (by id), which a repair marks stale. The
+    /// checksums of every row and the list of what there is to check are
+    /// read in one snapshot, then each spec and each layout in one of its
+    /// own (a layout replaced meanwhile is checked as it now is).
+    /// `package` for a backend's module that checks a copy of its own (an export).
+    package func checkAll() async throws -> (report: CheckReport, damaged: [Int64: CheckReport.Problem]) {
+        try await onExecutor {
             var report = CheckReport()
-            report.problems = backendProblems.map { CheckReport.Problem(message: $0) }
+            var damaged: [Int64: CheckReport.Problem] = [:]
+            report.problems = try await backend.integrityProblems().map { CheckReport.Problem(message: $0) }
+            let overview = try await readAsync { storage in try CheckOverview(storage) }
             var mismatches: [DamagedRow: Int] = [:]
-            for row in try storage.damagedRows() {
+            for row in overview.damagedRows {
                 report.checksumMismatches += 1
                 mismatches[row, default: 0] += 1
                 if let id = row.layoutID { damaged[id] = .init(spec: row.spec, crossExtent: row.crossExtent, message: "") }
@@ -60,35 +62,43 @@ extension LayoutStore {
                 let message = count == 1 ? "\(row.what) does not match its checksum" : "\(row.what) does not match its checksum (\(count) rows)"
                 report.problems.append(.init(spec: row.spec, crossExtent: row.crossExtent, message: message))
             }
-            do {
-                let specs = try storage.specSummaries()
-                report.problems += Self.nameProblems(specs)
-                for spec in specs {
-                    report.specsChecked += 1
-                    try checkSpec(spec, storage: storage) { report.problems.append($0) }
+            report.problems += Self.nameProblems(overview.specs)
+            for spec in overview.specs {
+                report.specsChecked += 1
+                report.problems += try await readAsync { storage in
+                    var problems: [CheckReport.Problem] = []
+                    try self.checkSpec(spec, storage: storage) { problems.append($0) }
+                    return problems
                 }
-                for record in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) {
-                    report.layoutsChecked += 1
-                    let layout = record.layout
-                    let place = CheckReport.Problem(spec: layout.specName, crossExtent: layout.crossExtent, message: "")
-                    func problem(_ message: String) {
-                        report.problems.append(.init(spec: layout.specName, crossExtent: layout.crossExtent, message: message))
-                        damaged[layout.id] = place
-                    }
-                    do {
-                        report.groupsChecked += try Self.checkLayout(layout, storage: storage, problem: problem)
-                        if let summary = Self.summaryProblem(of: record, storage: storage, location: location) { problem(summary) }
-                    } catch let error as StoreError where error.code == .damaged {
-                        problem(error.message)
-                    }
-                }
-            } catch let error as StoreError where error.code == .damaged {
-                // A row every listing reads (a spec's or a layout's) is damaged: reported above.
-                report.problems.append(.init(message: "the check stopped early: \(error.message)"))
             }
-            return report
+            for listed in overview.layouts {
+                let location = location
+                let checked = try await readAsync { storage -> (layout: StoredLayout, groups: Int, problems: [String])? in
+                    var problems: [String] = []
+                    do {
+                        guard let record = try storage.layoutRecord(id: listed.id, engineVersion: LayoutEngine.version) else { return nil }
+                        let groups = try Self.checkLayout(record.layout, storage: storage) { problems.append($0) }
+                        if let summary = Self.summaryProblem(of: record, storage: storage, location: location) { problems.append(summary) }
+                        return (record.layout, groups, problems)
+                    } catch let error as StoreError where error.code == .damaged {
+                        return (listed, 0, problems + [error.message])
+                    }
+                }
+                guard let checked else { continue }
+                report.layoutsChecked += 1
+                report.groupsChecked += checked.groups
+                let layout = checked.layout
+                for message in checked.problems {
+                    report.problems.append(.init(spec: layout.specName, crossExtent: layout.crossExtent, message: message))
+                    damaged[layout.id] = .init(spec: layout.specName, crossExtent: layout.crossExtent, message: "")
+                }
+            }
+            if let stopped = overview.stopped {
+                // A row every listing reads (a spec's or a layout's) is damaged: reported above.
+                report.problems.append(.init(message: "the check stopped early: \(stopped)"))
+            }
+            return (report, damaged)
         }
-        return (report, damaged)
     }
 
     /// Checks that a stored spec reads back whole.
@@ -104,6 +114,32 @@ extension LayoutStore {
         } catch let error as StoreError {
             problem(.init(spec: spec.name, message: error.message))
         }
+    }
+
+    /// What the stored frames of `groups` hold, by group id: nil for bytes
+    /// that are not frames, no entry for a group without frames. A scan per
+    /// 1,000 groups (a statement each over a network).
+    private static func storedFrames(
+        of groups: [GroupRecord], storage: RowSnapshot
+    ) throws -> [Int64: (count: Int, bounds: QueryBounds, finite: Bool)?] {
+        var found: [Int64: (count: Int, bounds: QueryBounds, finite: Bool)?] = [:]
+        let keys = groups.map { FramesKey(id: $0.id, checksum: $0.framesChecksum) }.sorted { $0.id < $1.id }
+        for start in stride(from: 0, to: keys.count, by: 1_000) {
+            let chunk = Array(keys[start..<min(keys.count, start + 1_000)])
+            try storage.visitFrames(chunk) { index, raw in
+                guard let view = FrameBlob.View(raw) else { return found[chunk[index].id] = .some(nil) }
+                var bounds = QueryBounds.empty
+                var finite = true
+                for offset in 0..<view.count {
+                    let frame = view.frame(at: offset)
+                    finite = finite && frame.cross.isFinite && frame.scroll.isFinite && frame.crossLength.isFinite
+                        && frame.scrollLength.isFinite && frame.crossLength >= 0 && frame.scrollLength >= 0
+                    bounds.add(frame)
+                }
+                found[chunk[index].id] = (view.count, bounds, finite)
+            }
+        }
+        return found
     }
 
     /// Checks one layout's sections and groups; returns the groups checked.
@@ -129,23 +165,11 @@ extension LayoutStore {
                 problem("section \(index): its cell groups start at items \(groups.map(\.firstItem).prefix(8)), not \(expectedFirsts.prefix(8))")
                 continue
             }
+            let frames = try storedFrames(of: groups, storage: storage)
             for group in groups {
                 checked += 1
                 let expected = min(FrameBlob.framesPerGroup, itemCount - group.firstItem)
-                var found: (count: Int, bounds: QueryBounds, finite: Bool)??
-                try storage.visitStoredFrames(groupID: group.id) { raw in
-                    guard let view = FrameBlob.View(raw) else { return found = .some(nil) }
-                    var bounds = QueryBounds.empty
-                    var finite = true
-                    for offset in 0..<view.count {
-                        let frame = view.frame(at: offset)
-                        finite = finite && frame.cross.isFinite && frame.scroll.isFinite && frame.crossLength.isFinite
-                            && frame.scrollLength.isFinite && frame.crossLength >= 0 && frame.scrollLength >= 0
-                        bounds.add(frame)
-                    }
-                    found = (view.count, bounds, finite)
-                }
-                guard let stored = found else {
+                guard let stored = frames[group.id] else {
                     problem("section \(index): the cell group of items \(group.firstItem)… has no frames stored")
                     continue
                 }
@@ -193,5 +217,26 @@ extension LayoutStore {
         let sameGroups = summarized.groups.firstItemsInOrder && LayoutGroups(summarized.groups).holdsTheSame(as: LayoutGroups(rows.groups))
         guard sameSections, sameGroups else { return "its directory summary does not hold what its section and cell group rows hold" }
         return nil
+    }
+}
+
+/// What a check reads first, in one snapshot: every row whose checksum
+/// does not hold, and the specs and layouts to check one by one. `stopped`
+/// names the damage that kept a listing from being read (the specs' or the
+/// layouts'): what it lists is then not checked.
+private struct CheckOverview: Sendable {
+    var damagedRows: [DamagedRow]
+    var specs: [StoredSpec] = []
+    var layouts: [StoredLayout] = []
+    var stopped: String?
+
+    init(_ storage: RowSnapshot) throws {
+        damagedRows = try storage.damagedRows()
+        do {
+            specs = try storage.specSummaries()
+            layouts = try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version).map(\.layout)
+        } catch let error as StoreError where error.code == .damaged {
+            stopped = error.message
+        }
     }
 }

@@ -51,8 +51,8 @@ extension LayoutStore {
         let after = after.map(Spec.normalizedName)
         try Self.checkListing(limit: limit)
         return try await listingGate.pass {
-            try await executor.run {
-                transform(try self.read { storage in try Self.listing(after: after, limit: limit, storage: storage) })
+            try await onExecutor {
+                transform(try await self.readAsync { storage in try Self.listing(after: after, limit: limit, storage: storage) })
             }
         }
     }

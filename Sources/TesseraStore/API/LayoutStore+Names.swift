@@ -5,11 +5,10 @@ import TesseraLayout
 /// Swift calls equal (canonically equivalent) are one key in every cache
 /// and one row in the backend, which compares bytes.
 extension LayoutStore {
-    /// The names `backend` holds more than one spec under (``RowSnapshot/nameConflicts()``), read once at open.
-    package static func nameConflicts(of backend: any StorageBackend, at location: String) throws -> [String] {
-        var names: [String] = []
-        try backend.read { names = try RowSnapshot($0, location: location).nameConflicts() }
-        return names
+    /// The names `rows` hold more than one spec under (``RowSnapshot/nameConflicts()``),
+    /// which a backend's module reads once as it opens a store.
+    package static func nameConflicts(in rows: any RowReader, at location: String) throws -> [String] {
+        try RowSnapshot(rows, location: location).nameConflicts()
     }
 
     /// `name` as the store files it (``Spec/normalizedName(_:)``).

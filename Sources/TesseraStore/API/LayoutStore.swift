@@ -105,16 +105,18 @@ public final class LayoutStore: Sendable {
         return CacheStatistics(bytes: all.bytes, budget: all.budget, layouts: all.names, hits: all.nameHits, misses: all.nameMisses, evictions: all.evictions)
     }
 
-    /// Bytes the store takes on disk.
-    public var fileBytes: Int { backend.storageBytes }
+    /// Bytes the store takes on disk (0 when they cannot be measured).
+    public var fileBytes: Int {
+        get async { (try? await onExecutor { try await backend.storageBytes() }) ?? 0 }
+    }
 
     /// Does the maintenance that writes leave to the background now and
     /// waits for it (a file-backed store folds its write-ahead log into the file):
     /// before measuring ``fileBytes``, or copying the store's file.
-    public func finishBackgroundWork() {
+    public func finishBackgroundWork() async {
         // Without compacting, no backend fails here: a checkpoint that did
         // not finish is run again by the next write.
-        try? backend.settle(compacting: false)
+        try? await onExecutor { try await backend.settle(compacting: false) }
     }
 
     /// Closes the store: waits for the reads and writes in flight, then
@@ -135,14 +137,6 @@ public final class LayoutStore: Sendable {
 
     deinit {
         backend.close()
-    }
-
-    /// Runs a read, turning the engine's spec errors into store errors.
-    func read<T>(_ body: (RowSnapshot) throws -> T) throws -> T {
-        var result: T?
-        try reportingSpecErrors(name: nil) { try backend.read { rows in result = try body(RowSnapshot(rows, location: location)) } }
-        guard let result else { preconditionFailure("a read that returned ran its body") }
-        return result
     }
 
     /// Runs a write, turning the engine's spec errors into store errors.

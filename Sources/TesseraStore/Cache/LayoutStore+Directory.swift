@@ -36,20 +36,19 @@ extension LayoutStore {
     /// one load per layout revision at a time.
     private func loadInBackground(record: LayoutRecord, key: LayoutCacheKey) {
         guard directoryLoads.withLock({ $0.insert(key).inserted }) else { return }
-        // A task on the executor's threads (its preference): a synchronous
-        // query, blocking a thread of Swift concurrency's pool, cannot hold
-        // the load up, and the blocking read below needs no second hop.
-        // Weakly: a load does not keep a store its users released open.
+        // A task on the executor's threads (its preference): the blocking
+        // read below needs no second hop. Weakly: a load does not keep a
+        // store its users released open.
         Task(executorPreference: executor) { [weak self] in
             guard let self else { return }
             defer { _ = directoryLoads.withLock { $0.remove(key) } }
             guard !cache.containsDirectory(key) else { return }
             // The revision may be gone by now: then the rows read are another
             // revision's, and are cached under that revision's key instead.
-            _ = try? read { storage in
+            _ = try? await readAsync { storage in
                 guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
-                let loaded = try loadDirectory(of: current, storage: storage)
-                cache.insert(loaded, for: current.cacheKey)
+                let loaded = try self.loadDirectory(of: current, storage: storage)
+                self.cache.insert(loaded, for: current.cacheKey)
             }
         }
     }

@@ -4,9 +4,7 @@ import Locking
 /// order they came, without holding a thread. The store's writes pass one:
 /// writes wait for the backend's one writer anyway, and a write waiting for
 /// it on every thread of the executor would leave no thread to the reads.
-/// A backend's pool of connections passes one too, from async reads and
-/// from the synchronous calls that may block their thread
-/// (``passBlocking(_:)``, which waits through `waitForAsync`), in one order.
+/// A backend's pool of connections passes one too.
 package final class AsyncGate: Sendable {
     private struct State {
         var inside = 0
@@ -26,16 +24,6 @@ package final class AsyncGate: Sendable {
         await enter()
         defer { leave() }
         return try await body()
-    }
-
-    /// Runs `body` once the gate lets the calling thread through, blocking
-    /// it meanwhile: for synchronous callers only. The wait is the one
-    /// bridge's; the task it waits for only takes its turn (a short step
-    /// on the thread that gives the place up).
-    package func passBlocking<T>(_ body: () throws -> T) throws -> T {
-        if !admit(orQueue: nil) { try waitForAsync(resuming: .inPlace) { await self.enter() } }
-        defer { leave() }
-        return try body()
     }
 
     private func enter() async {

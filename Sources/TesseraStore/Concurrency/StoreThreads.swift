@@ -27,13 +27,6 @@ public final class StoreThreads: BlockingExecutor {
         background = Queues(label: "tessera computations", width: backgroundThreads, qos: .background)
     }
 
-    /// Threads for the tasks that synchronous code waits for
-    /// (`waitForAsync`), and for a backend's own background tasks that must
-    /// not wait for Swift concurrency's pool (a synchronous caller may be
-    /// blocking every thread of it). Their async steps are short: the
-    /// blocking work goes to a store's executor.
-    package static let bridge = StoreThreads(threads: 2, backgroundThreads: 1)
-
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await foreground.run(body)
     }

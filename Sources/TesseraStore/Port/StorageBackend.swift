@@ -22,9 +22,6 @@ package protocol StorageBackend: Sendable {
     // Not generic: a generic requirement called through an existential runs
     // unspecialized, which cost 15 % of a warm query.
 
-    /// Runs `body` in one read snapshot.
-    func read(_ body: (any RowReader) throws -> Void) throws
-
     /// The committed state a read begun now would see, named without
     /// beginning one, from no connection (see ``SnapshotTag``): equal to
     /// the tag under which reads of that state share what they resolve.
@@ -52,7 +49,8 @@ package protocol StorageBackend: Sendable {
     /// Waits until the maintenance that writes scheduled in the background
     /// (checkpoints) is done; with `compacting`, first gives space freed by
     /// deletions back to the file system (after the store deleted what it prunes).
-    func settle(compacting: Bool) throws
+    /// The store calls it on its ``BlockingExecutor``.
+    func settle(compacting: Bool) async throws
 
     /// Finishes what is in flight, leaves everything committed where a copy
     /// of the store finds it (a file-backed store: the WAL folded into the database
@@ -62,11 +60,11 @@ package protocol StorageBackend: Sendable {
     func close()
 
     /// Bytes the store takes on disk.
-    var storageBytes: Int { get }
+    func storageBytes() async throws -> Int
 
     /// What the backend's own checks find wrong with its files and indexes
-    /// (empty when nothing); reads only.
-    func integrityProblems() throws -> [String]
+    /// (empty when nothing); reads only, on the store's ``BlockingExecutor``.
+    func integrityProblems() async throws -> [String]
 }
 
 extension StorageBackend {

@@ -1,64 +1,9 @@
 import Locking
 import TesseraLayout
 
-/// Rect queries answered from storage, computing the layout first when it is
-/// missing or stale. Results equal the in-memory ``LayoutResult``'s, frame
-/// for frame and in the same order.
-///
-/// These are the synchronous forms of the hot reads, for a caller on a
-/// thread of its own that asks many in a row (a benchmark, a probe): they
-/// read on the calling thread, and a missing layout is computed as the
-/// async forms compute it while the calling thread waits. From async code,
-/// call the `async` forms.
+/// What every read of a layout shares: the read of its fresh layout in one
+/// snapshot (`readFresh`), which the one retry loop (`freshLayout`) runs.
 extension LayoutStore {
-    /// Every element that intersects `rect`.
-    ///
-    /// With `computeIfMissing` false, a layout that is missing or stale is
-    /// `notFound` instead of being computed first. `direction` right to
-    /// left answers with the mirror of the left-to-right answer for the
-    /// mirrored rect (`LayoutDirection`), here and in the queries below;
-    /// `offsets` scroll carousels (`OrthogonalOffsets`), before mirroring.
-    public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) throws -> [LayoutElement] {
-        let name = try specName(name)
-        return try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.elements(in: rect, pinning: false, direction: direction, offsets: offsets)
-        }
-    }
-
-    /// The elements visible in `viewport`, pinned headers and footers moved.
-    public func visibleElements(name: String, crossExtent: Double, viewport: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) throws -> [LayoutElement] {
-        let name = try specName(name)
-        return try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.elements(in: viewport, pinning: true, direction: direction, offsets: offsets)
-        }
-    }
-
-    /// The cell of one item, or nil when there is no such item.
-    public func element(name: String, crossExtent: Double, section: Int, item: Int, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) throws -> LayoutElement? {
-        let name = try specName(name)
-        return try withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.cell(section: section, item: item, direction: direction, offsets: offsets)?.element
-        }
-    }
-
-    /// Runs `body` on the fresh layout, all of it read from one snapshot
-    /// (answered from memory when it can be, see `answerFromMemory`), on
-    /// the calling thread. A layout missing or stale goes to the one retry
-    /// loop of every read (`freshLayout`), which computes it and reads it
-    /// again, this thread waiting.
-    func withFreshLayout<T: Sendable>(name: String, crossExtent: Double, computeIfMissing: Bool, _ body: (LayoutReader) throws -> T) throws -> T {
-        if let answer = try answerFromMemory(name: name, crossExtent: crossExtent, body) { return answer }
-        let read = try read { storage in try readFresh(name: name, crossExtent: crossExtent, storage: storage, body) }
-        if let hit = read.directoryHit { cache.count(.directory, hit: hit) }
-        if let result = read.value { return result }
-        guard computeIfMissing else { throw Self.notComputed(name: name, crossExtent: crossExtent) }
-        return try withoutActuallyEscaping(body) { body in
-            // Called only while this thread waits for the loop, never after.
-            nonisolated(unsafe) let body = body
-            return try waitForAsync { try await self.withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: true) { try body($0) } }
-        }
-    }
-
     /// `body` on the fresh layout inside a read: its value, nil when the
     /// layout is missing or stale, and whether its directory was cached
     /// (for the caller to count once the read is done). A read whose body
@@ -129,6 +74,17 @@ extension LayoutStore {
             return nil
         } catch let error as StoreError {
             throw error.inLayout(name: name, crossExtent: crossExtent)
+        }
+    }
+
+    /// The elements in `rect` (pinned when `pinning`) of a layout answered
+    /// from memory alone, nil when that needs a read: for this package's
+    /// benchmark, whose synchronous loops time the warm path by itself.
+    package func elementsFromMemory(
+        name: String, crossExtent: Double, in rect: Rect, pinning: Bool, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none
+    ) throws -> [LayoutElement]? {
+        try answerFromMemory(name: specName(name), crossExtent: crossExtent) { reader in
+            try reader.elements(in: rect, pinning: pinning, direction: direction, offsets: offsets)
         }
     }
 }

@@ -2,7 +2,7 @@ import Locking
 import TesseraLayout
 
 /// The reading stage of a batch: takes the specs from their sequence in
-/// order and makes each ready (``LayoutStore/batchItem(_:index:crossExtents:names:cancellation:)``)
+/// order and makes each ready (``LayoutStore/batchItem(_:index:crossExtents:cancellation:firstOfName:)``)
 /// on the store's executor, many in one job while the channel has room,
 /// and waits for room, or for the writer's verdict, without a thread.
 struct BatchReader: Sendable {
@@ -15,7 +15,7 @@ struct BatchReader: Sendable {
     /// Hands every spec to `channel`, until the sequence ends or the batch stops.
     func run(into channel: BatchChannel<BatchItem>) async throws {
         while true {
-            let burst = try await store.executor.run { try fill(channel, from: source) }
+            let burst = try await store.onExecutor { try await fill(channel, from: source) }
             switch burst {
             case .ended: return
             case .full: await channel.waitForRoom()
@@ -36,27 +36,25 @@ struct BatchReader: Sendable {
     }
 
     /// Makes specs ready and hands them over while the channel has room.
-    private func fill(_ channel: BatchChannel<BatchItem>, from source: SpecSource) throws -> Burst {
-        try source.state.withLock { state in
-            while true {
-                let item: BatchItem
-                if let pending = state.pending {
-                    item = pending
-                } else {
-                    try cancellation?.check()
-                    guard let spec = state.next() else { return .ended }
-                    item = try store.batchItem(spec, index: state.index, crossExtents: crossExtents, names: &state.names, cancellation: cancellation)
-                    state.index += 1
+    private func fill(_ channel: BatchChannel<BatchItem>, from source: SpecSource) async throws -> Burst {
+        while true {
+            let item: BatchItem
+            if let pending = source.state.withLock({ state in defer { state.pending = nil }; return state.pending }) {
+                item = pending
+            } else {
+                try cancellation?.check()
+                guard let (spec, index) = source.next() else { return .ended }
+                item = try await store.batchItem(spec, index: index, crossExtents: crossExtents, cancellation: cancellation) { name in
+                    source.state.withLock { $0.names.insert(name).inserted }
                 }
-                guard let handed = channel.offer(item) else {
-                    state.pending = item
-                    return .full
-                }
-                state.pending = nil
-                guard handed else { return .ended }
-                if policy == .stop, item.hasFailed { return .ended }
-                if policy == .stop, item.mayFailWhenWritten { return .awaitingVerdict }
             }
+            guard let handed = channel.offer(item) else {
+                source.state.withLock { $0.pending = item }
+                return .full
+            }
+            guard handed else { return .ended }
+            if policy == .stop, item.hasFailed { return .ended }
+            if policy == .stop, item.mayFailWhenWritten { return .awaitingVerdict }
         }
     }
 }
@@ -78,5 +76,14 @@ package final class SpecSource: Sendable {
     package init(_ specs: sending some Sequence<Spec>) {
         var iterator = specs.makeIterator()
         state = Locked(State(next: { iterator.next() }))
+    }
+
+    /// The sequence's next spec and its index, nil at its end.
+    func next() -> (Spec, Int)? {
+        state.withLock { state in
+            guard let spec = state.next() else { return nil }
+            defer { state.index += 1 }
+            return (spec, state.index)
+        }
     }
 }

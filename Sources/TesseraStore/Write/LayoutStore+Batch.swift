@@ -135,8 +135,8 @@ extension LayoutStore {
     /// spec itself (no name, invalid) are returned in the item, to be
     /// reported in order; others are thrown.
     func batchItem(
-        _ spec: Spec, index: Int, crossExtents: [Double], names: inout Set<String>, cancellation: CancellationFlag?
-    ) throws -> BatchItem {
+        _ spec: Spec, index: Int, crossExtents: [Double], cancellation: CancellationFlag?, firstOfName: (String) -> Bool
+    ) async throws -> BatchItem {
         do {
             guard let name = spec.name, !name.isEmpty else {
                 throw StoreError(.invalidArgument, "spec \(index) of the batch has no \"name\"")
@@ -144,11 +144,10 @@ extension LayoutStore {
             let prepared = try reportingSpecErrors(name: name) { try prepareSave(spec, as: name, crossExtents: crossExtents) }
             var item = BatchItem(index: index, name: name, state: .prepared(prepared, computed: nil))
             // A name seen before in the batch may be stored by then: the write decides.
-            guard names.insert(name).inserted else { return item }
-            enum Stored { case absent, unchanged, changed }
-            let stored: Stored = try read { storage in
+            guard firstOfName(name) else { return item }
+            let stored: StoredSpecState = try await readAsync { storage in
                 guard try storage.specRecord(name: name) != nil else { return .absent }
-                return try unchangedLayouts(prepared, storage: storage) == nil ? .changed : .unchanged
+                return try self.unchangedLayouts(prepared, storage: storage) == nil ? .changed : .unchanged
             }
             switch stored {
             case .changed: break
@@ -216,6 +215,11 @@ extension LayoutStore {
             try await saveBatch(source, crossExtents: crossExtents, onFailure: policy, progress: progress, cancellation: flag)
         }
     }
+}
+
+/// What a batch finds stored under a spec's name before its write.
+enum StoredSpecState: Sendable {
+    case absent, unchanged, changed
 }
 
 extension StoreError {

@@ -11,9 +11,7 @@ extension LayoutStore {
         let key = LayoutKey(name: name, crossExtent: crossExtent)
         let (task, started) = flights.withLock { table -> (Task<ComputedLayout, any Error>, Bool) in
             if let running = table[key] { return (running, false) }
-            // On the store's executor, not Swift concurrency's pool: a
-            // synchronous caller that waits for it (`waitForAsync`) may be
-            // holding one of the pool's few threads.
+            // On the store's executor: computing and storing block a thread.
             let task = Task<ComputedLayout, any Error>(executorPreference: executor) {
                 defer { _ = self.flights.withLock { $0.removeValue(forKey: key) } }
                 // Not cancelled with a caller: the others may still wait for it.

@@ -96,7 +96,7 @@ extension LayoutStore {
     @discardableResult
     public func prune() async throws -> PruneReport {
         try await writeAsync { _ in
-            let before = self.fileBytes
+            let before = await self.fileBytes
             let deleted = try await self.write { storage in
                 var count = 0
                 for record in try await storage.read({ try $0.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) })
@@ -106,8 +106,8 @@ extension LayoutStore {
                 }
                 return count
             }
-            try self.backend.settle(compacting: true)
-            return PruneReport(layoutsDeleted: deleted, bytesBefore: before, bytesAfter: self.fileBytes)
+            try await self.backend.settle(compacting: true)
+            return PruneReport(layoutsDeleted: deleted, bytesBefore: before, bytesAfter: await self.fileBytes)
         }
     }
 
@@ -123,7 +123,7 @@ extension LayoutStore {
     ///   computed again from their specs when next used; the report lists
     ///   them in ``CheckReport/markedStale``. Without it the check writes nothing.
     public func check(repair: Bool = false) async throws -> CheckReport {
-        var (report, damaged) = try await runBlocking { try self.checkAll() }
+        var (report, damaged) = try await checkAll()
         // Marked stale in one write after the check, through the write gate.
         guard repair, !damaged.isEmpty else { return report }
         try await writeAsync { _ in

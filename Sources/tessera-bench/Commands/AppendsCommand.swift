@@ -9,7 +9,7 @@ import TesseraStore
 /// `tessera-bench appends`: the serving suite's append (1,000 items to the
 /// last section of a stored feed at one width), many times in a row, for a
 /// sampling profiler to record (`perf record -g`).
-struct AppendsCommand: ParsableCommand {
+struct AppendsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "appends",
         abstract: "Append to one stored feed many times, for a profiler to record.",
@@ -30,19 +30,17 @@ struct AppendsCommand: ParsableCommand {
         guard (1...100_000).contains(appends) else { throw ValidationError("--appends must be from 1 to 100000, got \(appends)") }
     }
 
-    func run() throws {
+    func run() async throws {
         let spec = try StoreBenchmark.spec(count: size)
         let store = try LayoutStore(path: db)
         defer { store.close() }
         let (appends, last) = (appends, spec.sections.count - 1)
         let items = (0..<1000).map { _ in Item() }
-        let seconds = try waitForAsync {
-            if try await store.layouts().isEmpty { try await store.save(spec, as: "appendable", crossExtents: [390]) }
-            store.finishBackgroundWork()
-            let started = Date()
-            for _ in 0..<appends { try await store.append(name: "appendable", section: last, items: items) }
-            return Date().timeIntervalSince(started)
-        }
+        if try await store.layouts().isEmpty { try await store.save(spec, as: "appendable", crossExtents: [390]) }
+        await store.finishBackgroundWork()
+        let started = Date()
+        for _ in 0..<appends { try await store.append(name: "appendable", section: last, items: items) }
+        let seconds = Date().timeIntervalSince(started)
         print("\(appends) appends, \(String(format: "%.1f", seconds / Double(appends) * 1e6)) µs each")
     }
 }

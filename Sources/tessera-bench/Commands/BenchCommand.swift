@@ -157,11 +157,11 @@ struct BenchCommand: AsyncParsableCommand {
             var samples = Samples()
             // TESSERA_BENCH_X moves the rect off the cells, to time everything but the blobs.
             let x = Double(ProcessInfo.processInfo.environment["TESSERA_BENCH_X"] ?? "0") ?? 0
-            try synchronously {
+            do {
                 for _ in 0..<count {
                     let viewport = Rect(x: x, y: random.unit() * max(0, layout.contentLength - 844), width: 390, height: 844)
                     let start = now()
-                    _ = try store.elements(name: "bench", crossExtent: layout.crossExtent, in: viewport)
+                    _ = try await store.elements(name: "bench", crossExtent: layout.crossExtent, in: viewport)
                     samples.add(now() - start)
                 }
             }

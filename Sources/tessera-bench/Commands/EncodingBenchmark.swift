@@ -23,7 +23,7 @@ struct EncodingBenchmark: AsyncParsableCommand {
     var runs = 50_000
 
     func run() async throws {
-        let store = try ServerOptions.openStore(stored.db)
+        let store = try await ServerOptions.openStore(stored.db)
         let answers = try await sampleAnswers(store)
         var buffered = Samples()
         var joined = Samples()

@@ -10,7 +10,7 @@ import TesseraStore
 /// small feeds never read before (the feeds suite's feeds), in a function
 /// of their own (`firstQueries`) so that a profiler can record only them.
 // Synchronous: Valgrind 3.19 cannot run the async command path to its end.
-struct FirstQueriesCommand: ParsableCommand {
+struct FirstQueriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "first-queries",
         abstract: "Query each of many small stored feeds once, for a profiler to record.",
@@ -36,37 +36,37 @@ struct FirstQueriesCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        if !FileManager.default.fileExists(atPath: db) { try write() }
+    func run() async throws {
+        if !FileManager.default.fileExists(atPath: db) { try await write() }
         var total = 0
         var seconds = 0.0
         for names in name.map({ name in (0..<feeds).map { _ in [name] } }) ?? [(0..<feeds).map { "feed-\($0)" }] {
-            let store = try LayoutStore.open(db: db, requireExisting: true)
+            let store = try await LayoutStore.open(db: db, requireExisting: true)
             defer { store.close() }
             let started = Date()
-            total += try Self.firstQueries(store, names: names, extent: extent)
+            total += try await Self.firstQueries(store, names: names, extent: extent)
             seconds += Date().timeIntervalSince(started)
         }
         print("\(total) elements in \(feeds) first queries, \(String(format: "%.1f", seconds / Double(feeds) * 1e6)) µs each")
     }
 
-    /// Stores the feeds, this thread waiting for the batch through the store's one bridge.
-    private func write() throws {
+    /// Stores the feeds.
+    private func write() async throws {
         let writer = try LayoutStore(path: db)
         defer { writer.close() }
         let (feeds, extent) = (feeds, extent)
-        let report = try waitForAsync { try await writer.saveBatch((0..<feeds).lazy.map(FeedsBenchmark.feed), crossExtents: [extent]) }
+        let report = try await writer.saveBatch((0..<feeds).lazy.map(FeedsBenchmark.feed), crossExtents: [extent])
         guard report.saved == feeds else { throw CommandError("saved \(report.saved) of \(feeds) feeds into \(db)") }
-        writer.finishBackgroundWork()
+        await writer.finishBackgroundWork()
     }
 
     /// The queries a profiler records: the first screen of each name once.
     @inline(never)
-    static func firstQueries(_ store: LayoutStore, names: [String], extent: Double) throws -> Int {
+    static func firstQueries(_ store: LayoutStore, names: [String], extent: Double) async throws -> Int {
         var total = 0
         let viewport = Rect(x: 0, y: 0, width: extent, height: 844)
         for name in names {
-            total += try store.visibleElements(name: name, crossExtent: extent, viewport: viewport, computeIfMissing: false).count
+            total += try await store.visibleElements(name: name, crossExtent: extent, viewport: viewport, computeIfMissing: false).count
         }
         return total
     }

@@ -44,7 +44,7 @@ struct RouteBenchmark: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "tessera-server")
         logger.logLevel = try ServerOptions.logLevel(logLevel)
-        let store = try ServerOptions.openStore(stored.db)
+        let store = try await ServerOptions.openStore(stored.db)
         let layout = try await store.layout(name: stored.name, crossExtent: stored.extent).layout
         let router = ServerRouter.make(store: store, configuration: .init(computesMissingLayouts: false), registry: PrometheusCollectorRegistry())
         let responder = router.buildResponder()

@@ -67,11 +67,11 @@ struct CarouselBenchmark {
                 Rect(x: 0, y: random.unit() * max(0, contentLength - 844), width: Self.width, height: 844)
             }
             let offsets = OrthogonalOffsets(Dictionary(uniqueKeysWithValues: (0..<Self.carousels).map { (2 * $0 + 1, random.unit() * 4000) }))
-            perRun.append(try medianMicroseconds(of: [
+            perRun.append(try await medianMicroseconds(of: [
                 { memory.elements(in: $0).count },
                 { memory.elements(in: $0, offsets: offsets).count },
-                { try store.elements(name: "carousels", crossExtent: Self.width, in: $0).count },
-                { try store.elements(name: "carousels", crossExtent: Self.width, in: $0, offsets: offsets).count },
+                { try await store.elements(name: "carousels", crossExtent: Self.width, in: $0).count },
+                { try await store.elements(name: "carousels", crossExtent: Self.width, in: $0, offsets: offsets).count },
             ], over: viewports))
         }
         let p50 = medianOfRuns(perRun)

@@ -90,7 +90,7 @@ struct FeedsBenchmark {
         let rerunSeconds = now() - start
         guard rerun.unchanged == count else { throw CommandError("the rerun changed \(count - rerun.unchanged) feeds") }
         // The checkpoint the writes left to the background, before bytes and queries are measured.
-        store.finishBackgroundWork()
+        await store.finishBackgroundWork()
 
         let layouts = try await store.layouts()
         let elements = layouts.reduce(0) { $0 + $1.elementCount }
@@ -102,17 +102,17 @@ struct FeedsBenchmark {
             let length = lengths[LayoutKey(name: name, width: width)] ?? 0
             return (name, width, Rect(x: 0, y: random.unit() * max(0, length - 844), width: width, height: 844))
         }
-        func timed() throws -> Samples {
+        func timed() async throws -> Samples {
             var samples = Samples()
             for pick in picks {
                 let started = now()
-                _ = try store.visibleElements(name: pick.name, crossExtent: pick.width, viewport: pick.viewport, computeIfMissing: false)
+                _ = try await store.visibleElements(name: pick.name, crossExtent: pick.width, viewport: pick.viewport, computeIfMissing: false)
                 samples.add(now() - started)
             }
             return samples
         }
-        let samples = try timed()
-        let warm = try timed()
+        let samples = try await timed()
+        let warm = try await timed()
         return Report(
             feeds: count,
             elements: elements,
@@ -120,7 +120,7 @@ struct FeedsBenchmark {
             feedsPerSecond: Double(count) / batchSeconds,
             elementsPerSecond: Double(elements) / batchSeconds,
             transactions: report.transactions,
-            bytesPerElement: Double(store.fileBytes) / Double(max(elements, 1)),
+            bytesPerElement: Double(await store.fileBytes) / Double(max(elements, 1)),
             oneByOneFeeds: oneByOneFeeds,
             oneByOneFeedsPerSecond: Double(oneByOneFeeds) / oneByOneSeconds,
             rerunSeconds: rerunSeconds,

@@ -37,7 +37,7 @@ extension FloorBenchmark {
         let store = try LayoutStore(path: path)
         defer { store.close() }
         try await store.save(spec, crossExtents: [BenchSpecs.width])
-        store.finishBackgroundWork()
+        await store.finishBackgroundWork()
         let length = try await store.layout(name: "bench", crossExtent: BenchSpecs.width).layout.contentLength
         var random = BenchRandom(seed: 29)
         let viewports = (0..<Self.afterAppendViewports).map { _ in
@@ -48,11 +48,11 @@ extension FloorBenchmark {
         var warm = Samples()
         var found = 0
         for _ in 0..<runs {
-            try synchronously {
+            do {
                 for pass in 0..<2 {
                     for rect in viewports {
                         let start = now()
-                        found &+= try store.visibleElements(name: "bench", crossExtent: BenchSpecs.width, viewport: rect).count
+                        found &+= try await store.visibleElements(name: "bench", crossExtent: BenchSpecs.width, viewport: rect).count
                         if pass == 1 { warm.add(now() - start) }
                     }
                 }
@@ -67,10 +67,10 @@ extension FloorBenchmark {
                 try await Task.sleep(for: .milliseconds(1))
                 waited += 1
             }
-            try synchronously {
+            do {
                 for rect in viewports {
                     let start = now()
-                    found &+= try store.visibleElements(name: "bench", crossExtent: BenchSpecs.width, viewport: rect).count
+                    found &+= try await store.visibleElements(name: "bench", crossExtent: BenchSpecs.width, viewport: rect).count
                     first.add(now() - start)
                 }
             }

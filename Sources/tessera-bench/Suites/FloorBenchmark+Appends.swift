@@ -48,7 +48,7 @@ extension FloorBenchmark {
         var started = now()
         try await store.save(spec, crossExtents: [BenchSpecs.width])
         let fullCompute = now() - started
-        store.finishBackgroundWork()
+        await store.finishBackgroundWork()
 
         // In turn: a process appending, this process appending, a process starting.
         var process = Samples()
@@ -59,7 +59,7 @@ extension FloorBenchmark {
             started = now()
             try await store.append(name: "bench", section: last, items: appended)
             inProcess.add(now() - started)
-            store.finishBackgroundWork()
+            await store.finishBackgroundWork()
             startOnly.add(try Self.timedProcess(tessera, ["--version"]))
         }
         store.close()
@@ -72,7 +72,7 @@ extension FloorBenchmark {
         let repeatedStore = try LayoutStore(path: repeatedPath)
         defer { repeatedStore.close() }
         try await repeatedStore.save(repeatedSpec, crossExtents: [BenchSpecs.width])
-        repeatedStore.finishBackgroundWork()
+        await repeatedStore.finishBackgroundWork()
         var repeated: [Double] = []
         for _ in 0..<Self.repeatedAppends {
             started = now()

@@ -123,7 +123,7 @@ struct FloorBenchmark {
         let spec = try StoreBenchmark.spec(count: count)
         let store = try LayoutStore(path: path)
         for feed in 0..<ServingBenchmark.feeds { try await store.save(spec, as: "feed\(feed)", crossExtents: ServingBenchmark.widths) }
-        store.finishBackgroundWork()
+        await store.finishBackgroundWork()
         let layouts = try await store.layouts()
         guard let one = layouts.first(where: { $0.specName == "feed0" && $0.crossExtent == BenchSpecs.width }) else {
             throw CommandError("the floor suite's store lacks feed0 at \(BenchSpecs.width)")
@@ -151,13 +151,13 @@ struct FloorBenchmark {
         var oneSamples = Samples()
         var rotationSamples = Samples()
         var memoryRotationSamples = Samples()
-        try synchronously {
+        do {
             for rect in oneViewports {
                 found &+= memory.visibleElements(viewport: rect).count
-                oneElements &+= try store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
+                oneElements &+= try await store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
             }
             for (_, layout, rect) in rotation where rotating {
-                rotationElements &+= try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
+                rotationElements &+= try await store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
             }
             for _ in 0..<runs {
                 // Each figure a block of its own (interleaved, each source would
@@ -170,12 +170,12 @@ struct FloorBenchmark {
                 }
                 for rect in oneViewports {
                     let start = now()
-                    found &+= try store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
+                    found &+= try await store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
                     oneSamples.add(now() - start)
                 }
                 for (_, layout, rect) in rotation where rotating {
                     let start = now()
-                    found &+= try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
+                    found &+= try await store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
                     rotationSamples.add(now() - start)
                 }
                 for (position, _, rect) in rotation where rotating {
@@ -205,7 +205,7 @@ struct FloorBenchmark {
         let writer = try LayoutStore(path: path)
         let saved = try await writer.saveBatch((0..<smallFeeds).lazy.map(FeedsBenchmark.feed), crossExtents: FeedsBenchmark.widths)
         guard saved.saved == smallFeeds else { throw CommandError("the batch saved \(saved.saved) of \(smallFeeds) feeds") }
-        writer.finishBackgroundWork()
+        await writer.finishBackgroundWork()
         let lengths = Dictionary(uniqueKeysWithValues: try await writer.layouts().map { ("\($0.specName)@\($0.crossExtent)", $0.contentLength) })
         writer.close()
 
@@ -222,13 +222,13 @@ struct FloorBenchmark {
             }
             let store = try LayoutStore(path: path)
             defer { store.close() }
-            try synchronously {
+            do {
                 // The connection's own first use is not a feed's: untimed.
-                _ = try store.visibleElements(name: picks[0].0, crossExtent: picks[0].1, viewport: picks[0].2, computeIfMissing: false)
+                _ = try await store.visibleElements(name: picks[0].0, crossExtent: picks[0].1, viewport: picks[0].2, computeIfMissing: false)
                 for pass in 0..<2 {
                     for (name, width, rect) in picks.dropFirst() {
                         let start = now()
-                        _ = try store.visibleElements(name: name, crossExtent: width, viewport: rect, computeIfMissing: false)
+                        _ = try await store.visibleElements(name: name, crossExtent: width, viewport: rect, computeIfMissing: false)
                         let elapsed = now() - start
                         if pass == 1 {
                             warm.add(elapsed)

@@ -28,8 +28,8 @@ extension PostgresBenchmark {
             _ = try await reader.visibleElements(name: "probe", crossExtent: BenchSpecs.width, viewport: viewport)
             try await writer.save(versions[version], as: "probe")
             let saved = now()
-            try synchronously {
-                while try reader.visibleElements(name: "probe", crossExtent: BenchSpecs.width, viewport: viewport, computeIfMissing: false)
+            do {
+                while try await reader.visibleElements(name: "probe", crossExtent: BenchSpecs.width, viewport: viewport, computeIfMissing: false)
                     != answers[version] {
                     guard now() - saved < 5 else { throw CommandError("bench: a reader with freshness=notified did not see a commit within 5 s") }
                 }

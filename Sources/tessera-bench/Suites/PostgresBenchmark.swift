@@ -42,13 +42,6 @@ struct PostgresBenchmark {
         var sqlitePrecomputeSeconds: Double
         var sqliteViewportP50Microseconds: Double
         var sqliteViewportP99Microseconds: Double
-        /// The same warm queries through the async API (what a server
-        /// calls: statements awaited, no thread waits), snapshot and notified.
-        var asyncViewportP50Microseconds: Double
-        var asyncViewportP99Microseconds: Double
-        var notifiedAsyncViewportP50Microseconds: Double
-        /// Queries per second from `clients` tasks at once through the async API.
-        var asyncConcurrentQueriesPerSecond: Double
     }
 
     static let clients = 16
@@ -60,31 +53,40 @@ struct PostgresBenchmark {
         let schema = "tessera_bench_\(getpid())"
         let storeURL = url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"
         for _ in 0..<runs {
-            let store = try LayoutStore(url: storeURL, maximumReaders: Self.clients)
-            try store.executePostgres("DROP SCHEMA \(schema) CASCADE")
-            let fresh = try LayoutStore(url: storeURL, maximumReaders: Self.clients)
+            let store = try await LayoutStore(url: storeURL, maximumReaders: Self.clients)
+            try await store.executePostgres("DROP SCHEMA \(schema) CASCADE")
+            let fresh = try await LayoutStore(url: storeURL, maximumReaders: Self.clients)
             let start = now()
             try await fresh.save(spec, as: "bench", crossExtents: [width])
             precompute.add(now() - start)
         }
-        let store = try LayoutStore(url: storeURL, maximumReaders: Self.clients)
-        defer { try? store.executePostgres("DROP SCHEMA \(schema) CASCADE") }
+        let store = try await LayoutStore(url: storeURL, maximumReaders: Self.clients)
+        do {
+            let report = try await measure(store, storeURL: storeURL, precompute: precompute, spec: spec)
+            try await store.executePostgres("DROP SCHEMA \(schema) CASCADE")
+            return report
+        } catch {
+            try? await store.executePostgres("DROP SCHEMA \(schema) CASCADE")
+            throw error
+        }
+    }
+
+    /// The figures of the store at `storeURL` (`store`, holding `spec`).
+    private func measure(_ store: LayoutStore, storeURL: String, precompute: Samples, spec: Spec) async throws -> Report {
+        let width = BenchSpecs.width
         try await store.prune()
         let layout = try await store.layout(name: "bench", crossExtent: width).layout
-        let bytes = store.fileBytes
+        let bytes = await store.fileBytes
         let viewports = StoreBenchmark.viewports(contentLength: layout.contentLength)
-        let single = try Self.viewportTimes(store, width: width, viewports: viewports)
-        let uncached = try Self.viewportTimes(
-            try LayoutStore(url: storeURL, maximumReaders: 1, frameCacheBudget: 0), width: width, viewports: viewports
+        let single = try await Self.viewportTimes(store, width: width, viewports: viewports)
+        let uncached = try await Self.viewportTimes(
+            try await LayoutStore(url: storeURL, maximumReaders: 1, frameCacheBudget: 0), width: width, viewports: viewports
         )
-        let concurrent = try Self.concurrentQueries(store, width: width, viewports: viewports, seconds: loadSeconds)
-        let notifiedStore = try LayoutStore(url: storeURL + "&freshness=notified", maximumReaders: Self.clients)
-        let notified = try Self.viewportTimes(notifiedStore, width: width, viewports: viewports)
-        let notifiedConcurrent = try Self.concurrentQueries(notifiedStore, width: width, viewports: viewports, seconds: loadSeconds)
+        let concurrent = try await Self.concurrentQueries(store, width: width, viewports: viewports, seconds: loadSeconds)
+        let notifiedStore = try await LayoutStore(url: storeURL + "&freshness=notified", maximumReaders: Self.clients)
+        let notified = try await Self.viewportTimes(notifiedStore, width: width, viewports: viewports)
+        let notifiedConcurrent = try await Self.concurrentQueries(notifiedStore, width: width, viewports: viewports, seconds: loadSeconds)
         let delays = try await Self.notificationDelays(writer: store, reader: notifiedStore)
-        let asyncSingle = try await Self.asyncViewportTimes(store, width: width, viewports: viewports)
-        let asyncNotified = try await Self.asyncViewportTimes(notifiedStore, width: width, viewports: viewports)
-        let asyncConcurrent = try await Self.asyncConcurrentQueries(store, width: width, viewports: viewports, seconds: loadSeconds)
 
         // The SQLite backend, same spec, same viewports.
         let path = "\(directory)/postgres-bench-\(getpid()).sqlite"
@@ -94,8 +96,8 @@ struct PostgresBenchmark {
         let sqliteStart = now()
         try await sqlite.save(spec, as: "bench", crossExtents: [width])
         let sqliteSeconds = now() - sqliteStart
-        sqlite.finishBackgroundWork()
-        let sqliteQueries = try Self.viewportTimes(sqlite, width: width, viewports: viewports)
+        await sqlite.finishBackgroundWork()
+        let sqliteQueries = try await Self.viewportTimes(sqlite, width: width, viewports: viewports)
 
         return Report(
             elements: layout.elementCount,
@@ -115,32 +117,13 @@ struct PostgresBenchmark {
             concurrentQueriesPerSecond: concurrent,
             sqlitePrecomputeSeconds: sqliteSeconds,
             sqliteViewportP50Microseconds: sqliteQueries.median * 1e6,
-            sqliteViewportP99Microseconds: sqliteQueries.percentile(0.99) * 1e6,
-            asyncViewportP50Microseconds: asyncSingle.median * 1e6,
-            asyncViewportP99Microseconds: asyncSingle.percentile(0.99) * 1e6,
-            notifiedAsyncViewportP50Microseconds: asyncNotified.median * 1e6,
-            asyncConcurrentQueriesPerSecond: asyncConcurrent
+            sqliteViewportP99Microseconds: sqliteQueries.percentile(0.99) * 1e6
         )
     }
 
     /// Warm viewport queries (pinned headers applied, frames decoded): the
     /// first pass warms the caches, the next two are timed.
-    static func viewportTimes(_ store: LayoutStore, width: Double, viewports: [Rect]) throws -> Samples {
-        var samples = Samples()
-        var found = 0
-        for pass in 0..<3 {
-            for viewport in viewports {
-                let start = now()
-                found &+= try store.visibleElements(name: "bench", crossExtent: width, viewport: viewport).count
-                if pass > 0 { samples.add(now() - start) }
-            }
-        }
-        if found == -1 { print(found) }
-        return samples
-    }
-
-    /// `viewportTimes` through the async API.
-    static func asyncViewportTimes(_ store: LayoutStore, width: Double, viewports: [Rect]) async throws -> Samples {
+    static func viewportTimes(_ store: LayoutStore, width: Double, viewports: [Rect]) async throws -> Samples {
         var samples = Samples()
         var found = 0
         for pass in 0..<3 {
@@ -154,9 +137,9 @@ struct PostgresBenchmark {
         return samples
     }
 
-    /// Queries per second from `clients` tasks querying at once through the
-    /// async API, each in a loop over the viewports, for `seconds`.
-    static func asyncConcurrentQueries(_ store: LayoutStore, width: Double, viewports: [Rect], seconds: Double) async throws -> Double {
+    /// Queries per second from `clients` tasks querying at once, each in a
+    /// loop over the viewports, for `seconds`.
+    static func concurrentQueries(_ store: LayoutStore, width: Double, viewports: [Rect], seconds: Double) async throws -> Double {
         let deadline = now() + seconds
         let start = now()
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -175,42 +158,6 @@ struct PostgresBenchmark {
             return try await group.reduce(0, +)
         }
         return Double(total) / (now() - start)
-    }
-
-    /// Queries per second from `clients` threads querying at once, each in a
-    /// loop over the viewports, for `seconds`.
-    static func concurrentQueries(_ store: LayoutStore, width: Double, viewports: [Rect], seconds: Double) throws -> Double {
-        let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: clients)
-        counts.initialize(repeating: 0)
-        defer { counts.deallocate() }
-        nonisolated(unsafe) let shared = counts
-        nonisolated(unsafe) var failure: (any Error)?
-        let deadline = now() + seconds
-        let start = now()
-        let group = DispatchGroup()
-        // Threads of their own: Dispatch would run no more at once than there are cores.
-        for client in 0..<clients {
-            group.enter()
-            let thread = Thread {
-                var index = client * 97
-                var done = 0
-                do {
-                    while now() < deadline {
-                        _ = try store.visibleElements(name: "bench", crossExtent: width, viewport: viewports[index % viewports.count])
-                        index += 1
-                        done += 1
-                    }
-                } catch {
-                    failure = error
-                }
-                shared[client] = done
-                group.leave()
-            }
-            thread.start()
-        }
-        group.wait()
-        if let failure { throw failure }
-        return Double(counts.reduce(0, +)) / (now() - start)
     }
 }
 #endif

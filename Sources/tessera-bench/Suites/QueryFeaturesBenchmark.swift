@@ -50,20 +50,20 @@ struct QueryFeaturesBenchmark {
         try await store.save(stepped, as: "stepped", crossExtents: [Self.width])
         let contentLength = try LayoutEngine().layout(plain, crossExtent: Self.width).summary.contentLength
 
-        let timed: [(Rect) throws -> Int] = [
-            { try store.visibleElements(name: "plain", crossExtent: Self.width, viewport: $0).count },
-            { try store.visibleElements(name: "stepped", crossExtent: Self.width, viewport: $0).count },
-            { try store.visibleElements(name: "plain", crossExtent: Self.width, viewport: $0, direction: .rightToLeft).count },
+        let timed: [(Rect) async throws -> Int] = [
+            { try await store.visibleElements(name: "plain", crossExtent: Self.width, viewport: $0).count },
+            { try await store.visibleElements(name: "stepped", crossExtent: Self.width, viewport: $0).count },
+            { try await store.visibleElements(name: "plain", crossExtent: Self.width, viewport: $0, direction: .rightToLeft).count },
         ]
         // Warm: every source's directory cached first.
-        for query in timed { _ = try synchronously { try query(Rect(x: 0, y: 0, width: Self.width, height: 844)) } }
+        for query in timed { _ = try await query(Rect(x: 0, y: 0, width: Self.width, height: 844)) }
         var perRun: [[Double]] = []
         for run in 0..<runs {
             var random = BenchRandom(seed: UInt64(run) &+ 1)
             let viewports = (0..<queries).map { _ in
                 Rect(x: 0, y: random.unit() * max(0, contentLength - 844), width: Self.width, height: 844)
             }
-            perRun.append(try medianMicroseconds(of: timed, over: viewports))
+            perRun.append(try await medianMicroseconds(of: timed, over: viewports))
         }
         let p50 = medianOfRuns(perRun)
         return Report(

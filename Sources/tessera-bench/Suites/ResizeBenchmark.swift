@@ -39,7 +39,7 @@ struct ResizeBenchmark {
             let start = now()
             try await store.save(spec, as: "bench", crossExtents: Self.widths)
             full.add(now() - start)
-            store.finishBackgroundWork()
+            await store.finishBackgroundWork()
             store.close()
         }
         defer { StoreBenchmark.remove(path) }

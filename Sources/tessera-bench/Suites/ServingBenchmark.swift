@@ -45,30 +45,30 @@ struct ServingBenchmark {
         let started = now()
         for feed in 0..<Self.feeds { try await store.save(spec, as: "feed\(feed)", crossExtents: Self.widths) }
         let precompute = now() - started
-        store.finishBackgroundWork()
+        await store.finishBackgroundWork()
         let layouts = try await store.layouts()
 
         var random = BenchRandom(seed: 11)
         func viewport(_ layout: StoredLayout) -> Rect {
             Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: layout.crossExtent, height: 844)
         }
-        func query(_ layout: StoredLayout, into samples: inout Samples) throws {
+        func query(_ layout: StoredLayout, into samples: inout Samples) async throws {
             let rect = viewport(layout)
             let start = now()
-            _ = try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
+            _ = try await store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
             samples.add(now() - start)
         }
 
         // Warm queries, as in the store suite: every viewport is queried once
         // untimed (its pages mapped), then timed `StoreBenchmark.warmPasses`
         // times. The same number of viewports for one layout as for all 64.
-        func warmTimes(_ queries: [(layout: StoredLayout, rect: Rect)]) throws -> Samples {
+        func warmTimes(_ queries: [(layout: StoredLayout, rect: Rect)]) async throws -> Samples {
             var samples = Samples()
-            for (layout, rect) in queries { _ = try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect) }
+            for (layout, rect) in queries { _ = try await store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect) }
             for _ in 0..<StoreBenchmark.warmPasses {
                 for (layout, rect) in queries {
                     let start = now()
-                    _ = try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
+                    _ = try await store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
                     samples.add(now() - start)
                 }
             }
@@ -76,25 +76,25 @@ struct ServingBenchmark {
         }
         let perLayout = 50
         let one = layouts[0]
-        let oneLayout = try warmTimes((0..<(perLayout * layouts.count)).map { _ in (one, viewport(one)) })
+        let oneLayout = try await warmTimes((0..<(perLayout * layouts.count)).map { _ in (one, viewport(one)) })
         // All 64 in rotation, once their directories are cached.
         var warmUp = Samples()
-        for layout in layouts { try query(layout, into: &warmUp) }
+        for layout in layouts { try await query(layout, into: &warmUp) }
         let deadline = now() + 60
         while store.cacheStatistics.layouts < layouts.count, now() < deadline { usleep(1_000) }
         let rotationQueries = (0..<perLayout).flatMap { _ in layouts.map { ($0, viewport($0)) } }
-        let rotation = try warmTimes(rotationQueries)
+        let rotation = try await warmTimes(rotationQueries)
         let cache = store.cacheStatistics
 
         // A process that has never read these layouts: a store opened anew.
         let fresh = try LayoutStore(path: path)
         _ = try await fresh.specs()
         var firstQuery = Samples()
-        try synchronously {
+        do {
             for layout in layouts {
                 let rect = viewport(layout)
                 let start = now()
-                _ = try fresh.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
+                _ = try await fresh.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
                 firstQuery.add(now() - start)
             }
         }
@@ -102,7 +102,7 @@ struct ServingBenchmark {
         // Writes on an idle store, then while another process queries: an
         // append to a feed stored at one width, and a new width of another.
         try await store.save(spec, as: "appendable", crossExtents: [390])
-        store.finishBackgroundWork()
+        await store.finishBackgroundWork()
         let appended = (0..<1000).map { _ in Item() }
         let last = spec.sections.count - 1
         func appendTimes() async throws -> Samples {
@@ -118,7 +118,7 @@ struct ServingBenchmark {
             let start = now()
             try await store.layout(name: "feed\(feed)", crossExtent: width)
             let seconds = now() - start
-            store.finishBackgroundWork()
+            await store.finishBackgroundWork()
             return seconds
         }
         let appendIdle = try await appendTimes()
@@ -179,11 +179,11 @@ struct ServingBenchmark {
         var random = BenchRandom(seed: 5)
         var served = 0
         var announced = false
-        try synchronously {
+        do {
             while !stop.isCancelled {
                 let layout = layouts[Int(random.next() % UInt64(layouts.count))]
                 let rect = Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: layout.crossExtent, height: 844)
-                _ = try store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect, computeIfMissing: false)
+                _ = try await store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect, computeIfMissing: false)
                 served += 1
                 if !announced, served >= 1000 {
                     FileHandle.standardOutput.write(Data("ready\n".utf8))

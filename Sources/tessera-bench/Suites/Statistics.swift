@@ -5,30 +5,19 @@ func now() -> Double {
     Clock.monotonic()
 }
 
-/// Runs `body` on the calling thread: from async code, the store's
-/// synchronous hot reads (`elements`, `visibleElements`, `element`,
-/// `answer`) are called inside it, so that a timed loop measures the read
-/// and not a hop to the store's threads (an async context picks the
-/// `async` forms otherwise).
-func synchronously<T>(_ body: () throws -> T) rethrows -> T {
-    try body()
-}
-
 /// Runs the queries of `sources` over the same `viewports`, in turn for
 /// each viewport (so that a drift of the machine's speed touches every
 /// source alike), the first in turn rotating (so that none always finds
-/// the caches warmed by another's reading of the same viewport), on the
-/// calling thread; each one's median, in microseconds.
-func medianMicroseconds(of sources: [(Rect) throws -> Int], over viewports: [Rect]) throws -> [Double] {
+/// the caches warmed by another's reading of the same viewport), one
+/// after the other; each one's median, in microseconds.
+func medianMicroseconds(of sources: [(Rect) async throws -> Int], over viewports: [Rect]) async throws -> [Double] {
     var samples = [Samples](repeating: Samples(), count: sources.count)
-    try synchronously {
-        for (index, viewport) in viewports.enumerated() {
-            for turn in sources.indices {
-                let source = (index + turn) % sources.count
-                let start = now()
-                _ = try sources[source](viewport)
-                samples[source].add(now() - start)
-            }
+    for (index, viewport) in viewports.enumerated() {
+        for turn in sources.indices {
+            let source = (index + turn) % sources.count
+            let start = now()
+            _ = try await sources[source](viewport)
+            samples[source].add(now() - start)
         }
     }
     return samples.map { $0.median * 1e6 }

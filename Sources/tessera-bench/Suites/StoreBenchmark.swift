@@ -66,16 +66,16 @@ struct StoreBenchmark {
             precompute.add(now() - start)
             computeOnly.add(layouts.first?.computeSeconds ?? 0)
             // The checkpoint the save left to the background must not run into the next run's timing.
-            store.finishBackgroundWork()
+            await store.finishBackgroundWork()
             if run < runs - 1 { Self.remove(path) }
         }
         let store = try LayoutStore(path: path)
         try await store.prune()
         let layout = try await store.layout(name: "bench", crossExtent: width).layout
-        store.finishBackgroundWork()
-        let fileBytes = store.fileBytes
+        await store.finishBackgroundWork()
+        let fileBytes = await store.fileBytes
         let viewports = Self.viewports(contentLength: layout.contentLength)
-        let queries = try queryTimes(store: store, layout: layout, viewports: viewports)
+        let queries = try await queryTimes(store: store, layout: layout, viewports: viewports)
         let memory = try LayoutEngine().layout(spec, crossExtent: width)
         let inMemory = queryTimes(memory: memory, viewports: viewports)
         let binarySearch = BinarySearchBaseline(layout: memory).queryTimes(viewports)
@@ -150,31 +150,31 @@ struct StoreBenchmark {
     /// Each viewport's first query (pages not yet mapped by the reader), then
     /// `warmPasses` times warm as a rect query and as a viewport query with
     /// pinning.
-    private func queryTimes(store: LayoutStore, layout: StoredLayout, viewports: [Rect]) throws
+    private func queryTimes(store: LayoutStore, layout: StoredLayout, viewports: [Rect]) async throws
         -> (firstTouch: Samples, rect: Samples, viewport: Samples)
     {
         let width = layout.crossExtent
         // The first query loads the reader's cache of the layout: not timed.
-        var found = try store.elements(name: "bench", crossExtent: width, in: viewports[0]).count
+        var found = try await store.elements(name: "bench", crossExtent: width, in: viewports[0]).count
         var firstTouch = Samples()
         var rect = Samples()
         var viewport = Samples()
         for query in viewports {
             let start = now()
-            found &+= try store.elements(name: "bench", crossExtent: width, in: query).count
+            found &+= try await store.elements(name: "bench", crossExtent: width, in: query).count
             firstTouch.add(now() - start)
         }
         for _ in 0..<Self.warmPasses {
             for query in viewports {
                 let start = now()
-                found &+= try store.elements(name: "bench", crossExtent: width, in: query).count
+                found &+= try await store.elements(name: "bench", crossExtent: width, in: query).count
                 rect.add(now() - start)
             }
         }
         for _ in 0..<Self.warmPasses {
             for query in viewports {
                 let start = now()
-                found &+= try store.visibleElements(name: "bench", crossExtent: width, viewport: query).count
+                found &+= try await store.visibleElements(name: "bench", crossExtent: width, viewport: query).count
                 viewport.add(now() - start)
             }
         }

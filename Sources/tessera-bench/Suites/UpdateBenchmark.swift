@@ -30,7 +30,7 @@ struct UpdateBenchmark {
             let start = now()
             try await store.save(spec, crossExtents: [width])
             full.add(now() - start)
-            store.finishBackgroundWork()
+            await store.finishBackgroundWork()
         }
         defer { StoreBenchmark.remove(path) }
         let store = try LayoutStore(path: path)

@@ -72,7 +72,7 @@ struct SectionTarget: ParsableArguments {
 
     /// The same for the store `db` and the spec `name`.
     static func write(db: String, name: String, quiet: Bool, file: String, _ body: (LayoutStore) async throws -> UpdateReport) async throws {
-        let store = try StoreFile.openExisting(db)
+        let store = try await StoreFile.openExisting(db)
         defer { store.close() }
         let report = try await reportingErrors(file: file) { try await body(store) }
         if !quiet {

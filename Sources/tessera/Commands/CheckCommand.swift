@@ -22,7 +22,7 @@ struct CheckCommand: AsyncParsableCommand {
     var repair = false
 
     func run() async throws {
-        let store = try repair ? database.open() : database.openForReading()
+        let store = try await repair ? database.open() : database.openForReading()
         defer { store.close() }
         let report = try await reportingErrors { try await store.check(repair: repair) }
         for problem in report.problems { print("problem: \(problem)") }

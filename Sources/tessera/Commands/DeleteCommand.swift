@@ -17,7 +17,7 @@ struct DeleteCommand: AsyncParsableCommand {
     @OptionGroup var spec: SpecNameOption
 
     func run() async throws {
-        let store = try database.open()
+        let store = try await database.open()
         defer { store.close() }
         let name = spec.name
         let layouts = try await reportingErrors { () -> Int in
@@ -41,7 +41,7 @@ struct SpecCommand: AsyncParsableCommand {
     @OptionGroup var spec: SpecNameOption
 
     func run() async throws {
-        let store = try database.openForReading()
+        let store = try await database.openForReading()
         defer { store.close() }
         let name = spec.name
         let text = try await reportingErrors { () -> String in

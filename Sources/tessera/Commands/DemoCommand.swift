@@ -55,7 +55,7 @@ struct DemoCommand: AsyncParsableCommand {
         print("")
 
         print("Precomputing \(dbPath) at widths \(Self.widths.map { JSONWriter.format($0) }.joined(separator: ", ")):")
-        let store = try StoreFile.open(dbPath)
+        let store = try await StoreFile.open(dbPath)
         defer { store.close() }
         var layouts: [StoredLayout] = []
         try await reportingErrors {
@@ -82,7 +82,7 @@ struct DemoCommand: AsyncParsableCommand {
             middles[layout.crossExtent] = (last / 2).rounded()
             for (label, y) in [("top", 0.0), ("middle", (last / 2).rounded()), ("end", last.rounded(.down))] {
                 let viewport = Rect(x: 0, y: y, width: layout.crossExtent, height: height)
-                let timed = try reportingErrors { try timeQueries(store: store, crossExtent: layout.crossExtent, viewport: viewport) }
+                let timed = try await reportingErrors { try await timeQueries(store: store, crossExtent: layout.crossExtent, viewport: viewport) }
                 rows.append([
                     JSONWriter.format(layout.crossExtent), label,
                     [viewport.x, viewport.y, viewport.width, viewport.height].map { JSONWriter.format($0) }.joined(separator: ","),
@@ -135,17 +135,16 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// Runs one viewport query cold, then 100 more; returns its elements and
-    /// latencies. The synchronous read, in a tight loop on this thread, as
-    /// the benchmarks time it (no hop to the store's threads in the figures).
-    private func timeQueries(store: LayoutStore, crossExtent: Double, viewport: Rect) throws -> (elements: [LayoutElement], first: Double, median: Double) {
+    /// latencies, as an async caller sees them.
+    private func timeQueries(store: LayoutStore, crossExtent: Double, viewport: Rect) async throws -> (elements: [LayoutElement], first: Double, median: Double) {
         var start = ProgressBar.now()
-        let elements = try store.visibleElements(name: DemoFeed.name, crossExtent: crossExtent, viewport: viewport)
+        let elements = try await store.visibleElements(name: DemoFeed.name, crossExtent: crossExtent, viewport: viewport)
         let first = ProgressBar.now() - start
         var samples: [Double] = []
         samples.reserveCapacity(100)
         for _ in 0..<100 {
             start = ProgressBar.now()
-            _ = try store.visibleElements(name: DemoFeed.name, crossExtent: crossExtent, viewport: viewport)
+            _ = try await store.visibleElements(name: DemoFeed.name, crossExtent: crossExtent, viewport: viewport)
             samples.append(ProgressBar.now() - start)
         }
         samples.sort()

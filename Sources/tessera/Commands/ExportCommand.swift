@@ -68,7 +68,7 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         if let tiles, let name { try await exportTiles(to: tiles, name: name) }
         guard let out else { return }
-        let store = try database.openForReading()
+        let store = try await database.openForReading()
         defer { store.close() }
         let report = try await reportingErrors { try await store.export(to: out, replacing: replace) }
         print("exported \(counted(report.specsChecked, "spec")), \(counted(report.layoutsChecked, "layout")) to \(out.quotedPathForMessage): checked, no problems")

@@ -26,7 +26,7 @@ struct InvalidateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.open()
+        let store = try await database.open()
         defer { store.close() }
         let count = try await reportingErrors { () -> Int in
             if let width { try await checkStored(width, in: store) }
@@ -53,7 +53,7 @@ struct PruneCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOption
 
     func run() async throws {
-        let store = try database.open()
+        let store = try await database.open()
         defer { store.close() }
         let report = try await reportingErrors { try await store.prune() }
         // A PostgreSQL store's tables keep the space for reuse (VACUUM, not a rewrite).

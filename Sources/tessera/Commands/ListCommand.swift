@@ -38,7 +38,7 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.openForReading()
+        let store = try await database.openForReading()
         defer { store.close() }
         let format = DisplayFormat.resolve(format)
         guard limit != nil || after != nil else { return try await listAll(store, format: format) }

@@ -23,13 +23,13 @@ struct DatabaseOption: ParsableArguments {
     var db: String
 
     /// Opens the store; a missing file is an error, never a new empty store.
-    func open() throws -> LayoutStore {
-        try StoreFile.openExisting(db)
+    func open() async throws -> LayoutStore {
+        try await StoreFile.openExisting(db)
     }
 
     /// Opens the store read-only (see `StoreFile.openForReading(_:)`).
-    func openForReading() throws -> LayoutStore {
-        try StoreFile.openForReading(db)
+    func openForReading() async throws -> LayoutStore {
+        try await StoreFile.openForReading(db)
     }
 }
 
@@ -39,10 +39,10 @@ struct DatabaseOption: ParsableArguments {
 enum StoreFile {
     /// Fails unless `path` is an existing file that may be a Tessera store
     /// (a file that is not one is refused untouched).
-    private static func requireFile(_ path: String) throws {
+    private static func requireFile(_ path: String) async throws {
         try requireRegularFile(path)
         do {
-            try LayoutStore.requireExisting(db: path)
+            try await LayoutStore.requireExisting(db: path)
         } catch let error as StoreError where error.code == .notFound {
             throw CommandError("\(error.message): check the path (precompute creates a store)")
         } catch let error as StoreError {
@@ -51,9 +51,9 @@ enum StoreFile {
     }
 
     /// Opens the store at `path`, which must already exist and be a store.
-    static func openExisting(_ path: String) throws -> LayoutStore {
-        try requireFile(path)
-        return try open(path)
+    static func openExisting(_ path: String) async throws -> LayoutStore {
+        try await requireFile(path)
+        return try await open(path)
     }
 
     /// Opens the existing store at `path` read-only, for the commands that
@@ -61,9 +61,9 @@ enum StoreFile {
     /// converted, migrated or left beside the file, and a file that is not
     /// a Tessera store is refused untouched. Every query loads a layout's
     /// whole directory, verified, before answering from it.
-    static func openForReading(_ path: String) throws -> LayoutStore {
-        try requireFile(path)
-        return try reportingErrors { try LayoutStore.open(db: path, readOnly: true, loadsDirectoriesInline: true) }
+    static func openForReading(_ path: String) async throws -> LayoutStore {
+        try await requireFile(path)
+        return try await reportingErrors { try await LayoutStore.open(db: path, readOnly: true, loadsDirectoriesInline: true) }
     }
 
     /// The store at `path` and the fresh layout of the spec `name` at the
@@ -76,7 +76,7 @@ enum StoreFile {
     /// store is the one returned. A store that cannot be written answers
     /// only what it holds fresh.
     static func freshLayout(_ path: String, name: String, extent: ExtentOptions, command: String) async throws -> (LayoutStore, StoredLayout) {
-        let reader = try openForReading(path)
+        let reader = try await openForReading(path)
         let fresh = try await reportingErrors { () async throws -> StoredLayout? in
             let crossExtent = try extent.crossExtent(for: try await reader.requiredSpec(named: name).axis)
             return try await reader.layouts(name: name).first { $0.crossExtent == crossExtent && $0.state == .fresh }
@@ -88,7 +88,7 @@ enum StoreFile {
         }
         // The reader closed first: the writer, closing last, leaves one file.
         reader.close()
-        let writer = try openExisting(path)
+        let writer = try await openExisting(path)
         return (writer, try await writer.freshLayout(name: name, extent: extent, command: command))
     }
 
@@ -113,11 +113,11 @@ enum StoreFile {
             defer { store.close() }
             return try await body(store)
         }
-        if StoreLocation.isPostgresURL(path) { return try await run(open(path)) }
-        if FileManager.default.fileExists(atPath: path) { return try await run(openExisting(path)) }
+        if StoreLocation.isPostgresURL(path) { return try await run(await open(path)) }
+        if FileManager.default.fileExists(atPath: path) { return try await run(await openExisting(path)) }
         do {
             // Closed before it is removed.
-            return try await run(open(path))
+            return try await run(await open(path))
         } catch {
             DatabaseFiles.remove(path)
             throw error
@@ -125,9 +125,9 @@ enum StoreFile {
     }
 
     /// Opens or creates the store at `path`.
-    static func open(_ path: String) throws -> LayoutStore {
+    static func open(_ path: String) async throws -> LayoutStore {
         try requireRegularFile(path)
-        return try reportingErrors { try LayoutStore.open(db: path) }
+        return try await reportingErrors { try await LayoutStore.open(db: path) }
     }
 
     /// Fails when `path` names a FIFO, a device, a directory or a socket,
