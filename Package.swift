@@ -206,7 +206,10 @@ let package = Package(
         .target(name: "TesseraTestSupport", dependencies: ["TesseraLayout"], path: "Tests/TesseraTestSupport"),
         // What only this package's tests do to an in-memory store: damage
         // its rows, count its reads, check its indexes.
-        .target(name: "TesseraInMemory", dependencies: ["TesseraStoreTesting", "TesseraStore", "TesseraLayout"], path: "Tests/TesseraInMemory"),
+        .target(
+            name: "TesseraInMemory", dependencies: ["TesseraStoreTesting", "TesseraStore", "TesseraLayout", "TesseraCommandSupport"],
+            path: "Tests/TesseraInMemory"
+        ),
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
         .testTarget(
             name: "TesseraStoreTests",

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 import TesseraStore
 
 /// The PostgreSQL backend: a pool of reader sessions, each read one
@@ -54,14 +55,14 @@ final class PostgresStorage: StorageBackend, Sendable {
     func close() { shutdown() }
 
     /// Set by the first `shutdown()`.
-    private let isShutDown = NIOLockedValueBox(false)
+    private let isShutDown = Atomic<Bool>(false)
 
     private func refuseIfClosed() throws {
-        if isShutDown.withLockedValue({ $0 }) { throw StoreError.closed(store: url.description) }
+        if isShutDown.load(ordering: .acquiring) { throw StoreError.closed(store: url.description) }
     }
 
     private func shutdown() {
-        guard !isShutDown.withLockedValue({ done in defer { done = true }; return done }) else { return }
+        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         changeListener?.close()
         readers.close()
         writers.close()
@@ -70,6 +71,15 @@ final class PostgresStorage: StorageBackend, Sendable {
     }
 
     var location: String { url.description }
+
+    /// With `freshness=notified` and while the listener listens: the count
+    /// of commits it heard of, the tag under which reads keep what they
+    /// resolve (see `PostgresSession.resolutionScope`), so that a warm
+    /// query answers from memory without a session. Nil otherwise, and once closed.
+    var committedState: SnapshotTag? {
+        guard let epoch = changeListener?.epoch, !isShutDown.load(ordering: .acquiring) else { return nil }
+        return SnapshotTag(UInt64(bitPattern: epoch), 0, 0, 0, 0, 0)
+    }
 
     /// The names the schema holds more than one spec under, read as the store opens.
     func nameConflicts() async throws -> [String] {

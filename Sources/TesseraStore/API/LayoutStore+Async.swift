@@ -26,26 +26,20 @@ extension LayoutStore {
     /// With `computeIfMissing` false, a layout that is missing or stale is
     /// `notFound` instead of being computed first.
     public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
-        let name = try specName(name)
-        return try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.elements(in: rect, pinning: false, direction: direction, offsets: offsets)
-        }
+        try await hotRead(HotRead(.rect(rect, pinning: false), direction: direction, offsets: offsets), name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing)
     }
 
     /// The elements visible in `viewport`, pinned headers and footers moved.
     public func visibleElements(name: String, crossExtent: Double, viewport: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
-        let name = try specName(name)
-        return try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.elements(in: viewport, pinning: true, direction: direction, offsets: offsets)
-        }
+        try await hotRead(HotRead(.rect(viewport, pinning: true), direction: direction, offsets: offsets), name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing)
     }
 
     /// The cell of one item, or nil when there is no such item.
     public func element(name: String, crossExtent: Double, section: Int, item: Int, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> LayoutElement? {
-        let name = try specName(name)
-        return try await withFreshLayout(name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing) { reader in
-            try reader.cell(section: section, item: item, direction: direction, offsets: offsets)?.element
-        }
+        try await hotRead(
+            HotRead(.item(section: section, item: item), direction: direction, offsets: offsets), name: name, crossExtent: crossExtent,
+            computeIfMissing: computeIfMissing
+        ).first
     }
 
     /// The layout of the spec stored under `name` at `crossExtent`, computed
@@ -133,10 +127,17 @@ extension LayoutStore {
 
     /// `body` on the fresh layout, computed first when it is missing or
     /// stale (once for every task asking) unless `computeIfMissing` is false.
-    func withFreshLayout<T: Sendable>(
-        name: String, crossExtent: Double, computeIfMissing: Bool, _ body: @escaping @Sendable (LayoutReader) throws -> T
-    ) async throws -> T {
-        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: computeIfMissing ? .always : .never, body) {
+    /// `read` on the fresh layout of `name` (not normalized yet) at `crossExtent`.
+    func hotRead(_ read: HotRead, name: String, crossExtent: Double, computeIfMissing: Bool) async throws -> [LayoutElement] {
+        let name = try specName(name)
+        // A warm query ends here: the closure stays on the stack.
+        if let value = try answerFromMemory(name: name, crossExtent: crossExtent, { try read.elements($0) }) { return value }
+        return try await readFresh(read, name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing)
+    }
+
+    /// `read` through the one retry loop, for a query memory did not answer.
+    private func readFresh(_ read: HotRead, name: String, crossExtent: Double, computeIfMissing: Bool) async throws -> [LayoutElement] {
+        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: computeIfMissing ? .always : .never, { try read.elements($0) }) {
         case .found(let value, _): return value
         case .missing: throw Self.notComputed(name: name, crossExtent: crossExtent)
         }

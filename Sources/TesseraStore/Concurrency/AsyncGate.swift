@@ -21,7 +21,8 @@ package final class AsyncGate: Sendable {
 
     /// Runs `body` once the gate lets this task through.
     package func pass<T>(_ body: () async throws -> T) async throws -> T {
-        await enter()
+        // A free place is taken without suspending: no continuation to make and resume.
+        if !admit(orQueue: nil) { await enter() }
         defer { leave() }
         return try await body()
     }

@@ -1,12 +1,13 @@
 import ArgumentParser
 import TesseraBackends
+import TesseraCommandSupport
 import TesseraLayout
 import TesseraStore
 
 /// `tessera-bench warm-path`: warm viewport queries of one stored layout, opened as `tessera-server` opens it,
 /// in a function of their own (`warmQueries`) so that a profiler can record
 /// only them (`Scripts/warm-path.sh` counts the types and files they go through).
-struct WarmPathCommand: AsyncParsableCommand {
+struct WarmPathCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "warm-path",
         abstract: "Run warm viewport queries of one stored layout, for a profiler to record."
@@ -21,22 +22,32 @@ struct WarmPathCommand: AsyncParsableCommand {
         guard (1...1_000_000).contains(queries) else { throw ValidationError("--queries must be from 1 to 1000000, got \(queries)") }
     }
 
-    func run() async throws {
-        let store = try await LayoutStore.open(db: layout.db, requireExisting: true, loadsDirectoriesInline: true)
+    /// Synchronous, with the async work bridged at the top: the warm loop
+    /// runs on the main thread, where a profiler records it.
+    func run() throws {
+        let (db, name, extent) = (layout.db, layout.name, layout.extent)
+        let viewport = Rect(x: 0, y: 0, width: extent, height: 844)
+        let (store, first) = try waitForAsync {
+            let store = try await LayoutStore.open(db: db, requireExisting: true, loadsDirectoriesInline: true)
+            return (store, try await store.visibleElements(name: name, crossExtent: extent, viewport: viewport, computeIfMissing: false))
+        }
         defer { store.close() }
-        let viewport = Rect(x: 0, y: 0, width: layout.extent, height: 844)
-        let first = try await store.visibleElements(name: layout.name, crossExtent: layout.extent, viewport: viewport, computeIfMissing: false)
-        let total = try await Self.warmQueries(store, name: layout.name, extent: layout.extent, count: queries)
+        let total = try Self.warmQueries(store, name: layout.name, extent: layout.extent, count: queries)
         print("\(first.count) elements in the first viewport; \(total) in \(queries) warm ones")
     }
 
-    /// The queries a profiler records: viewports stepping 100 points down the layout's first screens.
+    /// The queries a profiler records: viewports stepping 100 points down
+    /// the layout's first screens, answered from memory as a warm
+    /// `visibleElements` is (the async entry's few calls aside).
     @inline(never)
-    static func warmQueries(_ store: LayoutStore, name: String, extent: Double, count: Int) async throws -> Int {
+    static func warmQueries(_ store: LayoutStore, name: String, extent: Double, count: Int) throws -> Int {
         var total = 0
         for index in 0..<count {
             let viewport = Rect(x: 0, y: Double(index % 10) * 100, width: extent, height: 844)
-            total += try await store.visibleElements(name: name, crossExtent: extent, viewport: viewport, computeIfMissing: false).count
+            guard let elements = try store.elementsFromMemory(name: name, crossExtent: extent, in: viewport, pinning: true) else {
+                throw CommandError("query \(index) of \(name.quotedForMessage) was not answered from memory")
+            }
+            total += elements.count
         }
         return total
     }
