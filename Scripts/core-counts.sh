@@ -10,7 +10,8 @@
 # The port is every protocol in Sources/TesseraStore/Port; a
 # requirement is a func, var, init, subscript or associatedtype line of one.
 # Libraries are the targets that are not executables (tessera, tessera-server,
-# tessera-bench) and not C.
+# tessera-bench), not the tools' own support (TesseraCommandSupport, where
+# they bridge to async code at their top) and not C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -67,7 +68,7 @@ caches = sorted(t for t in types if t.endswith("Cache"))
 evictions = sorted({os.path.basename(p) for p in store for line in lines(p) if "evictions += 1" in line.split("//")[0]})
 executors = sorted(t for t in types if t.endswith("Executor") or t.endswith("Threads") or t.endswith("Lane"))
 
-executables = {"tessera", "tessera-server", "tessera-bench"}
+executables = {"tessera", "tessera-server", "tessera-bench", "TesseraCommandSupport"}
 libraries = [os.path.join("Sources", d) for d in sorted(os.listdir("Sources"))
              if d not in executables and not d.startswith("C") and os.path.isdir(os.path.join("Sources", d))]
 blocking = {"DispatchSemaphore": 0, "NSCondition": 0, "waitForAsync": 0, "@unchecked Sendable": 0}
