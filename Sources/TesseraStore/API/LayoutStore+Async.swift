@@ -125,9 +125,9 @@ extension LayoutStore {
 
     // MARK: Plumbing
 
-    /// `body` on the fresh layout, computed first when it is missing or
-    /// stale (once for every task asking) unless `computeIfMissing` is false.
-    /// `read` on the fresh layout of `name` (not normalized yet) at `crossExtent`.
+    /// `read` on the fresh layout of `name` (not normalized yet) at
+    /// `crossExtent`, computed first when it is missing or stale (once for
+    /// every task asking) unless `computeIfMissing` is false.
     func hotRead(_ read: HotRead, name: String, crossExtent: Double, computeIfMissing: Bool) async throws -> [LayoutElement] {
         let name = try specName(name)
         // A warm query ends here: the closure stays on the stack.
