@@ -132,11 +132,6 @@ extension LayoutStore {
         let name = try specName(name)
         // A warm query ends here: the closure stays on the stack.
         if let value = try answerFromMemory(name: name, crossExtent: crossExtent, { try read.elements($0) }) { return value }
-        return try await readFresh(read, name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing)
-    }
-
-    /// `read` through the one retry loop, for a query memory did not answer.
-    private func readFresh(_ read: HotRead, name: String, crossExtent: Double, computeIfMissing: Bool) async throws -> [LayoutElement] {
         switch try await freshLayout(name: name, crossExtent: crossExtent, compute: computeIfMissing ? .always : .never, { try read.elements($0) }) {
         case .found(let value, _): return value
         case .missing: throw Self.notComputed(name: name, crossExtent: crossExtent)

@@ -48,13 +48,11 @@ extension FloorBenchmark {
         var warm = Samples()
         var found = 0
         for _ in 0..<runs {
-            do {
-                for pass in 0..<2 {
-                    for rect in viewports {
-                        let start = now()
-                        found &+= try await store.visibleElements(name: "bench", crossExtent: BenchSpecs.width, viewport: rect).count
-                        if pass == 1 { warm.add(now() - start) }
-                    }
+            for pass in 0..<2 {
+                for rect in viewports {
+                    let start = now()
+                    found &+= try await store.visibleElements(name: "bench", crossExtent: BenchSpecs.width, viewport: rect).count
+                    if pass == 1 { warm.add(now() - start) }
                 }
             }
             let cached = store.cacheStatistics.layouts
@@ -67,12 +65,10 @@ extension FloorBenchmark {
                 try await Task.sleep(for: .milliseconds(1))
                 waited += 1
             }
-            do {
-                for rect in viewports {
-                    let start = now()
-                    found &+= try await store.visibleElements(name: "bench", crossExtent: BenchSpecs.width, viewport: rect).count
-                    first.add(now() - start)
-                }
+            for rect in viewports {
+                let start = now()
+                found &+= try await store.visibleElements(name: "bench", crossExtent: BenchSpecs.width, viewport: rect).count
+                first.add(now() - start)
             }
         }
         if found == -1 { print(found) }

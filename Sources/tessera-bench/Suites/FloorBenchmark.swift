@@ -151,38 +151,36 @@ struct FloorBenchmark {
         var oneSamples = Samples()
         var rotationSamples = Samples()
         var memoryRotationSamples = Samples()
-        do {
+        for rect in oneViewports {
+            found &+= memory.visibleElements(viewport: rect).count
+            oneElements &+= try await store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
+        }
+        for (_, layout, rect) in rotation where rotating {
+            rotationElements &+= try await store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
+        }
+        for _ in 0..<runs {
+            // Each figure a block of its own (interleaved, each source would
+            // evict the other's data from the processor's caches); the blocks
+            // in turn, run after run, so that a drift touches all alike.
             for rect in oneViewports {
+                let start = now()
                 found &+= memory.visibleElements(viewport: rect).count
-                oneElements &+= try await store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
+                memorySamples.add(now() - start)
+            }
+            for rect in oneViewports {
+                let start = now()
+                found &+= try await store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
+                oneSamples.add(now() - start)
             }
             for (_, layout, rect) in rotation where rotating {
-                rotationElements &+= try await store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
+                let start = now()
+                found &+= try await store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
+                rotationSamples.add(now() - start)
             }
-            for _ in 0..<runs {
-                // Each figure a block of its own (interleaved, each source would
-                // evict the other's data from the processor's caches); the blocks
-                // in turn, run after run, so that a drift touches all alike.
-                for rect in oneViewports {
-                    let start = now()
-                    found &+= memory.visibleElements(viewport: rect).count
-                    memorySamples.add(now() - start)
-                }
-                for rect in oneViewports {
-                    let start = now()
-                    found &+= try await store.visibleElements(name: one.specName, crossExtent: one.crossExtent, viewport: rect).count
-                    oneSamples.add(now() - start)
-                }
-                for (_, layout, rect) in rotation where rotating {
-                    let start = now()
-                    found &+= try await store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect).count
-                    rotationSamples.add(now() - start)
-                }
-                for (position, _, rect) in rotation where rotating {
-                    let start = now()
-                    found &+= memoryLayouts[position].visibleElements(viewport: rect).count
-                    memoryRotationSamples.add(now() - start)
-                }
+            for (position, _, rect) in rotation where rotating {
+                let start = now()
+                found &+= memoryLayouts[position].visibleElements(viewport: rect).count
+                memoryRotationSamples.add(now() - start)
             }
         }
         if found == -1 { print(found) }
@@ -222,21 +220,19 @@ struct FloorBenchmark {
             }
             let store = try LayoutStore(path: path)
             defer { store.close() }
-            do {
-                // The connection's own first use is not a feed's: untimed.
-                _ = try await store.visibleElements(name: picks[0].0, crossExtent: picks[0].1, viewport: picks[0].2, computeIfMissing: false)
-                for pass in 0..<2 {
-                    for (name, width, rect) in picks.dropFirst() {
-                        let start = now()
-                        _ = try await store.visibleElements(name: name, crossExtent: width, viewport: rect, computeIfMissing: false)
-                        let elapsed = now() - start
-                        if pass == 1 {
-                            warm.add(elapsed)
-                        } else if run == 0 {
-                            firstRun.add(elapsed)
-                        } else {
-                            laterRuns.add(elapsed)
-                        }
+            // The connection's own first use is not a feed's: untimed.
+            _ = try await store.visibleElements(name: picks[0].0, crossExtent: picks[0].1, viewport: picks[0].2, computeIfMissing: false)
+            for pass in 0..<2 {
+                for (name, width, rect) in picks.dropFirst() {
+                    let start = now()
+                    _ = try await store.visibleElements(name: name, crossExtent: width, viewport: rect, computeIfMissing: false)
+                    let elapsed = now() - start
+                    if pass == 1 {
+                        warm.add(elapsed)
+                    } else if run == 0 {
+                        firstRun.add(elapsed)
+                    } else {
+                        laterRuns.add(elapsed)
                     }
                 }
             }

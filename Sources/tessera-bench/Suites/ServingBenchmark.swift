@@ -90,13 +90,11 @@ struct ServingBenchmark {
         let fresh = try LayoutStore(path: path)
         _ = try await fresh.specs()
         var firstQuery = Samples()
-        do {
-            for layout in layouts {
-                let rect = viewport(layout)
-                let start = now()
-                _ = try await fresh.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
-                firstQuery.add(now() - start)
-            }
+        for layout in layouts {
+            let rect = viewport(layout)
+            let start = now()
+            _ = try await fresh.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect)
+            firstQuery.add(now() - start)
         }
 
         // Writes on an idle store, then while another process queries: an
@@ -179,16 +177,14 @@ struct ServingBenchmark {
         var random = BenchRandom(seed: 5)
         var served = 0
         var announced = false
-        do {
-            while !stop.isCancelled {
-                let layout = layouts[Int(random.next() % UInt64(layouts.count))]
-                let rect = Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: layout.crossExtent, height: 844)
-                _ = try await store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect, computeIfMissing: false)
-                served += 1
-                if !announced, served >= 1000 {
-                    FileHandle.standardOutput.write(Data("ready\n".utf8))
-                    announced = true
-                }
+        while !stop.isCancelled {
+            let layout = layouts[Int(random.next() % UInt64(layouts.count))]
+            let rect = Rect(x: 0, y: random.unit() * max(0, layout.contentLength - 844), width: layout.crossExtent, height: 844)
+            _ = try await store.visibleElements(name: layout.specName, crossExtent: layout.crossExtent, viewport: rect, computeIfMissing: false)
+            served += 1
+            if !announced, served >= 1000 {
+                FileHandle.standardOutput.write(Data("ready\n".utf8))
+                announced = true
             }
         }
         FileHandle.standardOutput.write(Data("\(served)\n".utf8))
