@@ -93,6 +93,36 @@ struct PrecomputeSpecsTests {
         }
     }
 
+    @Test("--jobs 1 and --jobs 4 store the same specs and frames, and report the same failures")
+    func jobsWriteTheSameStore() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
+            var lines = (0..<40).map { Self.line("feed-\($0)", fraction: 2 + $0 % 4, spacing: $0 % 3, items: 10 + 7 * $0) }
+            lines[9] = Self.line("bad", fraction: 0)
+            lines[30] = Self.line("wide", fraction: 2, spacing: 400)
+            // A name again, later: the later spec wins.
+            lines[35] = Self.line("feed-3", fraction: 5, items: 50)
+            let file = try CLIRunner.file("feeds.ndjson", in: directory, lines.joined(separator: "\n"))
+            var stores: [(specs: [String], elements: [[LayoutElement]])] = []
+            var errors: [[String]] = []
+            for jobs in ["1", "4"] {
+                let database = directory.appendingPathComponent("feeds-\(jobs).sqlite").path
+                let output = try CLIRunner.run(["precompute", "--specs", file, "--db", database, "--width", "390", "--width", "430", "--keep-going", "--jobs", jobs])
+                #expect(output.status == 1)
+                #expect(output.stdout.hasPrefix("\(file): saved 38, unchanged 0, failed 2 specs; 76 layouts computed in "), "\(output.stdout)")
+                errors.append(Self.errorLines(output))
+                let store = try LayoutStore(path: database)
+                var elements: [[LayoutElement]] = []
+                for layout in try await store.layouts() {
+                    elements.append(try await store.elements(name: layout.specName, crossExtent: layout.crossExtent, in: Rect(x: 0, y: 0, width: 500, height: 1e7)))
+                }
+                stores.append((try await store.specs().map { "\($0.name) \($0.contentHash)" }, elements))
+            }
+            #expect(errors[0].count == 2 && errors[0] == errors[1], "\(errors)")
+            #expect(stores[0].specs.count == 37 && stores[0].specs == stores[1].specs)
+            #expect(stores[0].elements.count == 74 && stores[0].elements == stores[1].elements)
+        }
+    }
+
     @Test("usage errors and unreadable files are one line, and leave no store behind")
     func usageErrors() async throws {
         try await CLIRunner.inTemporaryDirectory { directory in
@@ -104,6 +134,10 @@ struct PrecomputeSpecsTests {
             #expect(neither == "error: give a SPEC file, or --specs FILE with one spec per line (see 'tessera precompute --help')")
             try CLIRunner.failure(["precompute", file, "--db", database, "--width", "390", "--keep-going"])
             try CLIRunner.failure(["precompute", "--specs", file, "--db", database, "--width", "390", "--name", "x"])
+            let jobs = try CLIRunner.failure(["precompute", "--specs", file, "--db", database, "--width", "390", "--jobs", "0"])
+            #expect(jobs == "error: --jobs must be 1 to 1024 workers, got 0 (see 'tessera precompute --help')")
+            let one = try CLIRunner.failure(["precompute", file, "--db", database, "--width", "390", "--jobs", "2"])
+            #expect(one == "error: --jobs goes with --specs FILE (see 'tessera precompute --help')")
             let axes = try CLIRunner.failure(["precompute", "--specs", file, "--db", database, "--width", "390", "--height", "300"])
             #expect(axes.hasPrefix("error: give one or more --width (vertical specs) or --height (horizontal specs), not both"))
             let missing = try CLIRunner.failure(["precompute", "--specs", "nope.ndjson", "--db", database, "--width", "390"], in: directory)

@@ -97,7 +97,7 @@ struct BatchPrecomputeTests {
         #expect(try await Self.contents(temporary.store) == Self.contents(one.store))
     }
 
-    /// A batch of `specs` with `.stop`, and how many of them it read.
+    /// A batch of `specs` with `.stop` on one worker, and how many of them it read.
     static func batchCountingReads(_ specs: [Spec], into store: LayoutStore) async throws -> (report: BatchReport, taken: Int) {
         let taken = Mutex(0)
         let report = try await store.saveBatch(
@@ -105,7 +105,8 @@ struct BatchPrecomputeTests {
                 taken.withLock { $0 += 1 }
                 return spec
             },
-            crossExtents: extents, onFailure: .stop
+            // One worker: the others would take specs past the failure.
+            crossExtents: extents, onFailure: .stop, jobs: 1
         )
         return (report, taken.withLock { $0 })
     }

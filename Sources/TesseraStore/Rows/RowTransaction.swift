@@ -22,12 +22,13 @@ package final class RowTransaction: RowSnapshot, CellSink {
     }
 
     package func savepoint<T>(_ body: () async throws -> T) async throws -> T {
-        let before = groupless
         do {
             return try await writer.savepoint(body)
         } catch {
-            // Groups deleted in the savepoint are back.
-            groupless = before
+            // Groups deleted in the savepoint are back: forget what is known
+            // of every layout's groups (writes then look them up), rather
+            // than copy it all before every savepoint.
+            groupless.removeAll()
             throw error
         }
     }

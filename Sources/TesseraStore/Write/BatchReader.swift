@@ -1,24 +1,46 @@
 import Locking
 import TesseraLayout
 
-/// The reading stage of a batch: takes the specs from their sequence in
-/// order and makes each ready (``LayoutStore/batchItem(_:index:crossExtents:cancellation:firstOfName:)``)
+/// The reading stage of a batch: `jobs` workers take the specs from their
+/// sequence and make each ready (``LayoutStore/batchItem(_:index:crossExtents:cancellation:firstOfName:)``)
 /// on the store's executor, many in one job while the channel has room,
-/// and waits for room, or for the writer's verdict, without a thread.
+/// and wait for room, or for the writer's verdict, without a thread.
 struct BatchReader: Sendable {
     let store: LayoutStore
     let source: SpecSource
     let crossExtents: [Double]
     let policy: BatchFailurePolicy
     let cancellation: CancellationFlag?
+    let jobs: Int
 
-    /// Hands every spec to `channel`, until the sequence ends or the batch stops.
+    /// Hands every spec to `channel`, until the sequence ends or the batch
+    /// stops; a worker's error aborts the channel, so that the others end.
     func run(into channel: BatchChannel<BatchItem>) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, jobs) {
+                group.addTask {
+                    do {
+                        try await work(into: channel)
+                    } catch {
+                        source.finish()
+                        channel.abort()
+                        throw error
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// One worker.
+    private func work(into channel: BatchChannel<BatchItem>) async throws {
+        var pending: BatchItem?
         while true {
-            let burst = try await store.onExecutor { try await fill(channel, from: source) }
+            let (burst, left) = try await store.onExecutor { [pending] in try await fill(channel, pending: pending) }
+            pending = left
             switch burst {
             case .ended: return
-            case .full: await channel.waitForRoom()
+            case .full: if let pending { await channel.waitForRoom(for: pending) }
             case .awaitingVerdict: guard await channel.waitUntilSettled() else { return }
             }
         }
@@ -28,47 +50,50 @@ struct BatchReader: Sendable {
     private enum Burst: Sendable {
         /// The sequence ended, or the batch stops: nothing more to hand over.
         case ended
-        /// The channel has no room for the spec made ready last (kept for later).
+        /// The channel has no room for the item made ready last (kept for later).
         case full
-        /// With ``BatchFailurePolicy/stop``, nothing after a spec that may
-        /// fail once written is read before the writer's verdict on it.
+        /// With ``BatchFailurePolicy/stop``, this worker reads nothing after
+        /// a spec that may fail once written before the writer's verdict on it.
         case awaitingVerdict
     }
 
-    /// Makes specs ready and hands them over while the channel has room.
-    private func fill(_ channel: BatchChannel<BatchItem>, from source: SpecSource) async throws -> Burst {
+    /// Makes specs ready and hands them over while the channel has room,
+    /// starting with `pending`, the item the last job could not hand over.
+    private func fill(_ channel: BatchChannel<BatchItem>, pending: BatchItem?) async throws -> (Burst, BatchItem?) {
+        var pending = pending
         while true {
             let item: BatchItem
-            if let pending = source.state.withLock({ state in defer { state.pending = nil }; return state.pending }) {
-                item = pending
+            if let held = pending {
+                item = held
+                pending = nil
             } else {
                 try cancellation?.check()
-                guard let (spec, index) = source.next() else { return .ended }
-                item = try await store.batchItem(spec, index: index, crossExtents: crossExtents, cancellation: cancellation) { name in
-                    source.state.withLock { $0.names.insert(name).inserted }
-                }
+                guard !channel.isEnded, let next = source.next() else { return (.ended, nil) }
+                item = try await store.batchItem(
+                    next.spec, index: next.index, crossExtents: crossExtents, cancellation: cancellation, firstOfName: next.firstOfName
+                )
             }
-            guard let handed = channel.offer(item) else {
-                source.state.withLock { $0.pending = item }
-                return .full
+            guard let handed = channel.offer(item) else { return (.full, item) }
+            guard handed else { return (.ended, nil) }
+            if policy == .stop, item.hasFailed {
+                source.finish()
+                return (.ended, nil)
             }
-            guard handed else { return .ended }
-            if policy == .stop, item.hasFailed { return .ended }
-            if policy == .stop, item.mayFailWhenWritten { return .awaitingVerdict }
+            if policy == .stop, item.mayFailWhenWritten { return (.awaitingVerdict, nil) }
         }
     }
 }
 
 /// A batch's sequence of specs, taken over by the batch (a value `sending`
-/// to it), with what reading it needs: read by one job at a time.
+/// to it), numbered in its order: its workers take specs under its lock.
 package final class SpecSource: Sendable {
     struct State {
         /// The sequence's next spec, nil at its end.
         var next: () -> Spec?
         var index = 0
         var names = Set<String>()
-        /// Made ready, not handed over yet (the channel was full).
-        var pending: BatchItem?
+        /// Set when the batch stops: no more specs are taken.
+        var finished = false
     }
 
     let state: Locked<State>
@@ -78,12 +103,20 @@ package final class SpecSource: Sendable {
         state = Locked(State(next: { iterator.next() }))
     }
 
-    /// The sequence's next spec and its index, nil at its end.
-    func next() -> (Spec, Int)? {
+    /// The sequence's next spec, its index, and whether it is the first of
+    /// its name in the batch (in the order of the sequence, whichever
+    /// worker takes it); nil at its end.
+    func next() -> (spec: Spec, index: Int, firstOfName: Bool)? {
         state.withLock { state in
-            guard let spec = state.next() else { return nil }
+            guard !state.finished, let spec = state.next() else { return nil }
             defer { state.index += 1 }
-            return (spec, state.index)
+            let first = spec.name.map { state.names.insert($0).inserted } ?? true
+            return (spec, state.index, first)
         }
+    }
+
+    /// No more specs are taken.
+    func finish() {
+        state.withLock { $0.finished = true }
     }
 }

@@ -1,7 +1,7 @@
 import TesseraLayout
 
 /// One spec of a batch, made ready by the reading stage.
-struct BatchItem: Sendable {
+struct BatchItem: BatchChannelItem {
     enum State: Sendable {
         /// No name, or invalid: nothing of it is written.
         case failed(StoreError)
@@ -12,7 +12,24 @@ struct BatchItem: Sendable {
 
     var index: Int
     var name: String?
-    var state: State
+    var state: State {
+        didSet { bytes = Self.bytes(of: state) }
+    }
+    /// About what it holds in memory while it waits for the writer.
+    private(set) var bytes: Int
+
+    init(index: Int, name: String?, state: State) {
+        self.index = index
+        self.name = name
+        self.state = state
+        bytes = Self.bytes(of: state)
+    }
+
+    private static func bytes(of state: State) -> Int {
+        guard case .prepared(let prepared, let computed) = state else { return 256 }
+        let items = (prepared.spec.knownItemCount ?? 0) * MemoryLayout<Item>.stride
+        return 1_024 + items + (computed ?? []).reduce(0) { $0 + $1.rows.bytes }
+    }
     /// The store held the spec unchanged when it was read: its write only
     /// confirms that.
     var settledBeforeWrite = false
@@ -50,7 +67,9 @@ struct BatchWriter: Sendable {
             // The first spec of a transaction is waited for before it begins,
             // without a thread: no transaction stays open for a slow reader.
             guard let first = try await channel.next() else { break }
-            let (chunk, finished) = try await store.onExecutor { try await writeTransaction(startingWith: first) }
+            let started = Clock.monotonic()
+            var (chunk, finished) = try await store.onExecutor { try await writeTransaction(startingWith: first) }
+            chunk.writingSeconds += Clock.monotonic() - started
             report.merge(chunk)
             if chunk.specsDone > 0 {
                 report.transactions += 1
@@ -72,7 +91,10 @@ struct BatchWriter: Sendable {
                 try cancellation?.check()
                 if try await save(next, storage: storage, into: &chunk) { return (chunk, true) }
                 guard chunk.specsDone < max(1, transactionSpecs), Clock.monotonic() - started < transactionSeconds else { return (chunk, false) }
-                switch try await channel.take(deadline: started + transactionSeconds) {
+                let waitStarted = Clock.monotonic()
+                let taken = try await channel.take(deadline: started + transactionSeconds)
+                chunk.writingSeconds -= Clock.monotonic() - waitStarted
+                switch taken {
                 case .item(let item): next = item
                 case .timedOut: return (chunk, false)
                 case .finished: return (chunk, true)

@@ -30,6 +30,12 @@ final class BufferedLayout: CellSink {
         fileprivate var groups: [Group] = []
         fileprivate var sections: [(record: SectionRecord, placerState: [UInt8]?)] = []
 
+        /// About the bytes they hold.
+        var bytes: Int {
+            groups.reduce(0) { $0 + $1.frames.count + MemoryLayout<Group>.stride }
+                + sections.reduce(0) { $0 + ($1.placerState?.count ?? 0) + MemoryLayout<SectionRecord>.stride }
+        }
+
         /// Writes every row, as `layoutID`'s.
         func replay(into storage: any CellSink, layoutID: Int64) throws {
             for group in groups {

@@ -1,5 +1,11 @@
 import TesseraLayout
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What a batch does when one of its specs fails.
 public enum BatchFailurePolicy: String, Sendable, Hashable, CaseIterable {
     /// Stop at the first spec that fails: every spec before it is stored,
@@ -31,7 +37,7 @@ public struct BatchProgress: Sendable, Hashable {
     }
 }
 
-/// What a batch save (``LayoutStore/saveBatch(_:crossExtents:onFailure:progress:)``) did.
+/// What a batch save (``LayoutStore/saveBatch(_:crossExtents:onFailure:jobs:progress:)``) did.
 public struct BatchReport: Sendable, Hashable {
     /// A spec of the batch that failed; nothing of it was written.
     public struct Failure: Sendable, Hashable {
@@ -71,6 +77,10 @@ public struct BatchReport: Sendable, Hashable {
     public var layoutsComputed = 0
     /// Write transactions committed.
     public var transactions = 0
+    /// Seconds the writer spent writing: in its transactions, less the time
+    /// it waited there for the workers. Beside the batch's own time, the
+    /// share of it that the one writer bounds.
+    public var writingSeconds = 0.0
     /// The batch stopped at its failure (``BatchFailurePolicy/stop``) before
     /// the end of the sequence.
     public var stopped = false
@@ -90,25 +100,27 @@ extension LayoutStore {
     /// The batch, cancelled between specs when `cancellation` is set; the
     /// limits of a transaction can be changed for tests.
     ///
-    /// Two tasks share the work: this one reads the specs and makes each
-    /// ready (checks, fingerprint, and for a spec the store does not hold
-    /// yet, its layouts computed into memory); a child task stores them in
-    /// order (``BatchWriter``). Their blocking work runs on the executor.
+    /// `jobs` worker tasks read the specs and make each ready (checks,
+    /// fingerprint, and for a spec the store does not hold yet, its layouts
+    /// computed into memory); a child task stores them in order
+    /// (``BatchWriter``). Their blocking work runs on the executor.
     package func saveBatch(
         _ source: SpecSource,
         crossExtents: [Double],
         onFailure policy: BatchFailurePolicy,
+        jobs: Int = 1,
         progress: (@Sendable (BatchProgress) -> Void)?,
         cancellation: CancellationFlag?,
         transactionSeconds: Double = 0.05,
-        transactionSpecs: Int = 1_000
+        transactionSpecs: Int = 1_000,
+        readAheadBytes: Int = LayoutStore.batchReadAheadBytes
     ) async throws -> BatchReport {
-        let channel = BatchChannel<BatchItem>(capacity: Self.batchReadAhead)
+        let channel = BatchChannel<BatchItem>(capacity: Self.batchReadAhead + jobs, byteBudget: readAheadBytes)
         let writer = BatchWriter(
             store: self, channel: channel, policy: policy, progress: progress, cancellation: cancellation,
             transactionSeconds: transactionSeconds, transactionSpecs: transactionSpecs
         )
-        let reader = BatchReader(store: self, source: source, crossExtents: crossExtents, policy: policy, cancellation: cancellation)
+        let reader = BatchReader(store: self, source: source, crossExtents: crossExtents, policy: policy, cancellation: cancellation, jobs: jobs)
         return try await withThrowingTaskGroup(of: BatchReport.self) { group in
             group.addTask { try await writer.run() }
             do {
@@ -125,17 +137,36 @@ extension LayoutStore {
         }
     }
 
-    /// Specs made ready ahead of the writer, at most.
+    /// Specs made ready ahead of the writer, at most (plus one per worker).
     static let batchReadAhead = 16
+    /// The bytes that specs made ready hold while they wait for the writer,
+    /// at most (beyond it, only the spec the writer takes next comes in).
+    package static let batchReadAheadBytes = 64 << 20
     /// The most cells of a spec (items times extents) laid out ahead of its
-    /// write: with the read-ahead, at most 1.6M cells (tens of MB) wait in memory.
+    /// write; a larger spec is laid out in its write.
     static let batchBufferedCells = 100_000
+    /// The workers of a batch, at most.
+    package static let maximumJobs = 1_024
+
+    /// The workers a batch runs when not told: one per core of the machine.
+    package static var machineCores: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// `jobs` when a batch can run that many workers.
+    static func batchJobs(_ jobs: Int?) throws -> Int {
+        let jobs = jobs ?? machineCores
+        guard (1...maximumJobs).contains(jobs) else {
+            throw StoreError(.invalidArgument, "jobs must be 1 to \(maximumJobs) workers, not \(jobs)")
+        }
+        return jobs
+    }
 
     /// Makes spec `index` of a batch ready for its write. Failures of the
     /// spec itself (no name, invalid) are returned in the item, to be
     /// reported in order; others are thrown.
     func batchItem(
-        _ spec: Spec, index: Int, crossExtents: [Double], cancellation: CancellationFlag?, firstOfName: (String) -> Bool
+        _ spec: Spec, index: Int, crossExtents: [Double], cancellation: CancellationFlag?, firstOfName: Bool
     ) async throws -> BatchItem {
         do {
             guard let name = spec.name, !name.isEmpty else {
@@ -144,7 +175,7 @@ extension LayoutStore {
             let prepared = try reportingSpecErrors(name: name) { try prepareSave(spec, as: name, crossExtents: crossExtents) }
             var item = BatchItem(index: index, name: name, state: .prepared(prepared, computed: nil))
             // A name seen before in the batch may be stored by then: the write decides.
-            guard firstOfName(name) else { return item }
+            guard firstOfName else { return item }
             let stored: StoredSpecState = try await readAsync { storage in
                 guard try storage.specRecord(name: name) != nil else { return .absent }
                 return try self.unchangedLayouts(prepared, storage: storage) == nil ? .changed : .unchanged
@@ -192,27 +223,37 @@ extension LayoutStore {
     /// - A spec named twice in the batch is saved twice: the later wins.
     /// - Any other failure (busy, disk full, I/O) is thrown: the transactions
     ///   committed before it stay, the one under way is rolled back.
-    /// - Two stages share the work: one reads the specs and makes each
-    ///   ready (checked, fingerprinted and, when the store does not hold
-    ///   them, laid out into memory, up to 100,000 cells) while the other
-    ///   writes the ones before: on two cores, computing and writing
-    ///   overlap. At most 16 specs wait between the two. Their blocking
-    ///   work runs on the store's executor.
+    /// - Two stages share the work: `jobs` workers (by default one per core
+    ///   of the machine) read the specs and make each ready (checked,
+    ///   fingerprinted and, when the store does not hold them, laid out
+    ///   into memory, up to 100,000 cells) while one writer stores them in
+    ///   the order of the sequence. The store written is the same whatever
+    ///   `jobs` is. At most 16 specs plus one per worker, and 64 MiB, wait
+    ///   for the writer. Their blocking work runs on the store's executor,
+    ///   so it runs at most as many workers at once as it has threads.
+    /// - With ``BatchFailurePolicy/stop`` and more than one worker, the
+    ///   workers may have taken a few specs past the one that failed from
+    ///   the sequence; none of them is stored.
     /// - Cancelling the task stops the batch before its next spec (or
     ///   between chunks of cells) and throws ``StoreError/Code/cancelled``:
     ///   the transactions committed before stay, the one under way is
     ///   rolled back.
     ///
     /// `progress` hears of every commit; it must not write to the store.
+    ///
+    /// - Throws: ``StoreError`` with code `invalidArgument` when `jobs` is
+    ///   not 1 to 1,024; the others above.
     public func saveBatch(
         _ specs: sending some Sequence<Spec>,
         crossExtents: [Double],
         onFailure policy: BatchFailurePolicy = .stop,
+        jobs: Int? = nil,
         progress: (@Sendable (BatchProgress) -> Void)? = nil
     ) async throws -> BatchReport {
+        let jobs = try Self.batchJobs(jobs)
         let source = SpecSource(specs)
         return try await gatedWrite { flag in
-            try await saveBatch(source, crossExtents: crossExtents, onFailure: policy, progress: progress, cancellation: flag)
+            try await saveBatch(source, crossExtents: crossExtents, onFailure: policy, jobs: jobs, progress: progress, cancellation: flag)
         }
     }
 }
@@ -234,6 +275,7 @@ extension BatchReport {
         unchanged += other.unchanged
         failures += other.failures
         layoutsComputed += other.layoutsComputed
+        writingSeconds += other.writingSeconds
         stopped = stopped || other.stopped
     }
 }

@@ -14,10 +14,10 @@ struct BenchCommand: AsyncParsableCommand {
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine, store, serving, feeds, postgres, carousels, features, resize, tiles, floor, all
+        case engine, store, serving, feeds, workers, postgres, carousels, features, resize, tiles, floor, all
     }
 
-    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), tiles (the tile routes' figures on a staggered feed of --size items at phone widths; not part of all), floor (the store against its floor: warm queries of 8 feeds × 8 widths of --size items beside the in-memory layout, the first query among 20,000 small feeds, appends as a whole process and 100 in a row; runs the tessera product built beside tessera-bench, or --tessera; not part of all), or all.")
+    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), workers (a batch of --feeds small feeds, 20000 by default, on each number of workers in --jobs; not part of all), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), tiles (the tile routes' figures on a staggered feed of --size items at phone widths; not part of all), floor (the store against its floor: warm queries of 8 feeds × 8 widths of --size items beside the in-memory layout, the first query among 20,000 small feeds, appends as a whole process and 100 in a row; runs the tessera product built beside tessera-bench, or --tessera; not part of all), or all.")
     var suite: Suite = .all
 
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
@@ -40,6 +40,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(help: "Only these figures of the floor suite (comma-separated): warm (one layout beside the in-memory layout), rotation (64 layouts beside one), first (the first query among small feeds), appends (needs the tessera product), afterappend (the first pass of viewports after an append, beside the same pass warm). All by default.")
     var figures: String?
+
+    @Option(help: "Numbers of workers for the workers suite (comma-separated), each from 1 to 1024: 1 and the machine's cores by default.")
+    var jobs: String?
 
     @Option(help: "Where the benchmark writes its temporary stores.")
     var directory: String = "/tmp"
@@ -116,6 +119,14 @@ struct BenchCommand: AsyncParsableCommand {
             print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : BenchTable.floor(report, runs: runs))
             return
         }
+        if suite == .workers {
+            let counts = try workerCounts()
+            let feeds = givenFeeds ?? 20_000
+            note("workers: \(feeds) feeds of 150–300 items at widths 390 and 430, on \(counts.map(String.init).joined(separator: ", ")) workers, \(runs) runs")
+            let report = try spawn(["--child", "workers", "--feeds", String(feeds), "--jobs", counts.map(String.init).joined(separator: ",")], count: count, as: WorkersBenchmark.Report.self)
+            print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : BenchTable.workers(report))
+            return
+        }
         if suite == .features {
             note("features: warm viewports of a \(count)-item feed, plain, with breakpoints, right to left, \(runs) runs")
             let report = try spawn(["--child", "features"], count: count, as: QueryFeaturesBenchmark.Report.self)
@@ -182,6 +193,8 @@ struct BenchCommand: AsyncParsableCommand {
             data = try await JSONEncoder().encode(ResizeBenchmark(count: count, runs: runs, directory: directory).run())
         } else if child == "feeds" {
             data = try await JSONEncoder().encode(FeedsBenchmark(count: count, directory: directory).run())
+        } else if child == "workers" {
+            data = try await JSONEncoder().encode(WorkersBenchmark(feeds: smallFeeds, jobs: workerCounts(), runs: runs, directory: directory).run())
         } else if child == "features" {
             data = try await JSONEncoder().encode(QueryFeaturesBenchmark(count: count, queries: 20_000, runs: runs, directory: directory).run())
         } else if child == "carousels" {
@@ -215,6 +228,17 @@ struct BenchCommand: AsyncParsableCommand {
         case "10k": return 10_000
         default:
             guard let count = Int(text), count > 0 else { throw CommandError("\(flag) must be 1m, 10m, 100k, 10k or a positive number, got \"\(text)\"") }
+            return count
+        }
+    }
+
+    /// `--jobs` as numbers of workers.
+    private func workerCounts() throws -> [Int] {
+        guard let jobs else { return Array(Set([1, LayoutStore.machineCores])).sorted() }
+        return try jobs.split(separator: ",").map { text in
+            guard let count = Int(text), (1...LayoutStore.maximumJobs).contains(count) else {
+                throw CommandError("--jobs takes numbers of workers from 1 to \(LayoutStore.maximumJobs), comma-separated, got \"\(text)\"")
+            }
             return count
         }
     }

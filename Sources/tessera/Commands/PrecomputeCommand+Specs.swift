@@ -5,7 +5,7 @@ import TesseraSQLite
 import TesseraStore
 
 /// `tessera precompute --specs FEEDS.ndjson --db FILE --width W ...`: many
-/// specs, many per transaction (`LayoutStore.saveBatch(_:crossExtents:onFailure:progress:)`).
+/// specs, many per transaction (`LayoutStore.saveBatch(_:crossExtents:onFailure:jobs:progress:)`).
 extension PrecomputeCommand {
     func runBatch(file: String) async throws {
         guard width.isEmpty != height.isEmpty else {
@@ -17,9 +17,14 @@ extension PrecomputeCommand {
         let bar = ProgressBar(enabled: !quiet, lineInterval: progressEvery)
         bar.start()
         let started = ProgressBar.now()
-        let report = try await StoreFile.withStore(creatingIfMissing: db) { store in
+        let jobs = jobs ?? LayoutStore.machineCores
+        // A thread per worker, one for the writer, and the store's usual six for the rest.
+        let threads = StoreThreads(threads: max(6, jobs + 2))
+        let report = try await StoreFile.withStore(creatingIfMissing: db, executor: threads) { store in
             let report = try await reportingErrors {
-                try await store.saveBatch(lines, crossExtents: axis == .vertical ? width : height, onFailure: keepGoing ? .skip : .stop) { progress in
+                try await store.saveBatch(
+                    lines, crossExtents: axis == .vertical ? width : height, onFailure: keepGoing ? .skip : .stop, jobs: jobs
+                ) { progress in
                     bar.update(progress, fraction: lines.totalBytes.map { Double(lines.bytesRead) / Double(max($0, 1)) })
                 }
             }

@@ -3,6 +3,7 @@ import TesseraBackends
 import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
+import TesseraStore
 
 /// `tessera precompute SPEC --db FILE --width W [--width W2 ...]`, or
 /// `--specs FEEDS.ndjson` for many specs (see PrecomputeCommand+Specs.swift).
@@ -41,6 +42,9 @@ struct PrecomputeCommand: AsyncParsableCommand {
     @Option(help: "The name to store the spec under (default: the spec's own name).", transform: Spec.normalizedName)
     var name: String?
 
+    @Option(help: ArgumentHelp("With --specs: workers that read and lay out specs while one writer stores them in order, 1 to \(LayoutStore.maximumJobs) (default: the machine's cores, \(LayoutStore.machineCores) here).", valueName: "n"))
+    var jobs: Int?
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
@@ -66,6 +70,12 @@ struct PrecomputeCommand: AsyncParsableCommand {
             if name != nil { throw ValidationError("--name names one spec: with --specs each spec is stored under its own \"name\"") }
         }
         if let name { try ArgumentCheck.specName(name, flag: "--name") }
+        if let jobs {
+            guard specs != nil else { throw ValidationError("--jobs goes with --specs FILE") }
+            guard (1...LayoutStore.maximumJobs).contains(jobs) else {
+                throw ValidationError("--jobs must be 1 to \(LayoutStore.maximumJobs) workers, got \(jobs)")
+            }
+        }
     }
 
     func run() async throws {

@@ -51,9 +51,9 @@ enum StoreFile {
     }
 
     /// Opens the store at `path`, which must already exist and be a store.
-    static func openExisting(_ path: String) async throws -> LayoutStore {
+    static func openExisting(_ path: String, executor: (any BlockingExecutor)? = nil) async throws -> LayoutStore {
         try await requireFile(path)
-        return try await open(path)
+        return try await open(path, executor: executor)
     }
 
     /// Opens the existing store at `path` read-only, for the commands that
@@ -105,7 +105,10 @@ enum StoreFile {
     /// missing. When `body` fails on a file it created, the file is removed
     /// again: some spec errors only show up while laying out, after the
     /// store was opened, and they must not leave an empty store behind.
-    static func withStore<T>(creatingIfMissing path: String, _ body: (LayoutStore) async throws -> T) async throws -> T {
+    /// `executor`: the store's threads for blocking work (its own by default).
+    static func withStore<T>(
+        creatingIfMissing path: String, executor: (any BlockingExecutor)? = nil, _ body: (LayoutStore) async throws -> T
+    ) async throws -> T {
         // A PostgreSQL store is a schema: created when missing, and kept.
         // Closed before returning, not when released: a thread of the store's
         // may still hold it when the process exits, and a store closed is one file.
@@ -113,11 +116,11 @@ enum StoreFile {
             defer { store.close() }
             return try await body(store)
         }
-        if StoreLocation.isPostgresURL(path) { return try await run(await open(path)) }
-        if FileManager.default.fileExists(atPath: path) { return try await run(await openExisting(path)) }
+        if StoreLocation.isPostgresURL(path) { return try await run(await open(path, executor: executor)) }
+        if FileManager.default.fileExists(atPath: path) { return try await run(await openExisting(path, executor: executor)) }
         do {
             // Closed before it is removed.
-            return try await run(await open(path))
+            return try await run(await open(path, executor: executor))
         } catch {
             DatabaseFiles.remove(path)
             throw error
@@ -125,9 +128,9 @@ enum StoreFile {
     }
 
     /// Opens or creates the store at `path`.
-    static func open(_ path: String) async throws -> LayoutStore {
+    static func open(_ path: String, executor: (any BlockingExecutor)? = nil) async throws -> LayoutStore {
         try requireRegularFile(path)
-        return try await reportingErrors { try await LayoutStore.open(db: path) }
+        return try await reportingErrors { try await LayoutStore.open(db: path, executor: executor) }
     }
 
     /// Fails when `path` names a FIFO, a device, a directory or a socket,

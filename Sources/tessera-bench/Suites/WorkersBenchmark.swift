@@ -1,0 +1,82 @@
+import Foundation
+import TesseraCommandSupport
+import TesseraLayout
+import TesseraSQLite
+import TesseraStore
+
+/// A batch precompute of `feeds` small feeds (the feeds suite's) at two
+/// widths, on each number of workers in `jobs`, in the same run and in
+/// alternating order: feeds/s of each, the ratio to the first, and the
+/// writer's share of the time, from which the number of workers past
+/// which the one writer bounds the rate follows.
+struct WorkersBenchmark {
+    var feeds: Int
+    var jobs: [Int]
+    var runs: Int
+    var directory: String
+
+    struct Report: Codable {
+        struct Row: Codable {
+            var jobs: Int
+            /// Medians of the runs.
+            var seconds: Double
+            var feedsPerSecond: Double
+            var writingSeconds: Double
+            /// `writingSeconds / seconds`.
+            var writerShare: Double
+        }
+
+        var feeds: Int
+        var cores: Int
+        var runs: Int
+        var rows: [Row]
+    }
+
+    func run() async throws -> Report {
+        var seconds: [Int: [Double]] = [:]
+        var writing: [Int: [Double]] = [:]
+        for run in 0..<runs {
+            // Alternating order: neither count always runs on a warmer machine.
+            for jobs in run % 2 == 0 ? self.jobs : self.jobs.reversed() {
+                let path = "\(directory)/workers-\(jobs).sqlite"
+                StoreBenchmark.remove(path)
+                defer { StoreBenchmark.remove(path) }
+                let store = try LayoutStore(path: path)
+                let start = now()
+                let report = try await store.saveBatch((0..<feeds).lazy.map(FeedsBenchmark.feed), crossExtents: FeedsBenchmark.widths, jobs: jobs)
+                seconds[jobs, default: []].append(now() - start)
+                writing[jobs, default: []].append(report.writingSeconds)
+                store.close()
+                guard report.saved == feeds else { throw CommandError("the batch on \(jobs) workers saved \(report.saved) of \(feeds) feeds") }
+            }
+        }
+        func median(_ values: [Double]?) -> Double {
+            var samples = Samples()
+            for value in values ?? [] { samples.add(value) }
+            return samples.median
+        }
+        let rows = jobs.map { jobs in
+            let time = median(seconds[jobs])
+            let write = median(writing[jobs])
+            return Report.Row(jobs: jobs, seconds: time, feedsPerSecond: Double(feeds) / time, writingSeconds: write, writerShare: write / time)
+        }
+        return Report(feeds: feeds, cores: LayoutStore.machineCores, runs: runs, rows: rows)
+    }
+}
+
+extension BenchTable {
+    static func workers(_ report: WorkersBenchmark.Report) -> String {
+        guard let first = report.rows.first else { return "" }
+        var rows = [["workers", "seconds", "feeds/s", "against \(first.jobs) worker\(first.jobs == 1 ? "" : "s")", "writer's share"]]
+        for row in report.rows {
+            rows.append([
+                "\(row.jobs)", String(format: "%.2f", row.seconds), String(format: "%.0f", row.feedsPerSecond),
+                String(format: "%.2f×", row.feedsPerSecond / first.feedsPerSecond), String(format: "%.0f%%", row.writerShare * 100),
+            ])
+        }
+        // One worker computes while the writer writes: the writer bounds the
+        // rate once the workers compute 1/share times faster than one.
+        let bound = first.jobs == 1 && first.writerShare > 0 ? String(format: "; with one worker the writer is busy %.0f%% of the time, so it bounds the rate past about %.0f workers", first.writerShare * 100, 1 / first.writerShare) : ""
+        return "Workers: \(report.feeds) feeds of 150–300 items at widths 390 and 430, batch precompute, medians of \(report.runs) runs in alternating order, \(report.cores) cores\(bound)\n" + format(rows)
+    }
+}
