@@ -123,6 +123,45 @@ struct PrecomputeSpecsTests {
         }
     }
 
+    @Test("--shard I/N: N runs store every spec once between them, whatever the order of the lines; a line without a name is shard 0's")
+    func shards() async throws {
+        try await CLIRunner.inTemporaryDirectory { directory in
+            var lines = (0..<30).map { Self.line("feed-\($0)", fraction: 2 + $0 % 3, items: 5 + 3 * $0) }
+            lines[4] = #"{"format": 1, "name": "broken", "sections": ["#
+            lines[11] = Self.line(nil)
+            lines[17] = Self.line("bad", fraction: 0)
+            let file = try CLIRunner.file("feeds.ndjson", in: directory, lines.joined(separator: "\n"))
+            let reversed = try CLIRunner.file("reversed.ndjson", in: directory, lines.reversed().joined(separator: "\n"))
+            let whole = directory.appendingPathComponent("whole.sqlite").path
+            let all = try CLIRunner.run(["precompute", "--specs", file, "--db", whole, "--width", "390", "--keep-going", "--quiet"])
+            #expect(all.status == 1 && Self.errorLines(all).count == 3)
+            let expected = try await Self.specs(in: whole)
+            #expect(expected.count == 27)
+            var stored: [String] = []
+            var errors: [String] = []
+            for index in 0..<3 {
+                let database = directory.appendingPathComponent("shard-\(index).sqlite").path
+                let output = try CLIRunner.run(["precompute", "--specs", file, "--db", database, "--width", "390", "--keep-going", "--quiet", "--shard", "\(index)/3"])
+                errors += Self.errorLines(output)
+                let names = FileManager.default.fileExists(atPath: database) ? try await Self.specs(in: database) : []
+                #expect(names.allSatisfy { SpecShard.number(of: $0, count: 3) == index }, "\(names)")
+                stored += names
+                // The same shard of the same lines in another order: the same specs.
+                let other = directory.appendingPathComponent("reversed-\(index).sqlite").path
+                _ = try CLIRunner.run(["precompute", "--specs", reversed, "--db", other, "--width", "390", "--keep-going", "--quiet", "--shard", "\(index)/3"])
+                #expect((FileManager.default.fileExists(atPath: other) ? try await Self.specs(in: other) : []) == names)
+                if index == 0 {
+                    // The lines without a readable name are reported once, by shard 0.
+                    #expect(Self.errorLines(output).contains { $0.hasPrefix("error: \(file):5: not valid JSON") }, "\(output.stderr)")
+                    #expect(Self.errorLines(output).contains("error: \(file):12: the spec has no \"name\": with --specs each spec is stored under its own name"))
+                }
+            }
+            #expect(stored.sorted() == expected.sorted())
+            // Every bad line reported exactly once across the shards.
+            #expect(errors.count == 3 && errors.filter { $0.hasPrefix("error: \(file):18: ") }.count == 1, "\(errors)")
+        }
+    }
+
     @Test("usage errors and unreadable files are one line, and leave no store behind")
     func usageErrors() async throws {
         try await CLIRunner.inTemporaryDirectory { directory in
@@ -136,6 +175,10 @@ struct PrecomputeSpecsTests {
             try CLIRunner.failure(["precompute", "--specs", file, "--db", database, "--width", "390", "--name", "x"])
             let jobs = try CLIRunner.failure(["precompute", "--specs", file, "--db", database, "--width", "390", "--jobs", "0"])
             #expect(jobs == "error: --jobs must be 1 to 1024 workers, got 0 (see 'tessera precompute --help')")
+            let shard = try CLIRunner.failure(["precompute", "--specs", file, "--db", database, "--width", "390", "--shard", "2/2"])
+            #expect(shard == "error: the value '2/2' is invalid for '--shard <I/N>': shard 2 of 2 does not exist: shards are numbered 0 to 1 (see 'tessera precompute --help')")
+            let sharded = try CLIRunner.failure(["precompute", file, "--db", database, "--width", "390", "--shard", "0/2"])
+            #expect(sharded == "error: --shard goes with --specs FILE (see 'tessera precompute --help')")
             let one = try CLIRunner.failure(["precompute", file, "--db", database, "--width", "390", "--jobs", "2"])
             #expect(one == "error: --jobs goes with --specs FILE (see 'tessera precompute --help')")
             let axes = try CLIRunner.failure(["precompute", "--specs", file, "--db", database, "--width", "390", "--height", "300"])

@@ -13,7 +13,7 @@ extension PrecomputeCommand {
         }
         let axis: Axis = width.isEmpty ? .horizontal : .vertical
         // Opened before the store, which may create its file.
-        let lines = try SpecLines(path: file, axis: axis, keepGoing: keepGoing)
+        let lines = try SpecLines(path: file, axis: axis, keepGoing: keepGoing, shard: shard)
         let bar = ProgressBar(enabled: !quiet, lineInterval: progressEvery)
         bar.start()
         let started = ProgressBar.now()

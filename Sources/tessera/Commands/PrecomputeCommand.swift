@@ -45,6 +45,9 @@ struct PrecomputeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --specs: workers that read and lay out specs while one writer stores them in order, 1 to \(LayoutStore.maximumJobs) (default: the machine's cores, \(LayoutStore.machineCores) here).", valueName: "n"))
     var jobs: Int?
 
+    @Option(help: ArgumentHelp("With --specs: store only the specs whose names hash to shard I of N (I from 0, as JOB_COMPLETION_INDEX), so that N runs store each spec once between them; a line without a readable name is shard 0's.", valueName: "I/N"), transform: { try SpecShard(parsing: $0) })
+    var shard: SpecShard?
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
@@ -70,6 +73,7 @@ struct PrecomputeCommand: AsyncParsableCommand {
             if name != nil { throw ValidationError("--name names one spec: with --specs each spec is stored under its own \"name\"") }
         }
         if let name { try ArgumentCheck.specName(name, flag: "--name") }
+        if shard != nil, specs == nil { throw ValidationError("--shard goes with --specs FILE") }
         if let jobs {
             guard specs != nil else { throw ValidationError("--jobs goes with --specs FILE") }
             guard (1...LayoutStore.maximumJobs).contains(jobs) else {

@@ -3,6 +3,7 @@ import Locking
 import Synchronization
 import TesseraCommandSupport
 import TesseraLayout
+import TesseraStore
 
 /// The specs of an NDJSON file, one per line, read line by line as the store
 /// takes them: the file is never all in memory. Blank lines are skipped. A
@@ -35,6 +36,9 @@ final class SpecLines: Sequence, IteratorProtocol, Sendable {
     private let reading: Locked<Reading>
     private let axis: Axis
     private let keepGoing: Bool
+    /// Only the lines of specs whose names belong to it; a line without a
+    /// name that can be read belongs to shard 0.
+    private let shard: SpecShard?
     private let baseDirectory: String
     /// The file's size, when it is a regular file: progress is the share read.
     let totalBytes: Int?
@@ -46,7 +50,7 @@ final class SpecLines: Sequence, IteratorProtocol, Sendable {
 
     /// Opens `path` (`-`: standard input) under the rules of files of specs
     /// (``FileRules/specLines``); specs must scroll along `axis` (the extents given).
-    init(path: String, axis: Axis, keepGoing: Bool) throws {
+    init(path: String, axis: Axis, keepGoing: Bool, shard: SpecShard? = nil) throws {
         let lines: LineReader
         do {
             lines = try LineReader(path: path, rules: FileRules.specLines.readingStandardInput, errorPath: "")
@@ -58,6 +62,7 @@ final class SpecLines: Sequence, IteratorProtocol, Sendable {
         self.path = path
         self.axis = axis
         self.keepGoing = keepGoing
+        self.shard = shard
         // For `-`, the current folder.
         baseDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().path
     }
@@ -73,7 +78,7 @@ final class SpecLines: Sequence, IteratorProtocol, Sendable {
                     }
                     // The end of the file.
                     guard let read else { return nil }
-                    // A blank line.
+                    // A blank line, or another shard's.
                     guard let spec = read else { continue }
                     reading.specLines.append(reading.lines.lineNumber)
                     return spec
@@ -115,16 +120,32 @@ final class SpecLines: Sequence, IteratorProtocol, Sendable {
         reading.withLock { $0.specLines.indices.contains(index) ? $0.specLines[index] : 0 }
     }
 
-    private func parse(_ bytes: [UInt8]) throws -> Spec {
+    /// The line's spec, nil when it belongs to another shard.
+    private func parse(_ bytes: [UInt8]) throws -> Spec? {
+        // Lines without a name to read are shard 0's to report.
+        let unnamedHere = shard.map { $0.index == 0 } ?? true
         guard String(validating: bytes, as: UTF8.self) != nil else {
+            guard unnamedHere else { return nil }
             throw CommandError("the line is not valid UTF-8")
         }
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)
         } catch {
+            guard unnamedHere else { return nil }
             throw CommandError("not valid JSON: column \(error.column): \(error.reason)")
         }
+        if let shard {
+            guard case .object(let object) = json, case .string(let name)? = object["name"] else {
+                guard unnamedHere else { return nil }
+                return try spec(json)
+            }
+            guard shard.contains(name: name) else { return nil }
+        }
+        return try spec(json)
+    }
+
+    private func spec(_ json: JSONValue) throws -> Spec {
         let spec: Spec
         do {
             spec = try Spec(json: json, baseDirectory: baseDirectory)
