@@ -227,7 +227,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseraCLITests",
-            dependencies: ["tessera", "TesseraCommandSupport", "TesseraLayout", "TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraTestSupport", "Locking"]
+            dependencies: [
+                "tessera", "TesseraCommandSupport", "TesseraLayout", "TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraBackends",
+                "TesseraTestSupport", "Locking",
+            ]
         ),
         .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "TesseraStore"]),
         .testTarget(name: "TesseraBackendsTests", dependencies: ["TesseraBackends", "TesseraStore", "TesseraLayout"]),

@@ -11,7 +11,7 @@ struct Tessera: AsyncParsableCommand {
         discussion: "Errors are one line on standard error, with a non-zero exit status.",
         version: TesseraVersion.current,
         subcommands: [
-            LayoutCommand.self, PrecomputeCommand.self, AppendCommand.self, ResizeCommand.self, QueryCommand.self, ItemCommand.self, ListCommand.self,
+            LayoutCommand.self, PrecomputeCommand.self, MergeCommand.self, AppendCommand.self, ResizeCommand.self, QueryCommand.self, ItemCommand.self, ListCommand.self,
             SpecCommand.self, InvalidateCommand.self, DeleteCommand.self, PruneCommand.self, CheckCommand.self, ExportCommand.self,
             RenderCommand.self, DemoCommand.self,
         ]

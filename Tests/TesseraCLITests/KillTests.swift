@@ -48,6 +48,21 @@ struct KillTests {
         ) { directory, database in try Self.appendOfManyItems(directory: directory, database: database) }
     }
 
+    @Test("in a merge leaves the store as it was: a merge is one transaction")
+    func killMidwayThroughMerge() async throws {
+        try await killDuring(
+            before: #"{"format": 1, "name": "feed", "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 1000, "cycle": [{}]}}]}"#
+        ) { directory, database in
+            let large = directory.appendingPathComponent("large.json")
+            try #"{"format": 1, "name": "big", "sections": [{"layout": {"kind": "grid", "fraction": 4}, "items": {"count": 600000, "cycle": [{}]}}]}"#
+                .write(to: large, atomically: true, encoding: .utf8)
+            let shard = directory.appendingPathComponent("shard.sqlite").path
+            let made = try CLIRunner.run(["precompute", large.path, "--db", shard, "--width", "390", "--width", "430", "--quiet"])
+            #expect(made.status == 0, "\(made.stderr)")
+            return ["merge", "--into", database, shard, "--quiet"]
+        }
+    }
+
     /// Writes 300,000 items as NDJSON beside the store, and returns the
     /// `tessera append` of them to section 0 of `feed`: long enough to be
     /// killed in the middle of its write.

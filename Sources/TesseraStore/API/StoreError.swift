@@ -26,8 +26,9 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidArgument
         /// No such spec, layout, section or item.
         case notFound
-        /// The layout changed under the request again and again, or the
-        /// items files of a spec changed since it was saved: save or retry.
+        /// The layout changed under the request again and again, the
+        /// items files of a spec changed since it was saved (save or
+        /// retry), or a merge met two specs of one name (``LayoutStore/merge(from:replacing:)``).
         case conflict
         /// Another writer kept the store past the busy timeout.
         case busy
