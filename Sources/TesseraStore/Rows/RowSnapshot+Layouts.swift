@@ -95,12 +95,20 @@ extension RowSnapshot {
         let range = RowRange(
             index: 1, lower: after.map { .init(.text($0), inclusive: false) }, upper: last.map { .init(.text($0), inclusive: true) }
         )
-        var found: [LayoutRecord] = []
-        try each(SpecRowData.self, range) { spec in
-            let layouts = try records(of: spec, engineVersion: engineVersion)
-            if !layouts.isEmpty { _ = try verified(spec) }
-            found += layouts
+        let specs = try all(SpecRowData.self, range)
+        guard !specs.isEmpty else { return [] }
+        // Every layout of these specs in one scan: a statement per spec would
+        // pass a backend's bound on a read's statements with many specs.
+        var layouts: [Int64: [LayoutRow]] = [:]
+        try each(LayoutRow.self, RowRange(index: 1, among: specs.map { .integer($0.id) })) { layout in
+            layouts[layout.specID, default: []].append(layout)
             return true
+        }
+        var found: [LayoutRecord] = []
+        for spec in specs {
+            guard let rows = layouts[spec.id] else { continue }
+            let place = SpecPlace(try verified(spec))
+            found += try rows.map { try record(of: $0, spec: place, engineVersion: engineVersion) }
         }
         return found
     }
