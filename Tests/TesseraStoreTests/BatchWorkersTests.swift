@@ -100,6 +100,54 @@ struct BatchWorkersTests {
         #expect(try await temporary.store.check().isHealthy)
     }
 
+    static func result<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
+
+    @Test("a new spec's widths laid out at once store what one at a time stores; an update after is the same", arguments: TestBackend.all)
+    func saveOnWorkers(backend: TestBackend) async throws {
+        let extents: [Double] = [300, 414, 820, 360, 1024]
+        var saved = 0
+        for seed in UInt64(40)..<UInt64(46) {
+            var generator = RandomSpecGenerator(seed: seed, kinds: allKinds)
+            var spec = try Spec(jsonText: generator.spec(maxSections: 4, maxItems: 300).json)
+            spec.name = "feed"
+            let one = try await TemporaryStore(backend)
+            let many = try await TemporaryStore(backend)
+            let expected = await Self.result { try await one.store.save(spec, crossExtents: extents, jobs: 1) }
+            let result = await Self.result { try await many.store.save(spec, crossExtents: extents, jobs: 4) }
+            switch (expected, result) {
+            case (.success(let expected), .success(let result)):
+                saved += 1
+                #expect(result.layouts.map(\.crossExtent) == expected.layouts.map(\.crossExtent) && result.created == expected.created)
+                #expect(result.report == expected.report)
+                let snapshot = try await Self.snapshot(many.store)
+                let stored = try await Self.snapshot(one.store)
+                #expect(snapshot.specs == stored.specs && snapshot.revisions == stored.revisions && snapshot.elements == stored.elements)
+                // Saved again with a section more: updated the same way.
+                var changed = spec
+                changed.sections.append(Section(layout: GridLayout(fraction: 3), items: .cycle(count: 9, [Item()])))
+                let updatedOne = try await one.store.save(changed, crossExtents: extents, jobs: 1)
+                let updatedMany = try await many.store.save(changed, crossExtents: extents, jobs: 4)
+                #expect(updatedOne.report == updatedMany.report)
+                #expect(try await Self.snapshot(many.store).elements == Self.snapshot(one.store).elements)
+            case (.failure(let expected), .failure(let error)):
+                // The first width that fails, as one at a time finds it.
+                #expect(error as? StoreError == expected as? StoreError, "\(error)")
+            default:
+                Issue.record("one worker and four disagree: \(expected) against \(result)")
+            }
+        }
+        #expect(saved >= 3, "too few random specs fit every width to compare")
+        // A spec that fails at its two narrow widths: the narrowest's error, whatever the workers.
+        let bad = try BatchPrecomputeTests.bad("bad")
+        let temporary = try await TemporaryStore(backend)
+        let one = await #expect(throws: StoreError.self) { try await temporary.store.save(bad, crossExtents: [1000, 414, 300], jobs: 1) }
+        let many = await #expect(throws: StoreError.self) { try await temporary.store.save(bad, crossExtents: [1000, 414, 300], jobs: 3) }
+        #expect(one != nil && one == many, "\(String(describing: one)) against \(String(describing: many))")
+        #expect(try await temporary.store.specs().isEmpty)
+    }
+
     @Test("a number of workers outside 1 to 1,024 is refused before anything is read")
     func jobsBounded() async throws {
         let temporary = try await TemporaryStore(.memory)

@@ -19,7 +19,7 @@ struct PrecomputeProgressTests {
     func reportsPerWidth(backend: TestBackend) async throws {
         let temporary = try await TemporaryStore(backend)
         let reports = Mutex<[PrecomputeProgress]>([])
-        try await temporary.store.save(Self.feed(), as: "feed", crossExtents: [390, 820]) { report in
+        try await temporary.store.save(Self.feed(), as: "feed", crossExtents: [390, 820], jobs: 1) { report in
             reports.withLock { $0.append(report) }
         }
         let all = reports.withLock { $0 }
@@ -36,6 +36,22 @@ struct PrecomputeProgressTests {
         }
         // The widths do not interleave: one layout at a time.
         #expect(all.map(\.crossExtent) == all.map(\.crossExtent).sorted())
+    }
+
+    @Test("widths laid out at once report growing counts each, and each width's last report comes as it is stored, in order", arguments: TestBackend.all)
+    func reportsOnWorkers(backend: TestBackend) async throws {
+        let temporary = try await TemporaryStore(backend)
+        let reports = Mutex<[PrecomputeProgress]>([])
+        try await temporary.store.save(Self.feed(), as: "feed", crossExtents: [820, 390, 600], jobs: 3) { report in
+            reports.withLock { $0.append(report) }
+        }
+        let all = reports.withLock { $0 }
+        for width in [390.0, 600.0, 820.0] {
+            let counts = all.filter { $0.crossExtent == width }.map(\.cellsWritten)
+            #expect(counts.count >= 4 && counts == counts.sorted() && counts.last == 200_000, "\(width): \(counts)")
+        }
+        let finals = all.filter { $0.cellsWritten == 200_000 }.map(\.crossExtent)
+        #expect(finals == [390, 600, 820], "\(finals)")
     }
 
     @Test("a save that lays a stored width out again in full (new axis) reports it; one that keeps everything reports nothing", arguments: TestBackend.all)

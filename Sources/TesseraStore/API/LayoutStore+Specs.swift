@@ -15,14 +15,76 @@ extension LayoutStore {
         _ spec: Spec,
         as name: String?,
         crossExtents: [Double],
+        jobs: Int = 1,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
     ) async throws -> SaveResult {
         let prepared = try prepareSave(spec, as: name, crossExtents: crossExtents)
+        let extents = prepared.distinctCrossExtents
+        let onWorkers = jobs > 1 && extents.count > 1
+            && prepared.spec.knownItemCount.map { $0 * extents.count <= Self.parallelSaveBytes / Self.bufferedBytesPerCell } == true
         return try await reportingSpecErrors(name: prepared.name) { try await write { storage in
-            try await saveInWrite(prepared, storage: storage, progress: progress, cancellation: cancellation).result
+            if onWorkers, try await storage.read({ try $0.specID(name: prepared.name) }) == nil {
+                return try await saveNew(prepared, extents: extents, jobs: jobs, storage: storage, progress: progress, cancellation: cancellation)
+            }
+            return try await saveInWrite(prepared, storage: storage, progress: progress, cancellation: cancellation).result
         } }
     }
+
+    /// Saves a spec the store does not hold inside the caller's write, its
+    /// widths laid out into memory on up to `jobs` of the executor's threads
+    /// at once while each one done is stored, in the order of `extents`.
+    /// A width that fails fails the save with the error of the first width
+    /// that fails, as when they are laid out in turn.
+    private func saveNew(
+        _ prepared: PreparedSave, extents: [Double], jobs: Int, storage: RowTransaction,
+        progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag?
+    ) async throws -> SaveResult {
+        let specID = try await upsertSpec(
+            prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage, isNew: true
+        )
+        var report = UpdateReport()
+        try await withThrowingTaskGroup(of: (Int, Result<BufferedComputation, any Error>).self) { group in
+            var done = [Result<BufferedComputation, any Error>?](repeating: nil, count: extents.count)
+            var started = 0, stored = 0
+            func start() {
+                let (index, extent) = (started, extents[started])
+                started += 1
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.executor.run {
+                            try self.computeBuffered(prepared.spec, name: prepared.name, crossExtent: extent, progress: progress, cancellation: cancellation)
+                        }))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            while started < min(jobs, extents.count) { start() }
+            while let (index, result) = try await group.next() {
+                done[index] = result
+                if started < extents.count { start() }
+                // Stored as soon as every width before it is; a failure waits for them too.
+                while stored < extents.count, let next = done[stored] {
+                    done[stored] = nil
+                    let layout = try next.get()
+                    _ = try await storeBuffered(layout, specID: specID, fingerprint: prepared.fingerprint, storage: storage, replacing: false)
+                    report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: prepared.spec.sections.count))
+                    let cells = layout.totals.cellCount
+                    progress?(PrecomputeProgress(specName: prepared.name, crossExtent: layout.crossExtent, cellsWritten: cells, cellsExpected: cells))
+                    stored += 1
+                }
+            }
+        }
+        let layouts = try await storage.read { try $0.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) }.map(\.layout)
+        return SaveResult(layouts: layouts, report: report, created: true)
+    }
+
+    /// The most bytes a save lays out into memory ahead of its write, on
+    /// several threads; and what a cell takes there, at most (32 bytes of
+    /// frames unencoded, and its share of its group's row).
+    static let parallelSaveBytes = 512 << 20
+    static let bufferedBytesPerCell = 34
 
     /// A spec ready to be saved: its name, its items files resolved, its
     /// fingerprint, and the extents checked against its axis.

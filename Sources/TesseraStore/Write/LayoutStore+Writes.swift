@@ -13,14 +13,24 @@ extension LayoutStore {
     /// content are kept as they are. `progress` hears of every layout
     /// computed in full; it runs inside the write and must not write to the store.
     ///
+    /// A spec the store does not hold is laid out at up to `jobs` of its
+    /// widths at once (by default one per core of the machine), into
+    /// memory before the write, when it has several widths and they take at
+    /// most 512 MiB there; the layouts stored are the same whatever `jobs` is.
+    /// Their progress reports then interleave; each width's last report
+    /// (every cell) comes as it is stored, in the order of the widths.
+    ///
     /// - Returns: the layouts now stored for the spec, and what the save did
     ///   to each: kept, shifted, resumed or recomputed sections.
+    /// - Throws: ``StoreError``; `invalidArgument` when `jobs` is not 1 to 1,024.
     @discardableResult
     public func save(
-        _ spec: Spec, as name: String? = nil, crossExtents: [Double] = [], progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
+        _ spec: Spec, as name: String? = nil, crossExtents: [Double] = [], jobs: Int? = nil,
+        progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
     ) async throws -> SaveResult {
-        try await writeAsync { flag in
-            try await self.save(spec, as: name, crossExtents: crossExtents, progress: progress, cancellation: flag)
+        let jobs = try Self.batchJobs(jobs)
+        return try await writeAsync { flag in
+            try await self.save(spec, as: name, crossExtents: crossExtents, jobs: jobs, progress: progress, cancellation: flag)
         }
     }
 

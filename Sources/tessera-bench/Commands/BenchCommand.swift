@@ -14,10 +14,10 @@ struct BenchCommand: AsyncParsableCommand {
     )
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case engine, store, serving, feeds, workers, postgres, carousels, features, resize, tiles, floor, all
+        case engine, store, serving, feeds, workers, fleet, postgres, carousels, features, resize, tiles, floor, all
     }
 
-    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), workers (a batch of --feeds small feeds, 20000 by default, on each number of workers in --jobs; not part of all), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), tiles (the tile routes' figures on a staggered feed of --size items at phone widths; not part of all), floor (the store against its floor: warm queries of 8 feeds × 8 widths of --size items beside the in-memory layout, the first query among 20,000 small feeds, appends as a whole process and 100 in a row; runs the tessera product built beside tessera-bench, or --tessera; not part of all), or all.")
+    @Option(help: "What to measure: engine, store, serving (64 layouts of --size elements, 8 feeds × 8 widths), feeds (many small feeds in batches), workers (a batch of --feeds small feeds, 20000 by default, and one spec of --size items at 4 widths, on each number of workers in --jobs; not part of all), fleet (the tessera product over a file of --feeds small feeds, 100000 by default: one run, four --shard runs and their merge beside cp, and with --postgres four shards at once into one store; not part of all), carousels (queries with offsets on 50 carousels; not part of all), features (warm queries with breakpoints and right to left beside plain ones; not part of all), resize (measured sizes of a --size feed at 3 widths; not part of all), tiles (the tile routes' figures on a staggered feed of --size items at phone widths; not part of all), floor (the store against its floor: warm queries of 8 feeds × 8 widths of --size items beside the in-memory layout, the first query among 20,000 small feeds, appends as a whole process and 100 in a row; runs the tessera product built beside tessera-bench, or --tessera; not part of all), or all.")
     var suite: Suite = .all
 
     @Option(parsing: .unconditional, help: "Items: 1m (default), 10m, 100k, or a number.")
@@ -127,6 +127,16 @@ struct BenchCommand: AsyncParsableCommand {
             print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : BenchTable.workers(report))
             return
         }
+        if suite == .fleet {
+            let feeds = givenFeeds ?? 100_000
+            note("fleet: \(feeds) feeds of 150–300 items at widths 390 and 430, one run beside \(FleetBenchmark.shards) shards and their merge\(postgres == nil ? "" : ", and into PostgreSQL")")
+            let report = try spawn(
+                ["--child", "fleet", "--feeds", String(feeds)] + (tessera.map { ["--tessera", $0] } ?? []) + (postgres.map { ["--postgres", $0] } ?? []),
+                count: count, as: FleetBenchmark.Report.self
+            )
+            print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : BenchTable.fleet(report))
+            return
+        }
         if suite == .features {
             note("features: warm viewports of a \(count)-item feed, plain, with breakpoints, right to left, \(runs) runs")
             let report = try spawn(["--child", "features"], count: count, as: QueryFeaturesBenchmark.Report.self)
@@ -194,7 +204,12 @@ struct BenchCommand: AsyncParsableCommand {
         } else if child == "feeds" {
             data = try await JSONEncoder().encode(FeedsBenchmark(count: count, directory: directory).run())
         } else if child == "workers" {
-            data = try await JSONEncoder().encode(WorkersBenchmark(feeds: smallFeeds, jobs: workerCounts(), runs: runs, directory: directory).run())
+            var workers = WorkersBenchmark(feeds: smallFeeds, jobs: try workerCounts(), runs: runs, directory: directory)
+            workers.items = count
+            data = try await JSONEncoder().encode(workers.run())
+        } else if child == "fleet" {
+            let executable = tessera.map { URL(fileURLWithPath: $0) } ?? Self.executable.deletingLastPathComponent().appendingPathComponent("tessera")
+            data = try await JSONEncoder().encode(FleetBenchmark(feeds: smallFeeds, directory: directory, tessera: executable, postgres: postgres).run())
         } else if child == "features" {
             data = try await JSONEncoder().encode(QueryFeaturesBenchmark(count: count, queries: 20_000, runs: runs, directory: directory).run())
         } else if child == "carousels" {

@@ -14,6 +14,10 @@ struct WorkersBenchmark {
     var jobs: [Int]
     var runs: Int
     var directory: String
+    /// Items of the one large spec saved at ``widths`` on each number of workers (0: none).
+    var items = 0
+
+    static let widths: [Double] = [390, 430, 820, 1024]
 
     struct Report: Codable {
         struct Row: Codable {
@@ -30,6 +34,9 @@ struct WorkersBenchmark {
         var cores: Int
         var runs: Int
         var rows: [Row]
+        /// The large spec's items, and its save's median seconds by number of workers.
+        var items: Int
+        var saveSeconds: [Double]
     }
 
     func run() async throws -> Report {
@@ -60,7 +67,26 @@ struct WorkersBenchmark {
             let write = median(writing[jobs])
             return Report.Row(jobs: jobs, seconds: time, feedsPerSecond: Double(feeds) / time, writingSeconds: write, writerShare: write / time)
         }
-        return Report(feeds: feeds, cores: LayoutStore.machineCores, runs: runs, rows: rows)
+        var saves: [Int: [Double]] = [:]
+        if items > 0 {
+            let spec = try StoreBenchmark.spec(count: items)
+            for run in 0..<runs {
+                for jobs in run % 2 == 0 ? self.jobs : self.jobs.reversed() {
+                    let path = "\(directory)/workers-spec-\(jobs).sqlite"
+                    StoreBenchmark.remove(path)
+                    defer { StoreBenchmark.remove(path) }
+                    let store = try LayoutStore(path: path)
+                    let start = now()
+                    try await store.save(spec, as: "large", crossExtents: Self.widths, jobs: jobs)
+                    saves[jobs, default: []].append(now() - start)
+                    store.close()
+                }
+            }
+        }
+        return Report(
+            feeds: feeds, cores: LayoutStore.machineCores, runs: runs, rows: rows, items: items,
+            saveSeconds: items > 0 ? jobs.map { median(saves[$0]) } : []
+        )
     }
 }
 
@@ -77,6 +103,17 @@ extension BenchTable {
         // One worker computes while the writer writes: the writer bounds the
         // rate once the workers compute 1/share times faster than one.
         let bound = first.jobs == 1 && first.writerShare > 0 ? String(format: "; with one worker the writer is busy %.0f%% of the time, so it bounds the rate past about %.0f workers", first.writerShare * 100, 1 / first.writerShare) : ""
-        return "Workers: \(report.feeds) feeds of 150–300 items at widths 390 and 430, batch precompute, medians of \(report.runs) runs in alternating order, \(report.cores) cores\(bound)\n" + format(rows)
+        if report.items > 0, let base = report.saveSeconds.first {
+            rows.append(["", "", "", "", ""])
+            rows.append(["workers", "seconds", "items/s", "against \(first.jobs) worker\(first.jobs == 1 ? "" : "s")", ""])
+            for (row, seconds) in zip(report.rows, report.saveSeconds) {
+                rows.append([
+                    "\(row.jobs)", String(format: "%.2f", seconds), rate(Double(report.items * WorkersBenchmark.widths.count) / seconds),
+                    String(format: "%.2f×", base / seconds), "",
+                ])
+            }
+        }
+        let large = report.items > 0 ? "; below, one spec of \(report.items) items saved at widths 390, 430, 820 and 1024 (items/s counts each width)" : ""
+        return "Workers: \(report.feeds) feeds of 150–300 items at widths 390 and 430, batch precompute, medians of \(report.runs) runs in alternating order, \(report.cores) cores\(bound)\(large)\n" + format(rows)
     }
 }

@@ -42,7 +42,7 @@ struct PrecomputeCommand: AsyncParsableCommand {
     @Option(help: "The name to store the spec under (default: the spec's own name).", transform: Spec.normalizedName)
     var name: String?
 
-    @Option(help: ArgumentHelp("With --specs: workers that read and lay out specs while one writer stores them in order, 1 to \(LayoutStore.maximumJobs) (default: the machine's cores, \(LayoutStore.machineCores) here).", valueName: "n"))
+    @Option(help: ArgumentHelp("Workers that lay out specs (with --specs) or a new spec's widths at once, while one writer stores them in order, 1 to \(LayoutStore.maximumJobs) (default: the machine's cores, \(LayoutStore.machineCores) here).", valueName: "n"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("With --specs: store only the specs whose names hash to shard I of N (I from 0, as JOB_COMPLETION_INDEX), so that N runs store each spec once between them; a line without a readable name is shard 0's.", valueName: "I/N"), transform: { try SpecShard(parsing: $0) })
@@ -75,7 +75,6 @@ struct PrecomputeCommand: AsyncParsableCommand {
         if let name { try ArgumentCheck.specName(name, flag: "--name") }
         if shard != nil, specs == nil { throw ValidationError("--shard goes with --specs FILE") }
         if let jobs {
-            guard specs != nil else { throw ValidationError("--jobs goes with --specs FILE") }
             guard (1...LayoutStore.maximumJobs).contains(jobs) else {
                 throw ValidationError("--jobs must be 1 to \(LayoutStore.maximumJobs) workers, got \(jobs)")
             }
@@ -102,7 +101,7 @@ struct PrecomputeCommand: AsyncParsableCommand {
         let started = ProgressBar.now()
         let saved = try await StoreFile.withStore(creatingIfMissing: db) { store in
             try await reportingErrors(file: spec) {
-                try await store.save(loaded, as: specName, crossExtents: extents) { bar.update($0) }
+                try await store.save(loaded, as: specName, crossExtents: extents, jobs: jobs) { bar.update($0) }
             }
         }
         bar.finish()
