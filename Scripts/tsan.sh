@@ -12,7 +12,9 @@
 # beside writers and a closing store (MemoryAnswerTests), the server's
 # replaceable store under leasing readers (StoreSlotTests), paged listings
 # (ListingTests), names held twice (EquivalentNameStoreTests), and the one
-# cache filled and emptied by threads at once (StoreCacheTests, FrameCarryTests).
+# cache filled and emptied by threads at once (StoreCacheTests, FrameCarryTests),
+# a batch's workers and a save's widths laid out at once (BatchWorkersTests,
+# BatchChannelTests), and merges reading shards inside a write (MergeTests).
 #
 #   bash Scripts/tsan.sh                 # the suites above
 #   bash Scripts/tsan.sh --traits PostgreSQL   # extra arguments go to swift test
@@ -32,7 +34,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-filter=${TSAN_FILTER:-'DatabasePoolTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests|StoreSlotTests|ListingTests|EquivalentNameStoreTests|StoreCacheTests|FrameCarryTests'}
+filter=${TSAN_FILTER:-'DatabasePoolTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests|StoreSlotTests|ListingTests|EquivalentNameStoreTests|StoreCacheTests|FrameCarryTests|BatchWorkersTests|BatchChannelTests|MergeTests'}
 mkdir -p .build-tsan
 log=.build-tsan/tsan.log
 start=$(date +%s)
