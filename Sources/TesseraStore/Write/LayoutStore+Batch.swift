@@ -148,14 +148,21 @@ extension LayoutStore {
     /// The workers of a batch, at most.
     package static let maximumJobs = 1_024
 
-    /// The workers a batch runs when not told: one per core of the machine.
+    /// The machine's cores: the widths a save lays out at once when not told.
     package static var machineCores: Int {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
-    /// `jobs` when a batch can run that many workers.
-    static func batchJobs(_ jobs: Int?) throws -> Int {
-        let jobs = jobs ?? machineCores
+    /// The workers a batch runs when not told: one fewer than the machine's
+    /// cores, at least one. Its writer keeps a core busy (small feeds keep it
+    /// busy with one worker), and a worker more than the cores slows it.
+    package static var defaultBatchJobs: Int {
+        max(1, machineCores - 1)
+    }
+
+    /// `jobs` (`fallback` when nil) when it is 1 to ``maximumJobs``.
+    static func checkedJobs(_ jobs: Int?, fallback: Int) throws -> Int {
+        let jobs = jobs ?? fallback
         guard (1...maximumJobs).contains(jobs) else {
             throw StoreError(.invalidArgument, "jobs must be 1 to \(maximumJobs) workers, not \(jobs)")
         }
@@ -223,8 +230,8 @@ extension LayoutStore {
     /// - A spec named twice in the batch is saved twice: the later wins.
     /// - Any other failure (busy, disk full, I/O) is thrown: the transactions
     ///   committed before it stay, the one under way is rolled back.
-    /// - Two stages share the work: `jobs` workers (by default one per core
-    ///   of the machine) read the specs and make each ready (checked,
+    /// - Two stages share the work: `jobs` workers (by default one fewer
+    ///   than the machine's cores, at least one) read the specs and make each ready (checked,
     ///   fingerprinted and, when the store does not hold them, laid out
     ///   into memory, up to 100,000 cells) while one writer stores them in
     ///   the order of the sequence. The store written is the same whatever
@@ -250,7 +257,7 @@ extension LayoutStore {
         jobs: Int? = nil,
         progress: (@Sendable (BatchProgress) -> Void)? = nil
     ) async throws -> BatchReport {
-        let jobs = try Self.batchJobs(jobs)
+        let jobs = try Self.checkedJobs(jobs, fallback: Self.defaultBatchJobs)
         let source = SpecSource(specs)
         return try await gatedWrite { flag in
             try await saveBatch(source, crossExtents: crossExtents, onFailure: policy, jobs: jobs, progress: progress, cancellation: flag)

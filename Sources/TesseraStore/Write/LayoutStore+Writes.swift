@@ -14,7 +14,7 @@ extension LayoutStore {
     /// computed in full; it runs inside the write and must not write to the store.
     ///
     /// A spec the store does not hold is laid out at up to `jobs` of its
-    /// widths at once (by default one per core of the machine), into
+    /// widths at once (by default the machine's cores), into
     /// memory before the write, when it has several widths and they take at
     /// most 512 MiB there; the layouts stored are the same whatever `jobs` is.
     /// Their progress reports then interleave; each width's last report
@@ -28,7 +28,7 @@ extension LayoutStore {
         _ spec: Spec, as name: String? = nil, crossExtents: [Double] = [], jobs: Int? = nil,
         progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
     ) async throws -> SaveResult {
-        let jobs = try Self.batchJobs(jobs)
+        let jobs = try Self.checkedJobs(jobs, fallback: Self.machineCores)
         return try await writeAsync { flag in
             try await self.save(spec, as: name, crossExtents: crossExtents, jobs: jobs, progress: progress, cancellation: flag)
         }

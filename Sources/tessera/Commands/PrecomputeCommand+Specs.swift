@@ -17,7 +17,7 @@ extension PrecomputeCommand {
         let bar = ProgressBar(enabled: !quiet, lineInterval: progressEvery)
         bar.start()
         let started = ProgressBar.now()
-        let jobs = jobs ?? LayoutStore.machineCores
+        let jobs = jobs ?? LayoutStore.defaultBatchJobs
         // A thread per worker, one for the writer, and the store's usual six for the rest.
         let threads = StoreThreads(threads: max(6, jobs + 2))
         let report = try await StoreFile.withStore(creatingIfMissing: db, executor: threads) { store in

@@ -42,7 +42,7 @@ struct PrecomputeCommand: AsyncParsableCommand {
     @Option(help: "The name to store the spec under (default: the spec's own name).", transform: Spec.normalizedName)
     var name: String?
 
-    @Option(help: ArgumentHelp("Workers that lay out specs (with --specs) or a new spec's widths at once, while one writer stores them in order, 1 to \(LayoutStore.maximumJobs) (default: the machine's cores, \(LayoutStore.machineCores) here).", valueName: "n"))
+    @Option(help: ArgumentHelp("Workers that lay out specs (with --specs; default: one fewer than the machine's cores, \(LayoutStore.defaultBatchJobs) here) or a new spec's widths at once (default: the machine's cores, \(LayoutStore.machineCores) here), while one writer stores them in order; 1 to \(LayoutStore.maximumJobs).", valueName: "n"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("With --specs: store only the specs whose names hash to shard I of N (I from 0, as JOB_COMPLETION_INDEX), so that N runs store each spec once between them; a line without a readable name is shard 0's.", valueName: "I/N"), transform: { try SpecShard(parsing: $0) })
