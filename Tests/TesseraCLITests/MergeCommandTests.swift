@@ -34,6 +34,13 @@ struct MergeCommandTests {
             #expect(try await Self.contents(merged) == Self.contents(one))
             let check = try CLIRunner.run(["check", "--db", merged])
             #expect(check.status == 0 && check.stdout.hasSuffix("no problems\n"), "\(check.stdout)")
+            // Progress lines without a terminal: specs done of all, to 100%.
+            let counted = directory.appendingPathComponent("counted.sqlite").path
+            let counting = try CLIRunner.run(["merge", "--into", counted, "--progress-every", "0"] + shards)
+            #expect(counting.status == 0 && counting.stdout.hasPrefix("merged 4 stores into \(counted): 60 specs added"), "\(counting.stdout)")
+            let progress = counting.stderr.split(separator: "\n").map(String.init)
+            #expect(progress.count == 60 && progress.allSatisfy { $0.hasPrefix("merge: ") }, "\(counting.stderr)")
+            #expect(progress.last?.hasPrefix("merge: 60 specs, ") == true && progress.last?.contains(" 100% ETA 0.0s") == true, "\(progress.last ?? "")")
             // Merged again: every spec is already there, nothing changes.
             let again = try CLIRunner.run(["merge", "--into", merged, shards[2], "--quiet"])
             #expect(again.status == 0 && again.stdout.isEmpty)

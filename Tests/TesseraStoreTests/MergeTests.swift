@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TesseraLayout
 import TesseraTestSupport
@@ -66,7 +67,9 @@ struct MergeTests {
             shards.append(shard)
         }
         let merged = try await TemporaryStore(backend)
-        let report = try await merged.store.merge(from: shards.map(\.store))
+        let reports = Mutex<[MergeProgress]>([])
+        let report = try await merged.store.merge(from: shards.map(\.store)) { progress in reports.withLock { $0.append(progress) } }
+        #expect(reports.withLock { $0 } == (1...30).map { MergeProgress(specsDone: $0, specsTotal: 30) })
         let layouts = try await one.store.layouts()
         #expect(report.specsAdded == 30 && report.specsReplaced == 0 && report.specsAlreadyStored == 0)
         #expect(report.layoutsCopied == layouts.count && report.groupsCopied > report.layoutsCopied && report.frameBytes > 0)

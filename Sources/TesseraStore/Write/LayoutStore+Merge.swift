@@ -19,6 +19,14 @@ public struct MergeReport: Sendable, Hashable {
     public init() {}
 }
 
+/// How far a merge has got, reported after each spec it copied or took once.
+public struct MergeProgress: Sendable, Hashable {
+    /// Specs of every source done so far.
+    public var specsDone: Int
+    /// Specs of every source, in all.
+    public var specsTotal: Int
+}
+
 extension LayoutStore {
     /// Copies every spec of `sources`, with its layouts, into this store,
     /// in one write transaction, laying out nothing again: the stores a
@@ -37,18 +45,32 @@ extension LayoutStore {
     ///   it, layouts and all.
     /// - The sources must not be written while the merge reads them.
     ///
+    /// `progress` hears of every spec done; it must not write to the store.
+    ///
     /// - Throws: ``StoreError``: `invalidArgument` when a source is this
     ///   store, `conflict`, `damaged`, `cancelled`, and what a write throws.
-    public func merge(from sources: [LayoutStore], replacing: Bool = false) async throws -> MergeReport {
+    public func merge(
+        from sources: [LayoutStore], replacing: Bool = false, progress: (@Sendable (MergeProgress) -> Void)? = nil
+    ) async throws -> MergeReport {
         for source in sources where source === self || source.location == location {
             throw StoreError(.invalidArgument, "the store \(location.quotedPathForMessage) cannot be merged into itself", store: location)
         }
+        var names: [[String]] = []
+        for source in sources { names.append(try await source.mergedNames()) }
+        let lists = names
         return try await gatedWrite { flag in
             try await onExecutor {
                 try await write { storage in
                     var report = MergeReport()
-                    for source in sources {
-                        try await source.copySpecs(into: storage, replacing: replacing, cancellation: flag, report: &report)
+                    var done = MergeProgress(specsDone: 0, specsTotal: lists.reduce(0) { $0 + $1.count })
+                    for (source, names) in zip(sources, lists) {
+                        for name in names {
+                            try flag.check()
+                            guard let spec = try await source.readAsync({ try $0.mergedSpec(name: name) }) else { continue }
+                            try await source.copy(spec, into: storage, replacing: replacing, report: &report)
+                            done.specsDone += 1
+                            progress?(done)
+                        }
                     }
                     return report
                 }
@@ -56,8 +78,9 @@ extension LayoutStore {
         }
     }
 
-    /// Copies this store's specs into `storage`, a write of another store.
-    private func copySpecs(into storage: RowTransaction, replacing: Bool, cancellation: CancellationFlag, report: inout MergeReport) async throws {
+    /// The names of this store's specs, for a merge: refused when it holds
+    /// two specs under one name.
+    private func mergedNames() async throws -> [String] {
         let (names, conflicts) = try await readAsync { snapshot in (try snapshot.specSummaries().map(\.name), try snapshot.nameConflicts()) }
         if let name = conflicts.first {
             throw StoreError(
@@ -65,11 +88,7 @@ extension LayoutStore {
                     + "open it with tessera to keep one, then merge it", store: location, spec: name
             )
         }
-        for name in names {
-            try cancellation.check()
-            guard let spec = try await readAsync({ try $0.mergedSpec(name: name) }) else { continue }
-            try await copy(spec, into: storage, replacing: replacing, report: &report)
-        }
+        return names
     }
 
     private func copy(_ spec: MergedSpec, into storage: RowTransaction, replacing: Bool, report: inout MergeReport) async throws {

@@ -25,6 +25,8 @@ final class ProgressBar: Sendable {
     }
 
     private let mode: Mode
+    /// What a line without a terminal starts with: the command's name.
+    private let label: String
     private let clock: @Sendable () -> Double
     /// The store reports from its threads, one report at a time.
     private let timing: Mutex<Timing>
@@ -42,8 +44,9 @@ final class ProgressBar: Sendable {
     ///   - lineInterval: without a terminal, the seconds between two lines
     ///     (nil: nothing without a terminal).
     ///   - clock: seconds on a monotonic clock; tests pass their own.
-    init(enabled: Bool, lineInterval: Double? = nil, clock: @escaping @Sendable () -> Double = ProgressBar.now) {
+    init(enabled: Bool, lineInterval: Double? = nil, label: String = "precompute", clock: @escaping @Sendable () -> Double = ProgressBar.now) {
         mode = !enabled ? .off : isatty(2) != 0 ? .terminal : lineInterval.map { .lines(every: $0) } ?? .off
+        self.label = label
         self.clock = clock
         let now = clock()
         timing = Mutex(Timing(lastReport: now, lastLine: now))
@@ -68,7 +71,7 @@ final class ProgressBar: Sendable {
                 timing.lastLine = now
                 return true
             }
-            if due { printError("precompute: " + text()) }
+            if due { printError(label + ": " + text()) }
         }
     }
 
@@ -98,6 +101,11 @@ final class ProgressBar: Sendable {
         // Batches never move lastReport: it stays where start() set it.
         let since = timing.withLock { $0.lastReport }
         show(Self.text(for: progress, fraction: fraction, seconds: clock() - since))
+    }
+
+    /// A merge after each spec: specs done of all there are.
+    func update(_ progress: MergeProgress) {
+        update(BatchProgress(specsDone: progress.specsDone), fraction: Double(progress.specsDone) / Double(max(progress.specsTotal, 1)))
     }
 
     /// The bar's text for a batch: specs done, specs per second, and with
