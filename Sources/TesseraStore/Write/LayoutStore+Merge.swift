@@ -1,6 +1,6 @@
 import TesseraLayout
 
-/// What a merge (``LayoutStore/merge(from:replacing:)``) did.
+/// What a merge (``LayoutStore/merge(from:replacing:progress:)``) did.
 public struct MergeReport: Sendable, Hashable {
     /// Specs the store did not hold, copied with their layouts.
     public var specsAdded = 0
