@@ -68,8 +68,7 @@ extension LayoutStore {
                 while stored < extents.count, let next = done[stored] {
                     done[stored] = nil
                     let layout = try next.get()
-                    _ = try await storeBuffered(layout, specID: specID, fingerprint: prepared.fingerprint, storage: storage, replacing: false)
-                    report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: prepared.spec.sections.count))
+                    report.layouts.append(try await storeNewLayout(layout, of: prepared, specID: specID, storage: storage))
                     let cells = layout.totals.cellCount
                     progress?(PrecomputeProgress(specName: prepared.name, crossExtent: layout.crossExtent, cellsWritten: cells, cellsExpected: cells))
                     stored += 1

@@ -56,11 +56,18 @@ extension LayoutStore {
         )
         var report = UpdateReport()
         for layout in computed {
-            // A new spec has no layouts to replace.
-            _ = try await storeBuffered(layout, specID: specID, fingerprint: prepared.fingerprint, storage: storage, replacing: false)
-            report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: prepared.spec.sections.count))
+            report.layouts.append(try await storeNewLayout(layout, of: prepared, specID: specID, storage: storage))
         }
         return SaveOutcome(result: SaveResult(layouts: [], report: report, created: true), unchanged: false)
+    }
+
+    /// Stores a layout of a spec this write inserted (none to replace), and
+    /// what its report says of it.
+    func storeNewLayout(
+        _ layout: BufferedComputation, of prepared: PreparedSave, specID: Int64, storage: RowTransaction
+    ) async throws -> UpdateReport.Layout {
+        _ = try await storeBuffered(layout, specID: specID, fingerprint: prepared.fingerprint, storage: storage, replacing: false)
+        return .fullRecompute(crossExtent: layout.crossExtent, sections: prepared.spec.sections.count)
     }
 }
 

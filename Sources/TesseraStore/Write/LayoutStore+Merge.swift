@@ -93,7 +93,6 @@ extension LayoutStore {
 
     private func copy(_ spec: MergedSpec, into storage: RowTransaction, replacing: Bool, report: inout MergeReport) async throws {
         let name = spec.row.name
-        var extents: Set<Double> = []
         if let held = try await storage.read({ try $0.mergedSpecRow(name: name) }) {
             guard held.row.contentHash == spec.row.contentHash, held.row.axis == spec.row.axis else {
                 guard replacing else {
@@ -107,8 +106,7 @@ extension LayoutStore {
                 return try await insert(spec, into: storage, report: &report)
             }
             report.specsAlreadyStored += 1
-            extents = held.extents
-            for layout in spec.layouts where !extents.contains(layout.row.crossExtent) {
+            for layout in spec.layouts where !held.extents.contains(layout.row.crossExtent) {
                 try await copy(layout, specID: held.row.id, into: storage, report: &report)
             }
             return

@@ -14,9 +14,10 @@ extension LayoutStore {
     /// computed in full; it runs inside the write and must not write to the store.
     ///
     /// A spec the store does not hold is laid out at up to `jobs` of its
-    /// widths at once (by default the machine's cores), into
-    /// memory before the write, when it has several widths and they take at
-    /// most 512 MiB there; the layouts stored are the same whatever `jobs` is.
+    /// widths at once (by default the machine's cores), each into memory and
+    /// stored as soon as the widths before it are, when it has several
+    /// widths and they take at most 512 MiB laid out; the layouts stored are
+    /// the same whatever `jobs` is.
     /// Their progress reports then interleave; each width's last report
     /// (every cell) comes as it is stored, in the order of the widths.
     ///
