@@ -60,7 +60,7 @@ struct FleetBenchmark {
                 tessera, ["precompute", "--specs", file, "--db", shard, "--quiet", "--shard", "\(index)/\(Self.shards)"] + widths
             ))
         }
-        let (mergeSeconds, summary) = try Self.timedOutput(tessera, ["merge", "--into", merged] + shards)
+        let (mergeSeconds, summary) = try FloorBenchmark.timedOutput(tessera, ["merge", "--into", merged] + shards)
         let copyStarted = now()
         for (shard, copy) in zip(shards, copies) { try FileManager.default.copyItem(atPath: shard, toPath: copy) }
         let copySeconds = now() - copyStarted
@@ -145,22 +145,6 @@ struct FleetBenchmark {
             compared += 1
         }
         return compared
-    }
-
-    /// Wall-clock seconds of `executable` run with `arguments`, and its standard output.
-    static func timedOutput(_ executable: URL, _ arguments: [String]) throws -> (Double, String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let started = now()
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let seconds = now() - started
-        guard process.terminationStatus == 0 else { throw CommandError("\(executable.lastPathComponent) \(arguments.first ?? "") failed") }
-        return (seconds, String(decoding: output, as: UTF8.self))
     }
 
     /// The number just before `marker` in `text` (0 when there is none).

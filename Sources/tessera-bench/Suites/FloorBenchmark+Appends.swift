@@ -102,20 +102,32 @@ extension FloorBenchmark {
         return named ? "dynamically linked" : "statically linked"
     }
 
-    /// Wall-clock seconds of `executable` run to its end with `arguments`;
-    /// an error when it fails.
+    /// Wall-clock seconds of `executable` run to its end with `arguments`,
+    /// its standard output thrown away; an error when it fails.
     static func timedProcess(_ executable: URL, _ arguments: [String]) throws -> Double {
+        try timed(executable, arguments, output: nil).seconds
+    }
+
+    /// Wall-clock seconds of `executable` run to its end with `arguments`,
+    /// and its standard output; an error when it fails.
+    static func timedOutput(_ executable: URL, _ arguments: [String]) throws -> (seconds: Double, output: String) {
+        let (seconds, output) = try timed(executable, arguments, output: Pipe())
+        return (seconds, String(decoding: output, as: UTF8.self))
+    }
+
+    private static func timed(_ executable: URL, _ arguments: [String], output pipe: Pipe?) throws -> (seconds: Double, output: Data) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = pipe ?? FileHandle.nullDevice
         let started = now()
         try process.run()
+        let output = pipe?.fileHandleForReading.readDataToEndOfFile() ?? Data()
         process.waitUntilExit()
         let seconds = now() - started
         guard process.terminationStatus == 0 else {
             throw CommandError("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)")
         }
-        return seconds
+        return (seconds, output)
     }
 }

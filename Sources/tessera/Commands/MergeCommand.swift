@@ -30,16 +30,9 @@ struct MergeCommand: AsyncParsableCommand {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
-    @Option(
-        name: .customLong("progress-every"), parsing: .unconditional,
-        help: "When standard error is not a terminal: seconds between two progress lines on it.", transform: ArgumentCheck.number
-    )
-    var progressEvery: Double = 5
+    @OptionGroup var progress: ProgressEveryOption
 
     func validate() throws {
-        guard progressEvery.isFinite, progressEvery >= 0 else {
-            throw ValidationError("--progress-every must be a finite number of seconds, 0 or more, got \(JSONWriter.format(progressEvery))")
-        }
         guard !shards.isEmpty else { throw ValidationError("give the stores to merge from: tessera merge --into STORE SHARD…") }
         guard shards.count <= Self.maximumShards else {
             throw ValidationError("at most \(Self.maximumShards) stores are merged at once, got \(shards.count)")
@@ -53,7 +46,7 @@ struct MergeCommand: AsyncParsableCommand {
         var sources: [LayoutStore] = []
         defer { for source in sources { source.close() } }
         for shard in shards { sources.append(try await StoreFile.openForReading(shard)) }
-        let bar = ProgressBar(enabled: !quiet, lineInterval: progressEvery, label: "merge")
+        let bar = ProgressBar(enabled: !quiet, lineInterval: progress.seconds, label: "merge")
         bar.start()
         let started = ProgressBar.now()
         let report = try await StoreFile.withStore(creatingIfMissing: into) { store in

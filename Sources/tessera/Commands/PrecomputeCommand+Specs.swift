@@ -14,13 +14,11 @@ extension PrecomputeCommand {
         let axis: Axis = width.isEmpty ? .horizontal : .vertical
         // Opened before the store, which may create its file.
         let lines = try SpecLines(path: file, axis: axis, keepGoing: keepGoing, shard: shard)
-        let bar = ProgressBar(enabled: !quiet, lineInterval: progressEvery)
+        let bar = ProgressBar(enabled: !quiet, lineInterval: progress.seconds)
         bar.start()
         let started = ProgressBar.now()
         let jobs = jobs ?? LayoutStore.defaultBatchJobs
-        // A thread per worker, one for the writer, and the store's usual six for the rest.
-        let threads = StoreThreads(threads: max(6, jobs + 2))
-        let report = try await StoreFile.withStore(creatingIfMissing: db, executor: threads) { store in
+        let report = try await StoreFile.withStore(creatingIfMissing: db, executor: Self.threads(jobs: jobs)) { store in
             let report = try await reportingErrors {
                 try await store.saveBatch(
                     lines, crossExtents: axis == .vertical ? width : height, onFailure: keepGoing ? .skip : .stop, jobs: jobs

@@ -51,19 +51,11 @@ struct PrecomputeCommand: AsyncParsableCommand {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
-    @Option(
-        name: .customLong("progress-every"), parsing: .unconditional,
-        help: "When standard error is not a terminal (a cron job, a container): seconds between two progress lines on it.",
-        transform: ArgumentCheck.number
-    )
-    var progressEvery: Double = 5
+    @OptionGroup var progress: ProgressEveryOption
 
     func validate() throws {
         for extent in width { try ArgumentCheck.extent(extent, flag: "--width") }
         for extent in height { try ArgumentCheck.extent(extent, flag: "--height") }
-        guard progressEvery.isFinite, progressEvery >= 0 else {
-            throw ValidationError("--progress-every must be a finite number of seconds, 0 or more, got \(JSONWriter.format(progressEvery))")
-        }
         switch (spec, specs) {
         case (nil, nil): throw ValidationError("give a SPEC file, or --specs FILE with one spec per line")
         case (.some, .some): throw ValidationError("give either a SPEC file or --specs FILE, not both")
@@ -81,6 +73,12 @@ struct PrecomputeCommand: AsyncParsableCommand {
         }
     }
 
+    /// The store's threads for `jobs` workers: one each, one for the writer,
+    /// and the store's usual six for the rest.
+    static func threads(jobs: Int) -> StoreThreads {
+        StoreThreads(threads: max(6, jobs + 2))
+    }
+
     func run() async throws {
         if let specs { return try await runBatch(file: specs) }
         guard let spec else { return }
@@ -96,10 +94,10 @@ struct PrecomputeCommand: AsyncParsableCommand {
         }
         // Checked before the store is opened, which may create its file.
         try reportingErrors(file: spec) { try LayoutEngine.checkSectionIDs(loaded.sections) }
-        let bar = ProgressBar(enabled: !quiet, lineInterval: progressEvery)
+        let bar = ProgressBar(enabled: !quiet, lineInterval: progress.seconds)
         bar.start()
         let started = ProgressBar.now()
-        let saved = try await StoreFile.withStore(creatingIfMissing: db) { store in
+        let saved = try await StoreFile.withStore(creatingIfMissing: db, executor: Self.threads(jobs: jobs ?? LayoutStore.machineCores)) { store in
             try await reportingErrors(file: spec) {
                 try await store.save(loaded, as: specName, crossExtents: extents, jobs: jobs) { bar.update($0) }
             }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Synchronization
 import TesseraCommandSupport
@@ -163,5 +164,22 @@ final class ProgressBar: Sendable {
 
     static func now() -> Double {
         Clock.monotonic()
+    }
+}
+
+/// `--progress-every SECONDS`: without a terminal, how often a progress
+/// line goes to standard error (`precompute`, `merge`).
+struct ProgressEveryOption: ParsableArguments {
+    @Option(
+        name: .customLong("progress-every"), parsing: .unconditional,
+        help: "When standard error is not a terminal (a cron job, a container): seconds between two progress lines on it.",
+        transform: ArgumentCheck.number
+    )
+    var seconds: Double = 5
+
+    func validate() throws {
+        guard seconds.isFinite, seconds >= 0 else {
+            throw ValidationError("--progress-every must be a finite number of seconds, 0 or more, got \(JSONWriter.format(seconds))")
+        }
     }
 }
