@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HummingbirdTesting
 import Testing
 
@@ -89,13 +92,31 @@ struct ViewerFilesTests {
         #expect((try? String(contentsOfFile: folder + "/viewer.json", encoding: .utf8)) == "{\"source\": \"elsewhere\"}")
     }
 
+    /// Copies an executable through a descriptor closed on exec. A copy's
+    /// descriptor that a process started meanwhile by another test inherits
+    /// keeps the copy "text file busy" (ETXTBSY) for as long as that process lives.
+    static func copyExecutable(_ source: URL, to destination: URL) throws {
+        let bytes = try Data(contentsOf: source)
+        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        try bytes.withUnsafeBytes { raw in
+            var written = 0
+            while written < raw.count, let base = raw.baseAddress {
+                let count = write(descriptor, base + written, raw.count - written)
+                guard count > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                written += count
+            }
+        }
+    }
+
     @Test("moved out of the build folder, tessera-server --viewer serves the page and tessera export writes it")
     func movedBinaries() async throws {
         let fixture = try await ServerFixture()
         let elsewhere = fixture.directory.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         for name in ["tessera", "tessera-server"] {
-            try FileManager.default.copyItem(at: Executable.url(name), to: elsewhere.appendingPathComponent(name))
+            try Self.copyExecutable(Executable.url(name), to: elsewhere.appendingPathComponent(name))
         }
         let server = try ServerProcessTests.Running(
             ["--db", fixture.path, "--viewer", "--log-level", "warning"], executable: elsewhere.appendingPathComponent("tessera-server"))
