@@ -80,7 +80,7 @@ let package = Package(
         .target(name: "TesseraStore", dependencies: ["TesseraLayout", "Locking", "CTesseraPrefetch"]),
         // The in-memory backend, for tests: the store's conformance suite
         // runs on it, and users' tests open stores with it.
-        .target(name: "TesseraStoreTesting", dependencies: ["TesseraStore", "TesseraLayout"]),
+        .target(name: "TesseraStoreTesting", dependencies: ["TesseraStore", "TesseraLayout", "Locking"]),
         // The SQLite toolkit (connections, statements, the pool of readers and
         // its writer): an internal layer that knows nothing of the store.
         .target(name: "SQLiteToolkit", dependencies: ["CSQLite", "Locking"]),

@@ -71,7 +71,6 @@ extension DatabasePool {
         let now = ContinuousClock.now
         let schedule = idle.withLock { state in
             slot.idleSince = now
-            slot.holder = 0
             state.readers.append(slot)
             guard slot.snapshotStamp != nil, !state.releaseScheduled else { return false }
             state.releaseScheduled = true

@@ -9,9 +9,9 @@ import Darwin
 #endif
 
 /// A database shared between threads: one writer connection, whose writes
-/// are serialized, and up to `maximumReaderCount` read-only connections, opened on
-/// demand and reused. The file is in WAL mode, so reads never wait for the writer
-/// and the writer never waits for reads.
+/// are serialized, and read-only connections opened on demand and reused,
+/// one per thread reading at once. The file is in WAL mode, so reads never
+/// wait for the writer and the writer never waits for reads.
 ///
 /// The writer is opened by the caller's `openWriter`, where a layer above
 /// checks and migrates the file before the pool uses it.
@@ -19,16 +19,18 @@ import Darwin
 /// Readers keep their WAL snapshot between reads while nothing is committed
 /// (see `DatabasePool+Snapshots.swift`).
 ///
-/// Both `read` and `write` run their closure synchronously on the calling thread.
-/// Do not call `write` from inside `write`: the lock is not recursive, and the
-/// process traps (a precondition names the mistake) instead of deadlocking. A `read`
-/// inside a `write` works but does not see the uncommitted changes; a `read` inside
-/// a `read` takes a second reader (and waits forever if none can be opened).
+/// Nothing in the pool waits on a lock held across work: async writes wait
+/// for the writer in an `AsyncGate`, a synchronous write that finds it taken
+/// writes on a connection of its own (SQLite's busy timeout then orders the
+/// two), and a read that finds no idle reader opens one. Do not call `write`
+/// from inside `write`: the process traps (a precondition names the mistake)
+/// instead of deadlocking. A `read` inside a `write` works but does not see
+/// the uncommitted changes; a `read` inside a `read` takes a second reader.
 package final class DatabasePool: Sendable {
     /// Settings of a pool.
     package struct Configuration: Sendable {
-        /// The most read-only connections open at once; more concurrent `read`
-        /// calls wait for one to be free.
+        /// The readers `readIfAvailable` opens at most; `read`, which runs
+        /// where it may block, opens one more whenever none is idle.
         package var maximumReaderCount: Int
         /// Settings of every connection of the pool.
         package var connection: Connection.Options
@@ -60,9 +62,9 @@ package final class DatabasePool: Sendable {
     package let configuration: Configuration
 
     /// A connection and what the pool knows of it. The pool hands each to
-    /// one thread at a time: the writer under `writer`'s lock, a reader
-    /// after taking it from `idle` (under `idle`'s lock) until it puts it
-    /// back there.
+    /// one thread at a time: the writer to the write `writerGate` let
+    /// through, a reader after taking it from `idle` (under `idle`'s lock)
+    /// until it puts it back there.
     final class Slot {
         let connection: Connection
         /// The WAL-index header read just before this reader's open read
@@ -70,22 +72,18 @@ package final class DatabasePool: Sendable {
         var snapshotStamp: WALIndexHeader.Stamp?
         /// When the reader last went back to the idle list.
         var idleSince = ContinuousClock.now
-        /// The thread using this reader, or 0 while it is idle: read and
-        /// written under `idle`'s lock only.
-        var holder: UInt = 0
         init(_ connection: Connection) { self.connection = connection }
     }
 
     private let writer: Locked<Slot>
-    /// Held by the write in flight, from `takeWriter()` to `releaseWriter()`:
-    /// an async write's body may go on on another thread than the one that
-    /// took it, which a mutex would not allow.
-    private let writerPermit = DispatchSemaphore(value: 1)
-    /// Set once by `close()`: reads and writes then fail with `closed`.
-    private let isClosed = Atomic<Bool>(false)
-    /// Callers of ``settledWALStamp()`` reading the header now: `close()`
-    /// waits for them before closing the writer unmaps it.
-    private let headerReaders = Atomic<Int>(0)
+    /// Lets one write at a time use `writer`: an async write's body may go
+    /// on on another thread than the one that took it, which a mutex would
+    /// not allow.
+    private let writerGate = AsyncGate(width: 1)
+    /// Twice the reads, writes and header reads in flight, plus one once
+    /// `close()` was called: then nothing new starts, and whoever brings it
+    /// to 1 (`close()` itself when idle) closes the connections.
+    private let usage = Atomic<Int>(0)
     /// The thread inside a synchronous `write`, or 0: a write inside a write traps.
     private let writerThread = Atomic<UInt>(0)
     /// The pool whose writer the current task's async write holds: its body
@@ -100,8 +98,6 @@ package final class DatabasePool: Sendable {
     /// Above zero while snapshots must not outlive a read (see
     /// `withoutHeldSnapshots(_:)`).
     let snapshotHoldsSuspended = Atomic<Int>(0)
-    // Counts readers in use or openable: `read` waits here when all are busy.
-    private let readerPermits: DispatchSemaphore
 
     /// Opens the database at `path`: `openWriter` opens the writer
     /// connection (read-only when `configuration.readOnly`) with the
@@ -125,12 +121,12 @@ package final class DatabasePool: Sendable {
         }
         self.configuration = configuration
         writer = Locked(Slot(connection))
-        readerPermits = DispatchSemaphore(value: configuration.maximumReaderCount)
     }
 
     /// Runs `body` on the writer connection inside an IMMEDIATE transaction, committed
-    /// when `body` returns and rolled back when it throws. Writes from all threads
-    /// (of this pool) run one at a time; other processes wait up to the busy timeout.
+    /// when `body` returns and rolled back when it throws. While an async write holds
+    /// the writer, it runs on a connection of its own, which waits for that
+    /// write up to the busy timeout, as other processes' writes do.
     package func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try withWriter { connection in
             try connection.transaction(.immediate) {
@@ -144,12 +140,16 @@ package final class DatabasePool: Sendable {
     /// it may block: the writer is this write's until the body ends,
     /// whichever thread that is on).
     package func write<T>(_ body: (Connection) async throws -> T) async throws -> T {
-        let connection = try takeWriter(onThread: false)
-        defer { releaseWriter() }
-        return try await Self.$asyncWriter.withValue(ObjectIdentifier(self)) {
-            try await connection.transaction(.immediate) {
-                defer { connection.resetActiveStatements() }
-                return try await body(connection)
+        try enter()
+        defer { leave() }
+        refuseNestedWrite()
+        return try await writerGate.pass {
+            let connection = writer.withLock { $0.connection }
+            return try await Self.$asyncWriter.withValue(ObjectIdentifier(self)) {
+                try await connection.transaction(.immediate) {
+                    defer { connection.resetActiveStatements() }
+                    return try await body(connection)
+                }
             }
         }
     }
@@ -173,16 +173,17 @@ package final class DatabasePool: Sendable {
     /// `Configuration.snapshotIdleLifetime`), so a warm read begins no
     /// transaction. `body` must not BEGIN or COMMIT itself.
     package func read<T>(_ body: (Connection) throws -> T) throws -> T {
-        guard let result = try withReader(waiting: true, { slot in try readInSnapshot(slot, body) }) else {
-            preconditionFailure("a read that waits always gets a reader")
+        guard let result = try withReader(openingBeyondMaximum: true, { slot in try readInSnapshot(slot, body) }) else {
+            preconditionFailure("a read that may open a reader always gets one")
         }
         return result
     }
 
-    /// Like `read`, but nil at once instead of waiting when every reader is
-    /// in use: for callers that must not block (Swift concurrency's threads).
+    /// Like `read`, but nil at once when no reader is idle and
+    /// `maximumReaderCount` are open: for callers that must not block
+    /// (Swift concurrency's threads), which then read where they may.
     package func readIfAvailable<T>(_ body: (Connection) throws -> T) throws -> T? {
-        try withReader(waiting: false) { slot in try readInSnapshot(slot, body) }
+        try withReader(openingBeyondMaximum: false) { slot in try readInSnapshot(slot, body) }
     }
 
     private func readInSnapshot<T>(_ slot: Slot, _ body: (Connection) throws -> T) throws -> T {
@@ -191,95 +192,108 @@ package final class DatabasePool: Sendable {
         return try body(slot.connection)
     }
 
-    /// Runs `body` on a reader taken from the idle list (or opened), waiting
-    /// for one when all are in use, or answering nil then when `waiting` is false.
-    private func withReader<T>(waiting: Bool, _ body: (Slot) throws -> T) throws -> T? {
-        let thread = Self.currentThread()
-        if readerPermits.wait(timeout: .now()) != .success {
-            guard waiting else { return nil }
-            // Every reader is taken: if this thread holds one, it would wait for itself.
-            let holdsOne = idle.withLock { state in state.opened.contains { $0.holder == thread } }
-            precondition(!holdsOne, "Tessera: a read was started inside another read on the same thread while every reader "
-                + "connection is in use; it would wait forever. Finish the first read before starting another.")
-            readerPermits.wait()
+    /// Runs `body` on a reader taken from the idle list, or opened when
+    /// none is idle (with fewer than `maximumReaderCount` open, or
+    /// `openingBeyondMaximum`); nil when none may be opened.
+    private func withReader<T>(openingBeyondMaximum: Bool, _ body: (Slot) throws -> T) throws -> T? {
+        try enter()
+        defer { leave() }
+        let taken = idle.withLock { state -> (slot: Slot?, opens: Bool) in
+            if let slot = state.readers.popLast() { return (slot, false) }
+            guard openingBeyondMaximum || state.openCount < configuration.maximumReaderCount else { return (nil, false) }
+            state.openCount += 1
+            return (nil, true)
         }
-        defer { readerPermits.signal() }
-        guard !isClosed.load(ordering: .acquiring) else { throw closedError() }
-        let slot = try idle.withLock { state in
-            let slot = state.readers.popLast()
-            slot?.holder = thread
-            return slot
-        } ?? openReader(for: thread)
+        let slot: Slot
+        if let idleSlot = taken.slot {
+            slot = idleSlot
+        } else if taken.opens {
+            slot = try openReader()
+        } else {
+            return nil
+        }
         // Only this thread touches the slot until it is back on the idle list.
         defer { returnToIdle(slot) }
         return try body(slot)
     }
 
+    /// Runs `body` on the writer when no async write holds it, else on a
+    /// connection of its own that SQLite makes wait for that write.
     private func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
-        let connection = try takeWriter(onThread: true)
-        defer { releaseWriter() }
+        try enter()
+        defer { leave() }
+        refuseNestedWrite()
+        let thread = Self.currentThread()
+        let onWriter = try writerGate.passIfFree { () -> T in
+            writerThread.store(thread, ordering: .relaxed)
+            defer { writerThread.store(0, ordering: .relaxed) }
+            return try body(writer.withLock { $0.connection })
+        }
+        if let onWriter { return onWriter }
+        let connection = try Connection(
+            path: path, mode: configuration.readOnly ? .readOnly : .readWriteCreate, options: configuration.connection)
+        defer { connection.close() }
+        writerThread.store(thread, ordering: .relaxed)
+        defer { writerThread.store(0, ordering: .relaxed) }
         return try body(connection)
     }
 
-    /// Takes the writer connection, waiting for the write in flight (on
-    /// the calling thread: a write's caller runs where it may block); it is
-    /// this caller's until `releaseWriter()`, whichever thread that runs on
-    /// (`onThread`: the calling thread's, for a synchronous write).
-    private func takeWriter(onThread: Bool) throws -> Connection {
-        let thread = Self.currentThread()
-        precondition(writerThread.load(ordering: .relaxed) != thread && Self.asyncWriter != ObjectIdentifier(self),
+    /// Traps on a write begun inside a write of this pool on the same
+    /// thread or task: it would wait for itself.
+    private func refuseNestedWrite() {
+        precondition(writerThread.load(ordering: .relaxed) != Self.currentThread() && Self.asyncWriter != ObjectIdentifier(self),
                      "Tessera: a write was started inside another write of the same store on the same thread; it would "
                      + "wait for itself. A progress callback or the body of a write must not write to the store.")
-        writerPermit.wait()
-        guard !isClosed.load(ordering: .acquiring) else {
-            writerPermit.signal()
-            throw closedError()
-        }
-        if onThread { writerThread.store(thread, ordering: .relaxed) }
-        return writer.withLock { $0.connection }
-    }
-
-    private func releaseWriter() {
-        writerThread.store(0, ordering: .relaxed)
-        writerPermit.signal()
     }
 
     /// The WAL index's header when settled (``WALIndexHeader/settledStamp()``),
     /// read outside any read transaction; nil when there is no mapped
     /// header or once the pool is closed (the writer's close unmaps it).
     package func settledWALStamp() -> WALIndexHeader.Stamp? {
-        guard let walIndex else { return nil }
-        headerReaders.add(1, ordering: .sequentiallyConsistent)
-        defer { headerReaders.subtract(1, ordering: .sequentiallyConsistent) }
-        guard !isClosed.load(ordering: .sequentiallyConsistent) else { return nil }
+        guard let walIndex, (try? enter()) != nil else { return nil }
+        defer { leave() }
         return walIndex.settledStamp()
     }
 
-    /// Waits for the reads and writes in flight, closes every reader, then
-    /// folds the WAL into the database file (a TRUNCATE checkpoint that
-    /// waits at most `closingBusyTimeout` for other processes' readers)
-    /// and closes the writer last: when no other connection has the file
-    /// open, SQLite then removes the `-wal` and `-shm` files, and the
-    /// database file alone is the whole database. Idempotent.
+    /// Closes the pool: reads and writes begun after it fail with `closed`.
+    /// Once those in flight have ended (at once when none is), every reader
+    /// is closed, the WAL folded into the database file (a TRUNCATE
+    /// checkpoint that waits at most `closingBusyTimeout` for other
+    /// processes' readers) and the writer closed last: when no other
+    /// connection has the file open, SQLite then removes the `-wal` and
+    /// `-shm` files, and the database file alone is the whole database.
+    /// Idempotent.
     package func close() {
-        guard !isClosed.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        // A header read that began before the flag was set ends first (it
-        // takes nanoseconds); any later one sees the flag.
-        while headerReaders.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
-        // Every permit taken: no read is in flight, and none starts.
-        for _ in 0..<configuration.maximumReaderCount { readerPermits.wait() }
+        if usage.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue == 0 { closeConnections() }
+    }
+
+    /// Counts a read, write or header read in, unless the pool is closed.
+    private func enter() throws {
+        var current = usage.load(ordering: .relaxed)
+        while true {
+            guard current & 1 == 0 else { throw closedError() }
+            let (exchanged, original) = usage.weakCompareExchange(expected: current, desired: current + 2, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    /// Counts it out; the last one out of a closed pool closes it.
+    private func leave() {
+        if usage.subtract(2, ordering: .acquiringAndReleasing).newValue == 1 { closeConnections() }
+    }
+
+    /// Runs once, when the pool is closed and nothing is in flight: every
+    /// reader is idle then, and no write holds the writer.
+    private func closeConnections() {
         let readers = idle.withLock { state in
             defer { state = IdleReaders() }
-            return state.opened
+            return state.readers
         }
         for slot in readers {
             endSnapshot(of: slot)
             slot.connection.close()
         }
-        for _ in 0..<configuration.maximumReaderCount { readerPermits.signal() }
-        // The write in flight ends first.
-        writerPermit.wait()
-        defer { writerPermit.signal() }
         writer.withLock { slot in
             if !configuration.readOnly { slot.connection.checkpointBeforeClosing(busyTimeout: Self.closingBusyTimeout) }
             slot.connection.close()
@@ -301,23 +315,23 @@ package final class DatabasePool: Sendable {
         SQLiteError(extendedCode: SQLITE_MISUSE, message: "the database was closed", operation: .useAfterClose, path: path)
     }
 
-    /// A new reader, held by `thread`.
-    private func openReader(for thread: UInt) throws -> Slot {
-        let slot = Slot(try Connection(path: path, mode: .readOnly, options: configuration.connection))
-        slot.connection.remembersChangeCounter = true
-        idle.withLock { state in
-            slot.holder = thread
-            state.opened.append(slot)
+    /// A new reader, already counted in `openCount`.
+    private func openReader() throws -> Slot {
+        do {
+            let slot = Slot(try Connection(path: path, mode: .readOnly, options: configuration.connection))
+            slot.connection.remembersChangeCounter = true
+            return slot
+        } catch {
+            idle.withLock { $0.openCount -= 1 }
+            throw error
         }
-        return slot
     }
 
-    /// The idle readers, and whether a release of their snapshots is due.
+    /// The idle readers, how many are open, and whether a release of
+    /// their snapshots is due.
     struct IdleReaders {
         var readers: [Slot] = []
+        var openCount = 0
         var releaseScheduled = false
-        /// Every reader opened, idle or not, to find whether a thread holds
-        /// one when none is free (a read inside a read would wait for itself).
-        var opened: [Slot] = []
     }
 }

@@ -30,18 +30,4 @@ struct ReentrancyTests {
         let standardError = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
         #expect(standardError.contains("a write was started inside another write of the same store"))
     }
-
-    @Test("a read inside a read on the same thread, with every reader in use, traps instead of waiting forever")
-    func readInsideRead() async throws {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            // Named after this test's process (the exit test's parent), which
-            // removes the files: the trap ends this process before a defer runs.
-            let path = Self.path("read", process: getppid())
-            let pool = try DatabasePool(path: path, configuration: DatabasePool.Configuration(maximumReaderCount: 1))
-            try pool.read { _ in try pool.read { _ in } }
-        }
-        Self.remove(Self.path("read", process: getpid()))
-        let standardError = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
-        #expect(standardError.contains("a read was started inside another read on the same thread"))
-    }
 }

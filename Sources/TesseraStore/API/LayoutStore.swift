@@ -119,9 +119,10 @@ public final class LayoutStore: Sendable {
         try? await onExecutor { try await backend.settle(compacting: false) }
     }
 
-    /// Closes the store: waits for the reads and writes in flight, then
-    /// leaves everything committed in the store itself and releases its
-    /// connections. A file-backed store folds its write-ahead log into the
+    /// Closes the store: calls after it fail, and once the reads and writes
+    /// in flight end (at once when there are none; `close()` does not wait
+    /// for them), everything committed is left in the store itself and its
+    /// connections are released. A file-backed store folds its write-ahead log into the
     /// database file and, when no other connection (of any process) has
     /// the store open, its `-wal` and `-shm` files are removed, as the
     /// database does when its last connection closes: the one file is then the

@@ -52,7 +52,8 @@ package protocol StorageBackend: Sendable {
     /// The store calls it on its ``BlockingExecutor``.
     func settle(compacting: Bool) async throws
 
-    /// Finishes what is in flight, leaves everything committed where a copy
+    /// Refuses new reads and writes and, once those in flight end (without
+    /// waiting for them), leaves everything committed where a copy
     /// of the store finds it (a file-backed store: the WAL folded into the database
     /// file, and the `-wal` and `-shm` files removed when no other
     /// connection has the store open), and releases the connections.

@@ -1,10 +1,8 @@
-import Locking
-
 /// Lets at most `width` tasks through at a time; the others wait, in the
 /// order they came, without holding a thread. The store's writes pass one:
 /// writes wait for the backend's one writer anyway, and a write waiting for
 /// it on every thread of the executor would leave no thread to the reads.
-/// A backend's pool of connections passes one too.
+/// A backend's pool of connections passes one too, and SQLite's writer.
 package final class AsyncGate: Sendable {
     private struct State {
         var inside = 0
@@ -25,6 +23,14 @@ package final class AsyncGate: Sendable {
         if !admit(orQueue: nil) { await enter() }
         defer { leave() }
         return try await body()
+    }
+
+    /// Runs `body` when a place is free now, else answers nil at once: for
+    /// synchronous callers, which must not wait for async ones.
+    package func passIfFree<T>(_ body: () throws -> T) rethrows -> T? {
+        guard admit(orQueue: nil) else { return nil }
+        defer { leave() }
+        return try body()
     }
 
     private func enter() async {
