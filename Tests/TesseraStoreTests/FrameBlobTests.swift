@@ -47,6 +47,16 @@ struct FrameBlobTests {
                     #expect(FrameBlob.frame(raw, at: index).map { Self.bits([$0]) } == Self.bits([frames[index]]))
                 }
                 #expect(FrameBlob.frame(raw, at: count) == nil)
+                // Each leaf's bounds, a column at a time, are what adding its frames one by one gives.
+                let leafCount = (count + CachedFrames.leafSize - 1) / CachedFrames.leafSize
+                let leaves = [QueryBounds](unsafeUninitializedCapacity: leafCount) { buffer, initialized in
+                    if let base = buffer.baseAddress { FrameBlob.View(raw)?.leafBounds(CachedFrames.leafSize, into: base) }
+                    initialized = leafCount
+                }
+                let expected = stride(from: 0, to: count, by: CachedFrames.leafSize).map { start in
+                    frames[start..<min(start + CachedFrames.leafSize, count)].reduce(into: QueryBounds.empty) { $0.add($1) }
+                }
+                #expect(leaves == expected, "trial \(trial)")
             }
         }
     }

@@ -167,9 +167,12 @@ final class SQLiteRows: RowWriter {
             try bind(value, to: statement, at: index)
             index += 1
         }
-        for bound in [range.lower, range.upper] {
-            guard let bound else { continue }
-            try bind(bound.value, to: statement, at: index)
+        if let lower = range.lower {
+            try bind(lower.value, to: statement, at: index)
+            index += 1
+        }
+        if let upper = range.upper {
+            try bind(upper.value, to: statement, at: index)
             index += 1
         }
         return index

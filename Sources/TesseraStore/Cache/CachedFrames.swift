@@ -43,23 +43,7 @@ final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds> {
                 let blob = UnsafeMutableRawPointer(tail + leafCount)
                 if let base = raw.baseAddress, raw.count > 0 { blob.copyMemory(from: base, byteCount: raw.count) }
                 let copy = view.rebased(onto: UnsafeRawBufferPointer(start: blob, count: raw.count))
-                var start = 0
-                for leaf in 0..<leafCount {
-                    // QueryBounds.add's work, inline: its module does not
-                    // inline it here, and this runs for every frame a query
-                    // of a layout not met lately reads.
-                    var minCross = Double.infinity, maxCross = -Double.infinity
-                    var minScroll = Double.infinity, maxScroll = -Double.infinity
-                    for offset in start..<min(start &+ leafSize, copy.count) {
-                        let frame = copy.frame(at: offset)
-                        minCross = min(minCross, frame.cross)
-                        maxCross = max(maxCross, frame.crossEnd)
-                        minScroll = min(minScroll, frame.scroll)
-                        maxScroll = max(maxScroll, frame.scrollEnd)
-                    }
-                    (tail + leaf).initialize(to: QueryBounds(minCross: minCross, maxCross: maxCross, minScroll: minScroll, maxScroll: maxScroll))
-                    start &+= leafSize
-                }
+                copy.leafBounds(leafSize, into: tail)
                 return Header(view: copy, leafCount: leafCount, blobBytes: raw.count)
             }
         }

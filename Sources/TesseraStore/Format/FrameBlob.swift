@@ -88,26 +88,33 @@ package enum FrameBlob {
             guard raw.count >= FrameBlob.compactHeaderBytes else { return nil }
             let count = Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)))
             var offset = FrameBlob.compactHeaderBytes
-            func column() -> Column? {
-                guard offset < raw.count else { return nil }
-                let paletteSize = Int(raw[offset])
-                offset += 1
-                if paletteSize == 0 {
-                    defer { offset += 8 * count }
-                    return Column(values: offset, stride: 1)
-                }
-                let values = offset
-                offset += 8 * paletteSize
-                guard paletteSize > 1 else { return Column(values: values, stride: 0) }
-                guard offset + count <= raw.count else { return nil }
-                for index in offset..<(offset + count) where Int(raw[index]) >= paletteSize { return nil }
-                defer { offset += count }
-                return Column(values: values, stride: 0, indexes: offset)
-            }
-            guard let cross = column(), let scroll = column(), let crossLength = column(), let scrollLength = column(),
+            guard let cross = Self.column(raw, count: count, at: &offset), let scroll = Self.column(raw, count: count, at: &offset),
+                  let crossLength = Self.column(raw, count: count, at: &offset), let scrollLength = Self.column(raw, count: count, at: &offset),
                   offset == raw.count else { return nil }
             self.count = count
             columns = (cross, scroll, crossLength, scrollLength)
+        }
+
+        /// The column of `count` values at `offset` of a compact blob, and
+        /// `offset` moved past it; nil when the bytes cannot hold it.
+        private static func column(_ raw: UnsafeRawBufferPointer, count: Int, at offset: inout Int) -> Column? {
+            guard offset < raw.count else { return nil }
+            let paletteSize = Int(raw[offset])
+            offset += 1
+            if paletteSize == 0 {
+                defer { offset += 8 * count }
+                return Column(values: offset, stride: 1)
+            }
+            let values = offset
+            offset += 8 * paletteSize
+            guard paletteSize > 1 else { return Column(values: values, stride: 0) }
+            guard offset + count <= raw.count else { return nil }
+            // The largest index without an early exit: a loop the compiler vectorizes.
+            var largest: UInt8 = 0
+            for index in UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + count)]) { largest = Swift.max(largest, index) }
+            guard Int(largest) < paletteSize else { return nil }
+            defer { offset += count }
+            return Column(values: values, stride: 0, indexes: offset)
         }
 
         @inline(__always)
@@ -142,6 +149,61 @@ package enum FrameBlob {
                 first &+= 64
             }
             tessera_prefetch(base + last)
+        }
+
+        /// The bounds of every `leafSize` consecutive frames, in order, into
+        /// `leaves` (room for `(count + leafSize - 1) / leafSize`): what
+        /// adding each frame to empty bounds gives, computed from the
+        /// columns decoded whole (frames are finite, so `<` picks as `min`
+        /// and `max` do).
+        func leafBounds(_ leafSize: Int, into leaves: UnsafeMutablePointer<QueryBounds>) {
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 &* Swift.max(count, 1)) { values in
+                guard let base = values.baseAddress else { return }
+                let (cross, scroll, crossLength, scrollLength) = (base, base + count, base + 2 &* count, base + 3 &* count)
+                decode(columns.0, into: cross)
+                decode(columns.1, into: scroll)
+                decode(columns.2, into: crossLength)
+                decode(columns.3, into: scrollLength)
+                var leaf = 0
+                var start = 0
+                while start < count {
+                    let end = Swift.min(start &+ leafSize, count)
+                    var minCross = Double.infinity, maxCross = -Double.infinity
+                    var minScroll = Double.infinity, maxScroll = -Double.infinity
+                    for index in start..<end {
+                        let crossEnd = cross[index] + crossLength[index], scrollEnd = scroll[index] + scrollLength[index]
+                        minCross = cross[index] < minCross ? cross[index] : minCross
+                        maxCross = crossEnd > maxCross ? crossEnd : maxCross
+                        minScroll = scroll[index] < minScroll ? scroll[index] : minScroll
+                        maxScroll = scrollEnd > maxScroll ? scrollEnd : maxScroll
+                    }
+                    (leaves + leaf).initialize(to: QueryBounds(minCross: minCross, maxCross: maxCross, minScroll: minScroll, maxScroll: maxScroll))
+                    leaf &+= 1
+                    start = end
+                }
+            }
+        }
+
+        /// Every value of `column`, in frame order, into `values` (room for `count`).
+        private func decode(_ column: Column, into values: UnsafeMutablePointer<Double>) {
+            guard let base = raw.baseAddress else { return }
+            if column.indexes >= 0 {
+                let indexes = (base + column.indexes).assumingMemoryBound(to: UInt8.self)
+                let palette = base + column.values
+                for index in 0..<count {
+                    values[index] = Double(bitPattern: UInt64(littleEndian: palette.loadUnaligned(
+                        fromByteOffset: 8 &* Int(indexes[index]), as: UInt64.self)))
+                }
+            } else if column.stride == 0 {
+                values.update(repeating: Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(
+                    fromByteOffset: column.values, as: UInt64.self))), count: count)
+            } else {
+                let first = base + column.values
+                for index in 0..<count {
+                    values[index] = Double(bitPattern: UInt64(littleEndian: first.loadUnaligned(
+                        fromByteOffset: 8 &* column.stride &* index, as: UInt64.self)))
+                }
+            }
         }
 
         /// Frame `index` (0 ..< count).
