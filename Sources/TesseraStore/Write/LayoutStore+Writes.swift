@@ -147,11 +147,4 @@ extension LayoutStore {
         }
         return report
     }
-
-    /// `body`, blocking work that is not one read or one write of the store
-    /// (a check, an export), on the executor: the one way the async forms
-    /// that are neither run their body.
-    package func runBlocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await executor.run(body)
-    }
 }
