@@ -17,10 +17,9 @@ extension LayoutStore {
     /// - Parameters:
     ///   - path: the store's file; its `-wal` and `-shm` files sit beside it.
     ///   - registry: the layout kinds stored specs may name.
-    ///   - maximumReaders: the read-only connections a query opens on the
-    ///     calling task's thread at most; a query that finds none of them
-    ///     idle reads on one of the store's threads, which opens its own
-    ///     when needed (one per thread reading at once).
+    ///   - maximumReaders: the most read-only connections open at once for
+    ///     the store's reads; more concurrent reads wait for one to be
+    ///     free, without holding a thread.
     ///   - cacheBudget: bytes of the one cache the store's readers share in
     ///     memory for resolved names and layout directories (section rows
     ///     and the bounds of each group of 250 cells, about 60 bytes per

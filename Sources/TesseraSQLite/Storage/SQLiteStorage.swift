@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 import SQLiteToolkit
 import TesseraLayout
@@ -23,10 +24,15 @@ final class PooledReader {
 final class SQLiteStorage: StorageBackend {
     let pool: DatabasePool
     let checkpointer: Checkpointer
+    /// One place per reader connection the store's reads may use at once
+    /// (`maximumReaderCount`): a read that finds none free waits here
+    /// without a thread, so the pool opens no more readers than that.
+    private let readers: AsyncGate
 
     init(path: String, configuration: DatabasePool.Configuration) throws {
         pool = try Self.reporting(path: path) { try DatabasePool(path: path, configuration: configuration) }
         checkpointer = Checkpointer(path: path, pool: pool)
+        readers = AsyncGate(width: configuration.maximumReaderCount)
     }
 
     var location: String { pool.path }
@@ -53,10 +59,11 @@ final class SQLiteStorage: StorageBackend {
         return names
     }
 
-    /// In place when a connection is free at once, else on `executor`.
+    /// In place when a connection is free at once, else on `executor` once
+    /// one is.
     func read(_ body: @escaping @Sendable (any RowReader) throws -> Void, on executor: any BlockingExecutor) async throws {
-        if try readIfAvailable(body) { return }
-        try await executor.run { try self.read(body) }
+        if try readers.passIfFree({ try readIfAvailable(body) }) == true { return }
+        try await readers.pass { try await executor.run { try self.read(body) } }
     }
 
     private func readIfAvailable(_ body: (any RowReader) throws -> Void) throws -> Bool {
