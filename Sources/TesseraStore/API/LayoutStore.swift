@@ -51,10 +51,6 @@ public final class LayoutStore: Sendable {
     /// Layouts computed for queries at once, at most: two, apart from the
     /// writes, so that computations never hold up a save, nor saves a query.
     let computeGate = AsyncGate(width: 2)
-    /// Directories loaded in the background at once, at most: two, so that
-    /// the loads a burst of first queries starts never hold every reader
-    /// connection, and queries keep finding one free.
-    let directoryLoadGate = AsyncGate(width: 2)
     /// Pieces of the listing read and written out on the executor at once,
     /// at most: two. Pages are bulk work; more at once would hold more
     /// pieces in memory and more of the executor's threads, not send pages sooner.

@@ -45,12 +45,10 @@ extension LayoutStore {
             guard !cache.containsDirectory(key) else { return }
             // The revision may be gone by now: then the rows read are another
             // revision's, and are cached under that revision's key instead.
-            _ = try? await directoryLoadGate.pass {
-                try await readAsync { storage in
-                    guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
-                    let loaded = try self.loadDirectory(of: current, storage: storage)
-                    self.cache.insert(loaded, for: current.cacheKey)
-                }
+            _ = try? await readAsync { storage in
+                guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
+                let loaded = try self.loadDirectory(of: current, storage: storage)
+                self.cache.insert(loaded, for: current.cacheKey)
             }
         }
     }
