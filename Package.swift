@@ -215,7 +215,7 @@ let package = Package(
             name: "TesseraStoreTests",
             dependencies: [
                 "TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraStoreTesting", "TesseraInMemory", "TesseraLayout",
-                "TesseraTestSupport",
+                "TesseraTestSupport", "Locking",
                 // The column tiles' decoder, against their encoder.
                 "TesseraClient", "TesseraGzip",
             ]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the store's concurrency suites under ThreadSanitizer and fails on any
 # report: the SQLite pool and its checkpoints (DatabasePoolTests,
-# DatabasePoolWaitingTests,
+# DatabasePoolWaitingTests, AsyncGateTests,
 # CheckpointTests, CloseTests, SharedResolvedNames), and the store's suites
 # whose readers, writers and tasks run on several threads at once
 # (LayoutStoreConcurrencyTests, AsyncStoreTests, LayoutCacheTests,
@@ -35,7 +35,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-filter=${TSAN_FILTER:-'DatabasePoolTests|DatabasePoolWaitingTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests|StoreSlotTests|ListingTests|EquivalentNameStoreTests|StoreCacheTests|FrameCarryTests|BatchWorkersTests|BatchChannelTests|MergeTests'}
+filter=${TSAN_FILTER:-'DatabasePoolTests|DatabasePoolWaitingTests|AsyncGateTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests|StoreSlotTests|ListingTests|EquivalentNameStoreTests|StoreCacheTests|FrameCarryTests|BatchWorkersTests|BatchChannelTests|MergeTests'}
 mkdir -p .build-tsan
 log=.build-tsan/tsan.log
 start=$(date +%s)

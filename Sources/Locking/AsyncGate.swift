@@ -6,8 +6,25 @@
 package final class AsyncGate: Sendable {
     private struct State {
         var inside = 0
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Waiters in the order they came; those that yield apart.
+        var waiting = Waiters()
+        var yielding = Waiters()
+    }
+
+    private struct Waiters {
+        var list: [CheckedContinuation<Void, Never>] = []
         var head = 0
+
+        mutating func popFirst() -> CheckedContinuation<Void, Never>? {
+            guard head < list.count else { return nil }
+            let first = list[head]
+            head += 1
+            if head == list.count {
+                list.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return first
+        }
     }
 
     private let width: Int
@@ -17,10 +34,12 @@ package final class AsyncGate: Sendable {
         self.width = max(1, width)
     }
 
-    /// Runs `body` once the gate lets this task through.
-    package func pass<T>(_ body: () async throws -> T) async throws -> T {
+    /// Runs `body` once the gate lets this task through; with `yielding`,
+    /// a place given up goes to any task waiting without it first (work in
+    /// the background behind the work that answers requests).
+    package func pass<T>(yielding: Bool = false, _ body: () async throws -> T) async throws -> T {
         // A free place is taken without suspending: no continuation to make and resume.
-        if !admit(orQueue: nil) { await enter() }
+        if !admit(orQueue: nil, yielding: yielding) { await enter(yielding: yielding) }
         defer { leave() }
         return try await body()
     }
@@ -28,23 +47,25 @@ package final class AsyncGate: Sendable {
     /// Runs `body` when a place is free now, else answers nil at once: for
     /// synchronous callers, which must not wait for async ones.
     package func passIfFree<T>(_ body: () throws -> T) rethrows -> T? {
-        guard admit(orQueue: nil) else { return nil }
+        guard admit(orQueue: nil, yielding: false) else { return nil }
         defer { leave() }
         return try body()
     }
 
-    private func enter() async {
+    private func enter(yielding: Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if admit(orQueue: continuation) { continuation.resume() }
+            if admit(orQueue: continuation, yielding: yielding) { continuation.resume() }
         }
     }
 
     /// Takes a place when one is free; else queues `waiter`, if any, for
-    /// the next place given up.
-    private func admit(orQueue waiter: CheckedContinuation<Void, Never>?) -> Bool {
+    /// a place given up later.
+    private func admit(orQueue waiter: CheckedContinuation<Void, Never>?, yielding: Bool) -> Bool {
         state.withLock { state in
             guard state.inside < width else {
-                if let waiter { state.waiting.append(waiter) }
+                if let waiter {
+                    if yielding { state.yielding.list.append(waiter) } else { state.waiting.list.append(waiter) }
+                }
                 return false
             }
             state.inside += 1
@@ -55,15 +76,9 @@ package final class AsyncGate: Sendable {
     private func leave() {
         // The place of the one leaving goes to the first waiting, if any.
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard state.head < state.waiting.count else {
+            guard let next = state.waiting.popFirst() ?? state.yielding.popFirst() else {
                 state.inside -= 1
                 return nil
-            }
-            let next = state.waiting[state.head]
-            state.head += 1
-            if state.head == state.waiting.count {
-                state.waiting.removeAll(keepingCapacity: true)
-                state.head = 0
             }
             return next
         }

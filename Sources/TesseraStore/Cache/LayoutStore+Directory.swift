@@ -37,9 +37,10 @@ extension LayoutStore {
     private func loadInBackground(record: LayoutRecord, key: LayoutCacheKey) {
         guard directoryLoads.withLock({ $0.insert(key).inserted }) else { return }
         // A task on the executor's threads (its preference): the blocking
-        // read below needs no second hop. Weakly: a load does not keep a
-        // store its users released open.
-        Task(executorPreference: executor) { [weak self] in
+        // read below needs no second hop. Of low priority: queries waiting
+        // for a connection go first. Weakly: a load does not keep a store
+        // its users released open.
+        Task(executorPreference: executor, priority: .low) { [weak self] in
             guard let self else { return }
             defer { _ = directoryLoads.withLock { $0.remove(key) } }
             guard !cache.containsDirectory(key) else { return }
