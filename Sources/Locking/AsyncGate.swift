@@ -7,24 +7,8 @@ package final class AsyncGate: Sendable {
     private struct State {
         var inside = 0
         /// Waiters in the order they came; those that yield apart.
-        var waiting = Waiters()
-        var yielding = Waiters()
-    }
-
-    private struct Waiters {
-        var list: [CheckedContinuation<Void, Never>] = []
-        var head = 0
-
-        mutating func popFirst() -> CheckedContinuation<Void, Never>? {
-            guard head < list.count else { return nil }
-            let first = list[head]
-            head += 1
-            if head == list.count {
-                list.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return first
-        }
+        var waiting = FIFO<CheckedContinuation<Void, Never>>()
+        var yielding = FIFO<CheckedContinuation<Void, Never>>()
     }
 
     private let width: Int
@@ -34,10 +18,14 @@ package final class AsyncGate: Sendable {
         self.width = max(1, width)
     }
 
-    /// Runs `body` once the gate lets this task through; with `yielding`,
-    /// a place given up goes to any task waiting without it first (work in
-    /// the background behind the work that answers requests).
-    package func pass<T>(yielding: Bool = false, _ body: () async throws -> T) async throws -> T {
+    /// Set by work done in the background for later requests (a directory
+    /// loaded for the queries after the one that missed it): in every
+    /// gate, it waits behind the tasks that do not yield.
+    @TaskLocal package static var yields = false
+
+    /// Runs `body` once the gate lets this task through; while `yielding`,
+    /// a place given up goes to any task waiting without it first.
+    package func pass<T>(yielding: Bool = AsyncGate.yields, _ body: () async throws -> T) async throws -> T {
         // A free place is taken without suspending: no continuation to make and resume.
         if !admit(orQueue: nil, yielding: yielding) { await enter(yielding: yielding) }
         defer { leave() }
@@ -64,7 +52,7 @@ package final class AsyncGate: Sendable {
         state.withLock { state in
             guard state.inside < width else {
                 if let waiter {
-                    if yielding { state.yielding.list.append(waiter) } else { state.waiting.list.append(waiter) }
+                    if yielding { state.yielding.append(waiter) } else { state.waiting.append(waiter) }
                 }
                 return false
             }

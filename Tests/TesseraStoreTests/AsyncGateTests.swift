@@ -58,7 +58,12 @@ struct AsyncGateTests {
         for (name, yielding) in [("background 1", true), ("first", false), ("background 2", true), ("second", false)] {
             waiters.append(Task {
                 shared.queued.add(1, ordering: .acquiringAndReleasing)
-                try await gate.pass(yielding: yielding) { shared.entered.withLock { $0.append(name) } }
+                if name == "background 2" {
+                    // Background work says so for every gate it passes.
+                    try await AsyncGate.$yields.withValue(true) { try await gate.pass { shared.entered.withLock { $0.append(name) } } }
+                } else {
+                    try await gate.pass(yielding: yielding) { shared.entered.withLock { $0.append(name) } }
+                }
             })
             // Each one waiting before the next starts.
             let count = waiters.count

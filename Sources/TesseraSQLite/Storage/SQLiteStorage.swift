@@ -60,11 +60,10 @@ final class SQLiteStorage: StorageBackend {
     }
 
     /// In place when a connection is free at once, else on `executor` once
-    /// one is; a task of low priority (a directory loaded in the
-    /// background) waits behind the others.
+    /// one is (background work, `AsyncGate.yields`, behind the others).
     func read(_ body: @escaping @Sendable (any RowReader) throws -> Void, on executor: any BlockingExecutor) async throws {
         if try readers.passIfFree({ try readIfAvailable(body) }) == true { return }
-        try await readers.pass(yielding: Task.currentPriority <= .low) { try await executor.run { try self.read(body) } }
+        try await readers.pass { try await executor.run { try self.read(body) } }
     }
 
     private func readIfAvailable(_ body: (any RowReader) throws -> Void) throws -> Bool {

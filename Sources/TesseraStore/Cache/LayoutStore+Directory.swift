@@ -1,3 +1,4 @@
+import Locking
 import TesseraLayout
 
 /// Layout directories in the shared cache: found there, loaded inline when
@@ -37,20 +38,20 @@ extension LayoutStore {
     private func loadInBackground(record: LayoutRecord, key: LayoutCacheKey) {
         guard directoryLoads.withLock({ $0.insert(key).inserted }) else { return }
         // A task on the executor's threads (its preference): the blocking
-        // read below needs no second hop. Of low priority: queries waiting
-        // for a connection go first. Weakly: a load does not keep a store
-        // its users released open.
-        Task(executorPreference: executor, priority: .low) { [weak self] in
+        // read below needs no second hop. It yields: queries waiting for a
+        // connection go first. Weakly: a load does not keep a store its
+        // users released open.
+        Task(executorPreference: executor) { [weak self] in
             guard let self else { return }
             defer { _ = directoryLoads.withLock { $0.remove(key) } }
             guard !cache.containsDirectory(key) else { return }
             // The revision may be gone by now: then the rows read are another
             // revision's, and are cached under that revision's key instead.
-            _ = try? await readAsync { storage in
+            _ = try? await AsyncGate.$yields.withValue(true) { try await readAsync { storage in
                 guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
                 let loaded = try self.loadDirectory(of: current, storage: storage)
                 self.cache.insert(loaded, for: current.cacheKey)
-            }
+            } }
         }
     }
 

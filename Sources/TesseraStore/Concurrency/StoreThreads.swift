@@ -55,21 +55,9 @@ private final class Queues: Sendable {
     typealias Job = @Sendable () -> @Sendable () -> Void
 
     private struct State {
-        var jobs: [Job] = []
-        var head = 0
+        var jobs = FIFO<Job>()
         /// Indices of the queues not draining.
         var idle: [Int]
-
-        mutating func pop() -> Job? {
-            guard head < jobs.count else { return nil }
-            let job = jobs[head]
-            head += 1
-            if head == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return job
-        }
     }
 
     private let queues: [DispatchQueue]
@@ -109,7 +97,7 @@ private final class Queues: Sendable {
     /// itself released; nil when there is none (the queue is idle then).
     private func runNext(_ index: Int) -> (@Sendable () -> Void)? {
         let job = state.withLock { state -> Job? in
-            if let job = state.pop() { return job }
+            if let job = state.jobs.popFirst() { return job }
             state.idle.append(index)
             return nil
         }
