@@ -1,12 +1,6 @@
 import Locking
 import CSQLite
-import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A database shared between threads: one writer connection, whose writes
 /// are serialized, and read-only connections opened on demand and reused,
@@ -84,12 +78,10 @@ package final class DatabasePool: Sendable {
     /// `close()` was called: then nothing new starts, and whoever brings it
     /// to 1 (`close()` itself when idle) closes the connections.
     private let usage = Atomic<Int>(0)
-    /// The thread inside a synchronous `write`, or 0: a write inside a write traps.
-    private let writerThread = Atomic<UInt>(0)
-    /// The pool whose writer the current task's async write holds: its body
-    /// may go on on other threads after it awaits, so it is told by its
-    /// task, and a write inside it traps too.
-    @TaskLocal private static var asyncWriter: ObjectIdentifier?
+    /// The pool whose writer the current task or thread writes with, sync
+    /// or async (an async write's body may go on on other threads after it
+    /// awaits): a write inside it traps instead of waiting for itself.
+    @TaskLocal private static var writing: ObjectIdentifier?
     let idle = Locked(IdleReaders())
     /// The shared-memory header that tells readers whether their snapshot is
     /// still the newest; nil when it cannot be mapped (every read then begins
@@ -145,7 +137,7 @@ package final class DatabasePool: Sendable {
         refuseNestedWrite()
         return try await writerGate.pass {
             let connection = writer.withLock { $0.connection }
-            return try await Self.$asyncWriter.withValue(ObjectIdentifier(self)) {
+            return try await Self.$writing.withValue(ObjectIdentifier(self)) {
                 try await connection.transaction(.immediate) {
                     defer { connection.resetActiveStatements() }
                     return try await body(connection)
@@ -223,25 +215,19 @@ package final class DatabasePool: Sendable {
         try enter()
         defer { leave() }
         refuseNestedWrite()
-        let thread = Self.currentThread()
-        let onWriter = try writerGate.passIfFree { () -> T in
-            writerThread.store(thread, ordering: .relaxed)
-            defer { writerThread.store(0, ordering: .relaxed) }
-            return try body(writer.withLock { $0.connection })
+        return try Self.$writing.withValue(ObjectIdentifier(self)) {
+            if let onWriter = try writerGate.passIfFree({ try body(writer.withLock { $0.connection }) }) { return onWriter }
+            let connection = try Connection(
+                path: path, mode: configuration.readOnly ? .readOnly : .readWriteCreate, options: configuration.connection)
+            defer { connection.close() }
+            return try body(connection)
         }
-        if let onWriter { return onWriter }
-        let connection = try Connection(
-            path: path, mode: configuration.readOnly ? .readOnly : .readWriteCreate, options: configuration.connection)
-        defer { connection.close() }
-        writerThread.store(thread, ordering: .relaxed)
-        defer { writerThread.store(0, ordering: .relaxed) }
-        return try body(connection)
     }
 
     /// Traps on a write begun inside a write of this pool on the same
     /// thread or task: it would wait for itself.
     private func refuseNestedWrite() {
-        precondition(writerThread.load(ordering: .relaxed) != Self.currentThread() && Self.asyncWriter != ObjectIdentifier(self),
+        precondition(Self.writing != ObjectIdentifier(self),
                      "Tessera: a write was started inside another write of the same store on the same thread; it would "
                      + "wait for itself. A progress callback or the body of a write must not write to the store.")
     }
@@ -304,11 +290,6 @@ package final class DatabasePool: Sendable {
     /// read transactions: they last microseconds, or are kept up to
     /// `snapshotIdleLifetime`; past it the WAL stays for their last closer.
     static let closingBusyTimeout = 0.2
-
-    /// The calling thread's identity (never 0).
-    static func currentThread() -> UInt {
-        UInt(bitPattern: Int(bitPattern: pthread_self()))
-    }
 
     /// The error of a read or write after `close()`.
     private func closedError() -> SQLiteError {
