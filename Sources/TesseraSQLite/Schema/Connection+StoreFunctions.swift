@@ -64,14 +64,7 @@ extension Connection {
         }, nil, nil, nil)
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, db: handle, sql: "tessera_hash") }
         rc = sqlite3_create_function_v2(handle, "tessera_checksum", -1, flags, nil, { context, count, arguments in
-            // Sizes of texts (UTF-8 already) and blobs only: asking a number's would convert it to text.
-            var capacity = 0
-            for index in 0..<Int(count) {
-                capacity += 9
-                guard let value = arguments?[index], case let type = sqlite3_value_type(value), type == SQLITE_TEXT || type == SQLITE_BLOB else { continue }
-                capacity += Int(sqlite3_value_bytes(value))
-            }
-            var record = ChecksumRecord(capacity: capacity)
+            var record = ChecksumRecord()
             for index in 0..<Int(count) {
                 guard let value = arguments?[index] else { record.addNull(); continue }
                 switch sqlite3_value_type(value) {

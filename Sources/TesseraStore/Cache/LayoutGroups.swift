@@ -88,7 +88,7 @@ extension LayoutGroups {
     /// whole (``LayoutStore/incompleteness(sections:groups:sectionCount:)``)
     /// without an array per section.
     struct Builder {
-        fileprivate private(set) var starts: [Int] = [0]
+        fileprivate private(set) var starts: [Int] = []
         fileprivate private(set) var ids: [Int64] = []
         fileprivate private(set) var checksums: [Int64] = []
         fileprivate private(set) var bounds: [QueryBounds] = []
@@ -99,6 +99,7 @@ extension LayoutGroups {
 
         init(sections: Int, groups: Int) {
             starts.reserveCapacity(sections + 1)
+            starts.append(0)
             inOrder.reserveCapacity(sections)
             ids.reserveCapacity(groups)
             checksums.reserveCapacity(groups)

@@ -154,6 +154,8 @@ struct LayoutReader {
         let positions = candidates.positions
         var missing: [Int] = []
         var keys: [FramesKey] = []
+        missing.reserveCapacity(candidates.found.count)
+        keys.reserveCapacity(candidates.found.count)
         for index in candidates.found.indices where candidates.found[index] == nil {
             missing.append(index)
             let ordinal = firstOrdinal + positions[index]
