@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "TesseraLayout", targets: ["TesseraLayout"]),
         .library(name: "TesseraStore", targets: ["TesseraStore"]),
         .library(name: "TesseraSQLite", targets: ["TesseraSQLite"]),
+        // A stored layout cut into immutable tiles, for CDNs and clients.
+        .library(name: "TesseraTiles", targets: ["TesseraTiles"]),
         // A store in memory for users' tests: no file, the same rules.
         .library(name: "TesseraStoreTesting", targets: ["TesseraStoreTesting"]),
         .executable(name: "tessera", targets: ["tessera"]),
@@ -78,6 +80,8 @@ let package = Package(
         // A prefetch instruction, which Swift does not have.
         .target(name: "CTesseraPrefetch"),
         .target(name: "TesseraStore", dependencies: ["TesseraLayout", "Locking", "CTesseraPrefetch"]),
+        // Tiles of stored layouts: their manifest, revision and JSON, over the store's queries.
+        .target(name: "TesseraTiles", dependencies: ["TesseraStore", "TesseraLayout", "Locking"]),
         // The in-memory backend, for tests: the store's conformance suite
         // runs on it, and users' tests open stores with it.
         .target(name: "TesseraStoreTesting", dependencies: ["TesseraStore", "TesseraLayout", "Locking"]),
@@ -114,6 +118,7 @@ let package = Package(
             name: "tessera",
             dependencies: [
                 "TesseraLayout",
+                "TesseraTiles",
                 "TesseraStore",
                 "TesseraSQLite",
                 "SQLiteToolkit",
@@ -131,6 +136,7 @@ let package = Package(
             dependencies: [
                 "Locking",
                 "TesseraLayout",
+                "TesseraTiles",
                 "TesseraStore",
                 "TesseraGzip",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -183,6 +189,7 @@ let package = Package(
             name: "tessera-bench",
             dependencies: [
                 "TesseraLayout",
+                "TesseraTiles",
                 "TesseraStore",
                 "TesseraSQLite",
                 "SQLiteToolkit",
@@ -214,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "TesseraStoreTests",
             dependencies: [
-                "TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraStoreTesting", "TesseraInMemory", "TesseraLayout",
+                "TesseraStore", "TesseraTiles", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraStoreTesting", "TesseraInMemory", "TesseraLayout",
                 "TesseraTestSupport", "Locking",
                 // The column tiles' decoder, against their encoder.
                 "TesseraClient", "TesseraGzip",
@@ -241,7 +248,7 @@ let package = Package(
                 // `tessera-bench` for its binary: the server's benchmarks run.
                 "tessera", "tessera-server", "tessera-bench", "TesseraHummingbird", "TesseraServerSupport", "TesseraSQLite", "SQLiteToolkit", "TesseraGzip",
                 "TesseraViewer",
-                "TesseraClient", "TesseraStore", "TesseraLayout", "TesseraTestSupport", "Locking",
+                "TesseraClient", "TesseraStore", "TesseraTiles", "TesseraLayout", "TesseraTestSupport", "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

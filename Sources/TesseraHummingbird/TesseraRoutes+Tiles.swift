@@ -3,6 +3,7 @@ import Locking
 import TesseraGzip
 import TesseraLayout
 import TesseraStore
+import TesseraTiles
 
 /// The tile routes (<doc:HTTPAPI#Tiles>): a manifest a CDN revalidates, and tiles
 /// under revisioned URLs it keeps for a year. Both take `direction=rtl`

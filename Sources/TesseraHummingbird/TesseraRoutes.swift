@@ -2,6 +2,7 @@ import Hummingbird
 import Metrics
 import TesseraLayout
 import TesseraStore
+import TesseraTiles
 
 /// The routes of the layout cache's HTTP API (<doc:HTTPAPI>),
 /// to mount on a Hummingbird router over a store the app opened:

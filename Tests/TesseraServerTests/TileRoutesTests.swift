@@ -5,6 +5,7 @@ import Testing
 import TesseraGzip
 import TesseraLayout
 import TesseraStore
+import TesseraTiles
 
 /// The tile routes (the HTTP API article): a manifest a CDN revalidates, immutable
 /// tiles under revisioned URLs, strong ETags, gzip, and the refusals.

@@ -2,6 +2,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+import TesseraTiles
 
 /// Names that differ only in Unicode normalization are one name: every entry
 /// of the library files and finds a spec under the name's NFC bytes, so the

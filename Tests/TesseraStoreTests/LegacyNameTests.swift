@@ -1,6 +1,7 @@
 import Testing
 import TesseraLayout
 @testable import TesseraStore
+import TesseraTiles
 
 /// A store written before names were normalized may hold a name in another
 /// form than NFC, or two specs under equivalent names. Opening it for

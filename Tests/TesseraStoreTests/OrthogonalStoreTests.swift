@@ -2,6 +2,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+import TesseraTiles
 
 /// Orthogonal sections (carousels) in a store: stored like other sections
 /// with their content length, found through the cached directory and

@@ -5,6 +5,7 @@ import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraClient
 @testable import TesseraStore
+import TesseraTiles
 
 /// Column tiles (`…/revisions/{R}/columns/{index}`): the one encoder's text,
 /// and the client's decoder giving the JSON tile's elements back, bit for bit.

@@ -3,6 +3,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+@testable import TesseraTiles
 
 /// Tiles of stored layouts (the HTTP API article, the tile routes): bands along
 /// the scroll axis, whole carousels, unpinned, with what a client needs to

@@ -15,7 +15,7 @@ extension LayoutStore {
     /// - Throws: `conflict` for a name the store holds more than one spec
     ///   under (stored before names were normalized): no request may be
     ///   answered with the frames of a spec it did not mean.
-    func specName(_ name: String) throws -> String {
+    package func specName(_ name: String) throws -> String {
         let name = Spec.normalizedName(name)
         if holdsEquivalentSpecs(name) {
             throw StoreError(

@@ -1,4 +1,3 @@
-import Locking
 import Synchronization
 import TesseraLayout
 
@@ -17,9 +16,9 @@ final class CachedLayout: Sendable {
     private let starts: [Double]
     /// The verified frames of its groups that queries met lately, charged to its entry in the ``StoreCache``.
     let frames: FrameSlots
-    /// The layout's tile revision once a tile read hashed it (``TileRevision``):
-    /// a directory is one revision of one layout's rows, so it never changes.
-    let tileRevision = Locked<String?>(nil)
+    /// A hash derived from it once (``WholeLayout/derivedHash(_:)``, the
+    /// tile revision), or 0: a directory never changes, so neither does it.
+    let derivedHash = Atomic<UInt64>(0)
     /// Its node in the ``StoreCache`` once cached, or -1: a hint, checked
     /// against the key under the cache's lock (a fill finds it without a hash).
     let cacheSlot = Atomic<Int>(-1)

@@ -95,7 +95,7 @@ extension LayoutStore {
 
 /// What ``LayoutStore/freshLayout(name:crossExtent:compute:_:)`` read: a
 /// query's value, or why the layout was left missing.
-enum Fresh<T: Sendable>: Sendable {
+package enum Fresh<T: Sendable>: Sendable {
     case found(T, computed: Bool)
     case missing(MissingLayout)
 }

@@ -2,6 +2,7 @@ import TesseraGzip
 import TesseraLayout
 import TesseraSQLite
 import TesseraStore
+import TesseraTiles
 
 /// The tile routes' figures from a SQLite store, in process: a staggered
 /// feed of `count` items (2 columns, aspect ratios at random, a pinned

@@ -3,6 +3,7 @@ import TesseraCommandSupport
 import TesseraGzip
 import TesseraLayout
 import TesseraStore
+import TesseraTiles
 
 /// `tessera export --tiles DIR`: a layout's tile manifest and every tile as
 /// files at the paths of the HTTP routes, byte for byte the server's

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStore
 
 /// A layout's tile manifest (the HTTP API article, `GET …/layouts/{extent}/tiles`):
 /// its current tile revision, how it is cut into tiles, and its size.
@@ -44,7 +45,7 @@ public struct LayoutTile: Sendable {
 
 /// What a tile read found: the value, from the fresh layout (`computed`
 /// when this read computed it first), or the layout missing or stale as
-/// the ``ComputePolicy`` left it.
+/// the `ComputePolicy` left it.
 public enum TileResult<Value: Sendable>: Sendable {
     /// The value, from the fresh layout; `computed` when this read computed it first.
     case found(Value, computed: Bool)
@@ -52,7 +53,7 @@ public enum TileResult<Value: Sendable>: Sendable {
     case missing(MissingLayout)
 }
 
-/// The cause of a `notFound` ``StoreError`` for a tile of a revision that is
+/// The cause of a `notFound` `StoreError` for a tile of a revision that is
 /// not the layout's current one.
 public struct StaleTileRevision: Error, Sendable, Hashable {
     /// The revision the request named.
@@ -70,11 +71,11 @@ extension LayoutStore {
     /// let tile = try await store.tile(name: "home", crossExtent: 390, revision: manifest.revision, index: 0)
     /// ```
     ///
-    /// - Throws: ``StoreError`` as ``query(_:name:crossExtent:direction:offsets:maximumElements:compute:)``.
+    /// - Throws: `StoreError` as `LayoutStore.query(_:name:crossExtent:direction:offsets:maximumElements:compute:)`.
     public func tileManifest(name: String, crossExtent: Double, compute policy: ComputePolicy = .always) async throws -> TileResult<TileManifest> {
         let name = try specName(name)
-        let result = try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) { reader in
-            try self.tiled(reader).manifest
+        let result = try await readWholeLayout(name: name, crossExtent: crossExtent, compute: policy) { whole in
+            Tiled(whole).manifest
         }
         return TileResult(result)
     }
@@ -83,18 +84,18 @@ extension LayoutStore {
     /// `crossExtent`, in `direction` (the band in the answer's coordinates),
     /// carousels scrolled by `offsets`; all of it from one snapshot.
     ///
-    /// - Throws: ``StoreError`` `notFound` when `revision` is not the
+    /// - Throws: `StoreError` `notFound` when `revision` is not the
     ///   layout's current one (a ``StaleTileRevision`` cause that names
     ///   it), or `index` is not below the tile count; `tooLarge` for a tile
     ///   of more than `maximumElements` elements; as
-    ///   ``query(_:name:crossExtent:direction:offsets:maximumElements:compute:)``.
+    ///   `LayoutStore.query(_:name:crossExtent:direction:offsets:maximumElements:compute:)`.
     public func tile(
         name: String, crossExtent: Double, revision: String, index: Int, direction: LayoutDirection = .leftToRight,
         offsets: OrthogonalOffsets = .none, maximumElements: Int? = nil, compute policy: ComputePolicy = .always
     ) async throws -> TileResult<LayoutTile> {
         let name = try specName(name)
-        let result = try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) { reader in
-            let tiled = try self.tiled(reader)
+        let result = try await readWholeLayout(name: name, crossExtent: crossExtent, compute: policy) { whole in
+            let tiled = Tiled(whole)
             let manifest = tiled.manifest
             guard manifest.revision == revision else {
                 throw StoreError(
@@ -108,42 +109,35 @@ extension LayoutStore {
                         + "tile\(manifest.tileCount == 1 ? "" : "s") (0 to \(manifest.tileCount - 1)), no tile \(index)",
                     spec: name, crossExtent: crossExtent)
             }
-            return try Self.tile(index, of: tiled, direction: direction, offsets: offsets, maximumElements: maximumElements)
+            return try tiled.tile(index, direction: direction, offsets: offsets, maximumElements: maximumElements)
         }
         return TileResult(result)
     }
+}
 
-    /// A layout read for tiles: its reader over the whole cached directory
-    /// (loaded now when the cache has none), its cut and its manifest.
-    private func tiled(_ reader: LayoutReader) throws -> (reader: LayoutReader, directory: CachedLayout, tiles: TileGeometry, manifest: TileManifest) {
-        var reader = reader
-        if reader.cache == nil {
-            let loaded = try loadDirectory(of: reader.record, storage: reader.storage)
-            cache.insert(loaded, for: reader.record.cacheKey)
-            reader = reader.with(cached: loaded)
-        }
-        guard let directory = reader.cache else { throw StoreError(.internal, "a tile read without the layout's directory") }
-        let tiles = TileGeometry(layout: reader.layout, overhang: reader.record.overhang)
-        let revision = TileRevision.of(directory, layout: reader.layout, tiles: tiles)
-        return (reader, directory, tiles, TileManifest(layout: reader.layout, revision: revision, tileLength: tiles.length, tileCount: tiles.count))
+/// A layout read whole for tiles: how it is cut, and its manifest.
+private struct Tiled {
+    let whole: WholeLayout
+    let tiles: TileGeometry
+    let manifest: TileManifest
+
+    init(_ whole: WholeLayout) {
+        self.whole = whole
+        tiles = TileGeometry(layout: whole.layout, overhang: whole.overhang)
+        let revision = TileRevision.of(whole, tiles: tiles)
+        manifest = TileManifest(layout: whole.layout, revision: revision, tileLength: tiles.length, tileCount: tiles.count)
     }
 
-    private static func tile(
-        _ index: Int, of tiled: (reader: LayoutReader, directory: CachedLayout, tiles: TileGeometry, manifest: TileManifest),
-        direction: LayoutDirection, offsets: OrthogonalOffsets, maximumElements: Int?
-    ) throws -> LayoutTile {
-        let layout = tiled.reader.layout
-        let rect = tiled.tiles.rect(index)
-        let answer = try answer(
-            .rect(rect), reader: tiled.reader, direction: direction, offsets: offsets,
-            limit: maximumElements.map { AnswerLimit(limit: $0, layout: layout) }
-        )
+    func tile(_ index: Int, direction: LayoutDirection, offsets: OrthogonalOffsets, maximumElements: Int?) throws -> LayoutTile {
+        let layout = whole.layout
+        let rect = tiles.rect(index)
+        let answer = try whole.answer(rect, direction: direction, offsets: offsets, maximumElements: maximumElements)
         // The band left to right (the stored frames'), along the scroll axis.
         let stored = direction == .rightToLeft ? Mirror(contentSize: layout.contentSize)(rect) : rect
         let band = layout.axis.localFrame(stored)
         var pinning: [SectionPinning] = []
-        let margin = tiled.reader.record.overhang + tiled.tiles.length
-        for section in tiled.directory.sections(from: band.scroll - margin, through: band.scrollEnd + margin) {
+        let margin = whole.overhang + tiles.length
+        for section in whole.sections(from: band.scroll - margin, through: band.scrollEnd + margin) {
             let geometry = section.geometry
             guard let cells = geometry.absoluteCellSpan, geometry.header?.pinned == true || geometry.footer?.pinned == true else { continue }
             // Where its header and footer can be, pinned or not.
@@ -161,7 +155,7 @@ extension LayoutStore {
             ))
         }
         return LayoutTile(
-            manifest: tiled.manifest, index: index, direction: direction, elements: answer.elements, orthogonal: answer.orthogonal, pinning: pinning
+            manifest: manifest, index: index, direction: direction, elements: answer.elements, orthogonal: answer.orthogonal, pinning: pinning
         )
     }
 }

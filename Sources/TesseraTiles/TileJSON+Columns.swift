@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStore
 
 /// The column tile (`…/revisions/{R}/columns/{index}`): the same elements
 /// and pinning data as ``TileJSON/tile(_:)``, the elements written as

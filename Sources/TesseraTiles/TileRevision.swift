@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStore
 
 /// A layout's tile revision: a hash of what its tiles are cut from (every
 /// section's geometry, every cell group's frames checksum, the layout's
@@ -13,16 +14,18 @@ enum TileRevision {
     static let format: UInt64 = 1
 
     /// 16 lowercase hex digits.
-    static func of(_ directory: CachedLayout, layout: StoredLayout, tiles: TileGeometry) -> String {
-        if let known = directory.tileRevision.withLock({ $0 }) { return known }
-        let revision = hash(directory, layout: layout, tiles: tiles)
-        directory.tileRevision.withLock { $0 = revision }
-        return revision
+    static func of(_ whole: WholeLayout, tiles: TileGeometry) -> String {
+        let hash = whole.derivedHash { Self.hash($0, tiles: tiles) }
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for shift in stride(from: 60, through: 0, by: -4) { text.append(digits[Int((hash >> UInt64(shift)) & 0xF)]) }
+        return String(decoding: text, as: UTF8.self)
     }
 
-    private static func hash(_ directory: CachedLayout, layout: StoredLayout, tiles: TileGeometry) -> String {
+    private static func hash(_ whole: WholeLayout, tiles: TileGeometry) -> UInt64 {
+        let layout = whole.layout
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(64 + directory.sections.count * 120 + layout.cellCount / FrameBlob.framesPerGroup * 16)
+        bytes.reserveCapacity(64 + whole.sections.count * 120 + layout.cellCount / FrameBlob.framesPerGroup * 16)
         func put(_ value: UInt64) {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
@@ -33,7 +36,7 @@ enum TileRevision {
         put(layout.crossExtent)
         put(layout.contentLength)
         put(tiles.length)
-        for (position, section) in directory.sections.enumerated() {
+        for (position, section) in whole.sections.enumerated() {
             let geometry = section.geometry
             put(geometry.index)
             put(geometry.start)
@@ -50,16 +53,12 @@ enum TileRevision {
             put(geometry.cellSpan?.lowerBound ?? .nan)
             put(geometry.cellSpan?.upperBound ?? .nan)
             put(geometry.orthogonalContentLength ?? .nan)
-            let ordinals = directory.groups.ordinals(ofSection: position)
-            for ordinal in ordinals {
-                put(SectionGroups.firstItem(at: ordinal - ordinals.lowerBound))
-                put(UInt64(bitPattern: directory.groups.checksums[ordinal]))
+            whole.forEachGroup(ofSection: position) { firstItem, checksum in
+                put(firstItem)
+                put(UInt64(bitPattern: checksum))
             }
         }
-        let hash = UInt64(bitPattern: Checksum.of(bytes))
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for shift in stride(from: 60, through: 0, by: -4) { text.append(digits[Int((hash >> UInt64(shift)) & 0xF)]) }
-        return String(decoding: text, as: UTF8.self)
+        // 0 stands for "not yet derived" beside the directory: a hash of 0 is made again each time.
+        return UInt64(bitPattern: Checksum.of(bytes))
     }
 }

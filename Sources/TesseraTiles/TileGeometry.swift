@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStore
 
 /// How a layout is cut into tiles: bands of ``length`` points along the
 /// scroll axis, the whole cross extent each (the HTTP API article, the tile routes).

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStore
 
 /// The JSON of the tile routes (the HTTP API article), one writer for the server
 /// and `tessera export --tiles`, so their bytes are the same. Elements are

@@ -1,0 +1,70 @@
+import TesseraLayout
+
+/// A fresh layout read with its whole directory, for what is built over the
+/// store's queries (tiles): its sections and groups, and rect answers from
+/// the same snapshot.
+package struct WholeLayout {
+    fileprivate let reader: LayoutReader
+    fileprivate let directory: CachedLayout
+
+    package var layout: StoredLayout { reader.layout }
+
+    /// How far any element reaches past its section's scroll-axis range.
+    package var overhang: Double { reader.record.overhang }
+
+    /// Every section, in order.
+    package var sections: [SectionRecord] { directory.sections }
+
+    /// The non-empty sections whose scroll-axis range meets [low, high], in order.
+    package func sections(from low: Double, through high: Double) -> [SectionRecord] {
+        directory.sections(from: low, through: high)
+    }
+
+    /// Visits the first item and frames checksum of each cell group of the
+    /// section at `position` in ``sections``, in item order.
+    package func forEachGroup(ofSection position: Int, _ body: (_ firstItem: Int, _ checksum: Int64) -> Void) {
+        let ordinals = directory.groups.ordinals(ofSection: position)
+        for ordinal in ordinals {
+            body(SectionGroups.firstItem(at: ordinal - ordinals.lowerBound), directory.groups.checksums[ordinal])
+        }
+    }
+
+    /// What ``LayoutStore/answer(_:name:crossExtent:direction:offsets:computeIfMissing:)``
+    /// gives for `rect`; `tooLarge` past `maximumElements`.
+    package func answer(_ rect: Rect, direction: LayoutDirection, offsets: OrthogonalOffsets, maximumElements: Int?) throws -> LayoutAnswer {
+        try LayoutStore.answer(
+            .rect(rect), reader: reader, direction: direction, offsets: offsets,
+            limit: maximumElements.map { AnswerLimit(limit: $0, layout: layout) }
+        )
+    }
+
+    /// A hash of the directory that `make` derives, made once per directory
+    /// (which never changes) and kept with it.
+    package func derivedHash(_ make: (WholeLayout) -> UInt64) -> UInt64 {
+        let known = directory.derivedHash.load(ordering: .acquiring)
+        if known != 0 { return known }
+        let hash = make(self)
+        directory.derivedHash.store(hash, ordering: .releasing)
+        return hash
+    }
+}
+
+extension LayoutStore {
+    /// `body` on the whole fresh layout of `name` (the canonical name) at
+    /// `crossExtent` in one read, its directory loaded now when the cache
+    /// has none, the layout computed first as `policy` says.
+    package func readWholeLayout<T: Sendable>(
+        name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (WholeLayout) throws -> T
+    ) async throws -> Fresh<T> {
+        try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) { reader in
+            var reader = reader
+            if reader.cache == nil {
+                let loaded = try self.loadDirectory(of: reader.record, storage: reader.storage)
+                self.cache.insert(loaded, for: reader.record.cacheKey)
+                reader = reader.with(cached: loaded)
+            }
+            guard let directory = reader.cache else { throw StoreError(.internal, "a whole layout read without its directory") }
+            return try body(WholeLayout(reader: reader, directory: directory))
+        }
+    }
+}
