@@ -1,3 +1,4 @@
+import Locking
 import TesseraLayout
 import TesseraStore
 
@@ -74,10 +75,9 @@ extension LayoutStore {
     /// - Throws: `StoreError` as `LayoutStore.query(_:name:crossExtent:direction:offsets:maximumElements:compute:)`.
     public func tileManifest(name: String, crossExtent: Double, compute policy: ComputePolicy = .always) async throws -> TileResult<TileManifest> {
         let name = try specName(name)
-        let result = try await readWholeLayout(name: name, crossExtent: crossExtent, compute: policy) { whole in
+        return try await tiled(name: name, crossExtent: crossExtent, compute: policy) { whole in
             Tiled(whole).manifest
         }
-        return TileResult(result)
     }
 
     /// Tile `index` of revision `revision` of the layout of `name` at
@@ -94,7 +94,7 @@ extension LayoutStore {
         offsets: OrthogonalOffsets = .none, maximumElements: Int? = nil, compute policy: ComputePolicy = .always
     ) async throws -> TileResult<LayoutTile> {
         let name = try specName(name)
-        let result = try await readWholeLayout(name: name, crossExtent: crossExtent, compute: policy) { whole in
+        return try await tiled(name: name, crossExtent: crossExtent, compute: policy) { whole in
             let tiled = Tiled(whole)
             let manifest = tiled.manifest
             guard manifest.revision == revision else {
@@ -111,7 +111,23 @@ extension LayoutStore {
             }
             return try tiled.tile(index, direction: direction, offsets: offsets, maximumElements: maximumElements)
         }
-        return TileResult(result)
+    }
+
+    /// `body`'s value on the whole fresh layout (its last run's), or why it is missing.
+    private func tiled<T: Sendable>(
+        name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (WholeLayout) throws -> T
+    ) async throws -> TileResult<T> {
+        let value = Locked<T?>(nil)
+        switch try await readWholeLayout(name: name, crossExtent: crossExtent, compute: policy, { whole in
+            let made = try body(whole)
+            value.withLock { $0 = made }
+        }) {
+        case .found(_, let computed):
+            guard let made = value.withLock({ $0 }) else { throw StoreError(.internal, "a tile read that found its layout ran nothing") }
+            return .found(made, computed: computed)
+        case .missing(let missing):
+            return .missing(missing)
+        }
     }
 }
 
@@ -157,14 +173,5 @@ private struct Tiled {
         return LayoutTile(
             manifest: manifest, index: index, direction: direction, elements: answer.elements, orthogonal: answer.orthogonal, pinning: pinning
         )
-    }
-}
-
-extension TileResult {
-    init(_ fresh: Fresh<Value>) {
-        switch fresh {
-        case .found(let value, let computed): self = .found(value, computed: computed)
-        case .missing(let missing): self = .missing(missing)
-        }
     }
 }

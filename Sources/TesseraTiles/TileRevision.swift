@@ -16,10 +16,14 @@ enum TileRevision {
     /// 16 lowercase hex digits.
     static func of(_ whole: WholeLayout, tiles: TileGeometry) -> String {
         let hash = whole.derivedHash { Self.hash($0, tiles: tiles) }
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for shift in stride(from: 60, through: 0, by: -4) { text.append(digits[Int((hash >> UInt64(shift)) & 0xF)]) }
-        return String(decoding: text, as: UTF8.self)
+        // Written in place: every tile read names its revision.
+        return String(unsafeUninitializedCapacity: 16) { text in
+            for index in 0..<16 {
+                let digit = UInt8(truncatingIfNeeded: hash >> UInt64(60 - 4 * index)) & 0xF
+                text[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+            }
+            return 16
+        }
     }
 
     private static func hash(_ whole: WholeLayout, tiles: TileGeometry) -> UInt64 {

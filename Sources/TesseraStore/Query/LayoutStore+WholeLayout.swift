@@ -52,10 +52,12 @@ package struct WholeLayout {
 extension LayoutStore {
     /// `body` on the whole fresh layout of `name` (the canonical name) at
     /// `crossExtent` in one read, its directory loaded now when the cache
-    /// has none, the layout computed first as `policy` says.
-    package func readWholeLayout<T: Sendable>(
-        name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (WholeLayout) throws -> T
-    ) async throws -> Fresh<T> {
+    /// has none, the layout computed first as `policy` says. Not generic: a
+    /// generic call from another module would run unspecialized. `body`
+    /// may run more than once (see ``StorageBackend``); it keeps its last value.
+    package func readWholeLayout(
+        name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (WholeLayout) throws -> Void
+    ) async throws -> Fresh<Void> {
         try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) { reader in
             var reader = reader
             if reader.cache == nil {
