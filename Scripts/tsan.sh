@@ -35,7 +35,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-filter=${TSAN_FILTER:-'DatabasePoolTests|DatabasePoolWaitingTests|AsyncGateTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests|StoreSlotTests|ListingTests|EquivalentNameStoreTests|StoreCacheTests|FrameCarryTests|BatchWorkersTests|BatchChannelTests|MergeTests'}
+filter=${TSAN_FILTER:-'DatabasePoolTests|DatabasePoolWaitingTests|AsyncGateTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests|StoreSlotTests|ListingTests|EquivalentNameStoreTests|StoreCacheTests|FrameCarryTests|BatchWorkersTests|BatchChannelTests|MergeTests|TileTests'}
 mkdir -p .build-tsan
 log=.build-tsan/tsan.log
 start=$(date +%s)
