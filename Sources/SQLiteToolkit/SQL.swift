@@ -13,12 +13,13 @@ package final class SQL: Sendable {
 
 extension Connection {
     /// The compiled statement for `sql`, handed out reset with its bindings
-    /// cleared (see `cachedStatement(_:)` for text keys).
-    package func cachedStatement(_ sql: SQL) throws -> Statement {
+    /// cleared (see `cachedStatement(_:)` for text keys), or left as they
+    /// were when `bindsAll`: a caller that binds every parameter each time.
+    package func cachedStatement(_ sql: SQL, bindsAll: Bool = false) throws -> Statement {
         let key = ObjectIdentifier(sql)
         if let statement = identityCache[key] {
             statement.reset()
-            statement.clearBindings()
+            if !bindsAll { statement.clearBindings() }
             return statement
         }
         let statement = try cachedStatement(sql.text)

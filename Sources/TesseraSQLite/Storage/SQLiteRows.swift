@@ -96,14 +96,16 @@ final class SQLiteRows: RowWriter {
     /// Behind the package's lock, which ThreadSanitizer sees through (see `Locked`).
     private static let prepared = Locked<[UInt64: Prepared]>([:])
 
-    private func statement(_ shape: UInt64, positions: @autoclosure () -> [Int] = [], _ make: () -> String) throws -> (Statement, [Int]) {
+    private func statement(
+        _ shape: UInt64, positions: @autoclosure () -> [Int] = [], bindsAll: Bool = false, _ make: () -> String
+    ) throws -> (Statement, [Int]) {
         let prepared = Self.prepared.withLock { cache in
             if let prepared = cache[shape] { return prepared }
             let prepared = Prepared(sql: SQL(make()), positions: positions())
             cache[shape] = prepared
             return prepared
         }
-        return (try connection.cachedStatement(prepared.sql), prepared.positions)
+        return (try connection.cachedStatement(prepared.sql, bindsAll: bindsAll), prepared.positions)
     }
 
     private static let groupsFrom = "cell_group_directory AS d LEFT JOIN cell_groups AS g ON g.id = d.group_id"
@@ -248,7 +250,8 @@ final class SQLiteRows: RowWriter {
             }
             return
         }
-        let (statement, positions) = try statement(Self.shape(table, 0, range), positions: Self.positions(table, range)) {
+        // A scan binds its range's values and its limit: every parameter.
+        let (statement, positions) = try statement(Self.shape(table, 0, range), positions: Self.positions(table, range), bindsAll: true) {
             Self.scanSQL(table, range)
         }
         let limit = try Self.bind(range, to: statement)

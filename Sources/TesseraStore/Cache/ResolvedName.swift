@@ -63,7 +63,10 @@ package struct ResolvedName: Hashable, Sendable {
         // than `Hasher` on every warm query, and the table hashes this word
         // with its own seed. Only names of stored layouts are ever cached.
         var word = tag.mixed(into: 0xCBF2_9CE4_8422_2325 ^ crossExtent.bitPattern)
-        for byte in name.utf8 { word = (word ^ UInt64(byte)) &* fnvPrime }
+        var utf8 = name
+        utf8.withUTF8 { bytes in
+            for byte in bytes { word = (word ^ UInt64(byte)) &* fnvPrime }
+        }
         self.tag = tag
         self.name = name
         self.crossExtent = crossExtent
