@@ -25,9 +25,7 @@ extension LayoutStore {
         }
         let rows = record.layout.sectionCount + record.layout.cellCount / FrameBlob.framesPerGroup + record.layout.sectionCount
         guard rows > Self.inlineDirectoryRows, !loadsDirectoriesInline else {
-            let loaded = try loadDirectory(of: record, storage: storage)
-            cache.insert(loaded, for: key)
-            return (loaded, false)
+            return (try loadDirectory(of: record, storage: storage), false)
         }
         loadInBackground(record: record, key: key)
         return (nil, false)
@@ -49,16 +47,17 @@ extension LayoutStore {
             // revision's, and are cached under that revision's key instead.
             _ = try? await AsyncGate.$yields.withValue(true) { try await readAsync { storage in
                 guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
-                let loaded = try self.loadDirectory(of: current, storage: storage)
-                self.cache.insert(loaded, for: current.cacheKey)
+                _ = try self.loadDirectory(of: current, storage: storage)
             } }
         }
     }
 
     /// A layout's sections and groups, read in the caller's snapshot (see
-    /// ``directory(of:storage:location:)``).
+    /// ``directory(of:storage:location:)``) and put in the shared cache.
     func loadDirectory(of record: LayoutRecord, storage: RowSnapshot) throws -> CachedLayout {
-        try Self.directory(of: record, storage: storage, location: location)
+        let loaded = try Self.directory(of: record, storage: storage, location: location)
+        cache.insert(loaded, for: record.cacheKey)
+        return loaded
     }
 
     /// A layout's sections and groups, read in the caller's snapshot. Every

@@ -23,7 +23,6 @@ extension LayoutStore {
                 // The indexes' answer could not be proven complete: answer
                 // from the whole directory, every row verified, none missing.
                 let loaded = try loadDirectory(of: record, storage: storage)
-                cache.insert(loaded, for: record.cacheKey)
                 return (try body(LayoutReader(record: record, storage: storage, store: self, cached: loaded)), directory.hit)
             }
         } catch let error as StoreError {

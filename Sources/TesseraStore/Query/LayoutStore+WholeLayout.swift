@@ -59,14 +59,8 @@ extension LayoutStore {
         name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (WholeLayout) throws -> Void
     ) async throws -> Fresh<Void> {
         try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) { reader in
-            var reader = reader
-            if reader.cache == nil {
-                let loaded = try self.loadDirectory(of: reader.record, storage: reader.storage)
-                self.cache.insert(loaded, for: reader.record.cacheKey)
-                reader = reader.with(cached: loaded)
-            }
-            guard let directory = reader.cache else { throw StoreError(.internal, "a whole layout read without its directory") }
-            return try body(WholeLayout(reader: reader, directory: directory))
+            let directory = try reader.cache ?? self.loadDirectory(of: reader.record, storage: reader.storage)
+            return try body(WholeLayout(reader: reader.with(cached: directory), directory: directory))
         }
     }
 }
