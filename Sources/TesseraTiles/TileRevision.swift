@@ -15,15 +15,7 @@ enum TileRevision {
 
     /// 16 lowercase hex digits.
     static func of(_ whole: WholeLayout, tiles: TileGeometry) -> String {
-        let hash = whole.derivedHash { Self.hash($0, tiles: tiles) }
-        // Written in place: every tile read names its revision.
-        return String(unsafeUninitializedCapacity: 16) { text in
-            for index in 0..<16 {
-                let digit = UInt8(truncatingIfNeeded: hash >> UInt64(60 - 4 * index)) & 0xF
-                text[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-            }
-            return 16
-        }
+        whole.derivedHash { Self.hash($0, tiles: tiles) }.paddedHex
     }
 
     private static func hash(_ whole: WholeLayout, tiles: TileGeometry) -> UInt64 {

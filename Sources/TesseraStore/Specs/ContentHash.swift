@@ -46,11 +46,6 @@ struct ContentHasher {
 
     var hex: String {
         let mixedHigh = high ^ length &* 0x9E37_79B9_7F4A_7C15
-        return hex(mixedHigh) + hex(low)
-    }
-
-    private func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        return mixedHigh.paddedHex + low.paddedHex
     }
 }
