@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TesseraSQLite", targets: ["TesseraSQLite"]),
         // A stored layout cut into immutable tiles, for CDNs and clients.
         .library(name: "TesseraTiles", targets: ["TesseraTiles"]),
+        .library(name: "TesseraPrecompute", targets: ["TesseraPrecompute"]),
         // A store in memory for users' tests: no file, the same rules.
         .library(name: "TesseraStoreTesting", targets: ["TesseraStoreTesting"]),
         .executable(name: "tessera", targets: ["tessera"]),
@@ -82,6 +83,9 @@ let package = Package(
         .target(name: "TesseraStore", dependencies: ["TesseraLayout", "Locking", "CTesseraPrefetch"]),
         // Tiles of stored layouts: their manifest, revision and JSON, over the store's queries.
         .target(name: "TesseraTiles", dependencies: ["TesseraStore", "TesseraLayout", "Locking"]),
+        // Precompute at fleet scale over the store's writes: batches of specs
+        // through workers and one writer, shards of a spec list, merges of stores.
+        .target(name: "TesseraPrecompute", dependencies: ["TesseraStore", "TesseraLayout", "Locking"]),
         // The in-memory backend, for tests: the store's conformance suite
         // runs on it, and users' tests open stores with it.
         .target(name: "TesseraStoreTesting", dependencies: ["TesseraStore", "TesseraLayout", "Locking"]),
@@ -119,6 +123,7 @@ let package = Package(
             dependencies: [
                 "TesseraLayout",
                 "TesseraTiles",
+                "TesseraPrecompute",
                 "TesseraStore",
                 "TesseraSQLite",
                 "SQLiteToolkit",
@@ -190,6 +195,7 @@ let package = Package(
             dependencies: [
                 "TesseraLayout",
                 "TesseraTiles",
+                "TesseraPrecompute",
                 "TesseraStore",
                 "TesseraSQLite",
                 "SQLiteToolkit",
@@ -221,7 +227,7 @@ let package = Package(
         .testTarget(
             name: "TesseraStoreTests",
             dependencies: [
-                "TesseraStore", "TesseraTiles", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraStoreTesting", "TesseraInMemory", "TesseraLayout",
+                "TesseraStore", "TesseraTiles", "TesseraPrecompute", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraStoreTesting", "TesseraInMemory", "TesseraLayout",
                 "TesseraTestSupport", "Locking",
                 // The column tiles' decoder, against their encoder.
                 "TesseraClient", "TesseraGzip",
@@ -230,12 +236,12 @@ let package = Package(
         // The product as a user's tests use it: public API only.
         .testTarget(name: "TesseraStoreTestingTests", dependencies: ["TesseraStoreTesting", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
         .testTarget(
-            name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "SQLiteToolkit", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]
+            name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "SQLiteToolkit", "TesseraStore", "TesseraPrecompute", "TesseraLayout", "TesseraTestSupport"]
         ),
         .testTarget(
             name: "TesseraCLITests",
             dependencies: [
-                "tessera", "TesseraCommandSupport", "TesseraLayout", "TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraBackends",
+                "tessera", "TesseraCommandSupport", "TesseraLayout", "TesseraStore", "TesseraPrecompute", "TesseraSQLite", "SQLiteToolkit", "TesseraBackends",
                 "TesseraTestSupport", "Locking",
             ]
         ),
@@ -248,7 +254,7 @@ let package = Package(
                 // `tessera-bench` for its binary: the server's benchmarks run.
                 "tessera", "tessera-server", "tessera-bench", "TesseraHummingbird", "TesseraServerSupport", "TesseraSQLite", "SQLiteToolkit", "TesseraGzip",
                 "TesseraViewer",
-                "TesseraClient", "TesseraStore", "TesseraTiles", "TesseraLayout", "TesseraTestSupport", "Locking",
+                "TesseraClient", "TesseraStore", "TesseraTiles", "TesseraPrecompute", "TesseraLayout", "TesseraTestSupport", "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

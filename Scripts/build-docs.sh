@@ -6,7 +6,7 @@
 # Usage: Scripts/build-docs.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-targets=(TesseraLayout TesseraClient TesseraStore TesseraTiles TesseraSQLite TesseraPostgres TesseraHummingbird)
+targets=(TesseraLayout TesseraClient TesseraStore TesseraTiles TesseraPrecompute TesseraSQLite TesseraPostgres TesseraHummingbird)
 # One invocation for every catalog: the symbol graphs come from one build.
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT

@@ -11,7 +11,7 @@ import TesseraTestSupport
 /// the three recipes make answer alike.
 @Suite("Precomputing at fleet scale: the article's recipes, run", .timeLimit(.minutes(5)))
 struct FleetArticleTests {
-    static let article = ReadmeTests.document("Sources/TesseraStore/TesseraStore.docc/PrecomputingAtFleetScale.md")
+    static let article = ReadmeTests.document("Sources/TesseraPrecompute/TesseraPrecompute.docc/PrecomputingAtFleetScale.md")
     static let articleURL = "postgres://tessera@db.internal/feeds"
 
     /// Runs `block` with bash in `folder`, the built `tessera` first on PATH; its status and output.

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraStore
+import TesseraPrecompute
 import Testing
 import TesseraLayout
 import TesseraSQLite

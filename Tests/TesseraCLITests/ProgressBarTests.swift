@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TesseraStore
+import TesseraPrecompute
 @testable import tessera
 
 @Suite("precompute's progress bar")

@@ -4,6 +4,7 @@ import TesseraLayout
 @testable import TesseraSQLite
 @testable import SQLiteToolkit
 import TesseraStore
+import TesseraPrecompute
 
 @Suite("schema version 3: checksums on every row an answer depends on")
 struct MigrationV3Tests {

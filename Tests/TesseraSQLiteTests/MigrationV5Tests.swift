@@ -4,6 +4,7 @@ import TesseraLayout
 @testable import TesseraSQLite
 @testable import SQLiteToolkit
 import TesseraStore
+import TesseraPrecompute
 
 @Suite("schema version 5: the store's inserts carry their checksums")
 struct MigrationV5Tests {

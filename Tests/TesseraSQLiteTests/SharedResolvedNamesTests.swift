@@ -6,6 +6,7 @@ import TesseraLayout
 @testable import TesseraSQLite
 @testable import SQLiteToolkit
 import TesseraStore
+import TesseraPrecompute
 
 @Suite("SQLite backend: readers of one committed state share resolved layouts")
 struct SharedResolvedNamesTests {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 import TesseraHummingbird
 import TesseraLayout
+import TesseraPrecompute
 
 @Suite("server: read routes answer as the CLI does")
 struct ReadRoutesTests {

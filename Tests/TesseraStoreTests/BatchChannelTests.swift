@@ -1,5 +1,6 @@
 import Testing
 @testable import TesseraStore
+@testable import TesseraPrecompute
 
 /// The hand-off between a batch's stages: items in index order, the room
 /// bounded in count and bytes, the writer's wait with a deadline.

@@ -4,6 +4,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+@testable import TesseraPrecompute
 import TesseraSQLite
 
 /// Many specs per transaction: the same rows as saving them one by one,

@@ -4,6 +4,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+@testable import TesseraPrecompute
 import TesseraTiles
 
 /// A batch on several workers: the store it writes is the one a single

@@ -3,6 +3,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+import TesseraPrecompute
 
 /// A new layout's directory summary made from the rows as they were
 /// written (`DirectoryRecorder`), not read back: it must be, byte for byte,

@@ -3,6 +3,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+import TesseraPrecompute
 
 /// A small layout's directory summary (`DirectorySummary`): read with its
 /// row on a first query, written by every writer, verified whole, damage

@@ -2,6 +2,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+import TesseraPrecompute
 import TesseraTiles
 
 /// Names that differ only in Unicode normalization are one name: every entry

@@ -8,6 +8,7 @@ import Testing
 import TesseraLayout
 import TesseraSQLite
 @testable import TesseraStore
+import TesseraPrecompute
 
 /// The one executor a store runs its blocking work on, handed in by its opener.
 @Suite("store: an injected executor runs the store's blocking work", .timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
 import Testing
 import TesseraLayout
 @testable import TesseraStore
+import TesseraPrecompute
 
 /// Listings of stores with more specs than a read may send statements
 /// (PostgreSQL's reads stop at 256): every layout in one scan.

@@ -4,6 +4,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+@testable import TesseraPrecompute
 import TesseraTiles
 
 /// Shard stores merged into one: the answers of a single run, every row

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 @testable import TesseraStore
+import TesseraPrecompute
 
 /// Every way a name enters a store follows the rule for spec names: a name
 /// to save a spec as, a spec built in Swift, a batch's specs.

@@ -1,6 +1,7 @@
 import Testing
 import TesseraLayout
 @testable import TesseraStore
+import TesseraPrecompute
 
 /// Shards by a stable hash of the name: each name in exactly one shard,
 /// the same in every process, canonically equivalent names together.

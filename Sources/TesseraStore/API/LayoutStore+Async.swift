@@ -175,7 +175,7 @@ extension LayoutStore {
     /// A read that never blocks a cooperative thread (see
     /// `StorageBackend.read(_:on:)`): `body` may run more than once, the
     /// last run's value is the read's.
-    func readAsync<T: Sendable>(_ body: @escaping @Sendable (RowSnapshot) throws -> T) async throws -> T {
+    package func readAsync<T: Sendable>(_ body: @escaping @Sendable (RowSnapshot) throws -> T) async throws -> T {
         let value = Locked<T?>(nil)
         let location = location
         try await backend.read({ rows in
@@ -210,7 +210,7 @@ extension LayoutStore {
 
     /// `body`, an async write, once the write gate lets it through, with a
     /// flag set when the calling task is cancelled.
-    func gatedWrite<T: Sendable>(_ body: (CancellationFlag) async throws -> T) async throws -> T {
+    package func gatedWrite<T: Sendable>(_ body: (CancellationFlag) async throws -> T) async throws -> T {
         let flag = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await writeGate.pass { try await body(flag) }

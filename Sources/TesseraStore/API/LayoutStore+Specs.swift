@@ -87,9 +87,9 @@ extension LayoutStore {
 
     /// A spec ready to be saved: its name, its items files resolved, its
     /// fingerprint, and the extents checked against its axis.
-    struct PreparedSave: Sendable {
-        var name: String
-        var spec: Spec
+    package struct PreparedSave: Sendable {
+        package var name: String
+        package var spec: Spec
         var fingerprint: SpecFingerprint
         /// Each section's stored body, rendered with the fingerprint.
         var bodies: [String]
@@ -97,16 +97,16 @@ extension LayoutStore {
     }
 
     /// What a save did inside its write.
-    struct SaveOutcome {
-        var result: SaveResult
+    package struct SaveOutcome {
+        package var result: SaveResult
         /// Nothing was written: the stored spec had the same content and
         /// every layout asked for was fresh.
-        var unchanged: Bool
+        package var unchanged: Bool
     }
 
     /// Checks and fingerprints a spec before its write: no name, an extent
     /// the spec's axis cannot take or an unreadable items file fail here.
-    func prepareSave(_ spec: Spec, as name: String?, crossExtents: [Double]) throws -> PreparedSave {
+    package func prepareSave(_ spec: Spec, as name: String?, crossExtents: [Double]) throws -> PreparedSave {
         guard let name = try (name ?? spec.name).map(specName), !name.isEmpty else {
             throw StoreError(.invalidArgument, "the spec has no name: give one (a \"name\" in the spec, or a name to save it as)")
         }
@@ -123,7 +123,7 @@ extension LayoutStore {
     /// content and section identities, whose layouts are all fresh and
     /// include every extent asked for, is left as it is without a write
     /// (and without parsing the stored spec).
-    func saveInWrite(
+    package func saveInWrite(
         _ prepared: PreparedSave,
         storage: RowTransaction,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
@@ -182,7 +182,7 @@ extension LayoutStore {
     }
 
     /// The same judgement in a read, without the writer.
-    func unchangedLayouts(_ prepared: PreparedSave, storage: RowSnapshot) throws -> [StoredLayout]? {
+    package func unchangedLayouts(_ prepared: PreparedSave, storage: RowSnapshot) throws -> [StoredLayout]? {
         guard let record = try storage.specRecord(name: prepared.name),
               let layouts = Self.keptLayouts(prepared, record: record,
                   try storage.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version))
@@ -221,7 +221,7 @@ extension LayoutStore {
     }
 
     /// Runs `body`, naming the spec in the errors of the engine.
-    func reportingSpecErrors<T>(name: String?, _ body: () throws -> T) throws -> T {
+    package func reportingSpecErrors<T>(name: String?, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch {
@@ -230,7 +230,7 @@ extension LayoutStore {
     }
 
     /// Runs `body`, naming the spec in the errors of the engine.
-    func reportingSpecErrors<T>(name: String?, _ body: () async throws -> T) async throws -> T {
+    package func reportingSpecErrors<T>(name: String?, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch {

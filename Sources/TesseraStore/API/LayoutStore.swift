@@ -142,7 +142,7 @@ public final class LayoutStore: Sendable {
 
     /// Runs a write, turning the engine's spec errors into store errors.
     /// The caller runs it with ``executor`` as its task executor (see `onExecutor`).
-    func write<T>(_ body: (RowTransaction) async throws -> T) async throws -> T {
+    package func write<T>(_ body: (RowTransaction) async throws -> T) async throws -> T {
         var result: T?
         try await reportingSpecErrors(name: nil) {
             try await backend.write { rows in result = try await body(RowTransaction(rows, location: location)) }

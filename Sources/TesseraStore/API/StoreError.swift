@@ -28,7 +28,7 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case notFound
         /// The layout changed under the request again and again, the
         /// items files of a spec changed since it was saved (save or
-        /// retry), or a merge met two specs of one name (``LayoutStore/merge(from:replacing:progress:)``).
+        /// retry), or a merge met two specs of one name (`LayoutStore.merge(from:replacing:progress:)` of `TesseraPrecompute`).
         case conflict
         /// Another writer kept the store past the busy timeout.
         case busy

@@ -25,6 +25,11 @@ package struct SpecRow: Sendable {
     package var axis: Axis
     package var sectionCount: Int
     package var updatedAt: Double
+
+    package init(name: String, header: String, contentHash: String, axis: Axis, sectionCount: Int, updatedAt: Double) {
+        (self.name, self.header, self.contentHash) = (name, header, contentHash)
+        (self.axis, self.sectionCount, self.updatedAt) = (axis, sectionCount, updatedAt)
+    }
 }
 
 /// A stored section's identity (its `id`, or `#index`) and content hash.
@@ -72,6 +77,11 @@ package struct NewLayoutRow: Sendable {
     package var engineVersion: Int
     package var specHash: String
     package var createdAt: Double
+
+    package init(specID: Int64, crossExtent: Double, engineVersion: Int, specHash: String, createdAt: Double) {
+        (self.specID, self.crossExtent, self.engineVersion) = (specID, crossExtent, engineVersion)
+        (self.specHash, self.createdAt) = (specHash, createdAt)
+    }
 }
 
 /// A layout's totals, written once its sections are placed.

@@ -28,13 +28,13 @@ package class RowSnapshot {
         }
     }
 
-    func all<T: TableRow>(_ type: T.Type, _ range: RowRange) throws -> [T] {
+    package func all<T: TableRow>(_ type: T.Type, _ range: RowRange) throws -> [T] {
         var found: [T] = []
         try each(type, range) { found.append($0); return true }
         return found
     }
 
-    func first<T: TableRow>(_ type: T.Type, _ range: RowRange) throws -> T? {
+    package func first<T: TableRow>(_ type: T.Type, _ range: RowRange) throws -> T? {
         var found: T?
         var first = range
         first.limit = 1
@@ -42,14 +42,14 @@ package class RowSnapshot {
         return found
     }
 
-    func verify(_ intact: Bool, _ what: @autoclosure () -> String) throws {
+    package func verify(_ intact: Bool, _ what: @autoclosure () -> String) throws {
         guard intact else { throw StoreError.damaged(store: location, "\(what()) does not match its checksum") }
     }
 
     // MARK: Specs
 
     /// `spec`, once its checksum holds.
-    func verified(_ spec: SpecRowData) throws -> SpecRowData {
+    package func verified(_ spec: SpecRowData) throws -> SpecRowData {
         try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
         return spec
     }

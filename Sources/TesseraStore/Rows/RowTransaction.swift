@@ -5,7 +5,7 @@ import TesseraLayout
 /// Each step runs through ``RowWriter/answering(_:)``, so that a backend
 /// behind a network fetches what it reads without a thread that waits.
 package final class RowTransaction: RowSnapshot, CellSink {
-    let writer: any RowWriter
+    package let writer: any RowWriter
     /// Layouts inserted in this transaction, or whose groups it deleted, and
     /// the groups it wrote of each since (by slot and first item): no other
     /// is stored, so none is looked for before a write.
@@ -38,7 +38,7 @@ package final class RowTransaction: RowSnapshot, CellSink {
     }
 
     /// Writes `row` with its checksums, over the row with its key if there is one.
-    func put<T: TableRow>(_ row: T) throws {
+    package func put<T: TableRow>(_ row: T) throws {
         try writer.insert(T.table, row.sealed, replacing: true)
     }
 

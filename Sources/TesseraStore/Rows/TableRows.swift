@@ -135,7 +135,7 @@ struct RowDecoder {
 }
 
 extension ColumnValue {
-    init(_ value: Int) { self = .integer(Int64(value)) }
+    package init(_ value: Int) { self = .integer(Int64(value)) }
     init(_ value: Bool) { self = .integer(value ? 1 : 0) }
     init(_ value: Double?) { self = value.map(ColumnValue.real) ?? .null }
     init(_ value: [UInt8]?) { self = value.map(ColumnValue.blob) ?? .null }

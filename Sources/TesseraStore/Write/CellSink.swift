@@ -16,9 +16,9 @@ package protocol CellSink: AnyObject {
 /// A whole layout's rows in memory: computed outside any transaction, then
 /// written in one short one, so that computing a layout never holds the
 /// writer. The sink fills them; ``rows`` hands them on, a value.
-final class BufferedLayout: CellSink {
+package final class BufferedLayout: CellSink {
     /// The rows buffered: a value, `Sendable`, to hand to another thread.
-    struct Rows: Sendable {
+    package struct Rows: Sendable {
         fileprivate struct Group: Sendable {
             var slot: Int
             var firstItem: Int
@@ -31,7 +31,7 @@ final class BufferedLayout: CellSink {
         fileprivate var sections: [(record: SectionRecord, placerState: [UInt8]?)] = []
 
         /// About the bytes they hold.
-        var bytes: Int {
+        package var bytes: Int {
             groups.reduce(0) { $0 + $1.frames.count + MemoryLayout<Group>.stride }
                 + sections.reduce(0) { $0 + ($1.placerState?.count ?? 0) + MemoryLayout<SectionRecord>.stride }
         }
@@ -60,7 +60,7 @@ final class BufferedLayout: CellSink {
         var firstItem: Int
     }
 
-    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
+    package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
         let group = Rows.Group(slot: slot, firstItem: firstItem, frames: Array(frames), bounds: bounds, reach: reach)
         if let index = groupIndex[GroupKey(slot: slot, firstItem: firstItem)] {
             rows.groups[index] = group
@@ -72,7 +72,7 @@ final class BufferedLayout: CellSink {
         return nil
     }
 
-    func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws {
+    package func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws {
         rows.sections.append((section, placerState))
     }
 }

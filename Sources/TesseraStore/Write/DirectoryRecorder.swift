@@ -11,7 +11,7 @@ import TesseraLayout
 /// at once (PostgreSQL sends its writes in pipelined batches), or the rows
 /// seen are not a whole directory, it knows nothing, and the summary is
 /// made from the rows read back, as for any other writer.
-final class DirectoryRecorder: CellSink {
+package final class DirectoryRecorder: CellSink {
     /// What the rows written make.
     enum Directory {
         /// Every section in order, each with its groups in order.
@@ -35,11 +35,11 @@ final class DirectoryRecorder: CellSink {
         var firstItem: Int
     }
 
-    init(_ storage: any CellSink) {
+    package init(_ storage: any CellSink) {
         self.storage = storage
     }
 
-    func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
+    package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
         let id = try storage.writeGroup(layoutID: layoutID, slot: slot, firstItem: firstItem, frames: frames, bounds: bounds, reach: reach)
         guard state == .recording else { return id }
         guard let id else { return forget(.unknown, id: nil) }
@@ -54,7 +54,7 @@ final class DirectoryRecorder: CellSink {
         return id
     }
 
-    func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws {
+    package func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws {
         try storage.writeSection(layoutID: layoutID, section, placerState: placerState)
         guard state == .recording else { return }
         if let replaced = sections.firstIndex(where: { $0.slot == section.slot }) {

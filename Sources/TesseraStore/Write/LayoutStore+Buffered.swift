@@ -3,16 +3,16 @@ import TesseraLayout
 /// A layout computed into memory, outside any transaction, to be stored
 /// in a short write: by a query that computes a missing layout, and by a
 /// batch, which computes the next specs while the current ones are written.
-struct BufferedComputation: Sendable {
+package struct BufferedComputation: Sendable {
     var crossExtent: Double
-    var rows: BufferedLayout.Rows
+    package var rows: BufferedLayout.Rows
     var totals: LayoutTotals
     var seconds: Double
 }
 
 extension LayoutStore {
     /// Lays out `spec` at `crossExtent` into memory.
-    func computeBuffered(
+    package func computeBuffered(
         _ spec: Spec, name: String, crossExtent: Double,
         progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag?
     ) throws -> BufferedComputation {
@@ -50,7 +50,7 @@ extension LayoutStore {
     /// write), with its layouts computed before the write (at each extent of
     /// `prepared`, in order), inside the caller's write. For a batch, which
     /// reports counts only: the result's `layouts` are not read back.
-    func saveNew(_ prepared: PreparedSave, computed: [BufferedComputation], storage: RowTransaction) async throws -> SaveOutcome {
+    package func saveNew(_ prepared: PreparedSave, computed: [BufferedComputation], storage: RowTransaction) async throws -> SaveOutcome {
         let specID = try await upsertSpec(
             prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage, isNew: true
         )
@@ -73,7 +73,7 @@ extension LayoutStore {
 
 extension LayoutStore.PreparedSave {
     /// The extents to lay out, in order, each once.
-    var distinctCrossExtents: [Double] {
+    package var distinctCrossExtents: [Double] {
         var extents: [Double] = []
         for extent in crossExtents.sorted() where extents.last != extent { extents.append(extent) }
         return extents
@@ -83,7 +83,7 @@ extension LayoutStore.PreparedSave {
 extension Spec {
     /// Items in all sections, when every section's count is known without
     /// reading a file.
-    var knownItemCount: Int? {
+    package var knownItemCount: Int? {
         sections.reduce(0 as Int?) { total, section in total.flatMap { total in section.items.knownCount.map { total + $0 } } }
     }
 }

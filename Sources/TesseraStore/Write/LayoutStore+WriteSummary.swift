@@ -28,7 +28,7 @@ extension LayoutStore {
     /// no read; reads them back (``writeDirectorySummary(layoutID:storage:location:)``)
     /// when the recorder could not tell them all (a backend that assigns
     /// group ids later).
-    static func writeNewLayoutSummary(
+    package static func writeNewLayoutSummary(
         layoutID: Int64, sectionCount: Int, recorded: DirectoryRecorder, storage: RowTransaction, location: String
     ) async throws {
         switch recorded.directory(sectionCount: sectionCount) {

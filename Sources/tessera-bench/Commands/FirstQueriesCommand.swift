@@ -5,6 +5,7 @@ import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
 import TesseraStore
+import TesseraPrecompute
 
 /// `tessera-bench first-queries`: the first viewport query of each of many
 /// small feeds never read before (the feeds suite's feeds). A profiler

@@ -3,6 +3,7 @@ import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
 import TesseraStore
+import TesseraPrecompute
 
 /// Many small feeds, one per user, board or shop: a batch precompute of
 /// `count` feeds of 150–300 items at two widths (feeds/s, beside saving

@@ -3,6 +3,7 @@ import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
 import TesseraStore
+import TesseraPrecompute
 
 /// The store against its physical floor, each figure beside the baseline
 /// of the same run: warm viewports of one layout beside the engine's

@@ -3,6 +3,7 @@ import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
 import TesseraStore
+import TesseraPrecompute
 
 /// A batch precompute of `feeds` small feeds (the feeds suite's) at two
 /// widths, on each number of workers in `jobs`, in the same run and in

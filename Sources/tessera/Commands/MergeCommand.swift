@@ -4,6 +4,7 @@ import TesseraBackends
 import TesseraCommandSupport
 import TesseraLayout
 import TesseraStore
+import TesseraPrecompute
 
 /// `tessera merge --into STORE SHARD…`.
 struct MergeCommand: AsyncParsableCommand {

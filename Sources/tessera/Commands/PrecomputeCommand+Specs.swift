@@ -3,6 +3,7 @@ import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
 import TesseraStore
+import TesseraPrecompute
 
 /// `tessera precompute --specs FEEDS.ndjson --db FILE --width W ...`: many
 /// specs, many per transaction (`LayoutStore.saveBatch(_:crossExtents:onFailure:jobs:progress:)`).

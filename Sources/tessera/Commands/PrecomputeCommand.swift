@@ -4,6 +4,7 @@ import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
 import TesseraStore
+import TesseraPrecompute
 
 /// `tessera precompute SPEC --db FILE --width W [--width W2 ...]`, or
 /// `--specs FEEDS.ndjson` for many specs (see PrecomputeCommand+Specs.swift).

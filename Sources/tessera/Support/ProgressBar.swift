@@ -5,6 +5,7 @@ import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
 import TesseraStore
+import TesseraPrecompute
 
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@ import Synchronization
 import TesseraCommandSupport
 import TesseraLayout
 import TesseraStore
+import TesseraPrecompute
 
 /// The specs of an NDJSON file, one per line, read line by line as the store
 /// takes them: the file is never all in memory. Blank lines are skipped. A

@@ -1,6 +1,7 @@
 import TesseraLayout
+import TesseraStore
 
-/// What a merge (``LayoutStore/merge(from:replacing:progress:)``) did.
+/// What a merge (``TesseraStore/LayoutStore/merge(from:replacing:progress:)``) did.
 public struct MergeReport: Sendable, Hashable {
     /// Specs the store did not hold, copied with their layouts.
     public var specsAdded = 0
@@ -47,7 +48,7 @@ extension LayoutStore {
     ///
     /// `progress` hears of every spec done; it must not write to the store.
     ///
-    /// - Throws: ``StoreError``: `invalidArgument` when a source is this
+    /// - Throws: `StoreError`: `invalidArgument` when a source is this
     ///   store, `conflict`, `damaged`, `cancelled`, and what a write throws.
     public func merge(
         from sources: [LayoutStore], replacing: Bool = false, progress: (@Sendable (MergeProgress) -> Void)? = nil

@@ -1,10 +1,6 @@
 import TesseraLayout
+import TesseraStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What a batch does when one of its specs fails.
 public enum BatchFailurePolicy: String, Sendable, Hashable, CaseIterable {
@@ -37,7 +33,7 @@ public struct BatchProgress: Sendable, Hashable {
     }
 }
 
-/// What a batch save (``LayoutStore/saveBatch(_:crossExtents:onFailure:jobs:progress:)``) did.
+/// What a batch save (``TesseraStore/LayoutStore/saveBatch(_:crossExtents:onFailure:jobs:progress:)``) did.
 public struct BatchReport: Sendable, Hashable {
     /// A spec of the batch that failed; nothing of it was written.
     public struct Failure: Sendable, Hashable {
@@ -145,28 +141,11 @@ extension LayoutStore {
     /// The most cells of a spec (items times extents) laid out ahead of its
     /// write; a larger spec is laid out in its write.
     static let batchBufferedCells = 100_000
-    /// The workers of a batch, at most.
-    package static let maximumJobs = 1_024
-
-    /// The machine's cores: the widths a save lays out at once when not told.
-    package static var machineCores: Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    }
-
     /// The workers a batch runs when not told: one fewer than the machine's
     /// cores, at least one. Its writer keeps a core busy (small feeds keep it
     /// busy with one worker), and a worker more than the cores slows it.
     package static var defaultBatchJobs: Int {
         max(1, machineCores - 1)
-    }
-
-    /// `jobs` (`fallback` when nil) when it is 1 to ``maximumJobs``.
-    static func checkedJobs(_ jobs: Int?, fallback: Int) throws -> Int {
-        let jobs = jobs ?? fallback
-        guard (1...maximumJobs).contains(jobs) else {
-            throw StoreError(.invalidArgument, "jobs must be 1 to \(maximumJobs) workers, not \(jobs)")
-        }
-        return jobs
     }
 
     /// Makes spec `index` of a batch ready for its write. Failures of the
@@ -242,13 +221,13 @@ extension LayoutStore {
     ///   workers may have taken a few specs past the one that failed from
     ///   the sequence; none of them is stored.
     /// - Cancelling the task stops the batch before its next spec (or
-    ///   between chunks of cells) and throws ``StoreError/Code/cancelled``:
+    ///   between chunks of cells) and throws `StoreError.Code.cancelled`:
     ///   the transactions committed before stay, the one under way is
     ///   rolled back.
     ///
     /// `progress` hears of every commit; it must not write to the store.
     ///
-    /// - Throws: ``StoreError`` with code `invalidArgument` when `jobs` is
+    /// - Throws: `StoreError` with code `invalidArgument` when `jobs` is
     ///   not 1 to 1,024; the others above.
     public func saveBatch(
         _ specs: sending some Sequence<Spec>,

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStore
 
 /// One spec of a batch, made ready by the reading stage.
 struct BatchItem: BatchChannelItem {

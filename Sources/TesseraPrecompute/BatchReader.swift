@@ -1,8 +1,9 @@
 import Locking
 import TesseraLayout
+import TesseraStore
 
 /// The reading stage of a batch: `jobs` workers take the specs from their
-/// sequence and make each ready (``LayoutStore/batchItem(_:index:crossExtents:cancellation:firstOfName:)``)
+/// sequence and make each ready (``TesseraStore/LayoutStore/batchItem(_:index:crossExtents:cancellation:firstOfName:)``)
 /// on the store's executor, many in one job while the channel has room,
 /// and wait for room, or for the writer's verdict, without a thread.
 struct BatchReader: Sendable {

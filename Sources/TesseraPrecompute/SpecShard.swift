@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStore
 
 /// One of `count` disjoint parts of a set of specs, chosen by a stable hash
 /// of each spec's name (its NFC form, hashed with XXH64): the same on every
@@ -20,7 +21,7 @@ public struct SpecShard: Sendable, Hashable, CustomStringConvertible {
     /// The most shards a set of specs is cut into.
     public static let maximumCount = 65_536
 
-    /// - Throws: ``StoreError`` with code `invalidArgument` unless
+    /// - Throws: `StoreError` with code `invalidArgument` unless
     ///   `1 ≤ count ≤ 65,536` and `0 ≤ index < count`.
     public init(index: Int, count: Int) throws {
         guard (1...Self.maximumCount).contains(count) else {
@@ -35,7 +36,7 @@ public struct SpecShard: Sendable, Hashable, CustomStringConvertible {
 
     /// `I/N`, as `--shard` takes it: shard I (from 0) of N.
     ///
-    /// - Throws: ``StoreError`` with code `invalidArgument` naming what is wrong.
+    /// - Throws: `StoreError` with code `invalidArgument` naming what is wrong.
     public init(parsing text: String) throws {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {

@@ -1,4 +1,5 @@
 import Locking
+import TesseraStore
 
 /// The hand-off between a batch's two stages: the reading stage's workers
 /// make specs ready (fingerprint, layouts computed into memory) in any
@@ -128,7 +129,7 @@ final class BatchChannel<Item: BatchChannelItem>: Sendable {
     }
 
     /// The next item, waiting for one without holding a thread until
-    /// `deadline` (``Clock/monotonic()`` seconds).
+    /// `deadline` (`Clock.monotonic()` seconds).
     func take(deadline: Double) async throws -> Taken {
         while true {
             if let taken = try change({ try $0.takeNow() }) { return taken }
