@@ -110,6 +110,9 @@ package struct ResolutionScope: Sendable {
 /// every retain and release of it down Swift's slow path.
 package final class LayoutRecordBox: Sendable {
     package let record: LayoutRecord
+    /// What every query reads of the record, copied out of it: a read of
+    /// them copies no `StoredLayout` (its strings) and calls no accessor.
+    let axis: Axis, crossExtent: Double, overhang: Double, contentSize: Size
     /// The key of the layout's directory, made once.
     let directoryKey: LayoutCacheKey
     /// The directory's slot in the ``StoreCache``, or -1: a hint, checked
@@ -118,11 +121,17 @@ package final class LayoutRecordBox: Sendable {
 
     init(_ record: LayoutRecord) {
         self.record = record
+        (axis, crossExtent, overhang) = (record.layout.axis, record.layout.crossExtent, record.overhang)
+        contentSize = record.layout.contentSize
         directoryKey = record.cacheKey
     }
 
-    /// The bytes a box takes: an object's header (two words), the record, the key and the slot.
-    static var bytes: Int { 16 + MemoryLayout<LayoutRecord>.stride + MemoryLayout<LayoutCacheKey>.stride + MemoryLayout<Int>.stride }
+    /// The bytes a box takes: an object's header (two words), the record,
+    /// its copied fields, the key and the slot.
+    static var bytes: Int {
+        16 + MemoryLayout<LayoutRecord>.stride + MemoryLayout<(Axis, Double, Double, Size)>.stride
+            + MemoryLayout<LayoutCacheKey>.stride + MemoryLayout<Int>.stride
+    }
 }
 
 extension LayoutStore {

@@ -19,8 +19,9 @@ import TesseraLayout
 package enum FrameBlob {
     /// The bytes of a frame in the plain form.
     package static let bytesPerFrame = 32
-    /// Frames per cell group (items k·n ..< (k+1)·n).
-    package static let framesPerGroup = 250
+    /// Frames per cell group (items k·n ..< (k+1)·n): a constant, inlined
+    /// into the group arithmetic even of a debug build.
+    @inline(__always) package static var framesPerGroup: Int { 250 }
     /// The first eight bytes of a compact blob (little-endian): a quiet NaN.
     static let compactMark: UInt64 = 0x7FF8_5465_7373_6631
     /// The mark and the frame count (UInt16).

@@ -56,9 +56,9 @@ struct LayoutReader {
     ) throws -> [LayoutElement] {
         var result: [LayoutElement] = []
         result.reserveCapacity(64)
-        let query = record.layout.axis.localFrame(rect)
-        let low = query.scroll - record.overhang
-        let high = query.scrollEnd + record.overhang
+        let query = box.axis.localFrame(rect)
+        let low = query.scroll - box.overhang
+        let high = query.scrollEnd + box.overhang
         if let cache {
             // The non-empty sections of the cached directory that meet the band, in order.
             for index in cache.sectionRange(from: low, through: high) where !cache.sections[index].geometry.isEmpty {
@@ -79,11 +79,11 @@ struct LayoutReader {
     ) throws {
         let geometry = section.geometry
         if let length = geometry.orthogonalContentLength { orthogonalLengths[geometry.index] = length }
-        let sectionQuery = SectionQuery(section: geometry, axis: record.layout.axis, crossExtent: record.layout.crossExtent, offsets: offsets)
+        let sectionQuery = SectionQuery(section: geometry, axis: box.axis, crossExtent: box.crossExtent, offsets: offsets)
         var header = sectionQuery.supplementary(.header)
         var footer = sectionQuery.supplementary(.footer)
         if pinning {
-            let pinned = PinnedSupplementaries(section: geometry, axis: record.layout.axis, crossExtent: record.layout.crossExtent, viewport: rect)
+            let pinned = PinnedSupplementaries(section: geometry, axis: box.axis, crossExtent: box.crossExtent, viewport: rect)
             header = pinned.header ?? header
             footer = pinned.footer ?? footer
         }
@@ -254,7 +254,7 @@ struct LayoutReader {
                 store: location, spec: record.layout.specName, crossExtent: record.layout.crossExtent,
                 "the cell group of items \(first)… of section \(section) is missing or does not hold item \(item)")
         }
-        let query = SectionQuery(section: row.geometry, axis: record.layout.axis, crossExtent: record.layout.crossExtent, offsets: offsets)
+        let query = SectionQuery(section: row.geometry, axis: box.axis, crossExtent: box.crossExtent, offsets: offsets)
         return (LayoutElement(kind: .cell, section: section, item: item, frame: query.scrolled(row.geometry.absolute(frame))), row.geometry)
     }
 }
@@ -293,7 +293,7 @@ extension LayoutReader {
         in rect: Rect, pinning: Bool, direction: LayoutDirection, offsets: OrthogonalOffsets
     ) throws -> (elements: [LayoutElement], orthogonal: [OrthogonalContent]) {
         var lengths: [Int: Double] = [:]
-        let found = try direction.answer(for: rect, contentSize: layout.contentSize) {
+        let found = try direction.answer(for: rect, contentSize: box.contentSize) {
             try self.elements(in: $0, pinning: pinning, offsets: offsets, orthogonalLengths: &lengths)
         }
         return (found, lengths.isEmpty ? [] : OrthogonalContent.of(found) { lengths[$0] })
@@ -307,6 +307,6 @@ extension LayoutReader {
     ) throws -> (element: LayoutElement, orthogonal: [OrthogonalContent])? {
         guard let (cell, geometry) = try cell(section: section, item: item, offsets: offsets) else { return nil }
         let orthogonal = geometry.orthogonalContentLength.map { [OrthogonalContent(section: section, contentLength: $0)] } ?? []
-        return (direction.apply(to: cell, contentSize: layout.contentSize), orthogonal)
+        return (direction.apply(to: cell, contentSize: box.contentSize), orthogonal)
     }
 }
