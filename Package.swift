@@ -80,19 +80,22 @@ let package = Package(
         .target(name: "Locking"),
         // A prefetch instruction, which Swift does not have.
         .target(name: "CTesseraPrefetch"),
-        .target(name: "TesseraStore", dependencies: ["TesseraLayout", "Locking", "CTesseraPrefetch"]),
+        // The bytes the store writes and checks: frame blobs, placer states,
+        // checksums, spec fingerprints. Pure values, no storage.
+        .target(name: "TesseraStoreFormat", dependencies: ["TesseraLayout", "CTesseraPrefetch"]),
+        .target(name: "TesseraStore", dependencies: ["TesseraStoreFormat", "TesseraLayout", "Locking", "CTesseraPrefetch"]),
         // Tiles of stored layouts: their manifest, revision and JSON, over the store's queries.
-        .target(name: "TesseraTiles", dependencies: ["TesseraStore", "TesseraLayout", "Locking"]),
+        .target(name: "TesseraTiles", dependencies: ["TesseraStore", "TesseraStoreFormat", "TesseraLayout", "Locking"]),
         // Precompute at fleet scale over the store's writes: batches of specs
         // through workers and one writer, shards of a spec list, merges of stores.
-        .target(name: "TesseraPrecompute", dependencies: ["TesseraStore", "TesseraLayout", "Locking"]),
+        .target(name: "TesseraPrecompute", dependencies: ["TesseraStore", "TesseraStoreFormat", "TesseraLayout", "Locking"]),
         // The in-memory backend, for tests: the store's conformance suite
         // runs on it, and users' tests open stores with it.
         .target(name: "TesseraStoreTesting", dependencies: ["TesseraStore", "TesseraLayout", "Locking"]),
         // The SQLite toolkit (connections, statements, the pool of readers and
         // its writer): an internal layer that knows nothing of the store.
         .target(name: "SQLiteToolkit", dependencies: ["CSQLite", "Locking"]),
-        .target(name: "TesseraSQLite", dependencies: ["SQLiteToolkit", "Locking", "TesseraStore", "TesseraLayout", "CSQLite"]),
+        .target(name: "TesseraSQLite", dependencies: ["SQLiteToolkit", "Locking", "TesseraStore", "TesseraStoreFormat", "TesseraLayout", "CSQLite"]),
         .target(
             name: "TesseraPostgres",
             dependencies: [
@@ -143,6 +146,7 @@ let package = Package(
                 "TesseraLayout",
                 "TesseraTiles",
                 "TesseraStore",
+                "TesseraStoreFormat",
                 "TesseraGzip",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -220,14 +224,14 @@ let package = Package(
         // What only this package's tests do to an in-memory store: damage
         // its rows, count its reads, check its indexes.
         .target(
-            name: "TesseraInMemory", dependencies: ["TesseraStoreTesting", "TesseraStore", "TesseraLayout", "TesseraCommandSupport"],
+            name: "TesseraInMemory", dependencies: ["TesseraStoreTesting", "TesseraStore", "TesseraStoreFormat", "TesseraLayout", "TesseraCommandSupport"],
             path: "Tests/TesseraInMemory"
         ),
         .testTarget(name: "TesseraLayoutTests", dependencies: ["TesseraLayout", "TesseraTestSupport"]),
         .testTarget(
             name: "TesseraStoreTests",
             dependencies: [
-                "TesseraStore", "TesseraTiles", "TesseraPrecompute", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraStoreTesting", "TesseraInMemory", "TesseraLayout",
+                "TesseraStore", "TesseraStoreFormat", "TesseraTiles", "TesseraPrecompute", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraStoreTesting", "TesseraInMemory", "TesseraLayout",
                 "TesseraTestSupport", "Locking",
                 // The column tiles' decoder, against their encoder.
                 "TesseraClient", "TesseraGzip",
@@ -236,7 +240,7 @@ let package = Package(
         // The product as a user's tests use it: public API only.
         .testTarget(name: "TesseraStoreTestingTests", dependencies: ["TesseraStoreTesting", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
         .testTarget(
-            name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "SQLiteToolkit", "TesseraStore", "TesseraPrecompute", "TesseraLayout", "TesseraTestSupport"]
+            name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "SQLiteToolkit", "TesseraStore", "TesseraStoreFormat", "TesseraPrecompute", "TesseraLayout", "TesseraTestSupport"]
         ),
         .testTarget(
             name: "TesseraCLITests",

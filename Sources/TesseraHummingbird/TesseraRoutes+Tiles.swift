@@ -4,6 +4,7 @@ import TesseraGzip
 import TesseraLayout
 import TesseraStore
 import TesseraTiles
+import TesseraStoreFormat
 
 /// The tile routes (<doc:HTTPAPI#Tiles>): a manifest a CDN revalidates, and tiles
 /// under revisioned URLs it keeps for a year. Both take `direction=rtl`

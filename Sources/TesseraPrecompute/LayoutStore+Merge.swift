@@ -1,5 +1,6 @@
 import TesseraLayout
 import TesseraStore
+import TesseraStoreFormat
 
 /// What a merge (``TesseraStore/LayoutStore/merge(from:replacing:progress:)``) did.
 public struct MergeReport: Sendable, Hashable {

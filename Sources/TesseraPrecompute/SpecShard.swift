@@ -1,5 +1,6 @@
 import TesseraLayout
 import TesseraStore
+import TesseraStoreFormat
 
 /// One of `count` disjoint parts of a set of specs, chosen by a stable hash
 /// of each spec's name (its NFC form, hashed with XXH64): the same on every

@@ -1,5 +1,6 @@
 import TesseraLayout
 import TesseraStore
+import TesseraStoreFormat
 
 /// A layout's tile revision: a hash of what its tiles are cut from (every
 /// section's geometry, every cell group's frames checksum, the layout's

@@ -1,6 +1,7 @@
 import TesseraLayout
 import TesseraStore
 import TesseraStoreTesting
+import TesseraStoreFormat
 
 extension InMemoryTables {
     /// What the in-memory tables hold that a B-tree would not allow, or

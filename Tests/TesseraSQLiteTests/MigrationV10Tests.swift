@@ -4,6 +4,7 @@ import TesseraLayout
 @testable import TesseraSQLite
 @testable import SQLiteToolkit
 @testable import TesseraStore
+@testable import TesseraStoreFormat
 
 @Suite("schema version 10: what a spec's content hash goes on from")
 struct MigrationV10Tests {

@@ -5,6 +5,7 @@ import TesseraLayout
 @testable import SQLiteToolkit
 import TesseraStore
 import TesseraPrecompute
+import TesseraStoreFormat
 
 @Suite("schema version 3: checksums on every row an answer depends on")
 struct MigrationV3Tests {

@@ -4,6 +4,7 @@ import TesseraLayout
 @testable import TesseraSQLite
 @testable import SQLiteToolkit
 @testable import TesseraStore
+@testable import TesseraStoreFormat
 
 @Suite("schema version 8: appended items in runs of their own")
 struct MigrationV8Tests {

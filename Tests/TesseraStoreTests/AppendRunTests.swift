@@ -3,6 +3,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+@testable import TesseraStoreFormat
 
 /// Appends write what is new: each one stores its items as a run of its
 /// own beside the section, whose body stays as it was, and the section's

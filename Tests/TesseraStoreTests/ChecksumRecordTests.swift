@@ -1,6 +1,7 @@
 import Testing
 import TesseraTestSupport
 @testable import TesseraStore
+@testable import TesseraStoreFormat
 
 /// A row's checksum is XXH64 of its values' tagged bytes, hashed as they
 /// are added: the same as hashing those bytes laid end to end.

@@ -3,6 +3,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+@testable import TesseraStoreFormat
 
 /// Placer states are written by `CompactJSONEncoder` and read by
 /// Foundation's `JSONDecoder`: whatever `Codable` form a placer (ours or a

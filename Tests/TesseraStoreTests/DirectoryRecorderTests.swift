@@ -4,6 +4,7 @@ import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
 import TesseraPrecompute
+@testable import TesseraStoreFormat
 
 /// A new layout's directory summary made from the rows as they were
 /// written (`DirectoryRecorder`), not read back: it must be, byte for byte,

@@ -2,6 +2,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+@testable import TesseraStoreFormat
 
 /// Frame blobs: the compact form written since schema version 4, and the
 /// plain form of older stores, both read to the bit.

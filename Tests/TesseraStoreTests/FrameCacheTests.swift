@@ -4,6 +4,7 @@ import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
 import TesseraSQLite
+@testable import TesseraStoreFormat
 
 /// Verified frames in the store's cache, held in the slots of cached
 /// directories (`FrameSlots`): cached on first use, and warm answers under

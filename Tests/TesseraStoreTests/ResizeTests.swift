@@ -3,6 +3,7 @@ import Testing
 import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
+@testable import TesseraStoreFormat
 
 /// Resizing items (measured sizes): the result equals a full recompute of
 /// the changed spec, from the latest stored state at or before the first

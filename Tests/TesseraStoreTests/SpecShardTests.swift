@@ -2,6 +2,7 @@ import Testing
 import TesseraLayout
 @testable import TesseraStore
 import TesseraPrecompute
+@testable import TesseraStoreFormat
 
 /// Shards by a stable hash of the name: each name in exactly one shard,
 /// the same in every process, canonically equivalent names together.

@@ -1,5 +1,6 @@
 import Testing
 @testable import TesseraStore
+@testable import TesseraStoreFormat
 
 /// The placer states a section row keeps: the final one, then checkpoints.
 @Suite("store: stored placer states and their checkpoints")

@@ -2,6 +2,7 @@ import CSQLite
 import SQLiteToolkit
 import TesseraLayout
 import TesseraStore
+import TesseraStoreFormat
 
 extension Connection.Options {
     /// These options, with the store's set-up run on every connection they

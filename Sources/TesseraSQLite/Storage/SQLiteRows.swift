@@ -3,6 +3,7 @@ import Locking
 import SQLiteToolkit
 import TesseraLayout
 import TesseraStore
+import TesseraStoreFormat
 
 /// The store's rows in a SQLite file, through the port of rows: each
 /// logical table (``RowTable``) is the table of its name, except cell

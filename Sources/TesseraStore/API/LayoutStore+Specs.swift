@@ -1,9 +1,11 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import TesseraStoreFormat
 #endif
 
 /// Saving and reading specs.

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 // Unchecked: the tail is filled in `verified` from bytes verified there,
 // never written again; the header's view points into it (the object never

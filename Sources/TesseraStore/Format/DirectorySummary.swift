@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// A small layout's whole directory (its section rows and its cell
 /// groups' directory rows) in one blob on its layout row, written in the

@@ -1,3 +1,4 @@
+import TesseraStoreFormat
 /// One stored value, typed as SQLite types it.
 package enum ColumnValue: Sendable {
     case null

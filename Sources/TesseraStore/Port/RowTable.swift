@@ -1,3 +1,4 @@
+import TesseraStoreFormat
 /// A table as the store uses it: its columns in order, its keys and which
 /// columns hold checksums of which others. Backends map it onto their own
 /// tables; the in-memory backend keeps it as it is. A class: every read

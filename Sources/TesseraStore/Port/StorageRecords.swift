@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// A stored spec's row: its id, the canonical JSON of everything but its
 /// sections, and the hash of its whole content.

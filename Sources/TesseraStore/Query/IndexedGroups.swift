@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// Thrown inside a read when what a backend's index found cannot be proven
 /// complete from verified rows: the query then loads the layout's whole

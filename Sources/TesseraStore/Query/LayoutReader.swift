@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// Queries on one stored layout, inside a read snapshot.
 struct LayoutReader {

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// The store's writes, written once over a backend's rows: each row is
 /// sealed with its checksums here, and a deleted parent takes its children.

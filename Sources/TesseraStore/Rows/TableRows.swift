@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// A table's row as a typed value: decoded from the port's ``Row`` (its
 /// checksums kept as stored, so a reader can verify them) and encoded back.

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// Persists a layout while the engine computes it: cells go out in groups of
 /// `groupSize` consecutive items (one blob of exact frames and one R*Tree row

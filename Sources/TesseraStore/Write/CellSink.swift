@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// Where a ``CellGroupWriter`` puts cell groups and section rows: a backend's
 /// write transaction, or a ``BufferedLayout`` to be written later in one

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// A ``CellSink`` that hands every row to the storage and remembers the
 /// directory rows written (sections, and groups with the ids the storage

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// Appends and other changes to one section's items: every stored layout of
 /// the spec is updated in the same transaction.

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// A layout computed into memory, outside any transaction, to be stored
 /// in a short write: by a query that computes a missing layout, and by a

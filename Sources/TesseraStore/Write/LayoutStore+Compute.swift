@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// Computing and persisting layouts.
 extension LayoutStore {

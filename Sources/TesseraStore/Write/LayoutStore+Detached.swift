@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// Computing a missing layout without holding the writer: the layout is
 /// computed into memory from a read of its spec, then stored in one short

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// What a change to one section's items (an append, a resize) reads of its
 /// spec before it writes: the spec's row, its header, its layouts and its

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// What an update did to each stored layout of a spec.
 public struct UpdateReport: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// Brings one stored layout up to date with a new spec, inside a write. Cells are stored per section slot relative to the section's
 /// items origin, so an unchanged section moves by rewriting its row only.

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// What a section resumed by an update has stored where the engine goes
 /// on: the group its first written cell falls in (whose frames the new

@@ -7,26 +7,26 @@
 /// checkpoints (sections under ``interval`` items, and rows written before
 /// checkpoints existed). A build without checkpoints reads a column with
 /// them as an unreadable state: it lays the section out again.
-struct StoredStates {
+package struct StoredStates {
     /// Items between two checkpoints: for a 1M-item section, 488 states,
     /// and a resize near its end lays out at most this many items more
     /// than it changed.
-    static let interval = 2048
+    package static let interval = 2048
     private static let separator: UInt8 = 0x1E
 
     /// The state after the section's last item.
     var final: [UInt8]
     /// States after the first `itemCount` items, in increasing order.
-    var checkpoints: [(itemCount: Int, state: [UInt8])]
+    package var checkpoints: [(itemCount: Int, state: [UInt8])]
 
-    init(final: [UInt8], checkpoints: [(itemCount: Int, state: [UInt8])]) {
+    package init(final: [UInt8], checkpoints: [(itemCount: Int, state: [UInt8])]) {
         self.final = final
         self.checkpoints = checkpoints
     }
 
     /// Splits a stored column; a checkpoint that does not read is left out
     /// (an earlier one, or the section's start, serves instead).
-    init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         let parts = bytes.split(separator: Self.separator, omittingEmptySubsequences: false)
         final = Array(parts.first ?? [])
         checkpoints = parts.dropFirst().compactMap { part in
@@ -56,7 +56,7 @@ struct StoredStates {
     }
 
     /// The column's bytes.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var bytes = final
         for checkpoint in kept {
             bytes.append(Self.separator)
@@ -70,7 +70,7 @@ struct StoredStates {
     /// The latest state after at most `limit` items of a section of
     /// `itemCount` items (the final state counts as after all of them),
     /// nil when there is none (go on from the start).
-    func latest(atMost limit: Int, itemCount: Int) -> (itemCount: Int, state: [UInt8])? {
+    package func latest(atMost limit: Int, itemCount: Int) -> (itemCount: Int, state: [UInt8])? {
         if itemCount <= limit { return (itemCount, final) }
         return checkpoints.last { $0.itemCount <= limit }
     }

@@ -5,9 +5,9 @@ import TesseraLayout
 /// go on from where the layout stopped: `v` and the placer kind's state
 /// version, a colon, then the placer's JSON. A state written before versions
 /// existed (plain JSON) counts as version 1.
-enum PlacerState {
+package enum PlacerState {
     /// What a stored state gives back.
-    enum Restored {
+    package enum Restored {
         /// The placer, as it was after the section's last item.
         case placer(any ResumableItemPlacer)
         /// The kind does not resume: its sections are laid out again.
@@ -19,13 +19,13 @@ enum PlacerState {
 
     /// The encoded state, or nil for kinds that cannot resume (they are laid
     /// out again on append).
-    static func encode(_ placer: any ItemPlacer) throws -> [UInt8]? {
+    package static func encode(_ placer: any ItemPlacer) throws -> [UInt8]? {
         guard let resumable = placer as? any ResumableItemPlacer else { return nil }
         return Array("v\(type(of: resumable).stateVersion):".utf8) + (try CompactJSONEncoder.encode(resumable))
     }
 
     /// Restores a placer of the same type as `fresh` from `bytes`.
-    static func decode(_ bytes: [UInt8], like fresh: any ItemPlacer) -> Restored {
+    package static func decode(_ bytes: [UInt8], like fresh: any ItemPlacer) -> Restored {
         guard let resumable = fresh as? any ResumableItemPlacer else { return .notResumable }
         return restore(bytes, as: resumable)
     }

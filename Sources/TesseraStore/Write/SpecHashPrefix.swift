@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// What a spec's content hash goes on from when only its last section
 /// changes: the hasher's state after the spec's header and the hash of

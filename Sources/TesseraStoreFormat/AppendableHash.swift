@@ -10,7 +10,7 @@ import TesseraLayout
 /// section's members after `items`). Appending hashes only the new items'
 /// text; the result equals the hash of the whole section, byte for byte.
 /// Sections that read items files have none (their hash reads the files).
-struct AppendableHash {
+package struct AppendableHash {
     private static let version: UInt8 = 1
     private var hasher: ContentHasher
     /// Whether the list the next items go into is empty (no comma first).
@@ -20,7 +20,7 @@ struct AppendableHash {
 
     /// The state of `section` of a spec along `axis`; nil for a section
     /// that reads an items file.
-    init?(section: Section, axis: Axis) {
+    package init?(section: Section, axis: Axis) {
         guard section.items.itemFiles.isEmpty else { return nil }
         var open = section
         // The form items take once appended to: a list, or segments ending with one.
@@ -42,7 +42,7 @@ struct AppendableHash {
     }
 
     /// A state stored by ``bytes``; nil when they are not one.
-    init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count >= 26, bytes[0] == Self.version, bytes[25] <= 1,
               let hasher = ContentHasher(state: bytes[1..<25]) else { return nil }
         self.hasher = hasher
@@ -52,12 +52,12 @@ struct AppendableHash {
 
     /// The state as stored: a version byte, the hasher's 24 bytes, whether
     /// the list is empty, then the text after it.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         [Self.version] + hasher.state + [listIsEmpty ? 1 : 0] + suffix
     }
 
     /// The section's content hash.
-    var hash: String {
+    package var hash: String {
         var final = hasher
         final.combine(suffix)
         final.combine(CollectionOfOne(0xFF))
@@ -65,7 +65,7 @@ struct AppendableHash {
     }
 
     /// Goes on past `items`; returns their canonical text as a JSON array.
-    mutating func append(_ items: [Item]) -> String {
+    package mutating func append(_ items: [Item]) -> String {
         var run: [UInt8] = [UInt8(ascii: "[")]
         for (offset, item) in items.enumerated() {
             if offset > 0 { run.append(UInt8(ascii: ",")) }

@@ -26,7 +26,7 @@ package struct SpecFingerprint: Sendable, Hashable {
 
     /// The fingerprint of `spec` and the stored body of each section (its
     /// canonical JSON), each section rendered once for both.
-    static func withBodies(spec: Spec) throws -> (fingerprint: SpecFingerprint, bodies: [String]) {
+    package static func withBodies(spec: Spec) throws -> (fingerprint: SpecFingerprint, bodies: [String]) {
         var sectionHashes: [String] = []
         var identities: [String] = []
         var bodies: [String] = []
@@ -44,19 +44,19 @@ package struct SpecFingerprint: Sendable, Hashable {
 
     /// A fingerprint from section hashes already known: an append hashes only
     /// the section it changed.
-    init(axis: Axis, sectionSpacing: Double, sectionHashes: [String], sectionIdentities: [String]) {
+    package init(axis: Axis, sectionSpacing: Double, sectionHashes: [String], sectionIdentities: [String]) {
         let whole = Self.hasher(axis: axis, sectionSpacing: sectionSpacing, sectionHashes: sectionHashes[...])
         self.init(specHash: whole.hex, sectionHashes: sectionHashes, sectionIdentities: sectionIdentities)
     }
 
-    init(specHash: String, sectionHashes: [String], sectionIdentities: [String]) {
+    package init(specHash: String, sectionHashes: [String], sectionIdentities: [String]) {
         self.specHash = specHash
         self.sectionHashes = sectionHashes
         self.sectionIdentities = sectionIdentities
     }
 
     /// The hasher of the spec's content hash once it combined these section hashes.
-    static func hasher(axis: Axis, sectionSpacing: Double, sectionHashes: ArraySlice<String>) -> ContentHasher {
+    package static func hasher(axis: Axis, sectionSpacing: Double, sectionHashes: ArraySlice<String>) -> ContentHasher {
         var whole = ContentHasher()
         whole.combine("tessera-spec-1")
         whole.combine(axis.rawValue)
@@ -73,13 +73,13 @@ package struct SpecFingerprint: Sendable, Hashable {
 
     /// A section's content: its JSON without the id (identity is not
     /// content) and, for file items, the file's bytes.
-    static func hash(_ section: Section, index: Int, axis: Axis) throws -> String {
+    package static func hash(_ section: Section, index: Int, axis: Axis) throws -> String {
         try bodyAndHash(section, index: index, axis: axis).hash
     }
 
     /// A section's stored body (its canonical JSON, id included) and its
     /// content hash (see ``hash(_:index:axis:)``), from one rendering.
-    static func bodyAndHash(_ section: Section, index: Int, axis: Axis) throws -> (body: String, hash: String) {
+    package static func bodyAndHash(_ section: Section, index: Int, axis: Axis) throws -> (body: String, hash: String) {
         var hasher = ContentHasher()
         hasher.combine(axis.rawValue)
         let (body, content) = JSONWriter.canonicalBytes(section.jsonValue, andWithout: "id")
@@ -98,7 +98,7 @@ package struct SpecFingerprint: Sendable, Hashable {
     /// sections with the same shape at an extent and the same items lay
     /// out alike there, so a change to a breakpoint leaves the extents it
     /// does not reach as they are.
-    static func shape(of section: Section, crossExtent: Double) -> String {
+    package static func shape(of section: Section, crossExtent: Double) -> String {
         var resolved = section
         resolved.layout = section.layout.resolved(crossExtent: crossExtent)
         guard case .object(var object) = resolved.jsonValue else { return "" }
