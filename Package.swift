@@ -80,9 +80,9 @@ let package = Package(
         .target(name: "Locking"),
         // A prefetch instruction, which Swift does not have.
         .target(name: "CTesseraPrefetch"),
-        // The bytes the store writes and checks: frame blobs, placer states,
-        // checksums, spec fingerprints. Pure values, no storage.
-        .target(name: "TesseraStoreFormat", dependencies: ["TesseraLayout", "CTesseraPrefetch"]),
+        // Bytes the store writes and checks: placer states, checksums, spec
+        // fingerprints. Pure values, no storage.
+        .target(name: "TesseraStoreFormat", dependencies: ["TesseraLayout"]),
         .target(name: "TesseraStore", dependencies: ["TesseraStoreFormat", "TesseraLayout", "Locking", "CTesseraPrefetch"]),
         // Tiles of stored layouts: their manifest, revision and JSON, over the store's queries.
         .target(name: "TesseraTiles", dependencies: ["TesseraStore", "TesseraStoreFormat", "TesseraLayout", "Locking"]),

@@ -4,7 +4,6 @@ import TesseraLayout
 @testable import TesseraSQLite
 @testable import SQLiteToolkit
 @testable import TesseraStore
-@testable import TesseraStoreFormat
 
 @Suite("schema version 4: compact frame blobs, plain ones still read")
 struct MigrationV4Tests {

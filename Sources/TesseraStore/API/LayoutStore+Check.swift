@@ -1,5 +1,4 @@
 import TesseraLayout
-import TesseraStoreFormat
 
 /// What ``LayoutStore/check(repair:)`` found.
 public struct CheckReport: Sendable, Hashable {

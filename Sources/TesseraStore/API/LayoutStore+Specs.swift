@@ -5,7 +5,6 @@ import TesseraStoreFormat
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import TesseraStoreFormat
 #endif
 
 /// Saving and reading specs.

@@ -45,7 +45,7 @@ package enum FrameBlob {
     /// Calls `visit(item, frame)` for the frames of a group blob that may
     /// meet `bounds` (closed intervals: the exact test happens later).
     /// Returns false, visiting nothing, when the blob cannot be read.
-    package static func visit(_ raw: UnsafeRawBufferPointer, firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) -> Bool {
+    static func visit(_ raw: UnsafeRawBufferPointer, firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) -> Bool {
         guard let view = View(raw) else { return false }
         for offset in 0..<view.count {
             if let frame = view.frame(at: offset, meeting: bounds) { visit(firstItem + offset, frame) }
@@ -54,7 +54,7 @@ package enum FrameBlob {
     }
 
     /// A blob read in place: where each of the four values of a frame is.
-    package struct View {
+    struct View {
         /// One of the four values: the double of cell `i` is at byte
         /// `values + 8 · (palette ? byte at indexes + i : i · stride)`.
         struct Column {
@@ -65,12 +65,12 @@ package enum FrameBlob {
         }
 
         private(set) var raw: UnsafeRawBufferPointer
-        package let count: Int
+        let count: Int
         private let columns: (Column, Column, Column, Column)
 
         /// The same view of a copy of its bytes at `copy`, read without
         /// checking them again (the columns are offsets into the bytes).
-        package func rebased(onto copy: UnsafeRawBufferPointer) -> View {
+        func rebased(onto copy: UnsafeRawBufferPointer) -> View {
             precondition(copy.count == raw.count, "a view rebased onto bytes of another length")
             var view = self
             view.raw = copy
@@ -78,7 +78,7 @@ package enum FrameBlob {
         }
 
         /// Nil when `raw` is neither a plain blob nor a well-formed compact one.
-        package init?(_ raw: UnsafeRawBufferPointer) {
+        init?(_ raw: UnsafeRawBufferPointer) {
             self.raw = raw
             guard raw.count >= 8, UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) == FrameBlob.compactMark else {
                 guard raw.count % FrameBlob.bytesPerFrame == 0 else { return nil }
@@ -127,7 +127,7 @@ package enum FrameBlob {
         /// Asks the processor for the bytes of frames `range` (0 ..< count)
         /// without waiting for them (``tessera_prefetch``).
         @inline(__always)
-        package func prefetch(_ range: Range<Int>) {
+        func prefetch(_ range: Range<Int>) {
             guard let base = raw.baseAddress, !range.isEmpty else { return }
             Self.prefetch(columns.0, range, base)
             Self.prefetch(columns.1, range, base)
@@ -157,7 +157,7 @@ package enum FrameBlob {
         /// adding each frame to empty bounds gives, computed from the
         /// columns decoded whole (frames are finite, so `<` picks as `min`
         /// and `max` do).
-        package func leafBounds(_ leafSize: Int, into leaves: UnsafeMutablePointer<QueryBounds>) {
+        func leafBounds(_ leafSize: Int, into leaves: UnsafeMutablePointer<QueryBounds>) {
             withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 &* Swift.max(count, 1)) { values in
                 guard let base = values.baseAddress else { return }
                 let (cross, scroll, crossLength, scrollLength) = (base, base + count, base + 2 &* count, base + 3 &* count)
@@ -209,7 +209,7 @@ package enum FrameBlob {
 
         /// Frame `index` (0 ..< count).
         @inline(__always)
-        package func frame(at index: Int) -> LocalFrame {
+        func frame(at index: Int) -> LocalFrame {
             LocalFrame(
                 cross: value(columns.0, index), scroll: value(columns.1, index),
                 crossLength: value(columns.2, index), scrollLength: value(columns.3, index)
@@ -222,7 +222,7 @@ package enum FrameBlob {
         /// mostly span the width, and most of those a query reads lie above
         /// or below it).
         @inline(__always)
-        package func frame(at index: Int, meeting bounds: QueryBounds) -> LocalFrame? {
+        func frame(at index: Int, meeting bounds: QueryBounds) -> LocalFrame? {
             let scroll = value(columns.1, index)
             guard scroll <= bounds.maxScroll else { return nil }
             let scrollLength = value(columns.3, index)
