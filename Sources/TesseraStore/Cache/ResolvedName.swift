@@ -109,28 +109,29 @@ package struct ResolutionScope: Sendable {
 /// weak reference: that gives the directory a side table, which sends
 /// every retain and release of it down Swift's slow path.
 package final class LayoutRecordBox: Sendable {
-    package let record: LayoutRecord
-    /// What every query reads of the record, copied out of it: a read of
-    /// them copies no `StoredLayout` (its strings) and calls no accessor.
-    let axis: Axis, crossExtent: Double, overhang: Double, contentSize: Size
-    /// The key of the layout's directory, made once.
-    let directoryKey: LayoutCacheKey
     /// The directory's slot in the ``StoreCache``, or -1: a hint, checked
     /// against the key under the cache's lock.
     let directorySlot = Atomic<Int>(-1)
+    /// The key of the layout's directory, made once.
+    let directoryKey: LayoutCacheKey
+    /// What every query reads of the record, copied out of it and laid out
+    /// before it, beside the slot and the key: a warm query touches no
+    /// `StoredLayout` and as few cache lines of the box as it can.
+    let crossExtent: Double, overhang: Double, contentLength: Double, axis: Axis
+    package let record: LayoutRecord
 
     init(_ record: LayoutRecord) {
-        self.record = record
-        (axis, crossExtent, overhang) = (record.layout.axis, record.layout.crossExtent, record.overhang)
-        contentSize = record.layout.contentSize
         directoryKey = record.cacheKey
+        (crossExtent, overhang) = (record.layout.crossExtent, record.overhang)
+        (contentLength, axis) = (record.layout.contentLength, record.layout.axis)
+        self.record = record
     }
 
-    /// The bytes a box takes: an object's header (two words), the record,
-    /// its copied fields, the key and the slot.
+    /// The bytes a box takes: an object's header (two words), the slot, the
+    /// key, the copied fields and the record.
     static var bytes: Int {
-        16 + MemoryLayout<LayoutRecord>.stride + MemoryLayout<(Axis, Double, Double, Size)>.stride
-            + MemoryLayout<LayoutCacheKey>.stride + MemoryLayout<Int>.stride
+        16 + MemoryLayout<Int>.stride + MemoryLayout<LayoutCacheKey>.stride
+            + MemoryLayout<(Double, Double, Double, Axis)>.stride + MemoryLayout<LayoutRecord>.stride
     }
 }
 

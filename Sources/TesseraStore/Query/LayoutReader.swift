@@ -44,6 +44,9 @@ struct LayoutReader {
 
     var layout: StoredLayout { record.layout }
 
+    /// The on-screen content size, from the box's copied fields.
+    private var contentSize: Size { box.axis.size(crossExtent: box.crossExtent, contentLength: box.contentLength) }
+
     /// The same reader with the directory `cached`.
     func with(cached: CachedLayout) -> LayoutReader {
         LayoutReader(box: box, storage: snapshot, store: store, cached: cached)
@@ -294,7 +297,7 @@ extension LayoutReader {
         in rect: Rect, pinning: Bool, direction: LayoutDirection, offsets: OrthogonalOffsets
     ) throws -> (elements: [LayoutElement], orthogonal: [OrthogonalContent]) {
         var lengths: [Int: Double] = [:]
-        let found = try direction.answer(for: rect, contentSize: box.contentSize) {
+        let found = try direction.answer(for: rect, contentSize: contentSize) {
             try self.elements(in: $0, pinning: pinning, offsets: offsets, orthogonalLengths: &lengths)
         }
         return (found, lengths.isEmpty ? [] : OrthogonalContent.of(found) { lengths[$0] })
@@ -308,6 +311,6 @@ extension LayoutReader {
     ) throws -> (element: LayoutElement, orthogonal: [OrthogonalContent])? {
         guard let (cell, geometry) = try cell(section: section, item: item, offsets: offsets) else { return nil }
         let orthogonal = geometry.orthogonalContentLength.map { [OrthogonalContent(section: section, contentLength: $0)] } ?? []
-        return (direction.apply(to: cell, contentSize: box.contentSize), orthogonal)
+        return (direction.apply(to: cell, contentSize: contentSize), orthogonal)
     }
 }
