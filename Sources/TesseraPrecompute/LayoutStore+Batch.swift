@@ -163,7 +163,7 @@ extension LayoutStore {
             // A name seen before in the batch may be stored by then: the write decides.
             guard firstOfName else { return item }
             let stored: StoredSpecState = try await readAsync { storage in
-                guard try storage.specRecord(name: name) != nil else { return .absent }
+                guard try storage.spec(name: name) != nil else { return .absent }
                 return try self.unchangedLayouts(prepared, storage: storage) == nil ? .changed : .unchanged
             }
             switch stored {

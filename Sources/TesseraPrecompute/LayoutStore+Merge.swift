@@ -118,11 +118,7 @@ extension LayoutStore {
     }
 
     private func insert(_ spec: MergedSpec, into storage: RowTransaction, report: inout MergeReport) async throws {
-        let row = spec.row
-        let specID = try await storage.insertSpec(SpecRow(
-            name: row.name, header: row.body, contentHash: row.contentHash, axis: Axis(rawValue: row.axis) ?? .vertical,
-            sectionCount: row.sectionCount, updatedAt: row.updatedAt
-        ))
+        let specID = try await storage.insertSpec(spec.row)
         try await storage.copyRows(of: spec, specID: specID)
         for layout in spec.layouts { try await copy(layout, specID: specID, into: storage, report: &report) }
     }
@@ -131,10 +127,10 @@ extension LayoutStore {
     /// chunks), then writes its directory summary as a new layout's.
     private func copy(_ layout: MergedLayout, specID: Int64, into storage: RowTransaction, report: inout MergeReport) async throws {
         let row = layout.row
-        let id = try await storage.insertFinishedLayout(
-            NewLayoutRow(specID: specID, crossExtent: row.crossExtent, engineVersion: row.engineVersion, specHash: row.specHash, createdAt: row.updatedAt),
-            row.totals, computeSeconds: row.computeSeconds
-        )
+        let id = try await storage.insertLayout(LayoutRow(
+            specID: specID, crossExtent: row.crossExtent, engineVersion: row.engineVersion, specHash: row.specHash, totals: row.totals,
+            computeSeconds: row.computeSeconds, updatedAt: row.updatedAt
+        ))
         let recorder = DirectoryRecorder(storage)
         for section in layout.sections {
             try recorder.writeSection(layoutID: id, section.record, placerState: section.placerState)
@@ -170,7 +166,7 @@ extension LayoutStore {
 
 /// A spec as a merge copies it: its rows, verified, and its layouts'.
 struct MergedSpec: Sendable {
-    var row: SpecRowData
+    var row: SpecRow
     var sections: [SpecSectionRow]
     var itemRuns: [ItemRunRow]
     var hashPrefix: SpecHashPrefixRow?
@@ -184,14 +180,14 @@ struct MergedLayout: Sendable {
 
 extension RowSnapshot {
     /// The spec row named `name` and the extents of its layouts, verified.
-    fileprivate func mergedSpecRow(name: String) throws -> (row: SpecRowData, extents: Set<Double>)? {
-        guard let row = try first(SpecRowData.self, .key(.text(name), index: 1)).map(verified) else { return nil }
+    fileprivate func mergedSpecRow(name: String) throws -> (row: SpecRow, extents: Set<Double>)? {
+        guard let row = try spec(name: name) else { return nil }
         return (row, Set(try layoutRows(specID: row.id).map(\.crossExtent)))
     }
 
     /// Every row of the spec named `name` but its groups, each verified.
     fileprivate func mergedSpec(name: String) throws -> MergedSpec? {
-        guard let row = try first(SpecRowData.self, .key(.text(name), index: 1)).map(verified) else { return nil }
+        guard let row = try spec(name: name) else { return nil }
         let key = RowRange.key(.integer(row.id))
         let spec = "spec \(name.quotedForMessage)"
         return MergedSpec(

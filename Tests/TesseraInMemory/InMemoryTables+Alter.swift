@@ -24,7 +24,7 @@ extension InMemoryTables {
         self[T.table] = data
     }
 
-    package mutating func alterSpecs(_ change: (inout SpecRowData) -> Void) { alter(SpecRowData.self, change) }
+    package mutating func alterSpecs(_ change: (inout SpecRow) -> Void) { alter(SpecRow.self, change) }
     package mutating func alterSpecSections(_ change: (inout SpecSectionRow) -> Void) { alter(SpecSectionRow.self, change) }
     package mutating func alterItemRuns(_ change: (inout ItemRunRow) -> Void) { alter(ItemRunRow.self, change) }
     package mutating func alterLayouts(_ change: (inout LayoutRow) -> Void) { alter(LayoutRow.self, change) }

@@ -85,7 +85,7 @@ struct RowPortTests {
         #expect(composed == decomposed)
         #expect(ColumnValue.text(composed) != ColumnValue.text(decomposed))
         for (id, name) in [(1, composed), (2, decomposed)] as [(Int64, String)] {
-            var row = SpecRowData(id: id, name: name, body: "{}", contentHash: "h", axis: "vertical", sectionCount: 0, updatedAt: 0)
+            var row = SpecRow(id: id, name: name, body: "{}", contentHash: "h", axis: "vertical", sectionCount: 0, updatedAt: 0)
             row.resum()
             try specs.insert(row.row)
         }

@@ -55,15 +55,15 @@ extension LayoutStore {
     }
 
     /// The stored spec's header as a JSON object, without its sections.
-    func storedHeader(_ record: SpecRecord, name: String) throws -> JSONObject {
-        guard case .object(let header) = try parseStored(record.header, name: name) else {
+    func storedHeader(_ record: SpecRow, name: String) throws -> JSONObject {
+        guard case .object(let header) = try parseStored(record.body, name: name) else {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has a header that is not an object")
         }
         return header
     }
 
     func loadSpec(name: String, storage: RowSnapshot) throws -> LoadedSpec? {
-        guard let record = try storage.specRecord(name: name) else { return nil }
+        guard let record = try storage.spec(name: name) else { return nil }
         var loaded = try parseSpec(record, bodies: try storage.sectionBodies(specID: record.id), name: name)
         let runs = Dictionary(grouping: try storage.itemRuns(specID: record.id, section: nil), by: \.section)
         for (index, sectionRuns) in runs {
@@ -80,7 +80,7 @@ extension LayoutStore {
     }
 
     /// A stored spec from its row and its sections' bodies.
-    private func parseSpec(_ record: SpecRecord, bodies: [String], name: String) throws -> LoadedSpec {
+    private func parseSpec(_ record: SpecRow, bodies: [String], name: String) throws -> LoadedSpec {
         var header = try storedHeader(record, name: name)
         guard bodies.count == record.sectionCount else {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has \(bodies.count) section rows, not \(record.sectionCount)")

@@ -124,7 +124,7 @@ extension RowSnapshot {
             let place = places[layoutID]
             damaged.append(DamagedRow(what: what, layoutID: layoutID, spec: place?.spec, crossExtent: place?.crossExtent))
         }
-        try scan(SpecRowData.self) { spec in
+        try scan(SpecRow.self) { spec in
             specNames[spec.id] = spec.name
             if !spec.isIntact { damaged.append(DamagedRow(what: "its row in specs", layoutID: nil, spec: spec.name, crossExtent: nil)) }
         }

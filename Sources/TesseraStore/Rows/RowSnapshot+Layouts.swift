@@ -7,7 +7,7 @@ extension RowSnapshot {
         var axis: String
         var contentHash: String
 
-        init(_ spec: SpecRowData) {
+        init(_ spec: SpecRow) {
             (name, axis, contentHash) = (spec.name, spec.axis, spec.contentHash)
         }
 
@@ -42,12 +42,12 @@ extension RowSnapshot {
         )
     }
 
-    private func spec(id: Int64) throws -> SpecRowData? {
-        try first(SpecRowData.self, .key(.integer(id))).map(verified)
+    private func spec(id: Int64) throws -> SpecRow? {
+        try first(SpecRow.self, .key(.integer(id))).map(verified)
     }
 
     /// The records of `spec`'s layouts, by extent.
-    private func records(of spec: SpecRowData, engineVersion: Int) throws -> [LayoutRecord] {
+    private func records(of spec: SpecRow, engineVersion: Int) throws -> [LayoutRecord] {
         try all(LayoutRow.self, .key(.integer(spec.id), index: 1)).map { try record(of: $0, spec: SpecPlace(spec), engineVersion: engineVersion) }
     }
 
@@ -95,7 +95,7 @@ extension RowSnapshot {
         let range = RowRange(
             index: 1, lower: after.map { .init(.text($0), inclusive: false) }, upper: last.map { .init(.text($0), inclusive: true) }
         )
-        let specs = try all(SpecRowData.self, range)
+        let specs = try all(SpecRow.self, range)
         guard !specs.isEmpty else { return [] }
         // Every layout of these specs in one scan: a statement per spec would
         // pass a backend's bound on a read's statements with many specs.

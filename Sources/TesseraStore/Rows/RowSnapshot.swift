@@ -49,24 +49,21 @@ package class RowSnapshot {
     // MARK: Specs
 
     /// `spec`, once its checksum holds.
-    package func verified(_ spec: SpecRowData) throws -> SpecRowData {
+    package func verified(_ spec: SpecRow) throws -> SpecRow {
         try verify(spec.isIntact, "the row of the spec \(spec.name.quotedForMessage)")
         return spec
     }
 
-    private func spec(name: String) throws -> SpecRowData? {
-        try first(SpecRowData.self, .key(.text(name), index: 1)).map(verified)
+    /// The row of the spec named `name`, verified.
+    package func spec(name: String) throws -> SpecRow? {
+        try first(SpecRow.self, .key(.text(name), index: 1)).map(verified)
     }
 
     package func specID(name: String) throws -> Int64? {
         try spec(name: name)?.id
     }
 
-    package func specRecord(name: String) throws -> SpecRecord? {
-        try spec(name: name).map { SpecRecord(id: $0.id, header: $0.body, contentHash: $0.contentHash, sectionCount: $0.sectionCount) }
-    }
-
-    private static func summary(of spec: SpecRowData) -> StoredSpec {
+    private static func summary(of spec: SpecRow) -> StoredSpec {
         StoredSpec(
             name: spec.name, axis: Axis(rawValue: spec.axis) ?? .vertical, sectionCount: spec.sectionCount,
             contentHash: spec.contentHash, updatedAt: spec.updatedAt
@@ -91,7 +88,7 @@ package class RowSnapshot {
     /// when nil), by name: the byte order of their UTF-8, as indexes give it.
     package func specSummaries(after: String?, limit: Int) throws -> [StoredSpec] {
         let range = RowRange(index: 1, lower: after.map { .init(.text($0), inclusive: false) }, limit: limit)
-        return try all(SpecRowData.self, range).map { try Self.summary(of: verified($0)) }
+        return try all(SpecRow.self, range).map { try Self.summary(of: verified($0)) }
     }
 
     package func specSummary(name: String) throws -> StoredSpec? {

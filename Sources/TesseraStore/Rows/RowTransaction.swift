@@ -79,14 +79,13 @@ package final class RowTransaction: RowSnapshot, CellSink {
 
     // MARK: Specs
 
+    /// Inserts `spec` under a new id (its own is ignored), and returns the id.
     package func insertSpec(_ spec: SpecRow) async throws -> Int64 {
         try await writer.answering {
-            let id = try number(.specs)
-            try insert(SpecRowData(
-                id: id, name: spec.name, body: spec.header, contentHash: spec.contentHash, axis: spec.axis.rawValue,
-                sectionCount: spec.sectionCount, updatedAt: spec.updatedAt
-            ))
-            return id
+            var row = spec
+            row.id = try number(.specs)
+            try insert(row)
+            return row.id
         }
     }
 
@@ -98,21 +97,19 @@ package final class RowTransaction: RowSnapshot, CellSink {
         return number
     }
 
+    /// Changes the spec with id `id` to `spec`, its id and name kept.
     package func updateSpec(id: Int64, _ spec: SpecRow) async throws {
         try await writer.answering {
-            try change(SpecRowData.self, .key(.integer(id))) { row in
-                row.body = spec.header
-                row.contentHash = spec.contentHash
-                row.axis = spec.axis.rawValue
-                row.sectionCount = spec.sectionCount
-                row.updatedAt = spec.updatedAt
+            try change(SpecRow.self, .key(.integer(id))) { row in
+                (row.body, row.contentHash, row.axis) = (spec.body, spec.contentHash, spec.axis)
+                (row.sectionCount, row.updatedAt) = (spec.sectionCount, spec.updatedAt)
             }
         }
     }
 
     package func touchSpec(id: Int64, contentHash: String, updatedAt: Double) async throws {
         try await writer.answering {
-            try change(SpecRowData.self, .key(.integer(id))) { row in
+            try change(SpecRow.self, .key(.integer(id))) { row in
                 row.contentHash = contentHash
                 row.updatedAt = updatedAt
             }
@@ -166,20 +163,14 @@ package final class RowTransaction: RowSnapshot, CellSink {
 
     // MARK: Layouts
 
-    package func insertLayout(_ layout: NewLayoutRow) async throws -> Int64 {
-        try await insertFinishedLayout(layout, .zero, computeSeconds: 0)
-    }
-
-    package func insertFinishedLayout(_ layout: NewLayoutRow, _ summary: LayoutTotals, computeSeconds: Double) async throws -> Int64 {
+    /// Inserts `layout` under a new id (its own is ignored), and returns the id.
+    package func insertLayout(_ layout: LayoutRow) async throws -> Int64 {
         try await writer.answering {
-            let id = try number(.layouts)
-            try insert(LayoutRow(
-                id: id, specID: layout.specID, crossExtent: layout.crossExtent, engineVersion: layout.engineVersion,
-                specHash: layout.specHash, totals: summary, status: "ready", revision: 0, computeSeconds: computeSeconds,
-                updatedAt: layout.createdAt
-            ))
-            groupless[id] = []
-            return id
+            var row = layout
+            row.id = try number(.layouts)
+            try insert(row)
+            groupless[row.id] = []
+            return row.id
         }
     }
 

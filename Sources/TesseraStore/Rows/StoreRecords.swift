@@ -1,38 +1,6 @@
 import TesseraLayout
 import TesseraStoreFormat
 
-/// A stored spec's row: its id, the canonical JSON of everything but its
-/// sections, and the hash of its whole content.
-package struct SpecRecord: Sendable {
-    package var id: Int64
-    package var header: String
-    package var contentHash: String
-    /// How many sections the spec has.
-    package var sectionCount: Int
-
-    package init(id: Int64, header: String, contentHash: String, sectionCount: Int) {
-        self.id = id
-        self.header = header
-        self.contentHash = contentHash
-        self.sectionCount = sectionCount
-    }
-}
-
-/// What a write stores of a spec besides its sections.
-package struct SpecRow: Sendable {
-    package var name: String
-    package var header: String
-    package var contentHash: String
-    package var axis: Axis
-    package var sectionCount: Int
-    package var updatedAt: Double
-
-    package init(name: String, header: String, contentHash: String, axis: Axis, sectionCount: Int, updatedAt: Double) {
-        (self.name, self.header, self.contentHash) = (name, header, contentHash)
-        (self.axis, self.sectionCount, self.updatedAt) = (axis, sectionCount, updatedAt)
-    }
-}
-
 /// A stored section's identity (its `id`, or `#index`) and content hash.
 package struct SectionIdentity: Sendable, Hashable {
     package var identity: String
@@ -68,20 +36,6 @@ package struct LayoutRecord: Sendable {
             contentLength: layout.contentLength, sectionCount: layout.sectionCount, cellCount: layout.cellCount,
             elementCount: layout.elementCount, overhang: overhang
         )
-    }
-}
-
-/// A new layout row, before its cells are written.
-package struct NewLayoutRow: Sendable {
-    package var specID: Int64
-    package var crossExtent: Double
-    package var engineVersion: Int
-    package var specHash: String
-    package var createdAt: Double
-
-    package init(specID: Int64, crossExtent: Double, engineVersion: Int, specHash: String, createdAt: Double) {
-        (self.specID, self.crossExtent, self.engineVersion) = (specID, crossExtent, engineVersion)
-        (self.specHash, self.createdAt) = (specHash, createdAt)
     }
 }
 

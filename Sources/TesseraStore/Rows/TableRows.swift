@@ -143,7 +143,7 @@ extension ColumnValue {
 }
 
 /// A spec's row (`specs`): everything but its sections' bodies.
-package struct SpecRowData: TableRow {
+package struct SpecRow: TableRow {
     package static var table: RowTable { .specs }
     package var id: Int64
     package var name: String
@@ -282,6 +282,16 @@ package struct LayoutRow: TableRow {
     package var updatedAt: Double
     /// The directory summary, which carries its own checksum (not covered by the row's).
     package var directorySummary: [UInt8]?
+
+    /// A new layout's row, ready and not yet numbered (the store numbers it
+    /// as it inserts it), with the totals of a layout computed before or none.
+    package init(
+        specID: Int64, crossExtent: Double, engineVersion: Int, specHash: String, totals: LayoutTotals = .zero, computeSeconds: Double = 0,
+        updatedAt: Double
+    ) {
+        (id, self.specID, self.crossExtent, self.engineVersion, self.specHash) = (0, specID, crossExtent, engineVersion, specHash)
+        (self.totals, status, revision, self.computeSeconds, self.updatedAt) = (totals, "ready", 0, computeSeconds, updatedAt)
+    }
 }
 
 extension LayoutRow {

@@ -62,12 +62,10 @@ extension LayoutStore {
         if replacing, let old = try await storage.read({ try $0.layoutID(specID: specID, crossExtent: crossExtent) }) {
             try await storage.deleteLayout(id: old)
         }
-        let row = NewLayoutRow(
-            specID: specID, crossExtent: crossExtent, engineVersion: LayoutEngine.version,
-            specHash: fingerprint.specHash, createdAt: Clock.wall()
-        )
-        guard let finished else { return try await storage.insertLayout(row) }
-        return try await storage.insertFinishedLayout(row, finished.totals, computeSeconds: finished.seconds)
+        return try await storage.insertLayout(LayoutRow(
+            specID: specID, crossExtent: crossExtent, engineVersion: LayoutEngine.version, specHash: fingerprint.specHash,
+            totals: finished?.totals ?? .zero, computeSeconds: finished?.seconds ?? 0, updatedAt: Clock.wall()
+        ))
     }
 
     /// A `CellGroupWriter` progress callback that reports every 64k cells:

@@ -61,7 +61,7 @@ extension LayoutStore {
             if let fresh = try await storage.read({ try $0.freshLayoutRecord(name: name, crossExtent: crossExtent) }) {
                 return ComputedLayout(layout: fresh.layout, computed: false)
             }
-            guard let record = try await storage.read({ try $0.specRecord(name: name) }), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
+            guard let record = try await storage.read({ try $0.spec(name: name) }), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
                 return nil
             }
             let id = try await self.storeBuffered(computed, specID: loaded.id, fingerprint: fingerprint, storage: storage)

@@ -173,7 +173,7 @@ extension LayoutStore {
 
     /// The same judgement in a read, without the writer.
     package func unchangedLayouts(_ prepared: PreparedSave, storage: RowSnapshot) throws -> [StoredLayout]? {
-        guard let record = try storage.specRecord(name: prepared.name),
+        guard let record = try storage.spec(name: prepared.name),
               let layouts = Self.keptLayouts(prepared, record: record,
                   try storage.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version))
         else { return nil }
@@ -182,7 +182,7 @@ extension LayoutStore {
 
     /// The layouts of a spec stored with the content hash of `prepared`
     /// when all are fresh and cover every extent it asks for, else nil.
-    private static func keptLayouts(_ prepared: PreparedSave, record: SpecRecord, _ records: [LayoutRecord]) -> [StoredLayout]? {
+    private static func keptLayouts(_ prepared: PreparedSave, record: SpecRow, _ records: [LayoutRecord]) -> [StoredLayout]? {
         guard record.contentHash == prepared.fingerprint.specHash else { return nil }
         let layouts = records.map(\.layout)
         guard layouts.allSatisfy({ $0.state == .fresh }),
@@ -232,8 +232,8 @@ extension LayoutStore {
             headerJSON = .object(object)
         }
         let row = SpecRow(
-            name: name, header: JSONWriter.canonical(headerJSON), contentHash: fingerprint.specHash,
-            axis: spec.axis, sectionCount: spec.sections.count, updatedAt: Clock.wall()
+            id: 0, name: name, body: JSONWriter.canonical(headerJSON), contentHash: fingerprint.specHash,
+            axis: spec.axis.rawValue, sectionCount: spec.sections.count, updatedAt: Clock.wall()
         )
         let specID: Int64
         if !isNew, let existing = try await storage.read({ try $0.specID(name: name) }) {

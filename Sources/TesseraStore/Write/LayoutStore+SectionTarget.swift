@@ -8,7 +8,7 @@ extension LayoutStore {
     struct SectionTarget {
         var name: String
         var section: Int
-        var record: SpecRecord
+        var record: SpecRow
         var header: Spec
         /// Every section's identity and content hash, in order. When the
         /// spec's hash goes on from a stored prefix (`hashPrefix` read, not
@@ -32,7 +32,7 @@ extension LayoutStore {
     /// section's identity, and a change to the last section then stores the
     /// prefix for the next (`SectionTarget.writeHashPrefix`).
     func sectionTarget(name: String, section: Int, storage: RowTransaction) async throws -> SectionTarget {
-        guard let record = try await storage.read({ try $0.specRecord(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
+        guard let record = try await storage.read({ try $0.spec(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
         var headerObject = try storedHeader(record, name: name)
         headerObject["sections"] = .array([])
         let header: Spec

@@ -23,7 +23,7 @@ package struct SpecHashPrefix: Sendable, Equatable {
     }
 
     /// Whether it was made for `record` as the spec's row holds it now.
-    func isCurrent(for record: SpecRecord) -> Bool {
+    func isCurrent(for record: SpecRow) -> Bool {
         specHash == record.contentHash && sectionCount == record.sectionCount
     }
 }
@@ -34,7 +34,7 @@ extension LayoutStore {
     /// store's check, which would otherwise not see a prefix that is wrong
     /// but matches its checksum until an append hashed on from it.
     static func hashPrefixHolds(name: String, spec: Spec, storage: RowSnapshot) throws -> Bool {
-        guard let record = try storage.specRecord(name: name),
+        guard let record = try storage.spec(name: name),
               let prefix = try storage.specHashPrefix(specID: record.id), prefix.isCurrent(for: record)
         else { return true }
         let hashes = try storage.sectionIdentities(specID: record.id).map(\.hash)
