@@ -31,7 +31,9 @@ struct DatabasePoolWaitingTests {
     @Test("a synchronous write while an async write holds the writer waits for it, then commits after it")
     func synchronousWriteBesideAsyncWrite() async throws {
         let directory = try TemporaryDirectory("sync-beside-async")
-        let pool = try DatabasePool(path: directory.file("store.sqlite"))
+        // A long busy timeout: under the whole suite's load the async write's
+        // task may resume seconds late, and the synchronous write must outwait it.
+        let pool = try DatabasePool(path: directory.file("store.sqlite"), configuration: .init(connection: .init(busyTimeout: 120)))
         try pool.write { try $0.execute("CREATE TABLE t (who TEXT)") }
         let inside = Atomic<Bool>(false)
         let release = Atomic<Bool>(false)
