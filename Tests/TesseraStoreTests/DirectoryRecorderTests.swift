@@ -84,10 +84,10 @@ struct DirectoryRecorderTests {
             return
         }
         #expect(sections.map(\.geometry.itemsExtent) == [12])
-        #expect(groups.count == 1)
-        #expect(groups[0].ids == [sink.lastID])
-        #expect(groups[0].bounds == [wider])
-        #expect(groups[0].checksums == [[UInt8]([9]).withUnsafeBytes { Checksum.of($0) }])
+        #expect(groups.sectionCount == 1)
+        #expect(groups.ids == [sink.lastID])
+        #expect(groups.bounds == [wider])
+        #expect(groups.checksums == [[UInt8]([9]).withUnsafeBytes { Checksum.of($0) }])
         // The layout row says two sections: the rows written are not all of it.
         guard case .unknown = recorder.directory(sectionCount: 2) else {
             Issue.record("two sections expected, one written: not a whole directory")

@@ -4,6 +4,7 @@ import TesseraLayout
 import TesseraTestSupport
 @testable import TesseraStore
 import TesseraPrecompute
+import TesseraStoreFormat
 
 /// A small layout's directory summary (`DirectorySummary`): read with its
 /// row on a first query, written by every writer, verified whole, damage
@@ -40,7 +41,7 @@ struct DirectorySummaryTests {
     /// layout's row and its directory rows.
     static func gridFeed(
         _ backend: TestBackend
-    ) async throws -> (TemporaryStore, LayoutRecord, (sections: [SectionRecord], groups: [SectionGroups.Rows])) {
+    ) async throws -> (TemporaryStore, LayoutRecord, (sections: [SectionRecord], groups: LayoutGroups.Builder)) {
         let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(try StoreConformanceTests.grid(600), as: "feed", crossExtents: [300])
         let record = try #require(try await temporary.store.readAsync {
@@ -136,28 +137,28 @@ struct DirectorySummaryTests {
     func wholeness(backend: TestBackend) async throws {
         let (temporary, record, rows) = try await Self.gridFeed(backend)
         // 600 items in one section: groups at 0, 250 and 500.
-        #expect(rows.groups.map(\.firstItems) == [[0, 250, 500]])
-        func summary(_ edit: (inout SectionGroups.Rows) -> Void) throws -> [UInt8] {
-            var groups = rows.groups
-            edit(&groups[0])
-            return try #require(DirectorySummary.encode(sections: rows.sections, groups: groups, layoutID: record.layout.id, revision: record.revision))
+        #expect(rows.groups.starts == [0, 3] && rows.groups.hasExpectedFirstItems(section: 0, itemCount: 600))
+        let kept = rows.groups.ids.indices.map { index in
+            GroupRecord(
+                slot: 0, firstItem: SectionGroups.firstItem(at: index), id: rows.groups.ids[index], bounds: rows.groups.bounds[index],
+                framesChecksum: rows.groups.checksums[index]
+            )
         }
-        func group(_ rows: SectionGroups.Rows, _ index: Int, firstItem: Int) -> GroupRecord {
-            GroupRecord(slot: 0, firstItem: firstItem, id: rows.ids[index], bounds: rows.bounds[index], framesChecksum: rows.checksums[index])
+        func summary(_ groups: [GroupRecord]) throws -> [UInt8] {
+            try #require(DirectorySummary.encode(
+                sections: rows.sections, groups: LayoutGroups.Builder([groups]), layoutID: record.layout.id, revision: record.revision
+            ))
         }
-        let wrong = [
-            try summary { section in
-                let kept = section
-                section = SectionGroups.Rows()
-                for index in 0..<2 { section.append(group(kept, index, firstItem: kept.firstItems[index])) }
-            },
-            try summary { section in section.append(group(section, 2, firstItem: 750)) },
-            try summary { section in
-                let kept = section
-                section = SectionGroups.Rows()
-                for (index, first) in [250, 0, 500].enumerated() { section.append(group(kept, index, firstItem: first)) }
-            },
-        ]
+        // The encoder writes each group's first item from its place: the
+        // first two swapped in the words (4 of the header, 15 of the
+        // section, 7 per group), and the checksum sealed again.
+        var swapped = try summary(kept)
+        for (group, firstItem) in [(0, UInt64(250)), (1, 0)] {
+            withUnsafeBytes(of: firstItem.littleEndian) { swapped.replaceSubrange((19 + 7 * group) * 8..<(20 + 7 * group) * 8, with: $0) }
+        }
+        let sealed = swapped.count - 8
+        withUnsafeBytes(of: UInt64(bitPattern: swapped[..<sealed].withUnsafeBytes { Checksum.of($0) }).littleEndian) { swapped.replaceSubrange(sealed..., with: $0) }
+        let wrong = [try summary(Array(kept.prefix(2))), try summary(kept + [kept[2]]), swapped]
         for bytes in wrong {
             try await Self.setSummaries(temporary, to: bytes)
             let error = try await #require(throws: StoreError.self) {
@@ -168,7 +169,7 @@ struct DirectorySummaryTests {
             #expect(report.problems.map(\.message) == ["its directory summary does not hold what its section and cell group rows hold"])
         }
         // The summary of the rows themselves answers.
-        try await Self.setSummaries(temporary, to: try summary { _ in })
+        try await Self.setSummaries(temporary, to: try summary(kept))
         #expect(try await temporary.reopen().elements(name: "feed", crossExtent: 300, in: Self.everything, computeIfMissing: false).count == 600)
         #expect(try await temporary.reopen().check().isHealthy)
     }

@@ -13,10 +13,10 @@ struct LayoutGroupsTests {
     /// Random sections of 0–200 groups, ids numbered across them, bounds
     /// mostly advancing along the scroll axis with some reaching far back
     /// (a mozaik's back-filled holes).
-    private static func rows(_ random: inout SeededRandom) -> [SectionGroups.Rows] {
+    private static func rows(_ random: inout SeededRandom) -> [[GroupRecord]] {
         var id: Int64 = 1
         return (0..<(1 + random.int(0...5))).map { _ in
-            var rows = SectionGroups.Rows()
+            var rows: [GroupRecord] = []
             let count = random.chance(0.25) ? 0 : random.int(0...200)
             var scroll = 0.0
             for position in 0..<count {
@@ -39,13 +39,13 @@ struct LayoutGroupsTests {
         var random = SeededRandom(seed: 27)
         for _ in 0..<50 {
             let rows = Self.rows(&random)
-            let groups = LayoutGroups(rows)
+            let groups = LayoutGroups(LayoutGroups.Builder(rows))
             var next = 0
             for (section, row) in rows.enumerated() {
                 let ordinals = groups.ordinals(ofSection: section)
-                #expect(ordinals == next..<(next + row.ids.count))
-                #expect(Array(groups.ids[ordinals]) == row.ids && Array(groups.checksums[ordinals]) == row.checksums)
-                #expect(Array(groups.bounds[ordinals]) == row.bounds)
+                #expect(ordinals == next..<(next + row.count))
+                #expect(Array(groups.ids[ordinals]) == row.map(\.id) && Array(groups.checksums[ordinals]) == row.map(\.framesChecksum))
+                #expect(Array(groups.bounds[ordinals]) == row.map(\.bounds))
                 next = ordinals.upperBound
             }
             #expect(groups.count == next)
@@ -59,16 +59,16 @@ struct LayoutGroupsTests {
         var indexedSections = 0
         for _ in 0..<60 {
             let rows = Self.rows(&random)
-            let groups = LayoutGroups(rows)
+            let groups = LayoutGroups(LayoutGroups.Builder(rows))
             for (section, row) in rows.enumerated() {
-                if row.ids.count > LayoutGroups.indexedAbove { indexedSections += 1 }
+                if row.count > LayoutGroups.indexedAbove { indexedSections += 1 }
                 for _ in 0..<20 {
                     let scroll = random.double(0...1) * 12_000 - 500
                     let cross = random.double(0...1) * 400 - 50
                     let query = QueryBounds(minCross: cross, maxCross: cross + random.double(0...1) * 200, minScroll: scroll, maxScroll: scroll + random.double(0...1) * 2_000)
                     var found: [Int] = []
                     groups.forEachCandidate(section: section, ordinals: groups.ordinals(ofSection: section), in: query) { found.append($0) }
-                    #expect(found == row.bounds.indices.filter { row.bounds[$0].mayIntersect(query) })
+                    #expect(found == row.indices.filter { row[$0].bounds.mayIntersect(query) })
                 }
             }
         }

@@ -10,14 +10,14 @@ import TesseraTestSupport
 struct StoreCacheTests {
     /// A directory of `groups` cell groups in one section, ids from `firstID`.
     static func directory(groups: Int, firstID: Int64 = 1) -> CachedLayout {
-        var rows = SectionGroups.Rows()
-        for index in 0..<groups {
-            rows.firstItems.append(SectionGroups.firstItem(at: index))
-            rows.ids.append(firstID + Int64(index))
-            rows.bounds.append(QueryBounds(minCross: 0, maxCross: 10, minScroll: Double(index), maxScroll: Double(index) + 1))
-            rows.checksums.append(Int64(index) &* 31 &+ 7)
+        let rows = (0..<groups).map { index in
+            GroupRecord(
+                slot: 0, firstItem: SectionGroups.firstItem(at: index), id: firstID + Int64(index),
+                bounds: QueryBounds(minCross: 0, maxCross: 10, minScroll: Double(index), maxScroll: Double(index) + 1),
+                framesChecksum: Int64(index) &* 31 &+ 7
+            )
         }
-        return CachedLayout(sections: [], groups: [rows])
+        return CachedLayout(sections: [], groups: LayoutGroups(LayoutGroups.Builder([rows])))
     }
 
     static func name(_ index: Int) -> (key: ResolvedName, box: LayoutRecordBox) {
@@ -161,14 +161,14 @@ struct StoreCacheTests {
         }
         // The new revision (old checksums: id 1…4 → 7, 38, 69, 100): id 2 kept and
         // moved to slot 0, id 3 changed, id 5 new, id 4 kept in slot 3, id 1 gone.
-        var rows = SectionGroups.Rows()
-        for (id, checksum) in [(Int64(2), Int64(38)), (3, 99), (5, 0), (4, 100)] {
-            rows.firstItems.append(SectionGroups.firstItem(at: rows.ids.count))
-            rows.ids.append(id)
-            rows.bounds.append(QueryBounds(minCross: 0, maxCross: 1, minScroll: 0, maxScroll: 1))
-            rows.checksums.append(checksum)
+        let rows = [(Int64(2), Int64(38)), (3, 99), (5, 0), (4, 100)].enumerated().map { index, group in
+            GroupRecord(
+                slot: 0, firstItem: SectionGroups.firstItem(at: index), id: group.0,
+                bounds: QueryBounds(minCross: 0, maxCross: 1, minScroll: 0, maxScroll: 1), framesChecksum: group.1
+            )
         }
-        let new = CachedLayout(sections: [], groups: [rows])
+        let groups = LayoutGroups.Builder([rows])
+        let new = CachedLayout(sections: [], groups: LayoutGroups(groups))
         cache.insert(new, for: LayoutCacheKey(layoutID: 1, revision: 4))
         #expect((0..<4).map(new.frames.isFilled) == [true, false, false, true])
         var found: [CachedFrames?] = []
@@ -178,7 +178,7 @@ struct StoreCacheTests {
         #expect(statistics.frameGroups == 4 && statistics.frameBytes == 4 * one && Self.held(cache).frames == 4 * one)
         #expect(statistics.bytes == old.byteCount + new.byteCount + 4 * one)
         // Inserted again for the same revision (a second load): it takes the frames of the first.
-        let again = CachedLayout(sections: [], groups: [rows])
+        let again = CachedLayout(sections: [], groups: LayoutGroups(groups))
         cache.insert(again, for: LayoutCacheKey(layoutID: 1, revision: 4))
         #expect(again.frames.isFilled(0) && again.frames.isFilled(3) && !new.frames.isFilled(0) && !new.frames.isFilled(3))
         statistics = cache.statistics

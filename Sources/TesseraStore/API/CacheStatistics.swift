@@ -26,23 +26,4 @@ public struct CacheStatistics: Sendable, Hashable {
     /// Cell groups a query found cached, and that it read from storage.
     public var frameHits: Int
     public var frameMisses: Int
-
-    package init(
-        bytes: Int, budget: Int, layouts: Int, hits: Int, misses: Int, evictions: Int, names: Int = 0, nameHits: Int = 0, nameMisses: Int = 0,
-        frameGroups: Int = 0, frameBytes: Int = 0, frameHits: Int = 0, frameMisses: Int = 0
-    ) {
-        self.bytes = bytes
-        self.budget = budget
-        self.layouts = layouts
-        self.hits = hits
-        self.misses = misses
-        self.evictions = evictions
-        self.names = names
-        self.nameHits = nameHits
-        self.nameMisses = nameMisses
-        self.frameGroups = frameGroups
-        self.frameBytes = frameBytes
-        self.frameHits = frameHits
-        self.frameMisses = frameMisses
-    }
 }

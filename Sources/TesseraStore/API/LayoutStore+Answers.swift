@@ -37,13 +37,6 @@ public struct LayoutAnswer: Sendable {
     /// The content length of each orthogonal section (carousel) that holds
     /// any of the elements, by section: the contract's `"orthogonal"`.
     public var orthogonal: [OrthogonalContent]
-
-    package init(layout: StoredLayout, revisionTag: String, elements: [LayoutElement], orthogonal: [OrthogonalContent] = []) {
-        self.layout = layout
-        self.revisionTag = revisionTag
-        self.elements = elements
-        self.orthogonal = orthogonal
-    }
 }
 
 extension LayoutStore {

@@ -26,18 +26,18 @@ extension LayoutStore {
     /// With `computeIfMissing` false, a layout that is missing or stale is
     /// `notFound` instead of being computed first.
     public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
-        try await hotRead(HotRead(.rect(rect, pinning: false), direction: direction, offsets: offsets), name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing)
+        try await hotRead(.rect(rect), name: name, crossExtent: crossExtent, direction: direction, offsets: offsets, computeIfMissing: computeIfMissing)
     }
 
     /// The elements visible in `viewport`, pinned headers and footers moved.
     public func visibleElements(name: String, crossExtent: Double, viewport: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
-        try await hotRead(HotRead(.rect(viewport, pinning: true), direction: direction, offsets: offsets), name: name, crossExtent: crossExtent, computeIfMissing: computeIfMissing)
+        try await hotRead(.viewport(viewport), name: name, crossExtent: crossExtent, direction: direction, offsets: offsets, computeIfMissing: computeIfMissing)
     }
 
     /// The cell of one item, or nil when there is no such item.
     public func element(name: String, crossExtent: Double, section: Int, item: Int, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> LayoutElement? {
         try await hotRead(
-            HotRead(.item(section: section, item: item), direction: direction, offsets: offsets), name: name, crossExtent: crossExtent,
+            .item(section: section, item: item), name: name, crossExtent: crossExtent, direction: direction, offsets: offsets,
             computeIfMissing: computeIfMissing
         ).first
     }
@@ -76,8 +76,7 @@ extension LayoutStore {
 
     /// The on-screen content size of the layout, computed first when it is missing or stale.
     public func contentSize(name: String, crossExtent: Double) async throws -> Size {
-        let name = try specName(name)
-        return try await layout(name: name, crossExtent: crossExtent).layout.contentSize
+        try await layout(name: name, crossExtent: crossExtent).layout.contentSize
     }
 
     // MARK: Reads
@@ -109,12 +108,7 @@ extension LayoutStore {
     /// when there is none. Read and written on the store's executor: a spec
     /// of a million listed items never holds the caller's thread.
     public func specJSON(named name: String) async throws -> String? {
-        let name = try specName(name)
-        return try await onExecutor {
-            guard var spec = try await readAsync({ storage in try self.loadSpec(name: name, storage: storage)?.spec }) else { return nil }
-            spec.name = name
-            return JSONWriter.canonical(spec.jsonValue)
-        }
+        try await onExecutor { try await spec(named: name).map { JSONWriter.canonical($0.jsonValue) } }
     }
 
     /// The spec stored under `name`, or nil.
@@ -125,14 +119,19 @@ extension LayoutStore {
 
     // MARK: Plumbing
 
-    /// `read` on the fresh layout of `name` (not normalized yet) at
+    /// `query`'s elements on the fresh layout of `name` (not normalized yet) at
     /// `crossExtent`, computed first when it is missing or stale (once for
     /// every task asking) unless `computeIfMissing` is false.
-    func hotRead(_ read: HotRead, name: String, crossExtent: Double, computeIfMissing: Bool) async throws -> [LayoutElement] {
+    func hotRead(
+        _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection, offsets: OrthogonalOffsets, computeIfMissing: Bool
+    ) async throws -> [LayoutElement] {
         let name = try specName(name)
         // A warm query ends here: the closure stays on the stack.
-        if let value = try answerFromMemory(name: name, crossExtent: crossExtent, { try read.elements($0) }) { return value }
-        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: computeIfMissing ? .always : .never, { try read.elements($0) }) {
+        if let value = try answerFromMemory(name: name, crossExtent: crossExtent, { try query.elements($0, direction: direction, offsets: offsets) }) {
+            return value
+        }
+        let read: @Sendable (LayoutReader) throws -> [LayoutElement] = { try query.elements($0, direction: direction, offsets: offsets) }
+        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: computeIfMissing ? .always : .never, read) {
         case .found(let value, _): return value
         case .missing: throw Self.notComputed(name: name, crossExtent: crossExtent)
         }

@@ -212,10 +212,8 @@ extension LayoutStore {
         guard let rows = try? directoryRows(of: record, storage: storage, location: location) else { return nil }
         let sameSections = summarized.sections.count == rows.sections.count
             && zip(summarized.sections, rows.sections).allSatisfy { $0.geometry == $1.geometry && $0.slot == $1.slot }
-        // The rows are whole, so their first items are in order: the
-        // summary's are the same when they are too and each section has as many.
-        let sameGroups = summarized.groups.firstItemsInOrder && LayoutGroups(summarized.groups).holdsTheSame(as: LayoutGroups(rows.groups))
-        guard sameSections, sameGroups else { return "its directory summary does not hold what its section and cell group rows hold" }
+        // The rows are whole (their first items in order): equal builders hold the same first items.
+        guard sameSections, summarized.groups == rows.groups else { return "its directory summary does not hold what its section and cell group rows hold" }
         return nil
     }
 }

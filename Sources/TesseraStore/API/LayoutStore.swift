@@ -98,13 +98,6 @@ public final class LayoutStore: Sendable {
     /// their frames, within the sum of the two budgets), and its hits and misses.
     public var cacheStatistics: CacheStatistics { cache.statistics }
 
-    /// The resolved names' part of ``cacheStatistics``.
-    @available(*, deprecated, message: "the store has one cache: read the names' counts in cacheStatistics")
-    public var resolvedNameStatistics: CacheStatistics {
-        let all = cache.statistics
-        return CacheStatistics(bytes: all.bytes, budget: all.budget, layouts: all.names, hits: all.nameHits, misses: all.nameMisses, evictions: all.evictions)
-    }
-
     /// Bytes the store takes on disk (0 when they cannot be measured).
     public var fileBytes: Int {
         get async { (try? await onExecutor { try await backend.storageBytes() }) ?? 0 }

@@ -8,14 +8,6 @@ public struct StoredSpec: Sendable, Hashable {
     /// Changes whenever the spec's content (or its item files) changes.
     public var contentHash: String
     public var updatedAt: Double
-
-    package init(name: String, axis: Axis, sectionCount: Int, contentHash: String, updatedAt: Double) {
-        self.name = name
-        self.axis = axis
-        self.sectionCount = sectionCount
-        self.contentHash = contentHash
-        self.updatedAt = updatedAt
-    }
 }
 
 /// What the store knows of one layout: a spec at one cross extent.
@@ -41,23 +33,6 @@ public struct StoredLayout: Sendable, Hashable {
     public var elementCount: Int
     public var engineVersion: Int
     public var computeSeconds: Double
-
-    package init(
-        id: Int64, specName: String, axis: Axis, crossExtent: Double, state: State, contentLength: Double,
-        sectionCount: Int, cellCount: Int, elementCount: Int, engineVersion: Int, computeSeconds: Double
-    ) {
-        self.id = id
-        self.specName = specName
-        self.axis = axis
-        self.crossExtent = crossExtent
-        self.state = state
-        self.contentLength = contentLength
-        self.sectionCount = sectionCount
-        self.cellCount = cellCount
-        self.elementCount = elementCount
-        self.engineVersion = engineVersion
-        self.computeSeconds = computeSeconds
-    }
 
     /// Bytes of exact cell frames stored, the bulk of a layout's size.
     public var frameBytes: Int { cellCount * 32 }

@@ -31,10 +31,6 @@ final class CachedLayout: Sendable {
         frames = FrameSlots(count: groups.count)
     }
 
-    convenience init(sections: [SectionRecord], groups rows: [SectionGroups.Rows]) {
-        self.init(sections: sections, groups: LayoutGroups(rows))
-    }
-
     /// Groups across all sections: the slots of ``frames``.
     var groupCount: Int { groups.count }
 
@@ -62,59 +58,11 @@ final class CachedLayout: Sendable {
     }
 }
 
-/// A section's cell groups as the store reads and writes them, and where
-/// they are (``CachedLayout`` numbers them across the layout, ``LayoutGroups``).
+/// Where a section's cell groups start (``CachedLayout`` numbers them
+/// across the layout, ``LayoutGroups``).
 enum SectionGroups {
-    /// A section's groups as they are read, in item order.
-    struct Rows: Sendable {
-        var firstItems: [Int] = []
-        var ids: [Int64] = []
-        var bounds: [QueryBounds] = []
-        var checksums: [Int64] = []
-
-        mutating func reserveCapacity(_ count: Int) {
-            firstItems.reserveCapacity(count)
-            ids.reserveCapacity(count)
-            bounds.reserveCapacity(count)
-            checksums.reserveCapacity(count)
-        }
-
-        mutating func append(_ group: GroupRecord) {
-            firstItems.append(group.firstItem)
-            ids.append(group.id)
-            bounds.append(group.bounds)
-            checksums.append(group.framesChecksum)
-        }
-
-        /// Whether ``firstItems`` are those of a section of `itemCount` items
-        /// (``SectionGroups/expectedFirstItems(itemCount:)``), made without an array.
-        func hasExpectedFirstItems(itemCount: Int) -> Bool {
-            firstItems.count == SectionGroups.groupCount(itemCount: itemCount)
-                && firstItems.indices.allSatisfy { firstItems[$0] == SectionGroups.firstItem(at: $0) }
-        }
-    }
-
-    /// Groups put in their section's rows by slot, as they are read or
-    /// written: `sections` in order, whose positions are their indices.
-    struct RowsBySlot {
-        private var sectionOfSlot: [Int: Int] = [:]
-        private(set) var rows: [Rows]
-
-        init(sections: [SectionRecord]) {
-            for (position, section) in sections.enumerated() { sectionOfSlot[section.slot] = position }
-            rows = [Rows](repeating: Rows(), count: sections.count)
-        }
-
-        /// Appends `group` to its section's rows; false when no section has its slot.
-        mutating func append(_ group: GroupRecord) -> Bool {
-            guard let position = sectionOfSlot[group.slot] else { return false }
-            rows[position].append(group)
-            return true
-        }
-    }
-
     /// The first item of the group at `position` in its section: a cached
-    /// directory is complete (``Rows/hasExpectedFirstItems(itemCount:)``),
+    /// directory is complete (``LayoutGroups/Builder/hasExpectedFirstItems(section:itemCount:)``),
     /// so it keeps no first items (a query touches one array fewer).
     @inline(__always)
     static func firstItem(at position: Int) -> Int { position &* FrameBlob.framesPerGroup }

@@ -32,13 +32,6 @@ final class LayoutGroups: Sendable {
         self.indexes = indexes
     }
 
-    /// The groups `rows` hold, one entry per section, in order.
-    convenience init(_ rows: [SectionGroups.Rows]) {
-        var builder = Builder(sections: rows.count, groups: rows.reduce(0) { $0 + $1.ids.count })
-        for section in rows { builder.append(section) }
-        self.init(builder)
-    }
-
     /// Groups across all sections.
     var count: Int { ids.count }
 
@@ -46,12 +39,6 @@ final class LayoutGroups: Sendable {
     func ordinals(ofSection section: Int) -> Range<Int> {
         guard section >= 0, section &+ 1 < starts.count else { return 0..<0 }
         return starts[section]..<starts[section &+ 1]
-    }
-
-    /// Whether `other` has the same sections of the same groups: ids,
-    /// checksums and bounds.
-    func holdsTheSame(as other: LayoutGroups) -> Bool {
-        starts == other.starts && ids == other.ids && checksums == other.checksums && bounds == other.bounds
     }
 
     /// The bytes it holds, for the cache's budget.
@@ -82,16 +69,16 @@ final class LayoutGroups: Sendable {
 }
 
 extension LayoutGroups {
-    /// The arrays of a ``LayoutGroups``, filled one section at a time from
-    /// rows as they are read (a directory summary's), with whether each
-    /// section's groups start at 0, n, 2n, … items: a directory proven
-    /// whole (``LayoutStore/incompleteness(sections:groups:sectionCount:)``)
+    /// The arrays of a ``LayoutGroups``, filled one section at a time as
+    /// rows are read or written, with whether each section's groups start at
+    /// 0, n, 2n, … items: a directory proven whole
+    /// (``LayoutStore/incompleteness(sections:groups:sectionCount:)``)
     /// without an array per section.
-    struct Builder {
-        fileprivate private(set) var starts: [Int] = []
-        fileprivate private(set) var ids: [Int64] = []
-        fileprivate private(set) var checksums: [Int64] = []
-        fileprivate private(set) var bounds: [QueryBounds] = []
+    struct Builder: Equatable {
+        private(set) var starts: [Int] = []
+        private(set) var ids: [Int64] = []
+        private(set) var checksums: [Int64] = []
+        private(set) var bounds: [QueryBounds] = []
         /// Per finished section: whether its first items were in order.
         private var inOrder: [Bool] = []
         /// Whether the groups of the section being filled were, so far.
@@ -121,22 +108,33 @@ extension LayoutGroups {
             open = true
         }
 
-        /// Appends a whole section's `rows`, as read, and ends it.
-        mutating func append(_ rows: SectionGroups.Rows) {
-            for index in rows.ids.indices {
-                append(firstItem: rows.firstItems[index], id: rows.ids[index], bounds: rows.bounds[index], checksum: rows.checksums[index])
+        /// The groups of `sections` (in order) among `groups`, each slot's in
+        /// the order they come in; nil when a group names a slot no section has.
+        init?(sections: [SectionRecord], groups: [GroupRecord]) {
+            var positions: [Int: Int] = [:]
+            for (position, section) in sections.enumerated() { positions[section.slot] = position }
+            var bySection = [[GroupRecord]](repeating: [], count: sections.count)
+            for group in groups {
+                guard let position = positions[group.slot] else { return nil }
+                bySection[position].append(group)
             }
-            endSection()
+            self.init(bySection)
+        }
+
+        /// Each section's groups, in order.
+        init(_ sections: [[GroupRecord]]) {
+            self.init(sections: sections.count, groups: sections.reduce(0) { $0 + $1.count })
+            for section in sections {
+                for group in section { append(firstItem: group.firstItem, id: group.id, bounds: group.bounds, checksum: group.framesChecksum) }
+                endSection()
+            }
         }
 
         /// Sections ended.
         var sectionCount: Int { inOrder.count }
 
-        /// Whether every section ended so far had its first items in order.
-        var firstItemsInOrder: Bool { inOrder.allSatisfy { $0 } }
-
-        /// Whether section `section` holds the groups of `itemCount` items
-        /// (``SectionGroups/Rows/hasExpectedFirstItems(itemCount:)``).
+        /// Whether section `section` holds the groups of `itemCount` items,
+        /// first items 0, n, 2n, … (``SectionGroups/firstItem(at:)``).
         func hasExpectedFirstItems(section: Int, itemCount: Int) -> Bool {
             inOrder[section] && starts[section + 1] - starts[section] == SectionGroups.groupCount(itemCount: itemCount)
         }

@@ -62,43 +62,44 @@ extension LayoutStore {
 
     /// A layout's sections and groups, read in the caller's snapshot. Every
     /// row was verified against its checksum as it was read;
-    /// ``directoryRows(of:storage:location:)`` checks that none is missing
-    /// (``complete(sections:groups:layout:location:)`` does for a summary's).
+    /// ``directoryRows(of:storage:location:)`` checks that none is missing.
     static func directory(of record: LayoutRecord, storage: RowSnapshot, location: String) throws -> CachedLayout {
         let rows = try directoryRows(of: record, storage: storage, location: location)
-        return CachedLayout(sections: rows.sections, groups: rows.groups)
+        return CachedLayout(sections: rows.sections, groups: LayoutGroups(rows.groups))
     }
 
     /// The rows ``directory(of:storage:location:)`` holds, proven whole.
     static func directoryRows(
         of record: LayoutRecord, storage: RowSnapshot, location: String
-    ) throws -> (sections: [SectionRecord], groups: [SectionGroups.Rows]) {
+    ) throws -> (sections: [SectionRecord], groups: LayoutGroups.Builder) {
         let layout = record.layout
         let sections = try storage.sections(layoutID: layout.id)
-        try checkNumbering(sections, layout: layout, location: location)
+        if let problem = numberingProblem(sections, sectionCount: layout.sectionCount) { throw damaged(layout, location: location, problem) }
+        var groups: [GroupRecord] = []
+        try storage.forEachGroup(layoutID: layout.id) { groups.append($0) }
         // Numbered in order: a section's position is its index.
-        var bySlot = SectionGroups.RowsBySlot(sections: sections)
-        try storage.forEachGroup(layoutID: layout.id) { group in
-            guard bySlot.append(group) else {
-                throw damaged(layout, location: location, "cell groups name a section slot no section has")
-            }
+        guard let builder = LayoutGroups.Builder(sections: sections, groups: groups) else {
+            throw damaged(layout, location: location, "cell groups name a section slot no section has")
         }
-        let groups = bySlot.rows
-        try checkWhole(sections: sections, groups: groups, layout: layout, location: location)
-        return (sections, groups)
+        try checkWhole(sections: sections, groups: builder, layout: layout, location: location)
+        return (sections, builder)
     }
 
-    /// A directory once it is proven whole (``incompleteness(sections:groups:sectionCount:)``).
-    static func complete(sections: [SectionRecord], groups: LayoutGroups.Builder, layout: StoredLayout, location: String) throws -> CachedLayout {
-        if let problem = incompleteness(sections: sections, groupSections: groups.sectionCount, sectionCount: layout.sectionCount, hasExpectedGroups: {
-            groups.hasExpectedFirstItems(section: $0, itemCount: $1)
-        }) {
-            throw damaged(layout, location: location, problem)
+    /// The directory the summary read with `record` holds, verified
+    /// (``DirectorySummary``); nil when the layout has none. A summary
+    /// that fails is `damaged`, never passed over.
+    func summarizedDirectory(of record: LayoutRecord) throws -> CachedLayout? {
+        guard let summary = record.directorySummary else { return nil }
+        do {
+            let (sections, groups) = try DirectorySummary.decode(summary, record: record)
+            try Self.checkWhole(sections: sections, groups: groups, layout: record.layout, location: location)
+            return CachedLayout(sections: sections, groups: LayoutGroups(groups))
+        } catch let damage as SummaryDamage {
+            throw Self.damaged(record.layout, location: location, "directory summary \(damage.reason)")
         }
-        return CachedLayout(sections: sections, groups: LayoutGroups(groups))
     }
 
-    private static func checkWhole(sections: [SectionRecord], groups: [SectionGroups.Rows], layout: StoredLayout, location: String) throws {
+    private static func checkWhole(sections: [SectionRecord], groups: LayoutGroups.Builder, layout: StoredLayout, location: String) throws {
         if let problem = incompleteness(sections: sections, groups: groups, sectionCount: layout.sectionCount) {
             throw damaged(layout, location: location, problem)
         }
@@ -108,32 +109,16 @@ extension LayoutStore {
     /// directory, nil when nothing: every section numbered in order, as
     /// many as `sectionCount`, each with the groups of its item count, so
     /// that a query answered from it misses nothing.
-    static func incompleteness(sections: [SectionRecord], groups: [SectionGroups.Rows], sectionCount: Int) -> String? {
-        incompleteness(sections: sections, groupSections: groups.count, sectionCount: sectionCount) {
-            groups[$0].hasExpectedFirstItems(itemCount: $1)
-        }
-    }
-
-    /// ``incompleteness(sections:groups:sectionCount:)`` of groups in
-    /// `groupSections` sections, `hasExpectedGroups(section, itemCount)`
-    /// telling whether a section has the groups of its item count.
-    private static func incompleteness(
-        sections: [SectionRecord], groupSections: Int, sectionCount: Int, hasExpectedGroups: (Int, Int) -> Bool
-    ) -> String? {
+    static func incompleteness(sections: [SectionRecord], groups: LayoutGroups.Builder, sectionCount: Int) -> String? {
         if let problem = numberingProblem(sections, sectionCount: sectionCount) { return problem }
+        guard groups.sectionCount == sections.count else { return "cell groups name a section slot no section has" }
         for index in sections.indices {
             let geometry = sections[index].geometry
-            guard index < groupSections, hasExpectedGroups(index, geometry.isEmpty ? 0 : max(0, geometry.itemCount)) else {
+            guard groups.hasExpectedFirstItems(section: index, itemCount: geometry.isEmpty ? 0 : max(0, geometry.itemCount)) else {
                 return "section \(index) lacks cell groups of its \(geometry.itemCount) items"
             }
         }
-        guard groupSections == sections.count else { return "cell groups name a section slot no section has" }
         return nil
-    }
-
-    /// Throws unless `sections` are numbered in order, as many as the layout's row says.
-    private static func checkNumbering(_ sections: [SectionRecord], layout: StoredLayout, location: String) throws {
-        if let problem = numberingProblem(sections, sectionCount: layout.sectionCount) { throw damaged(layout, location: location, problem) }
     }
 
     private static func numberingProblem(_ sections: [SectionRecord], sectionCount: Int) -> String? {

@@ -10,10 +10,9 @@ private let fnvPrime: UInt64 = 0x100_0000_01B3
 /// WAL index's header, unchanged from before the read began until after its
 /// snapshot was taken); what one read resolved is then right for the others.
 package struct SnapshotTag: Hashable, Sendable {
-    // Inline, not an array: a query answered from memory makes one per
-    // query, and allocates nothing.
-    private var first: (UInt64, UInt64, UInt64)
-    private var second: (UInt64, UInt64, UInt64)
+    // Six words inline, not an array: a query answered from memory makes
+    // one per query, and allocates nothing.
+    private var w0, w1, w2, w3, w4, w5: UInt64
 
     /// A tag of up to six words.
     package init(words: [UInt64]) {
@@ -23,27 +22,13 @@ package struct SnapshotTag: Hashable, Sendable {
     }
 
     package init(_ w0: UInt64, _ w1: UInt64, _ w2: UInt64, _ w3: UInt64, _ w4: UInt64, _ w5: UInt64) {
-        first = (w0, w1, w2)
-        second = (w3, w4, w5)
-    }
-
-    package static func == (lhs: SnapshotTag, rhs: SnapshotTag) -> Bool {
-        lhs.first == rhs.first && lhs.second == rhs.second
+        (self.w0, self.w1, self.w2, self.w3, self.w4, self.w5) = (w0, w1, w2, w3, w4, w5)
     }
 
     /// `seed` and the six words, mixed (FNV-1a, a word at a time).
     func mixed(into seed: UInt64) -> UInt64 {
         let mix = { (word: UInt64, part: UInt64) in (word ^ part) &* fnvPrime }
-        return mix(mix(mix(mix(mix(mix(seed, first.0), first.1), first.2), second.0), second.1), second.2)
-    }
-
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(first.0)
-        hasher.combine(first.1)
-        hasher.combine(first.2)
-        hasher.combine(second.0)
-        hasher.combine(second.1)
-        hasher.combine(second.2)
+        return mix(mix(mix(mix(mix(mix(seed, w0), w1), w2), w3), w4), w5)
     }
 }
 

@@ -34,10 +34,10 @@ package enum DirectorySummary {
     private static let groupWords = 7
 
     /// The summary of `sections` and their `groups`, the rows of the
-    /// layout `layoutID` at `revision`; nil when they are more than
-    /// ``maximumRows`` rows.
-    static func encode(sections: [SectionRecord], groups: [SectionGroups.Rows], layoutID: Int64, revision: Int64) -> [UInt8]? {
-        let groupCount = groups.reduce(0) { $0 + $1.ids.count }
+    /// layout `layoutID` at `revision`, proven whole (each group's first
+    /// item is its place's); nil when they are more than ``maximumRows`` rows.
+    static func encode(sections: [SectionRecord], groups: LayoutGroups.Builder, layoutID: Int64, revision: Int64) -> [UInt8]? {
+        let groupCount = groups.ids.count
         guard sections.count + groupCount <= maximumRows else { return nil }
         var words: [UInt64] = []
         words.reserveCapacity(headerWords + sections.count * sectionWords + groupCount * groupWords + 1)
@@ -48,7 +48,7 @@ package enum DirectorySummary {
         put(layoutID)
         put(revision)
         put(sections.count)
-        for (section, groups) in zip(sections, groups) {
+        for (position, section) in sections.enumerated() {
             let geometry = section.geometry
             put(geometry.index)
             put(geometry.start)
@@ -64,9 +64,10 @@ package enum DirectorySummary {
             put(geometry.cellSpan?.upperBound ?? 0)
             put(geometry.orthogonalContentLength ?? 0)
             put(section.slot)
-            put(groups.ids.count)
-            for index in groups.ids.indices {
-                put(groups.firstItems[index])
+            let ordinals = groups.starts[position]..<groups.starts[position + 1]
+            put(ordinals.count)
+            for index in ordinals {
+                put(SectionGroups.firstItem(at: index - ordinals.lowerBound))
                 put(groups.ids[index])
                 let bounds = groups.bounds[index]
                 put(bounds.minCross)

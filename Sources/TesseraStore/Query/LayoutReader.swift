@@ -36,12 +36,6 @@ struct LayoutReader {
         }
     }
 
-    /// The store's location, for errors.
-    private var location: String { store.location }
-
-    /// The store's cache, where the directory's frames are charged.
-    private var frames: StoreCache { store.cache }
-
     var layout: StoredLayout { record.layout }
 
     /// The on-screen content size, from the box's copied fields.
@@ -112,7 +106,7 @@ struct LayoutReader {
                 let failure = group.frames.map { frames in
                     frames.withUnsafeBytes { raw in visitIntact(raw, checksum: group.framesChecksum, firstItem: group.firstItem, bounds: bounds, visit) }
                 } ?? .damaged
-                if let failure { throw error(failure, firstItem: group.firstItem, section: section) }
+                if let failure { throw error(failure, firstItem: group.firstItem, section: section.geometry.index) }
             }
             return
         }
@@ -134,7 +128,7 @@ struct LayoutReader {
                 found.initialize(repeating: nil)
                 defer { found.deinitialize() }
                 let candidates = Candidates(positions: positions, found: found)
-                let hits = frames.cachesFrames ? cache.frames.frames(base: ordinals.lowerBound, positions: positions, into: found) : 0
+                let hits = store.cache.cachesFrames ? cache.frames.frames(base: ordinals.lowerBound, positions: positions, into: found) : 0
                 if hits < count {
                     try visitMissing(firstOrdinal: ordinals.lowerBound, section: section, cache: cache, bounds: bounds, candidates, visit)
                 } else {
@@ -142,7 +136,7 @@ struct LayoutReader {
                 }
                 // Counted once the frames are all there: an answer from memory that
                 // lacks some runs again as a read, which counts them.
-                frames.count(.frames, hits: hits, misses: count &- hits)
+                store.cache.count(.frames, hits: hits, misses: count &- hits)
             }
         }
     }
@@ -170,10 +164,10 @@ struct LayoutReader {
         var next = 0
         try visitStored(keys) { index, raw in
             let at = missing[index]
-            if frames.cachesFrames {
+            if store.cache.cachesFrames {
                 switch CachedFrames.verified(raw, checksum: keys[index].checksum) {
                 case .success(let read):
-                    frames.fill(read, ordinal: firstOrdinal + positions[at], of: cache, key: record.cacheKey)
+                    store.cache.fill(read, ordinal: firstOrdinal + positions[at], of: cache, key: record.cacheKey)
                     candidates.found[at] = read
                     return nil
                 case .failure(let kind):
@@ -183,7 +177,7 @@ struct LayoutReader {
             candidates.visitFound(next..<at, bounds: bounds, visit)
             next = at + 1
             return visitIntact(raw, checksum: keys[index].checksum, firstItem: SectionGroups.firstItem(at: positions[at]), bounds: bounds, visit)
-        } failed: { index, kind in throw error(kind, firstItem: SectionGroups.firstItem(at: positions[missing[index]]), section: section) }
+        } failed: { index, kind in throw error(kind, firstItem: SectionGroups.firstItem(at: positions[missing[index]]), section: section.geometry.index) }
         candidates.visitFound(next..<positions.count, bounds: bounds, visit)
     }
 
@@ -215,28 +209,15 @@ struct LayoutReader {
         return FrameBlob.visit(raw, firstItem: firstItem, bounds: bounds, visit) ? nil : .unreadable
     }
 
-    private func error(_ failure: GroupFailure, firstItem: Int, section: SectionRecord) -> StoreError {
-        switch failure {
-        case .damaged: damagedGroup(firstItem: firstItem, section: section)
-        case .unreadable: unreadableGroup(firstItem: firstItem, section: section)
-        }
+    /// A group whose bytes are missing, do not match their checksum, or are
+    /// no frame blob this build reads.
+    private func error(_ failure: GroupFailure, firstItem: Int, section: Int) -> StoreError {
+        let what = failure == .damaged ? "does not match its checksum, or is missing" : "holds bytes that are not frames"
+        return damaged("the cell group of items \(firstItem)… of section \(section) \(what)")
     }
 
-    /// A group whose bytes are missing or do not match their checksum.
-    private func damagedGroup(firstItem: Int, section: SectionRecord) -> StoreError {
-        StoreError.damaged(
-            store: location, spec: record.layout.specName, crossExtent: record.layout.crossExtent,
-            "the cell group of items \(firstItem)… of section \(section.geometry.index) does not match its checksum, or is missing"
-        )
-    }
-
-    /// A group whose bytes match their checksum but are no frame blob this
-    /// build reads.
-    private func unreadableGroup(firstItem: Int, section: SectionRecord) -> StoreError {
-        StoreError.damaged(
-            store: location, spec: record.layout.specName, crossExtent: record.layout.crossExtent,
-            "the cell group of items \(firstItem)… of section \(section.geometry.index) holds bytes that are not frames"
-        )
+    private func damaged(_ message: String) -> StoreError {
+        StoreError.damaged(store: store.location, spec: record.layout.specName, crossExtent: record.layout.crossExtent, message)
     }
 
     /// The cell of one item, left to right, a carousel's scrolled by its
@@ -245,18 +226,16 @@ struct LayoutReader {
         guard section >= 0, section < record.layout.sectionCount, item >= 0 else { return nil }
         // The layout's row (verified) says the section exists: a missing row is damage, not "no such item".
         guard let row = try storage.section(layoutID: record.layout.id, index: section) else {
-            throw StoreError.damaged(store: location, spec: record.layout.specName, crossExtent: record.layout.crossExtent, "the row of section \(section) is missing")
+            throw damaged("the row of section \(section) is missing")
         }
         guard item < row.geometry.itemCount else { return nil }
         let first = SectionGroups.firstItem(ofGroupHolding: item)
         let frame = try storage.withFrames(layoutID: record.layout.id, slot: row.slot, firstItem: first) { raw -> LocalFrame? in
-            guard let view = FrameBlob.View(raw) else { throw unreadableGroup(firstItem: first, section: row) }
+            guard let view = FrameBlob.View(raw) else { throw error(.unreadable, firstItem: first, section: section) }
             return item - first < view.count ? view.frame(at: item - first) : nil
         }
         guard let frame = frame ?? nil else {
-            throw StoreError.damaged(
-                store: location, spec: record.layout.specName, crossExtent: record.layout.crossExtent,
-                "the cell group of items \(first)… of section \(section) is missing or does not hold item \(item)")
+            throw damaged("the cell group of items \(first)… of section \(section) is missing or does not hold item \(item)")
         }
         let query = SectionQuery(section: row.geometry, axis: box.axis, crossExtent: box.crossExtent, offsets: offsets)
         return (LayoutElement(kind: .cell, section: section, item: item, frame: query.scrolled(row.geometry.absolute(frame))), row.geometry)

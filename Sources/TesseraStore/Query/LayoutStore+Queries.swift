@@ -82,37 +82,19 @@ extension LayoutStore {
     package func elementsFromMemory(
         name: String, crossExtent: Double, in rect: Rect, pinning: Bool, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none
     ) throws -> [LayoutElement]? {
-        let read = HotRead(.rect(rect, pinning: pinning), direction: direction, offsets: offsets)
-        return try answerFromMemory(name: specName(name), crossExtent: crossExtent) { try read.elements($0) }
+        let query: LayoutQuery = pinning ? .viewport(rect) : .rect(rect)
+        return try answerFromMemory(name: specName(name), crossExtent: crossExtent) { try query.elements($0, direction: direction, offsets: offsets) }
     }
 }
 
-/// One of the hot reads (`elements`, `visibleElements`, `element`) as a
-/// value: a warm query answers it from memory with a closure that stays on
-/// the stack, and only a read of storage makes one that escapes.
-struct HotRead: Sendable {
-    enum Query: Sendable {
-        case rect(Rect, pinning: Bool)
-        case item(section: Int, item: Int)
-    }
-
-    var query: Query
-    var direction: LayoutDirection
-    var offsets: OrthogonalOffsets
-
-    init(_ query: Query, direction: LayoutDirection, offsets: OrthogonalOffsets) {
-        self.query = query
-        self.direction = direction
-        self.offsets = offsets
-    }
-
-    /// The answer on `reader`: an item query's cell alone, or none.
-    func elements(_ reader: LayoutReader) throws -> [LayoutElement] {
-        switch query {
-        case .rect(let rect, let pinning):
-            return try reader.elements(in: rect, pinning: pinning, direction: direction, offsets: offsets)
+extension LayoutQuery {
+    /// Its elements on `reader`: an item query's cell alone, or none.
+    func elements(_ reader: LayoutReader, direction: LayoutDirection, offsets: OrthogonalOffsets) throws -> [LayoutElement] {
+        switch self {
+        case .rect(let rect), .viewport(let rect):
+            try reader.elements(in: rect, pinning: pins, direction: direction, offsets: offsets)
         case .item(let section, let item):
-            return try reader.cell(section: section, item: item, direction: direction, offsets: offsets).map { [$0.element] } ?? []
+            try reader.cell(section: section, item: item, direction: direction, offsets: offsets).map { [$0.element] } ?? []
         }
     }
 }

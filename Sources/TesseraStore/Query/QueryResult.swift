@@ -42,13 +42,6 @@ public struct MissingLayout: Sendable, Hashable {
     public var reason: Reason
     /// The spec's stored layouts, fresh or not, by extent.
     public var storedLayouts: [StoredLayout]
-
-    package init(specName: String, crossExtent: Double, reason: Reason, storedLayouts: [StoredLayout]) {
-        self.specName = specName
-        self.crossExtent = crossExtent
-        self.reason = reason
-        self.storedLayouts = storedLayouts
-    }
 }
 
 extension LayoutStore {

@@ -16,7 +16,7 @@ package final class DirectoryRecorder: CellSink {
     /// What the rows written make.
     enum Directory {
         /// Every section in order, each with its groups in order.
-        case rows(sections: [SectionRecord], groups: [SectionGroups.Rows])
+        case rows(sections: [SectionRecord], groups: LayoutGroups.Builder)
         /// More rows than a summary holds.
         case tooManyRows
         /// Not known from the writes alone.
@@ -85,12 +85,10 @@ package final class DirectoryRecorder: CellSink {
         case .recording: break
         }
         let ordered = sections.sorted { $0.geometry.index < $1.geometry.index }
-        var bySlot = SectionGroups.RowsBySlot(sections: ordered)
-        for group in groups.sorted(by: { ($0.slot, $0.firstItem) < ($1.slot, $1.firstItem) }) {
-            guard bySlot.append(group) else { return .unknown }
-        }
-        let rows = bySlot.rows
-        guard LayoutStore.incompleteness(sections: ordered, groups: rows, sectionCount: sectionCount) == nil else { return .unknown }
-        return .rows(sections: ordered, groups: rows)
+        let sorted = groups.sorted { ($0.slot, $0.firstItem) < ($1.slot, $1.firstItem) }
+        guard let builder = LayoutGroups.Builder(sections: ordered, groups: sorted),
+              LayoutStore.incompleteness(sections: ordered, groups: builder, sectionCount: sectionCount) == nil
+        else { return .unknown }
+        return .rows(sections: ordered, groups: builder)
     }
 }
