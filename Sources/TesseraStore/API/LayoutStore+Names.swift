@@ -48,15 +48,7 @@ extension LayoutStore {
                 guard page.count == 10_000, let last = page.last else { break }
                 after = last.name
             }
-            for spelling in spellings {
-                // By the spelling's own bytes: the backend finds that row alone.
-                guard let (specID, layouts) = try await storage.read({ rows -> (Int64, [LayoutRecord])? in
-                    guard let specID = try rows.specID(name: spelling) else { return nil }
-                    return (specID, try rows.layoutRecords(specID: specID, engineVersion: LayoutEngine.version))
-                }) else { continue }
-                for record in layouts { try await storage.deleteLayout(id: record.layout.id) }
-                try await storage.deleteSpec(id: specID)
-            }
+            for spelling in spellings { _ = try await deleteSpec(spelling: spelling, storage: storage) }
             try await storage.clearNameConflict(name: name)
             return !spellings.isEmpty
         }

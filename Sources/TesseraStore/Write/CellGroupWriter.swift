@@ -19,7 +19,6 @@ struct CellGroupWriter: LayoutConsumer {
     private var frames: [LocalFrame] = []
     private var filled: [Bool] = []
     private(set) var overhang = 0.0
-    private(set) var sectionsWritten = 0
     /// Slots of sections whose slot is not their index (after updates).
     var slots: [Int: Int] = [:]
     /// For a resumed section, what is stored of the group its first cell
@@ -32,8 +31,6 @@ struct CellGroupWriter: LayoutConsumer {
     /// Whether `endSection` writes the section's row; an update writes all
     /// rows itself once the sections are placed.
     var writesSectionRows = true
-    /// The geometry and placer state of the sections written.
-    private(set) var finished: [(geometry: SectionGeometry, placerState: [UInt8]?)] = []
     /// States of the open section's placer along its items, written with
     /// its row (``StoredStates``); a resumed section starts with those it keeps.
     var checkpoints: [(itemCount: Int, state: [UInt8])] = []
@@ -103,8 +100,6 @@ struct CellGroupWriter: LayoutConsumer {
         if writesSectionRows {
             try storage.writeSection(layoutID: layoutID, SectionRecord(geometry: geometry, slot: slot(of: geometry.index)), placerState: state)
         }
-        finished.append((geometry, state))
-        sectionsWritten += 1
         return state
     }
 

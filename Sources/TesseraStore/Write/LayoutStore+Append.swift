@@ -12,8 +12,10 @@ extension LayoutStore {
     /// with the section is read or written (a section that reads an items
     /// file, and an append of no items, which may change the section's
     /// form, are written whole).
-    func append(name: String, section: Int, items: [Item], cancellation: CancellationFlag?) async throws -> UpdateReport {
-        try await reportingSpecErrors(name: name) { try await write { storage in
+    @discardableResult
+    public func append(name: String, section: Int, items: [Item]) async throws -> UpdateReport {
+        let name = try specName(name)
+        return try await writeAsync { cancellation in try await reportingSpecErrors(name: name) { try await write { storage in
             let target = try await sectionTarget(name: name, section: section, storage: storage)
             let specID = target.record.id
             let base = try await storedBody(specID: specID, index: section, name: name, storage: storage)
@@ -48,31 +50,16 @@ extension LayoutStore {
                 newSection: { try await self.storedSection(specID: specID, index: section, name: name, storage: storage) },
                 configure: { $0.appended = [section: .init(before: before, base: base, items: appended)] }
             )
-        } }
+        } } }
     }
 
-    /// Replaces the items of section `section` of the spec stored under
-    /// `name` with those `change` makes of the stored section, and updates
-    /// every stored layout of it in one transaction. With the first item
-    /// that changed (else items were only appended), each layout goes on
-    /// from its latest stored state at or before it. Only the changed
-    /// section of the stored spec is read and written.
+    /// Replaces the items of `target`'s section with those `change` makes
+    /// of the stored section, and updates every stored layout of the spec,
+    /// inside the caller's write. With the first item that changed (else
+    /// items were only appended), each layout goes on from its latest stored
+    /// state at or before it. The section's body is written whole (its item
+    /// runs folded into it); no other section of the stored spec is read or written.
     func rewriteSection(
-        name: String,
-        section: Int,
-        cancellation: CancellationFlag?,
-        _ change: (Section) throws -> (items: ItemSource, changedFrom: Int?)
-    ) async throws -> UpdateReport {
-        try await reportingSpecErrors(name: name) { try await write { storage in
-            try await rewriteSection(
-                try await sectionTarget(name: name, section: section, storage: storage), storage: storage, cancellation: cancellation, change
-            )
-        } }
-    }
-
-    /// The same, inside the caller's write: the section's body is written
-    /// whole (its item runs folded into it).
-    private func rewriteSection(
         _ target: SectionTarget,
         storage: RowTransaction,
         cancellation: CancellationFlag?,

@@ -52,9 +52,7 @@ extension LayoutStore {
     /// `prepared`, in order), inside the caller's write. For a batch, which
     /// reports counts only: the result's `layouts` are not read back.
     package func saveNew(_ prepared: PreparedSave, computed: [BufferedComputation], storage: RowTransaction) async throws -> SaveOutcome {
-        let specID = try await upsertSpec(
-            prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage, isNew: true
-        )
+        let specID = try await writeSpec(prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage)
         var report = UpdateReport()
         for layout in computed {
             report.layouts.append(try await storeNewLayout(layout, of: prepared, specID: specID, storage: storage))

@@ -74,32 +74,13 @@ extension LayoutStore {
         _ progress: (@Sendable (PrecomputeProgress) -> Void)?, spec: Spec, name: String, crossExtent: Double
     ) -> ((Int) -> Void)? {
         guard let progress else { return nil }
-        let expected = spec.sections.reduce(0 as Int?) { total, section in
-            guard let total, let count = section.items.knownCount else { return nil }
-            return total + count
-        }
+        let expected = spec.knownItemCount
         var lastReport = 0
         return { written in
             guard written - lastReport >= 65_536 else { return }
             lastReport = written
             progress(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: written, cellsExpected: expected))
         }
-    }
-
-    /// The layout a write just stored under `id`, read back in that write.
-    static func written(id: Int64, name: String, crossExtent: Double, storage: RowTransaction) async throws -> StoredLayout {
-        guard let record = try await storage.read({ try $0.layoutRecord(id: id, engineVersion: LayoutEngine.version) }) else {
-            throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
-                             spec: name, crossExtent: crossExtent)
-        }
-        return record.layout
-    }
-
-    /// The items files of a stored spec changed since it was saved.
-    static func itemFilesChanged(name: String, crossExtent: Double) -> StoreError {
-        StoreError(.conflict,
-            "the items files of spec \(name.quotedForMessage) changed since it was saved; save the spec again to lay out the new items",
-            spec: name, crossExtent: crossExtent)
     }
 }
 

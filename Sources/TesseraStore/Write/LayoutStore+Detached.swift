@@ -47,7 +47,10 @@ extension LayoutStore {
             if let fresh = try self.freshRecord(name: name, crossExtent: crossExtent, storage: storage) { return .fresh(fresh.layout) }
             guard let loaded = try self.loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
             let fingerprint = try self.reportingSpecErrors(name: name) { try SpecFingerprint(spec: loaded.spec) }
-            guard fingerprint.specHash == loaded.contentHash else { throw Self.itemFilesChanged(name: name, crossExtent: crossExtent) }
+            guard fingerprint.specHash == loaded.contentHash else {
+                throw StoreError(.conflict, "the items files of spec \(name.quotedForMessage) changed since it was saved; save the spec again "
+                    + "to lay out the new items", spec: name, crossExtent: crossExtent)
+            }
             return .spec(loaded, fingerprint)
         }
         guard case .spec(let loaded, let fingerprint) = found else {
@@ -65,7 +68,11 @@ extension LayoutStore {
                 return nil
             }
             let id = try await self.storeBuffered(computed, specID: loaded.id, fingerprint: fingerprint, storage: storage)
-            return ComputedLayout(layout: try await Self.written(id: id, name: name, crossExtent: crossExtent, storage: storage), computed: true)
+            guard let stored = try await storage.read({ try $0.layoutRecord(id: id, engineVersion: LayoutEngine.version) }) else {
+                throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
+                                 spec: name, crossExtent: crossExtent)
+            }
+            return ComputedLayout(layout: stored.layout, computed: true)
         } }
         if result != nil {
             let cells = computed.totals.cellCount

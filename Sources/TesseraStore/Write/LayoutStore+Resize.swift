@@ -44,11 +44,6 @@ extension LayoutStore {
     @discardableResult
     public func resize(name: String, section: Int, changes: [ItemChange]) async throws -> UpdateReport {
         let name = try specName(name)
-        return try await writeAsync { flag in try await self.resize(name: name, section: section, changes: changes, cancellation: flag) }
-    }
-
-    /// The body of ``resize(name:section:changes:)``.
-    func resize(name: String, section: Int, changes: [ItemChange], cancellation: CancellationFlag?) async throws -> UpdateReport {
         guard let first = changes.map(\.item).min() else {
             throw StoreError(.invalidArgument, "a resize needs at least one change", spec: name, section: section)
         }
@@ -61,19 +56,22 @@ extension LayoutStore {
             }
         }
         do {
-            return try await rewriteSection(name: name, section: section, cancellation: cancellation) { old in
-                var items = try old.items.items(at: Set(changes.map(\.item)), section: section)
-                for change in changes {
-                    guard let item = items[change.item] else {
-                        let count = old.items.knownCount.map { " (it has \($0))" } ?? ""
-                        throw StoreError(
-                            .notFound, Self.prefix(change) + "section \(section) of spec \(name.quotedForMessage) has no item \(change.item)\(count)",
-                            spec: name, section: section, item: change.item)
+            return try await writeAsync { cancellation in try await reportingSpecErrors(name: name) { try await write { storage in
+                let target = try await sectionTarget(name: name, section: section, storage: storage)
+                return try await rewriteSection(target, storage: storage, cancellation: cancellation) { old in
+                    var items = try old.items.items(at: Set(changes.map(\.item)), section: section)
+                    for change in changes {
+                        guard let item = items[change.item] else {
+                            let count = old.items.knownCount.map { " (it has \($0))" } ?? ""
+                            throw StoreError(
+                                .notFound, Self.prefix(change) + "section \(section) of spec \(name.quotedForMessage) has no item \(change.item)\(count)",
+                                spec: name, section: section, item: change.item)
+                        }
+                        items[change.item] = item.replacing(change.fields)
                     }
-                    items[change.item] = item.replacing(change.fields)
+                    return (old.items.replacing(items), first)
                 }
-                return (old.items.replacing(items), first)
-            }
+            } } }
         } catch var error as StoreError where error.code == .invalidSpec {
             // A changed item's field: name its input line.
             if let item = Self.item(inPath: error.path, section: section), let change = changes.last(where: { $0.item == item }),

@@ -4,28 +4,46 @@ import TesseraStoreFormat
 /// Saving a spec: checked and fingerprinted before its write, then its
 /// rows and its layouts in one transaction.
 extension LayoutStore {
-    /// The body of `save(_:as:crossExtents:progress:)` (the async form runs
-    /// it on the executor), cancelled between chunks of cells when
-    /// `cancellation` is set.
-    func save(
-        _ spec: Spec,
-        as name: String?,
-        crossExtents: [Double],
-        jobs: Int = 1,
-        progress: (@Sendable (PrecomputeProgress) -> Void)?,
-        cancellation: CancellationFlag?
+    /// Saves `spec` under `name` (or its own name) and lays it out at every
+    /// extent in `crossExtents` and at every extent already stored for that
+    /// name, all in one transaction: if the spec is invalid at any extent,
+    /// nothing changes and the previous spec and layouts stay as they were.
+    /// A spec already stored is updated incrementally (see
+    /// `update(name:with:progress:)`); layouts still fresh for the saved
+    /// content are kept as they are. `progress` hears of every layout
+    /// computed in full; it runs inside the write and must not write to the store.
+    ///
+    /// A spec the store does not hold is laid out at up to `jobs` of its
+    /// widths at once (by default the machine's cores), each into memory and
+    /// stored as soon as the widths before it are, when it has several
+    /// widths and they take at most 512 MiB laid out; the layouts stored are
+    /// the same whatever `jobs` is.
+    /// Their progress reports then interleave; each width's last report
+    /// (every cell) comes as it is stored, in the order of the widths.
+    ///
+    /// - Returns: the layouts now stored for the spec, and what the save did
+    ///   to each: kept, shifted, resumed or recomputed sections.
+    /// - Throws: ``StoreError``; `invalidArgument` when `jobs` is not 1 to 1,024.
+    @discardableResult
+    public func save(
+        _ spec: Spec, as name: String? = nil, crossExtents: [Double] = [], jobs: Int? = nil,
+        progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
     ) async throws -> SaveResult {
-        let prepared = try prepareSave(spec, as: name, crossExtents: crossExtents)
-        let extents = prepared.distinctCrossExtents
-        let onWorkers = jobs > 1 && extents.count > 1
-            && prepared.spec.knownItemCount.map { $0 * extents.count <= Self.parallelSaveBytes / Self.bufferedBytesPerCell } == true
-        return try await reportingSpecErrors(name: prepared.name) { try await write { storage in
-            if onWorkers, try await storage.read({ try $0.specID(name: prepared.name) }) == nil {
-                return try await saveNew(prepared, extents: extents, jobs: jobs, storage: storage, progress: progress, cancellation: cancellation)
-            }
-            return try await saveInWrite(prepared, storage: storage, progress: progress, cancellation: cancellation).result
-        } }
+        let jobs = try Self.checkedJobs(jobs, fallback: Self.machineCores)
+        return try await writeAsync { cancellation in
+            let prepared = try prepareSave(spec, as: name, crossExtents: crossExtents)
+            let extents = prepared.distinctCrossExtents
+            let onWorkers = jobs > 1 && extents.count > 1
+                && prepared.spec.knownItemCount.map { $0 * extents.count <= Self.parallelSaveBytes / Self.bufferedBytesPerCell } == true
+            return try await reportingSpecErrors(name: prepared.name) { try await write { storage in
+                if onWorkers, try await storage.read({ try $0.specID(name: prepared.name) }) == nil {
+                    return try await saveNew(prepared, extents: extents, jobs: jobs, storage: storage, progress: progress, cancellation: cancellation)
+                }
+                return try await saveInWrite(prepared, storage: storage, progress: progress, cancellation: cancellation).result
+            } }
+        }
     }
+
 
     /// Saves a spec the store does not hold inside the caller's write, its
     /// widths laid out into memory on up to `jobs` of the executor's threads
@@ -34,11 +52,9 @@ extension LayoutStore {
     /// that fails, as when they are laid out in turn.
     private func saveNew(
         _ prepared: PreparedSave, extents: [Double], jobs: Int, storage: RowTransaction,
-        progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag?
+        progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag
     ) async throws -> SaveResult {
-        let specID = try await upsertSpec(
-            prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage, isNew: true
-        )
+        let specID = try await writeSpec(prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage)
         var report = UpdateReport()
         try await withThrowingTaskGroup(of: (Int, Result<BufferedComputation, any Error>).self) { group in
             var done = [Result<BufferedComputation, any Error>?](repeating: nil, count: extents.count)
@@ -126,13 +142,8 @@ extension LayoutStore {
         cancellation: CancellationFlag?
     ) async throws -> SaveOutcome {
         let (name, stored, fingerprint) = (prepared.name, prepared.spec, prepared.fingerprint)
-        if let kept = try await unchangedLayouts(prepared, storage: storage) {
-            var report = UpdateReport()
-            for layout in kept {
-                var entry = UpdateReport.Layout(crossExtent: layout.crossExtent)
-                entry.kept = stored.sections.count
-                report.layouts.append(entry)
-            }
+        if let kept = try await storage.read({ try self.unchangedLayouts(prepared, storage: $0) }) {
+            let report = UpdateReport(layouts: kept.map { .kept(crossExtent: $0.crossExtent, sections: stored.sections.count) })
             return SaveOutcome(result: SaveResult(layouts: kept, report: report), unchanged: true)
         }
         var report = UpdateReport()
@@ -146,11 +157,11 @@ extension LayoutStore {
             specID = existing
             created = false
         } else {
-            specID = try await upsertSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
+            specID = try await writeSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
             created = true
         }
-        let existing = try await storage.read { try $0.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) }.map(\.layout.crossExtent)
-        for extent in prepared.crossExtents.sorted() where !existing.contains(extent) && !report.layouts.contains(where: { $0.crossExtent == extent }) {
+        // The update reported every layout stored before; a new spec has none.
+        for extent in prepared.distinctCrossExtents where !report.layouts.contains(where: { $0.crossExtent == extent }) {
             _ = try await computeLayout(
                 spec: stored, name: name, specID: specID, fingerprint: fingerprint,
                 crossExtent: extent, storage: storage, progress: progress, cancellation: cancellation
@@ -167,61 +178,32 @@ extension LayoutStore {
     /// every layout of it is fresh, at every extent asked for. Two indexed
     /// lookups by name and spec id, plus the section identities when the
     /// hash matches; nil as soon as one differs.
-    func unchangedLayouts(_ prepared: PreparedSave, storage: RowTransaction) async throws -> [StoredLayout]? {
-        try await storage.read { try self.unchangedLayouts(prepared, storage: $0) }
-    }
-
-    /// The same judgement in a read, without the writer.
     package func unchangedLayouts(_ prepared: PreparedSave, storage: RowSnapshot) throws -> [StoredLayout]? {
-        guard let record = try storage.spec(name: prepared.name),
-              let layouts = Self.keptLayouts(prepared, record: record,
-                  try storage.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version))
-        else { return nil }
-        return Self.sameSections(prepared, try storage.sectionIdentities(specID: record.id)) ? layouts : nil
-    }
-
-    /// The layouts of a spec stored with the content hash of `prepared`
-    /// when all are fresh and cover every extent it asks for, else nil.
-    private static func keptLayouts(_ prepared: PreparedSave, record: SpecRow, _ records: [LayoutRecord]) -> [StoredLayout]? {
-        guard record.contentHash == prepared.fingerprint.specHash else { return nil }
-        let layouts = records.map(\.layout)
+        guard let record = try storage.spec(name: prepared.name), record.contentHash == prepared.fingerprint.specHash else { return nil }
+        let layouts = try storage.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
         guard layouts.allSatisfy({ $0.state == .fresh }),
               prepared.crossExtents.allSatisfy({ extent in layouts.contains { $0.crossExtent == extent } }) else { return nil }
-        return layouts
+        let identities = try storage.sectionIdentities(specID: record.id)
+        let fingerprint = prepared.fingerprint
+        return identities.map(\.identity) == fingerprint.sectionIdentities && identities.map(\.hash) == fingerprint.sectionHashes ? layouts : nil
     }
 
-    /// Whether the stored sections have the identities and hashes of `prepared`'s.
-    private static func sameSections(_ prepared: PreparedSave, _ identities: [SectionIdentity]) -> Bool {
-        identities.map(\.identity) == prepared.fingerprint.sectionIdentities && identities.map(\.hash) == prepared.fingerprint.sectionHashes
+    /// Deletes the spec stored under `spelling` (by its own bytes: the
+    /// backend finds that row alone) and all its layouts, inside the caller's
+    /// write; returns whether there was one.
+    func deleteSpec(spelling: String, storage: RowTransaction) async throws -> Bool {
+        guard let specID = try await storage.read({ try $0.specID(name: spelling) }) else { return false }
+        try await storage.deleteSpec(id: specID)
+        return true
     }
 
-    /// Deletes a spec and all its layouts. Returns whether it existed.
-    func deleteSpec(in name: String) async throws -> Bool {
-        try await write { storage in
-            guard let (specID, layouts) = try await storage.read({ rows -> (Int64, [LayoutRecord])? in
-                guard let specID = try rows.specID(name: name) else { return nil }
-                return (specID, try rows.layoutRecords(specID: specID, engineVersion: LayoutEngine.version))
-            }) else { return false }
-            for record in layouts {
-                try await storage.deleteLayout(id: record.layout.id)
-            }
-            try await storage.deleteSpec(id: specID)
-            return true
-        }
-    }
-
-    /// Inserts or replaces the spec row and its sections' rows. With the
-    /// previous sections' hashes, only the rows of changed sections are
-    /// written. `bodies`, when given, are the sections' canonical JSON.
-    /// `isNew`: the caller knows no spec has the name (no lookup, nothing to delete).
-    func upsertSpec(
-        _ spec: Spec,
-        name: String,
-        fingerprint: SpecFingerprint,
-        bodies: [String]? = nil,
-        storage: RowTransaction,
-        previous: [SectionIdentity]? = nil,
-        isNew: Bool = false
+    /// Writes a spec's row and its sections' rows (`bodies`, their canonical
+    /// JSON): a new spec's, or in place of the stored spec `old` (its id and
+    /// its sections' identities and hashes), whose unchanged sections' rows
+    /// are kept. Returns the spec's id.
+    func writeSpec(
+        _ spec: Spec, name: String, fingerprint: SpecFingerprint, bodies: [String], storage: RowTransaction,
+        replacing old: (id: Int64, sections: [SectionIdentity])? = nil
     ) async throws -> Int64 {
         var header = spec
         header.sections = []
@@ -236,28 +218,24 @@ extension LayoutStore {
             axis: spec.axis.rawValue, sectionCount: spec.sections.count, updatedAt: Clock.wall()
         )
         let specID: Int64
-        if !isNew, let existing = try await storage.read({ try $0.specID(name: name) }) {
-            try await storage.updateSpec(id: existing, row)
-            specID = existing
+        // The sections kept in place: none when the count changed (every body is deleted then, with its runs).
+        var kept: [SectionIdentity]?
+        if let old {
+            try await storage.updateSpec(id: old.id, row)
+            specID = old.id
+            if old.sections.count == spec.sections.count { kept = old.sections } else { try await storage.deleteSectionBodies(specID: specID) }
         } else {
             specID = try await storage.insertSpec(row)
         }
-        // Deleted with every body, or (a new spec) none: no runs to delete by section.
-        let bodiesDeleted = !isNew && previous?.count != spec.sections.count
-        if bodiesDeleted { try await storage.deleteSectionBodies(specID: specID) }
         var rewritten: [Int] = []
-        for (index, section) in spec.sections.enumerated() {
-            let identity = fingerprint.sectionIdentities[index]
-            let hash = fingerprint.sectionHashes[index]
-            if let previous, previous.count == spec.sections.count, previous[index] == SectionIdentity(identity: identity, hash: hash) {
-                continue
-            }
-            let body = bodies?[index] ?? JSONWriter.canonical(section.jsonValue)
-            try await storage.writeSection(specID: specID, index: index, identity: identity, contentHash: hash, body: body)
+        for index in spec.sections.indices {
+            let identity = SectionIdentity(identity: fingerprint.sectionIdentities[index], hash: fingerprint.sectionHashes[index])
+            if kept?[index] == identity { continue }
+            try await storage.writeSection(specID: specID, index: index, identity: identity.identity, contentHash: identity.hash, body: bodies[index])
             rewritten.append(index)
         }
         // A section written anew holds its appended items in its body.
-        if !isNew, !bodiesDeleted, !rewritten.isEmpty { try await storage.deleteItemRuns(specID: specID, sections: rewritten) }
+        if kept != nil, !rewritten.isEmpty { try await storage.deleteItemRuns(specID: specID, sections: rewritten) }
         return specID
     }
 }

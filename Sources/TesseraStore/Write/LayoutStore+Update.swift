@@ -28,6 +28,13 @@ public struct UpdateReport: Sendable, Hashable {
             self.crossExtent = crossExtent
         }
 
+        /// A layout left as it was, all its `sections` kept.
+        static func kept(crossExtent: Double, sections: Int) -> Layout {
+            var entry = Layout(crossExtent: crossExtent)
+            entry.kept = sections
+            return entry
+        }
+
         /// A layout computed again in full, all its `sections` recomputed.
         static func fullRecompute(crossExtent: Double, sections: Int) -> Layout {
             var entry = Layout(crossExtent: crossExtent)
@@ -55,30 +62,30 @@ extension LayoutStore {
     /// result equals a full recompute of the new spec, frame for frame.
     /// `progress` hears of the layouts computed again in full (a new axis, a
     /// stale layout); it runs inside the write and must not write to the store.
-    func update(
-        name: String,
-        with spec: Spec,
-        progress: (@Sendable (PrecomputeProgress) -> Void)?,
-        cancellation: CancellationFlag?
-    ) async throws -> UpdateReport {
-        let stored = spec.resolvingItemFiles()
-        let (fingerprint, bodies) = try reportingSpecErrors(name: name) { try SpecFingerprint.withBodies(spec: stored) }
-        return try await reportingSpecErrors(name: name) {
-            try await write { storage in
-                try await applyUpdate(
-                    name: name, spec: stored, fingerprint: fingerprint, bodies: bodies, storage: storage,
-                    progress: progress, cancellation: cancellation
-                )
+    @discardableResult
+    public func update(name: String, with spec: Spec, progress: (@Sendable (PrecomputeProgress) -> Void)? = nil) async throws -> UpdateReport {
+        let name = try specName(name)
+        return try await writeAsync { cancellation in
+            let stored = spec.resolvingItemFiles()
+            let (fingerprint, bodies) = try reportingSpecErrors(name: name) { try SpecFingerprint.withBodies(spec: stored) }
+            return try await reportingSpecErrors(name: name) {
+                try await write { storage in
+                    try await applyUpdate(
+                        name: name, spec: stored, fingerprint: fingerprint, bodies: bodies, storage: storage,
+                        progress: progress, cancellation: cancellation
+                    )
+                }
             }
         }
     }
+
 
     /// The update, inside the caller's write.
     func applyUpdate(
         name: String,
         spec: Spec,
         fingerprint: SpecFingerprint,
-        bodies: [String]?,
+        bodies: [String],
         storage: RowTransaction,
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
@@ -87,14 +94,12 @@ extension LayoutStore {
         // States are judged against the old content, before the spec row changes.
         let layouts = try await storage.read { try $0.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version) }.map(\.layout)
         let oldIdentities = try await storage.read { try $0.sectionIdentities(specID: old.id) }
-        _ = try await upsertSpec(spec, name: name, fingerprint: fingerprint, bodies: bodies, storage: storage, previous: oldIdentities)
+        _ = try await writeSpec(spec, name: name, fingerprint: fingerprint, bodies: bodies, storage: storage, replacing: (old.id, oldIdentities))
         var report = UpdateReport()
         for layout in layouts {
             if layout.state == .fresh, fingerprint.specHash == old.contentHash {
                 // Nothing changed for this layout: no writes at all.
-                var entry = UpdateReport.Layout(crossExtent: layout.crossExtent)
-                entry.kept = spec.sections.count
-                report.layouts.append(entry)
+                report.layouts.append(.kept(crossExtent: layout.crossExtent, sections: spec.sections.count))
                 continue
             }
             if layout.state == .stale || spec.axis != old.spec.axis {

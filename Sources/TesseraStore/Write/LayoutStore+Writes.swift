@@ -4,60 +4,6 @@ import TesseraLayout
 /// each runs on the store's executor (see ``BlockingExecutor``), through
 /// the write gate, and a cancelled task's write is rolled back whole.
 extension LayoutStore {
-    /// Saves `spec` under `name` (or its own name) and lays it out at every
-    /// extent in `crossExtents` and at every extent already stored for that
-    /// name, all in one transaction: if the spec is invalid at any extent,
-    /// nothing changes and the previous spec and layouts stay as they were.
-    /// A spec already stored is updated incrementally (see
-    /// `update(name:with:progress:)`); layouts still fresh for the saved
-    /// content are kept as they are. `progress` hears of every layout
-    /// computed in full; it runs inside the write and must not write to the store.
-    ///
-    /// A spec the store does not hold is laid out at up to `jobs` of its
-    /// widths at once (by default the machine's cores), each into memory and
-    /// stored as soon as the widths before it are, when it has several
-    /// widths and they take at most 512 MiB laid out; the layouts stored are
-    /// the same whatever `jobs` is.
-    /// Their progress reports then interleave; each width's last report
-    /// (every cell) comes as it is stored, in the order of the widths.
-    ///
-    /// - Returns: the layouts now stored for the spec, and what the save did
-    ///   to each: kept, shifted, resumed or recomputed sections.
-    /// - Throws: ``StoreError``; `invalidArgument` when `jobs` is not 1 to 1,024.
-    @discardableResult
-    public func save(
-        _ spec: Spec, as name: String? = nil, crossExtents: [Double] = [], jobs: Int? = nil,
-        progress: (@Sendable (PrecomputeProgress) -> Void)? = nil
-    ) async throws -> SaveResult {
-        let jobs = try Self.checkedJobs(jobs, fallback: Self.machineCores)
-        return try await writeAsync { flag in
-            try await self.save(spec, as: name, crossExtents: crossExtents, jobs: jobs, progress: progress, cancellation: flag)
-        }
-    }
-
-    /// Replaces the spec stored under `name` with `spec` and brings every
-    /// stored layout of it up to date in the same transaction: sections
-    /// before the first change are kept, unchanged sections after it are
-    /// moved (one row each), sections whose items were only appended go on
-    /// from their stored state, and only the others are laid out again. The
-    /// result equals a full recompute of the new spec, frame for frame.
-    /// `progress` hears of the layouts computed again in full (a new axis, a
-    /// stale layout); it runs inside the write and must not write to the store.
-    @discardableResult
-    public func update(name: String, with spec: Spec, progress: (@Sendable (PrecomputeProgress) -> Void)? = nil) async throws -> UpdateReport {
-        let name = try specName(name)
-        return try await writeAsync { flag in try await self.update(name: name, with: spec, progress: progress, cancellation: flag) }
-    }
-
-    /// Appends `items` to section `section` of the spec stored under `name`
-    /// and updates every stored layout of it in one transaction, going on
-    /// from where each layout stopped: about the work of the new items.
-    @discardableResult
-    public func append(name: String, section: Int, items: [Item]) async throws -> UpdateReport {
-        let name = try specName(name)
-        return try await writeAsync { flag in try await self.append(name: name, section: section, items: items, cancellation: flag) }
-    }
-
     /// Marks layouts stale: the spec's layout at `crossExtent`, or all of its
     /// layouts. A stale layout is never served; the next query recomputes it.
     ///
@@ -99,7 +45,7 @@ extension LayoutStore {
         if holdsEquivalentSpecs(name) {
             return try await writeAsync { _ in try await self.deleteEquivalentSpecs(name) }
         }
-        return try await writeAsync { _ in try await self.deleteSpec(in: name) }
+        return try await writeAsync { _ in try await self.write { try await self.deleteSpec(spelling: name, storage: $0) } }
     }
 
     /// Deletes every stale layout and gives the freed space (theirs, and that
