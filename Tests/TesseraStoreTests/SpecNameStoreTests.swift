@@ -63,5 +63,13 @@ struct SpecNameStoreTests {
         try await temporary.execute("UPDATE specs SET name = 'old' || char(10) || 'name', body = replace(body, '\"old\"', '\"old\\nname\"')")
         let reopened = try await temporary.reopen()
         #expect(try await reopened.spec(named: "old\nname")?.name == "old\nname")
+        // And changed in place: an append reads its header as the load does.
+        let report = try await reopened.append(name: "old\nname", section: 0, items: [Item()])
+        #expect(report.layouts.map(\.crossExtent) == [390])
+        var appended = try Self.spec
+        appended.sections[0].items = appended.sections[0].items.appending([Item()])
+        let all = Rect(x: 0, y: 0, width: 390, height: 1e6)
+        let memory = try LayoutEngine().layout(appended, crossExtent: 390)
+        #expect(try await reopened.elements(name: "old\nname", crossExtent: 390, in: all) == LayoutStoreRoundTripTests.bruteForce(memory.elements, all))
     }
 }

@@ -54,17 +54,32 @@ extension LayoutStore {
         }
     }
 
-    /// The stored spec's header as a JSON object, without its sections.
-    func storedHeader(_ record: SpecRow, name: String) throws -> JSONObject {
-        guard case .object(let header) = try parseStored(record.body, name: name) else {
+    /// The spec stored in `record` and its sections' `bodies`, or its
+    /// header alone (no sections) when `bodies` is nil.
+    func storedSpec(_ record: SpecRow, bodies: [String]?, name: String) throws -> Spec {
+        guard case .object(var header) = try parseStored(record.body, name: name) else {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has a header that is not an object")
         }
-        return header
+        if let bodies, bodies.count != record.sectionCount {
+            throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has \(bodies.count) section rows, not \(record.sectionCount)")
+        }
+        header["sections"] = .array(try (bodies ?? []).map { try parseStored($0, name: name) })
+        // The name is the row's: a spec stored before the rule for names
+        // (one with a control character, say) stays readable.
+        header["name"] = nil
+        do {
+            var spec = try Spec(json: .object(header), registry: registry)
+            spec.name = name
+            return spec
+        } catch let error as SpecError {
+            throw StoreError.unreadableSpec(name: name, store: location, error)
+        }
     }
 
     func loadSpec(name: String, storage: RowSnapshot) throws -> LoadedSpec? {
         guard let record = try storage.spec(name: name) else { return nil }
-        var loaded = try parseSpec(record, bodies: try storage.sectionBodies(specID: record.id), name: name)
+        let spec = try storedSpec(record, bodies: try storage.sectionBodies(specID: record.id), name: name)
+        var loaded = LoadedSpec(id: record.id, spec: spec, contentHash: record.contentHash)
         let runs = Dictionary(grouping: try storage.itemRuns(specID: record.id, section: nil), by: \.section)
         for (index, sectionRuns) in runs {
             guard loaded.spec.sections.indices.contains(index) else {
@@ -77,25 +92,6 @@ extension LayoutStore {
 
     func loadSpec(name: String, storage: RowTransaction) async throws -> LoadedSpec? {
         try await storage.read { try loadSpec(name: name, storage: $0) }
-    }
-
-    /// A stored spec from its row and its sections' bodies.
-    private func parseSpec(_ record: SpecRow, bodies: [String], name: String) throws -> LoadedSpec {
-        var header = try storedHeader(record, name: name)
-        guard bodies.count == record.sectionCount else {
-            throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has \(bodies.count) section rows, not \(record.sectionCount)")
-        }
-        header["sections"] = .array(try bodies.map { try parseStored($0, name: name) })
-        // The name is the row's: a spec stored before the rule for names
-        // (one with a control character, say) stays readable.
-        header["name"] = nil
-        do {
-            var spec = try Spec(json: .object(header), registry: registry)
-            spec.name = name
-            return LoadedSpec(id: record.id, spec: spec, contentHash: record.contentHash)
-        } catch let error as SpecError {
-            throw StoreError.unreadableSpec(name: name, store: location, error)
-        }
     }
 
     /// Section `index` of a stored spec, read on its own: its body and the

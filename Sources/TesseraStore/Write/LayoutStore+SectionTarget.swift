@@ -33,14 +33,7 @@ extension LayoutStore {
     /// prefix for the next (`SectionTarget.writeHashPrefix`).
     func sectionTarget(name: String, section: Int, storage: RowTransaction) async throws -> SectionTarget {
         guard let record = try await storage.read({ try $0.spec(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
-        var headerObject = try storedHeader(record, name: name)
-        headerObject["sections"] = .array([])
-        let header: Spec
-        do {
-            header = try Spec(json: .object(headerObject), registry: registry)
-        } catch let error as SpecError {
-            throw StoreError.unreadableSpec(name: name, store: location, error)
-        }
+        let header = try storedSpec(record, bodies: nil, name: name)
         let layouts = try await storage.read { try $0.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version) }
         var target = SectionTarget(name: name, section: section, record: record, header: header, previous: [], layouts: layouts)
         // A layout that is not fresh is computed from the whole spec, whose fingerprint is read whole.
