@@ -270,6 +270,15 @@ extension LayoutReader {
         try answer(in: rect, pinning: pinning, direction: direction, offsets: offsets).elements
     }
 
+    /// `query`'s elements in `direction`: an item query's cell alone, or none.
+    func elements(_ query: LayoutQuery, direction: LayoutDirection, offsets: OrthogonalOffsets) throws -> [LayoutElement] {
+        switch query {
+        case .rect(let rect): try elements(in: rect, pinning: false, direction: direction, offsets: offsets)
+        case .viewport(let rect): try elements(in: rect, pinning: true, direction: direction, offsets: offsets)
+        case .item(let section, let item): try cell(section: section, item: item, direction: direction, offsets: offsets).map { [$0.element] } ?? []
+        }
+    }
+
     /// ``elements(in:pinning:direction:offsets:)`` with the content length
     /// of each orthogonal section that holds any of them.
     func answer(

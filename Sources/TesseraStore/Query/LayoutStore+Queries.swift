@@ -83,18 +83,6 @@ extension LayoutStore {
         name: String, crossExtent: Double, in rect: Rect, pinning: Bool, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none
     ) throws -> [LayoutElement]? {
         let query: LayoutQuery = pinning ? .viewport(rect) : .rect(rect)
-        return try answerFromMemory(name: specName(name), crossExtent: crossExtent) { try query.elements($0, direction: direction, offsets: offsets) }
-    }
-}
-
-extension LayoutQuery {
-    /// Its elements on `reader`: an item query's cell alone, or none.
-    func elements(_ reader: LayoutReader, direction: LayoutDirection, offsets: OrthogonalOffsets) throws -> [LayoutElement] {
-        switch self {
-        case .rect(let rect), .viewport(let rect):
-            try reader.elements(in: rect, pinning: pins, direction: direction, offsets: offsets)
-        case .item(let section, let item):
-            try reader.cell(section: section, item: item, direction: direction, offsets: offsets).map { [$0.element] } ?? []
-        }
+        return try answerFromMemory(name: specName(name), crossExtent: crossExtent) { try $0.elements(query, direction: direction, offsets: offsets) }
     }
 }
