@@ -44,15 +44,9 @@ public struct LayoutTile: Sendable {
     public var pinning: [SectionPinning]
 }
 
-/// What a tile read found: the value, from the fresh layout (`computed`
-/// when this read computed it first), or the layout missing or stale as
-/// the `ComputePolicy` left it.
-public enum TileResult<Value: Sendable>: Sendable {
-    /// The value, from the fresh layout; `computed` when this read computed it first.
-    case found(Value, computed: Bool)
-    /// The layout is missing or stale, and the policy did not compute it.
-    case missing(MissingLayout)
-}
+/// What a tile read found: the value, from the fresh layout, or the layout
+/// missing or stale as the `ComputePolicy` left it.
+public typealias TileResult<Value: Sendable> = LayoutRead<Value>
 
 /// The cause of a `notFound` `StoreError` for a tile of a revision that is
 /// not the layout's current one.

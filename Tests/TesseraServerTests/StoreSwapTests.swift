@@ -118,7 +118,7 @@ struct StoreSwapTests {
         defer { if server.process.isRunning { _ = server.stop() } }
         let errors = ErrorLines(server.errors)
         let port = server.port
-        try #require(port > 0)
+        try #require(port > 0, "the server's first line: \(server.firstLine.debugDescription)")
         var swaps = 0
         func swap(to source: String) async throws {
             try stores.moveOver(source)

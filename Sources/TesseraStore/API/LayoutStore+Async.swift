@@ -143,7 +143,7 @@ extension LayoutStore {
     /// missing, with the spec's layouts from the read that found it so.
     func freshLayout<T: Sendable>(
         name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (LayoutReader) throws -> T
-    ) async throws -> Fresh<T> {
+    ) async throws -> LayoutRead<T> {
         // From memory when it can be: no thread waits, nothing is fetched.
         if let value = try answerFromMemory(name: name, crossExtent: crossExtent, body) { return .found(value, computed: false) }
         var computed = false

@@ -63,18 +63,13 @@ extension LayoutStore {
 
     /// Every stored spec with its layouts, by name, read in one snapshot.
     public func listing() async throws -> [SpecListing] {
-        try await readAsync { storage in try Self.listing(storage: storage) }
+        try await readAsync { storage in try Self.listing(after: nil, limit: .max, storage: storage).specs }
     }
 
     /// One stored spec with its layouts, or nil when there is no such spec.
     public func listing(name: String) async throws -> SpecListing? {
         let name = try specName(name)
         return try await readAsync { storage in try Self.listing(name: name, storage: storage) }
-    }
-
-    static func listing(storage: RowSnapshot) throws -> [SpecListing] {
-        let layouts = byName(try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version))
-        return try storage.specSummaries().map { SpecListing(spec: $0, layouts: layouts[Array($0.name.utf8)] ?? []) }
     }
 
     static func listing(after: String?, limit: Int, storage: RowSnapshot) throws -> ListingPage {

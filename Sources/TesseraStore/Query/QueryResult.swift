@@ -4,7 +4,7 @@ import TesseraLayout
 /// computed at that extent) or stale (its spec or the engine changed since).
 public enum ComputePolicy: Sendable {
     /// Answer from what is stored: a missing or stale layout is
-    /// ``QueryResult/missing(_:)``, and nothing is computed.
+    /// ``LayoutRead/missing(_:)``, and nothing is computed.
     case never
     /// Compute and store the layout first, once for every task asking meanwhile.
     case always
@@ -15,14 +15,17 @@ public enum ComputePolicy: Sendable {
     case admittedBy(@Sendable (MissingLayout) throws -> @Sendable () -> Void)
 }
 
-/// The answer of ``LayoutStore/query(_:name:crossExtent:direction:offsets:maximumElements:compute:)``.
-public enum QueryResult: Sendable {
-    /// The query's answer, from the fresh layout; `computed` when this
-    /// query computed the layout first.
-    case found(LayoutAnswer, computed: Bool)
+/// What a read of a layout found: its value, from the fresh layout, or
+/// the layout missing or stale as the ``ComputePolicy`` left it.
+public enum LayoutRead<Value: Sendable>: Sendable {
+    /// The value, from the fresh layout; `computed` when this read computed the layout first.
+    case found(Value, computed: Bool)
     /// The layout is missing or stale, and the policy did not compute it.
     case missing(MissingLayout)
 }
+
+/// The answer of ``LayoutStore/query(_:name:crossExtent:direction:offsets:maximumElements:compute:)``.
+public typealias QueryResult = LayoutRead<LayoutAnswer>
 
 /// A layout a query found missing or stale, with what the store holds of
 /// its spec in the same snapshot.
@@ -70,10 +73,7 @@ extension LayoutStore {
                 limit: maximumElements.map { AnswerLimit(limit: $0, layout: reader.layout) }
             )
         }
-        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: policy, answer) {
-        case .found(let answer, let computed): return .found(answer, computed: computed)
-        case .missing(let missing): return .missing(missing)
-        }
+        return try await freshLayout(name: name, crossExtent: crossExtent, compute: policy, answer)
     }
 
     /// What the store holds of a spec whose layout at `crossExtent` is not fresh.
@@ -84,13 +84,6 @@ extension LayoutStore {
             reason: stored.contains { $0.crossExtent == crossExtent } ? .stale : .notComputed, storedLayouts: stored
         )
     }
-}
-
-/// What ``LayoutStore/freshLayout(name:crossExtent:compute:_:)`` read: a
-/// query's value, or why the layout was left missing.
-package enum Fresh<T: Sendable>: Sendable {
-    case found(T, computed: Bool)
-    case missing(MissingLayout)
 }
 
 extension ComputePolicy {
