@@ -1,4 +1,21 @@
-import TesseraLayout
+/// One change of a resize: fields of one item replaced, such as a measured
+/// size (`length`, `aspectRatio`, `size`).
+public struct ItemChange: Sendable, Hashable {
+    /// The item's index in its section.
+    public var item: Int
+    /// The fields to replace, with their JSON values, read as in a spec: a
+    /// value of JSON null removes the field (null counts as absent); a
+    /// field the section's kind does not read is stored and not checked.
+    public var fields: [Item.Field: JSONValue]
+    /// The line of the NDJSON input the change came from, for errors.
+    package var line: Int?
+
+    /// A change of item `item`'s `fields`.
+    public init(item: Int, fields: [Item.Field: JSONValue]) {
+        self.item = item
+        self.fields = fields
+    }
+}
 
 /// Changes read from NDJSON, one `{"item": i, …fields}` per non-blank line,
 /// for the CLI's `resize` and the HTTP `PATCH` route. Everything a client

@@ -1,10 +1,9 @@
 import Testing
-import TesseraLayout
-@testable import TesseraStore
+@testable import TesseraLayout
 
 /// Reading resize changes from NDJSON: what a line holds, and every refusal
 /// naming its line and, for a field, its path in the spec.
-@Suite("store: item changes from NDJSON")
+@Suite("item changes from NDJSON")
 struct ItemChangeNDJSONTests {
     static func read(_ text: String, section: Int = 2, maximumChanges: Int = ItemChange.maximumChanges) throws -> [ItemChange] {
         try ItemChange.changes(ndjson: Array(text.utf8), section: section, maximumChanges: maximumChanges)
