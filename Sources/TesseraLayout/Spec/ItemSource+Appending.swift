@@ -16,6 +16,25 @@ extension ItemSource {
         }
     }
 
+    /// Whether these items are `other`'s followed by more (or none).
+    package func extends(_ other: ItemSource) -> Bool {
+        switch (other, self) {
+        case (.list(let old), .list(let new)):
+            return new.count >= old.count && Array(new.prefix(old.count)) == old
+        case (.cycle(let oldCount, let oldCycle), .cycle(let newCount, let newCycle)):
+            return oldCycle == newCycle && newCount >= oldCount
+        case (.segments(let old), .segments(let new)):
+            guard let lastOld = old.last, new.count >= old.count, Array(new.prefix(old.count - 1)) == Array(old.dropLast()) else { return false }
+            return new[old.count - 1].extends(lastOld)
+        case (_, .segments(let new)):
+            guard let first = new.first else { return false }
+            if case .file = other { return false }
+            return first == other || first.extends(other)
+        default:
+            return false
+        }
+    }
+
     /// Calls `body` with each item from index `first` on, as
     /// ``forEach(section:from:_:)`` does, or, with `appended`, with those of
     /// `appended` (the items from its first on, appended to these).

@@ -1,11 +1,5 @@
 import TesseraLayout
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reading stored specs, and the engine's errors named by spec.
 extension LayoutStore {
     /// Runs `body`, naming the spec in the errors of the engine.
@@ -131,22 +125,5 @@ public struct SaveResult: Sendable, Hashable {
         self.layouts = layouts
         self.report = report
         self.created = created
-    }
-}
-
-extension Spec {
-    /// This spec with every items file named by its resolved path, so that a
-    /// stored spec reads the same files wherever it is loaded from.
-    func resolvingItemFiles() -> Spec {
-        var copy = self
-        for index in copy.sections.indices {
-            copy.sections[index].items = copy.sections[index].items.renamingFiles { resolved in
-                realpath(resolved, nil).map { pointer in
-                    defer { free(pointer) }
-                    return String(cString: pointer)
-                } ?? resolved
-            }
-        }
-        return copy
     }
 }

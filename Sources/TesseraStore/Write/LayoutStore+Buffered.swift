@@ -78,11 +78,3 @@ extension LayoutStore.PreparedSave {
         return extents
     }
 }
-
-extension Spec {
-    /// Items in all sections, when every section's count is known without
-    /// reading a file.
-    package var knownItemCount: Int? {
-        sections.reduce(0 as Int?) { total, section in total.flatMap { total in section.items.knownCount.map { total + $0 } } }
-    }
-}

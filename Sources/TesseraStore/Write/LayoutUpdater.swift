@@ -249,24 +249,3 @@ struct LayoutUpdater {
         return new.items.extends(old.items)
     }
 }
-
-extension ItemSource {
-    /// Whether these items are `other`'s followed by more (or none).
-    func extends(_ other: ItemSource) -> Bool {
-        switch (other, self) {
-        case (.list(let old), .list(let new)):
-            return new.count >= old.count && Array(new.prefix(old.count)) == old
-        case (.cycle(let oldCount, let oldCycle), .cycle(let newCount, let newCycle)):
-            return oldCycle == newCycle && newCount >= oldCount
-        case (.segments(let old), .segments(let new)):
-            guard let lastOld = old.last, new.count >= old.count, Array(new.prefix(old.count - 1)) == Array(old.dropLast()) else { return false }
-            return new[old.count - 1].extends(lastOld)
-        case (_, .segments(let new)):
-            guard let first = new.first else { return false }
-            if case .file = other { return false }
-            return first == other || first.extends(other)
-        default:
-            return false
-        }
-    }
-}
