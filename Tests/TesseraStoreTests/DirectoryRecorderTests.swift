@@ -57,41 +57,47 @@ struct DirectoryRecorderTests {
         #expect(try await temporary.store.check().isHealthy)
     }
 
-    @Test("a group written twice and a section written twice are remembered as last written; unknown ids fall back to reading")
-    func replacementsAndUnknownIDs() throws {
-        let sink = RecordingSink()
-        let recorder = DirectoryRecorder(sink)
+    @Test("the rows written once are the directory; a row written twice, too few sections or an unknown id fall back to reading")
+    func rowsAndFallbacks() throws {
         let frames: [UInt8] = [1, 2, 3]
         let bounds = QueryBounds(minCross: 0, maxCross: 10, minScroll: 0, maxScroll: 10)
         let section = SectionGeometry(
             index: 0, start: 0, header: nil, footer: nil, background: false, scrollStartInset: 0, scrollEndInset: 0, crossStartInset: 0,
             itemCount: 3, itemsExtent: 10, cellSpan: 0...2, orthogonalContentLength: nil
         )
-        try frames.withUnsafeBytes { raw in
-            _ = try recorder.writeGroup(layoutID: 1, slot: 5, firstItem: 0, frames: raw, bounds: bounds, reach: GroupReach(first: bounds))
+        func recorded(groupTwice: Bool = false, sectionTwice: Bool = false) throws -> (DirectoryRecorder, RecordingSink) {
+            let sink = RecordingSink()
+            let recorder = DirectoryRecorder(sink)
+            for _ in 0..<(groupTwice ? 2 : 1) {
+                try frames.withUnsafeBytes { raw in
+                    _ = try recorder.writeGroup(layoutID: 1, slot: 5, firstItem: 0, frames: raw, bounds: bounds, reach: GroupReach(first: bounds))
+                }
+            }
+            for _ in 0..<(sectionTwice ? 2 : 1) {
+                try recorder.writeSection(layoutID: 1, SectionRecord(geometry: section, slot: 5), placerState: nil)
+            }
+            return (recorder, sink)
         }
-        var wider = bounds
-        wider.maxCross = 20
-        try [UInt8]([9]).withUnsafeBytes { raw in
-            _ = try recorder.writeGroup(layoutID: 1, slot: 5, firstItem: 0, frames: raw, bounds: wider, reach: GroupReach(first: wider))
-        }
-        try recorder.writeSection(layoutID: 1, SectionRecord(geometry: section, slot: 5), placerState: nil)
-        var longer = section
-        longer.itemsExtent = 12
-        try recorder.writeSection(layoutID: 1, SectionRecord(geometry: longer, slot: 5), placerState: nil)
+        let (recorder, sink) = try recorded()
         guard case .rows(let sections, let groups) = recorder.directory(sectionCount: 1) else {
             Issue.record("expected the rows written")
             return
         }
-        #expect(sections.map(\.geometry.itemsExtent) == [12])
+        #expect(sections.map(\.geometry) == [section] && sections.map(\.slot) == [5])
         #expect(groups.sectionCount == 1)
         #expect(groups.ids == [sink.lastID])
-        #expect(groups.bounds == [wider])
-        #expect(groups.checksums == [[UInt8]([9]).withUnsafeBytes { Checksum.of($0) }])
+        #expect(groups.bounds == [bounds])
+        #expect(groups.checksums == [frames.withUnsafeBytes { Checksum.of($0) }])
         // The layout row says two sections: the rows written are not all of it.
         guard case .unknown = recorder.directory(sectionCount: 2) else {
             Issue.record("two sections expected, one written: not a whole directory")
             return
+        }
+        for (groupTwice, sectionTwice) in [(true, false), (false, true)] {
+            guard case .unknown = try recorded(groupTwice: groupTwice, sectionTwice: sectionTwice).0.directory(sectionCount: 1) else {
+                Issue.record("a row written twice (group \(groupTwice), section \(sectionTwice)) is not a whole directory")
+                return
+            }
         }
 
         let unknown = DirectoryRecorder(RecordingSink(givesIDs: false))

@@ -54,22 +54,11 @@ package final class BufferedLayout: CellSink {
 
     /// What was written so far.
     private(set) var rows = Rows()
-    private var groupIndex: [GroupKey: Int] = [:]
-
-    private struct GroupKey: Hashable {
-        var slot: Int
-        var firstItem: Int
-    }
 
     package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
-        let group = Rows.Group(slot: slot, firstItem: firstItem, frames: Array(frames), bounds: bounds, reach: reach)
-        if let index = groupIndex[GroupKey(slot: slot, firstItem: firstItem)] {
-            rows.groups[index] = group
-        } else {
-            groupIndex[GroupKey(slot: slot, firstItem: firstItem)] = rows.groups.count
-            rows.groups.append(group)
-        }
-        // Its row is written later, by ``Rows/replay(into:layoutID:)``.
+        rows.groups.append(Rows.Group(slot: slot, firstItem: firstItem, frames: Array(frames), bounds: bounds, reach: reach))
+        // Its row is written later, by ``Rows/replay(into:layoutID:)``, as
+        // many times as it was written here (a write over a row updates it).
         return nil
     }
 

@@ -10,8 +10,9 @@ import TesseraStoreFormat
 /// It remembers at most ``DirectorySummary/maximumRows`` rows; a layout
 /// with more has no summary. When the storage does not tell a group's id
 /// at once (PostgreSQL sends its writes in pipelined batches), or the rows
-/// seen are not a whole directory, it knows nothing, and the summary is
-/// made from the rows read back, as for any other writer.
+/// seen are not a whole directory (a row written twice, which no writer
+/// does, makes one too many), it knows nothing, and the summary is made
+/// from the rows read back, as for any other writer.
 package final class DirectoryRecorder: CellSink {
     /// What the rows written make.
     enum Directory {
@@ -26,15 +27,9 @@ package final class DirectoryRecorder: CellSink {
     private let storage: any CellSink
     private var sections: [SectionRecord] = []
     private var groups: [GroupRecord] = []
-    private var groupPositions: [GroupKey: Int] = [:]
     private var state = State.recording
 
     private enum State { case recording, tooManyRows, unknown }
-
-    private struct GroupKey: Hashable {
-        var slot: Int
-        var firstItem: Int
-    }
 
     package init(_ storage: any CellSink) {
         self.storage = storage
@@ -44,26 +39,15 @@ package final class DirectoryRecorder: CellSink {
         let id = try storage.writeGroup(layoutID: layoutID, slot: slot, firstItem: firstItem, frames: frames, bounds: bounds, reach: reach)
         guard state == .recording else { return id }
         guard let id else { return forget(.unknown, id: nil) }
-        let group = GroupRecord(slot: slot, firstItem: firstItem, id: id, bounds: bounds, framesChecksum: Checksum.of(frames))
-        if let position = groupPositions[GroupKey(slot: slot, firstItem: firstItem)] {
-            groups[position] = group
-        } else {
-            groupPositions[GroupKey(slot: slot, firstItem: firstItem)] = groups.count
-            groups.append(group)
-            if sections.count + groups.count > DirectorySummary.maximumRows { return forget(.tooManyRows, id: id) }
-        }
-        return id
+        groups.append(GroupRecord(slot: slot, firstItem: firstItem, id: id, bounds: bounds, framesChecksum: Checksum.of(frames)))
+        return sections.count + groups.count > DirectorySummary.maximumRows ? forget(.tooManyRows, id: id) : id
     }
 
     package func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws {
         try storage.writeSection(layoutID: layoutID, section, placerState: placerState)
         guard state == .recording else { return }
-        if let replaced = sections.firstIndex(where: { $0.slot == section.slot }) {
-            sections[replaced] = section
-        } else {
-            sections.append(section)
-            if sections.count + groups.count > DirectorySummary.maximumRows { forget(.tooManyRows, id: nil) }
-        }
+        sections.append(section)
+        if sections.count + groups.count > DirectorySummary.maximumRows { forget(.tooManyRows, id: nil) }
     }
 
     /// Stops recording: what was kept is let go.
@@ -72,7 +56,6 @@ package final class DirectoryRecorder: CellSink {
         state = reason
         sections = []
         groups = []
-        groupPositions = [:]
         return id
     }
 

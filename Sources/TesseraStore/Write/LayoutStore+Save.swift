@@ -44,7 +44,6 @@ extension LayoutStore {
         }
     }
 
-
     /// Saves a spec the store does not hold inside the caller's write, its
     /// widths laid out into memory on up to `jobs` of the executor's threads
     /// at once while each one done is stored, in the order of `extents`.

@@ -1,8 +1,9 @@
 import TesseraLayout
 
-/// Saving, changing and deleting from async code: the blocking work of
-/// each runs on the store's executor (see ``BlockingExecutor``), through
-/// the write gate, and a cancelled task's write is rolled back whole.
+/// Invalidating, deleting, pruning and repairing. Like a save, an update,
+/// an append and a resize (each in its own file), the blocking work of each
+/// runs on the store's executor (see ``BlockingExecutor``), through the
+/// write gate, and a cancelled task's write is rolled back whole.
 extension LayoutStore {
     /// Marks layouts stale: the spec's layout at `crossExtent`, or all of its
     /// layouts. A stale layout is never served; the next query recomputes it.
