@@ -2,19 +2,7 @@ import TesseraLayout
 
 extension RowSnapshot {
     /// What a layout's record needs of its spec.
-    struct SpecPlace {
-        var name: String
-        var axis: String
-        var contentHash: String
-
-        init(_ spec: SpecRow) {
-            (name, axis, contentHash) = (spec.name, spec.axis, spec.contentHash)
-        }
-
-        init(name: String, axis: String, contentHash: String) {
-            (self.name, self.axis, self.contentHash) = (name, axis, contentHash)
-        }
-    }
+    typealias SpecPlace = (name: String, axis: String, contentHash: String)
 
     /// The spec named `name`, by its id, name, content hash and axis alone: a
     /// backend may read them from an index without the spec's body (they are
@@ -48,7 +36,7 @@ extension RowSnapshot {
 
     /// The records of `spec`'s layouts, by extent.
     private func records(of spec: SpecRow, engineVersion: Int) throws -> [LayoutRecord] {
-        try all(LayoutRow.self, .key(.integer(spec.id), index: 1)).map { try record(of: $0, spec: SpecPlace(spec), engineVersion: engineVersion) }
+        try all(LayoutRow.self, .key(.integer(spec.id), index: 1)).map { try record(of: $0, spec: (spec.name, spec.axis, spec.contentHash), engineVersion: engineVersion) }
     }
 
     package func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord? {
@@ -57,7 +45,7 @@ extension RowSnapshot {
             guard let id = row[0].integer, let contentHash = row[3].text, let axis = row[4].text else {
                 throw StoreError.damaged(store: location, "the row of the spec \(name.quotedForMessage) holds a value of the wrong type")
             }
-            found = (id, SpecPlace(name: name, axis: axis, contentHash: contentHash))
+            found = (id, (name, axis, contentHash))
             return false
         }
         guard let found else { return nil }
@@ -76,7 +64,7 @@ extension RowSnapshot {
 
     package func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord? {
         guard let layout = try first(LayoutRow.self, .key(.integer(id))), let spec = try spec(id: layout.specID) else { return nil }
-        return try record(of: layout, spec: SpecPlace(spec), engineVersion: engineVersion)
+        return try record(of: layout, spec: (spec.name, spec.axis, spec.contentHash), engineVersion: engineVersion)
     }
 
     package func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord] {
@@ -107,8 +95,8 @@ extension RowSnapshot {
         var found: [LayoutRecord] = []
         for spec in specs {
             guard let rows = layouts[spec.id] else { continue }
-            let place = SpecPlace(try verified(spec))
-            found += try rows.map { try record(of: $0, spec: place, engineVersion: engineVersion) }
+            _ = try verified(spec)
+            found += try rows.map { try record(of: $0, spec: (spec.name, spec.axis, spec.contentHash), engineVersion: engineVersion) }
         }
         return found
     }
