@@ -118,7 +118,13 @@ struct StoreSwapTests {
         defer { if server.process.isRunning { _ = server.stop() } }
         let errors = ErrorLines(server.errors)
         let port = server.port
-        try #require(port > 0, "the server's first line: \(server.firstLine.debugDescription)")
+        if port == 0 {
+            // Stopped, so that what it wrote to standard error is all there to report.
+            let status = server.stop()
+            try await Task.sleep(for: .milliseconds(200))
+            Issue.record("no port: first line \(server.firstLine.debugDescription), exit \(status), standard error: \(errors.all.suffix(2_000))")
+        }
+        try #require(port > 0)
         var swaps = 0
         func swap(to source: String) async throws {
             try stores.moveOver(source)
