@@ -81,8 +81,8 @@ let package = Package(
         // A prefetch instruction, which Swift does not have.
         .target(name: "CTesseraPrefetch"),
         // Bytes the store writes and checks: placer states, checksums, spec
-        // fingerprints. Pure values, no storage.
-        .target(name: "TesseraStoreFormat", dependencies: ["TesseraLayout"]),
+        // fingerprints, frame blobs. Pure values, no storage.
+        .target(name: "TesseraStoreFormat", dependencies: ["TesseraLayout", "CTesseraPrefetch"]),
         .target(name: "TesseraStore", dependencies: ["TesseraStoreFormat", "TesseraLayout", "Locking", "CTesseraPrefetch"]),
         // Tiles of stored layouts: their manifest, revision and JSON, over the store's queries.
         .target(name: "TesseraTiles", dependencies: ["TesseraStore", "TesseraStoreFormat", "TesseraLayout", "Locking"]),

@@ -44,7 +44,7 @@ paste <(sed 's/:[0-9?]*\( (discriminator [0-9]*)\)\?$//' "$WORK/files.txt") "$WO
 python3 - "$WORK/named.tsv" "$LIST" "$PWD" <<'PY'
 import re, sys
 path, listing, root = sys.argv[1], sys.argv[2] == "1", sys.argv[3]
-modules = ("TesseraStore", "TesseraSQLite", "SQLiteToolkit", "TesseraLayout", "Locking", "TesseraBackends")
+modules = ("TesseraStore", "TesseraStoreFormat", "TesseraSQLite", "SQLiteToolkit", "TesseraLayout", "Locking", "TesseraBackends")
 types, files = {}, set()
 for line in open(path, encoding="utf-8"):
     file, name = line.rstrip("\n").split("\t", 1)

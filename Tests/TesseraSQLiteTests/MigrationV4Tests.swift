@@ -4,6 +4,7 @@ import TesseraLayout
 @testable import TesseraSQLite
 @testable import SQLiteToolkit
 @testable import TesseraStore
+import TesseraStoreFormat
 
 @Suite("schema version 4: compact frame blobs, plain ones still read")
 struct MigrationV4Tests {

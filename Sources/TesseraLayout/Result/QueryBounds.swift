@@ -1,11 +1,13 @@
 /// Closed bounds in (cross, scroll) coordinates: a query's, or the union of
 /// frames that a bounds index keeps.
+@usableFromInline
 package struct QueryBounds: Sendable, Hashable {
-    package var minCross: Double
-    package var maxCross: Double
-    package var minScroll: Double
-    package var maxScroll: Double
+    @usableFromInline package var minCross: Double
+    @usableFromInline package var maxCross: Double
+    @usableFromInline package var minScroll: Double
+    @usableFromInline package var maxScroll: Double
 
+    @inlinable
     package init(minCross: Double, maxCross: Double, minScroll: Double, maxScroll: Double) {
         self.minCross = minCross
         self.maxCross = maxCross

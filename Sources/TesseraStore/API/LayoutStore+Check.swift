@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStoreFormat
 
 /// What ``LayoutStore/check(repair:)`` found.
 public struct CheckReport: Sendable, Hashable {

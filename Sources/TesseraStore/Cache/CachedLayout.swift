@@ -1,5 +1,6 @@
 import Synchronization
 import TesseraLayout
+import TesseraStoreFormat
 
 /// A layout's sections and cell groups, as the store's readers cache them.
 /// A class: every query takes it from a cache, and one reference costs one

@@ -1,5 +1,6 @@
 import Locking
 import TesseraLayout
+import TesseraStoreFormat
 
 /// Layout directories in the shared cache: found there, loaded inline when
 /// small, or loaded in the background while the query that missed goes

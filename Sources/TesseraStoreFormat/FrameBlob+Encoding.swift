@@ -27,7 +27,7 @@ extension FrameBlob {
     }
 
     /// The plain form of schema versions 1–3: what older stores hold.
-    static func encodePlain(_ frames: ArraySlice<LocalFrame>) -> [UInt8] {
+    package static func encodePlain(_ frames: ArraySlice<LocalFrame>) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(frames.count * bytesPerFrame)
         for frame in frames {

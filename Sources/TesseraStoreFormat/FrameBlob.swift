@@ -16,22 +16,22 @@ import TesseraLayout
 ///
 /// The mark is a NaN's bit pattern: a plain blob never begins with it,
 /// since stored frames are finite.
-package enum FrameBlob {
+public enum FrameBlob {
     /// The bytes of a frame in the plain form.
-    package static let bytesPerFrame = 32
+    public static let bytesPerFrame = 32
     /// Frames per cell group (items k·n ..< (k+1)·n): a constant, inlined
     /// into the group arithmetic even of a debug build.
-    @inline(__always) package static var framesPerGroup: Int { 250 }
+    @inlinable public static var framesPerGroup: Int { 250 }
     /// The first eight bytes of a compact blob (little-endian): a quiet NaN.
-    static let compactMark: UInt64 = 0x7FF8_5465_7373_6631
+    public static let compactMark: UInt64 = 0x7FF8_5465_7373_6631
     /// The mark and the frame count (UInt16).
-    static let compactHeaderBytes = 10
+    public static let compactHeaderBytes = 10
     /// The most distinct values a column may name by one byte each.
-    static let maximumPalette = 255
+    package static let maximumPalette = 255
 
     /// Frame `index` of `raw`, or nil when the blob holds fewer frames or
     /// cannot be read as either form.
-    static func frame(_ raw: UnsafeRawBufferPointer, at index: Int) -> LocalFrame? {
+    package static func frame(_ raw: UnsafeRawBufferPointer, at index: Int) -> LocalFrame? {
         guard let view = View(raw), index >= 0, index < view.count else { return nil }
         return view.frame(at: index)
     }
@@ -45,7 +45,9 @@ package enum FrameBlob {
     /// Calls `visit(item, frame)` for the frames of a group blob that may
     /// meet `bounds` (closed intervals: the exact test happens later).
     /// Returns false, visiting nothing, when the blob cannot be read.
-    static func visit(_ raw: UnsafeRawBufferPointer, firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) -> Bool {
+    @inlinable
+    @usableFromInline
+    package static func visit(_ raw: UnsafeRawBufferPointer, firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) -> Bool {
         guard let view = View(raw) else { return false }
         for offset in 0..<view.count {
             if let frame = view.frame(at: offset, meeting: bounds) { visit(firstItem + offset, frame) }
@@ -54,23 +56,30 @@ package enum FrameBlob {
     }
 
     /// A blob read in place: where each of the four values of a frame is.
-    struct View {
+    public struct View {
         /// One of the four values: the double of cell `i` is at byte
         /// `values + 8 · (palette ? byte at indexes + i : i · stride)`.
+        @usableFromInline
         struct Column {
-            var values: Int
-            var stride: Int
+            @usableFromInline var values: Int
+            @usableFromInline var stride: Int
             /// Where the one-byte palette indexes begin, or -1.
-            var indexes: Int = -1
+            @usableFromInline var indexes: Int = -1
+
+            @inlinable
+            init(values: Int, stride: Int, indexes: Int = -1) {
+                (self.values, self.stride, self.indexes) = (values, stride, indexes)
+            }
         }
 
-        private(set) var raw: UnsafeRawBufferPointer
-        let count: Int
-        private let columns: (Column, Column, Column, Column)
+        @usableFromInline var raw: UnsafeRawBufferPointer
+        public let count: Int
+        @usableFromInline let columns: (Column, Column, Column, Column)
 
         /// The same view of a copy of its bytes at `copy`, read without
         /// checking them again (the columns are offsets into the bytes).
-        func rebased(onto copy: UnsafeRawBufferPointer) -> View {
+        @inlinable
+        public func rebased(onto copy: UnsafeRawBufferPointer) -> View {
             precondition(copy.count == raw.count, "a view rebased onto bytes of another length")
             var view = self
             view.raw = copy
@@ -78,7 +87,8 @@ package enum FrameBlob {
         }
 
         /// Nil when `raw` is neither a plain blob nor a well-formed compact one.
-        init?(_ raw: UnsafeRawBufferPointer) {
+        @inlinable
+        public init?(_ raw: UnsafeRawBufferPointer) {
             self.raw = raw
             guard raw.count >= 8, UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) == FrameBlob.compactMark else {
                 guard raw.count % FrameBlob.bytesPerFrame == 0 else { return nil }
@@ -98,7 +108,8 @@ package enum FrameBlob {
 
         /// The column of `count` values at `offset` of a compact blob, and
         /// `offset` moved past it; nil when the bytes cannot hold it.
-        private static func column(_ raw: UnsafeRawBufferPointer, count: Int, at offset: inout Int) -> Column? {
+        @inlinable @usableFromInline
+        static func column(_ raw: UnsafeRawBufferPointer, count: Int, at offset: inout Int) -> Column? {
             guard offset < raw.count else { return nil }
             let paletteSize = Int(raw[offset])
             offset += 1
@@ -118,16 +129,16 @@ package enum FrameBlob {
             return Column(values: values, stride: 0, indexes: offset)
         }
 
-        @inline(__always)
-        private func value(_ column: Column, _ index: Int) -> Double {
+        @inlinable @usableFromInline @inline(__always)
+        func value(_ column: Column, _ index: Int) -> Double {
             let slot = column.indexes >= 0 ? Int(raw[column.indexes &+ index]) : index &* column.stride
             return Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: column.values &+ 8 &* slot, as: UInt64.self)))
         }
 
         /// Asks the processor for the bytes of frames `range` (0 ..< count)
         /// without waiting for them (``tessera_prefetch``).
-        @inline(__always)
-        func prefetch(_ range: Range<Int>) {
+        @inlinable @inline(__always)
+        public func prefetch(_ range: Range<Int>) {
             guard let base = raw.baseAddress, !range.isEmpty else { return }
             Self.prefetch(columns.0, range, base)
             Self.prefetch(columns.1, range, base)
@@ -135,8 +146,8 @@ package enum FrameBlob {
             Self.prefetch(columns.3, range, base)
         }
 
-        @inline(__always)
-        private static func prefetch(_ column: Column, _ range: Range<Int>, _ base: UnsafeRawPointer) {
+        @inlinable @usableFromInline @inline(__always)
+        static func prefetch(_ column: Column, _ range: Range<Int>, _ base: UnsafeRawPointer) {
             var first = column.values &+ 8 &* column.stride &* range.lowerBound
             var last = column.values &+ 8 &* column.stride &* (range.upperBound &- 1)
             if column.indexes >= 0 {
@@ -157,7 +168,9 @@ package enum FrameBlob {
         /// adding each frame to empty bounds gives, computed from the
         /// columns decoded whole (frames are finite, so `<` picks as `min`
         /// and `max` do).
-        func leafBounds(_ leafSize: Int, into leaves: UnsafeMutablePointer<QueryBounds>) {
+        @inlinable
+        @usableFromInline
+        package func leafBounds(_ leafSize: Int, into leaves: UnsafeMutablePointer<QueryBounds>) {
             withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 &* Swift.max(count, 1)) { values in
                 guard let base = values.baseAddress else { return }
                 let (cross, scroll, crossLength, scrollLength) = (base, base + count, base + 2 &* count, base + 3 &* count)
@@ -186,7 +199,8 @@ package enum FrameBlob {
         }
 
         /// Every value of `column`, in frame order, into `values` (room for `count`).
-        private func decode(_ column: Column, into values: UnsafeMutablePointer<Double>) {
+        @inlinable @usableFromInline
+        func decode(_ column: Column, into values: UnsafeMutablePointer<Double>) {
             guard let base = raw.baseAddress else { return }
             if column.indexes >= 0 {
                 let indexes = (base + column.indexes).assumingMemoryBound(to: UInt8.self)
@@ -208,8 +222,8 @@ package enum FrameBlob {
         }
 
         /// Frame `index` (0 ..< count).
-        @inline(__always)
-        func frame(at index: Int) -> LocalFrame {
+        @inlinable @inline(__always)
+        public func frame(at index: Int) -> LocalFrame {
             LocalFrame(
                 cross: value(columns.0, index), scroll: value(columns.1, index),
                 crossLength: value(columns.2, index), scrollLength: value(columns.3, index)
@@ -221,8 +235,9 @@ package enum FrameBlob {
         /// only for a frame within the scroll range (a viewport's cells
         /// mostly span the width, and most of those a query reads lie above
         /// or below it).
-        @inline(__always)
-        func frame(at index: Int, meeting bounds: QueryBounds) -> LocalFrame? {
+        @inlinable @inline(__always)
+        @usableFromInline
+        package func frame(at index: Int, meeting bounds: QueryBounds) -> LocalFrame? {
             let scroll = value(columns.1, index)
             guard scroll <= bounds.maxScroll else { return nil }
             let scrollLength = value(columns.3, index)
