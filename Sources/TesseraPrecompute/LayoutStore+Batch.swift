@@ -172,7 +172,7 @@ extension LayoutStore {
             case .absent:
                 // A large spec is laid out in its write, streamed to the store
                 // as always, instead of held in memory while it waits.
-                let extents = prepared.distinctCrossExtents
+                let extents = prepared.crossExtents
                 guard let items = prepared.spec.knownItemCount, items <= Self.batchBufferedCells / max(1, extents.count) else { break }
                 let computed = try extents.map { extent in
                     try computeBuffered(prepared.spec, name: name, crossExtent: extent, progress: nil, cancellation: cancellation)

@@ -27,9 +27,8 @@ package final class DirectoryRecorder: CellSink {
     private let storage: any CellSink
     private var sections: [SectionRecord] = []
     private var groups: [GroupRecord] = []
-    private var state = State.recording
-
-    private enum State { case recording, tooManyRows, unknown }
+    /// Why it stopped recording; nil while it records.
+    private var stopped: Directory?
 
     package init(_ storage: any CellSink) {
         self.storage = storage
@@ -37,7 +36,7 @@ package final class DirectoryRecorder: CellSink {
 
     package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
         let id = try storage.writeGroup(layoutID: layoutID, slot: slot, firstItem: firstItem, frames: frames, bounds: bounds, reach: reach)
-        guard state == .recording else { return id }
+        guard stopped == nil else { return id }
         guard let id else { return forget(.unknown, id: nil) }
         groups.append(GroupRecord(slot: slot, firstItem: firstItem, id: id, bounds: bounds, framesChecksum: Checksum.of(frames)))
         return sections.count + groups.count > DirectorySummary.maximumRows ? forget(.tooManyRows, id: id) : id
@@ -45,15 +44,15 @@ package final class DirectoryRecorder: CellSink {
 
     package func writeSection(layoutID: Int64, _ section: SectionRecord, placerState: [UInt8]?) throws {
         try storage.writeSection(layoutID: layoutID, section, placerState: placerState)
-        guard state == .recording else { return }
+        guard stopped == nil else { return }
         sections.append(section)
         if sections.count + groups.count > DirectorySummary.maximumRows { forget(.tooManyRows, id: nil) }
     }
 
     /// Stops recording: what was kept is let go.
     @discardableResult
-    private func forget(_ reason: State, id: Int64?) -> Int64? {
-        state = reason
+    private func forget(_ reason: Directory, id: Int64?) -> Int64? {
+        stopped = reason
         sections = []
         groups = []
         return id
@@ -62,11 +61,7 @@ package final class DirectoryRecorder: CellSink {
     /// The directory of the rows written so far, for a layout of
     /// `sectionCount` sections.
     func directory(sectionCount: Int) -> Directory {
-        switch state {
-        case .tooManyRows: return .tooManyRows
-        case .unknown: return .unknown
-        case .recording: break
-        }
+        if let stopped { return stopped }
         let ordered = sections.sorted { $0.geometry.index < $1.geometry.index }
         let sorted = groups.sorted { ($0.slot, $0.firstItem) < ($1.slot, $1.firstItem) }
         guard let builder = LayoutGroups.Builder(sections: ordered, groups: sorted),

@@ -98,35 +98,18 @@ extension LayoutStore {
         configure: (inout LayoutUpdater) -> Void
     ) async throws -> UpdateReport {
         let (name, section, specID) = (target.name, target.section, target.record.id)
-        var report = UpdateReport()
-        for record in target.layouts {
-            let layout = record.layout
-            guard layout.state == .fresh else {
+        let stored = { (index: Int) in try await self.storedSection(specID: specID, index: index, name: name, storage: storage) }
+        return try await updateLayouts(
+            target.layouts, name: name, specID: specID, header: target.header, oldIdentities: target.previous, fingerprint: fingerprint,
+            storage: storage, progress: nil, cancellation: cancellation,
+            wholeSpec: {
                 guard let spec = try await loadSpec(name: name, storage: storage)?.spec else { throw StoreError.noSuchSpec(name: name) }
-                _ = try await computeLayout(
-                    spec: spec, name: name, specID: specID, fingerprint: fingerprint,
-                    crossExtent: layout.crossExtent, storage: storage, progress: nil, cancellation: cancellation
-                )
-                report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: target.previous.count))
-                continue
-            }
-            var updater = LayoutUpdater(
-                engine: engine, storage: storage, layout: layout, location: location,
-                axis: target.header.axis, sectionSpacing: target.header.sectionSpacing,
-                oldIdentities: target.previous, fingerprint: fingerprint,
-                oldSection: { index in
-                    index == section ? try await oldSection() : try await self.storedSection(specID: specID, index: index, name: name, storage: storage)
-                },
-                newSection: { index in
-                    index == section ? try await newSection() : try await self.storedSection(specID: specID, index: index, name: name, storage: storage)
-                },
-                cancellation: cancellation
-            )
-            updater.oldTotals = record.totals
-            configure(&updater)
-            report.layouts.append(try await updater.run())
-        }
-        return report
+                return spec
+            },
+            oldSection: { $0 == section ? try await oldSection() : try await stored($0) },
+            newSection: { $0 == section ? try await newSection() : try await stored($0) },
+            configure: configure
+        )
     }
 
     /// A stored section with its item runs appended, in order.

@@ -24,72 +24,60 @@ extension LayoutStore {
         }
     }
 
-    /// Replaces the layout of a spec at one extent inside the caller's write:
-    /// the old rows are deleted and the new ones written, so a reader sees
-    /// either all of the old layout or all of the new one.
-    func computeLayout(
-        spec: Spec,
-        name: String,
-        specID: Int64,
-        fingerprint: SpecFingerprint,
-        crossExtent: Double,
-        storage: RowTransaction,
-        progress: (@Sendable (PrecomputeProgress) -> Void)?,
-        cancellation: CancellationFlag? = nil
+    /// Stores the layout of a spec at one extent inside the caller's write,
+    /// in place of the one stored (`replacing` false: the caller knows there
+    /// is none): computed here, its cells streamed into their rows, or
+    /// `computed` into memory before the write. A reader sees either all of
+    /// the old layout or all of the new one. Returns its id.
+    @discardableResult
+    func storeLayout(
+        _ spec: Spec, name: String, specID: Int64, fingerprint: SpecFingerprint, crossExtent: Double, computed: BufferedComputation? = nil,
+        replacing: Bool = true, storage: RowTransaction, progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag? = nil
     ) async throws -> Int64 {
         let started = Clock.monotonic()
-        let layoutID = try await insertLayout(specID: specID, crossExtent: crossExtent, fingerprint: fingerprint, storage: storage)
-        let recorder = DirectoryRecorder(storage)
-        var writer = CellGroupWriter(storage: recorder, layoutID: layoutID)
-        writer.cancellation = cancellation
-        writer.progress = Self.cellProgress(progress, spec: spec, name: name, crossExtent: crossExtent)
-        let summary = try engine.run(spec, crossExtent: crossExtent, into: &writer)
-        try await storage.finishLayout(id: layoutID, LayoutTotals(summary, overhang: writer.overhang), computeSeconds: Clock.monotonic() - started)
-        try await Self.writeNewLayoutSummary(
-            layoutID: layoutID, sectionCount: summary.sectionCount, recorded: recorder, storage: storage, location: location
-        )
-        progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: summary.cellCount, cellsExpected: summary.cellCount))
-        return layoutID
-    }
-
-    /// Replaces the layout row of a spec at an extent with a new one: empty,
-    /// or with the totals of a layout computed before (`finished`).
-    /// `replacing` false: the caller knows there is no row to replace.
-    func insertLayout(
-        specID: Int64, crossExtent: Double, fingerprint: SpecFingerprint, storage: RowTransaction,
-        replacing: Bool = true, finished: (totals: LayoutTotals, seconds: Double)? = nil
-    ) async throws -> Int64 {
         if replacing, let old = try await storage.read({ try $0.layoutID(specID: specID, crossExtent: crossExtent) }) {
             try await storage.deleteLayout(id: old)
         }
-        return try await storage.insertLayout(LayoutRow(
+        let id = try await storage.insertLayout(LayoutRow(
             specID: specID, crossExtent: crossExtent, engineVersion: LayoutEngine.version, specHash: fingerprint.specHash,
-            totals: finished?.totals ?? .zero, computeSeconds: finished?.seconds ?? 0, updatedAt: Clock.wall()
+            totals: computed?.totals ?? .zero, computeSeconds: computed?.seconds ?? 0, updatedAt: Clock.wall()
         ))
-    }
-
-    /// A `CellGroupWriter` progress callback that reports every 64k cells:
-    /// often enough for a progress bar, rarely enough to cost nothing.
-    static func cellProgress(
-        _ progress: (@Sendable (PrecomputeProgress) -> Void)?, spec: Spec, name: String, crossExtent: Double
-    ) -> ((Int) -> Void)? {
-        guard let progress else { return nil }
-        let expected = spec.knownItemCount
-        var lastReport = 0
-        return { written in
-            guard written - lastReport >= 65_536 else { return }
-            lastReport = written
-            progress(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: written, cellsExpected: expected))
+        let recorder = DirectoryRecorder(storage)
+        let totals: LayoutTotals
+        if let computed {
+            try computed.rows.replay(into: recorder, layoutID: id)
+            totals = computed.totals
+        } else {
+            totals = try run(spec, name: name, crossExtent: crossExtent, into: recorder, layoutID: id, progress: progress, cancellation: cancellation)
+            try await storage.finishLayout(id: id, totals, computeSeconds: Clock.monotonic() - started)
         }
+        try await Self.writeNewLayoutSummary(layoutID: id, sectionCount: totals.sectionCount, recorded: recorder, storage: storage, location: location)
+        progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: totals.cellCount, cellsExpected: totals.cellCount))
+        return id
     }
-}
 
-extension LayoutTotals {
-    /// The totals of a layout the engine ran.
-    init(_ summary: LayoutSummary, overhang: Double) {
-        self.init(
-            contentLength: summary.contentLength, sectionCount: summary.sectionCount,
-            cellCount: summary.cellCount, elementCount: summary.elementCount, overhang: overhang
+    /// Lays out `spec` at `crossExtent` into `sink`, as the rows of layout
+    /// `layoutID`, reporting progress every 64k cells: often enough for a
+    /// progress bar, rarely enough to cost nothing.
+    func run(
+        _ spec: Spec, name: String, crossExtent: Double, into sink: any CellSink, layoutID: Int64,
+        progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag?
+    ) throws -> LayoutTotals {
+        var writer = CellGroupWriter(storage: sink, layoutID: layoutID)
+        writer.cancellation = cancellation
+        if let progress {
+            let expected = spec.knownItemCount
+            var lastReport = 0
+            writer.progress = { written in
+                guard written - lastReport >= 65_536 else { return }
+                lastReport = written
+                progress(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: written, cellsExpected: expected))
+            }
+        }
+        let summary = try reportingSpecErrors(name: name) { try engine.run(spec, crossExtent: crossExtent, into: &writer) }
+        return LayoutTotals(
+            contentLength: summary.contentLength, sectionCount: summary.sectionCount, cellCount: summary.cellCount,
+            elementCount: summary.elementCount, overhang: writer.overhang
         )
     }
 }

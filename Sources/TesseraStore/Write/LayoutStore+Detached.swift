@@ -67,7 +67,10 @@ extension LayoutStore {
             guard let record = try await storage.read({ try $0.spec(name: name) }), record.contentHash == fingerprint.specHash, record.id == loaded.id else {
                 return nil
             }
-            let id = try await self.storeBuffered(computed, specID: loaded.id, fingerprint: fingerprint, storage: storage)
+            let id = try await self.storeLayout(
+                loaded.spec, name: name, specID: loaded.id, fingerprint: fingerprint, crossExtent: crossExtent, computed: computed,
+                storage: storage, progress: nil
+            )
             guard let stored = try await storage.read({ try $0.layoutRecord(id: id, engineVersion: LayoutEngine.version) }) else {
                 throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
                                  spec: name, crossExtent: crossExtent)

@@ -32,7 +32,7 @@ extension LayoutStore {
         let jobs = try Self.checkedJobs(jobs, fallback: Self.machineCores)
         return try await writeAsync { cancellation in
             let prepared = try prepareSave(spec, as: name, crossExtents: crossExtents)
-            let extents = prepared.distinctCrossExtents
+            let extents = prepared.crossExtents
             let onWorkers = jobs > 1 && extents.count > 1
                 && prepared.spec.knownItemCount.map { $0 * extents.count <= Self.parallelSaveBytes / Self.bufferedBytesPerCell } == true
             return try await reportingSpecErrors(name: prepared.name) { try await write { storage in
@@ -79,9 +79,11 @@ extension LayoutStore {
                 while stored < extents.count, let next = done[stored] {
                     done[stored] = nil
                     let layout = try next.get()
-                    report.layouts.append(try await storeNewLayout(layout, of: prepared, specID: specID, storage: storage))
-                    let cells = layout.totals.cellCount
-                    progress?(PrecomputeProgress(specName: prepared.name, crossExtent: layout.crossExtent, cellsWritten: cells, cellsExpected: cells))
+                    try await storeLayout(
+                        prepared.spec, name: prepared.name, specID: specID, fingerprint: prepared.fingerprint, crossExtent: layout.crossExtent,
+                        computed: layout, replacing: false, storage: storage, progress: progress
+                    )
+                    report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: prepared.spec.sections.count))
                     stored += 1
                 }
             }
@@ -104,7 +106,8 @@ extension LayoutStore {
         var fingerprint: SpecFingerprint
         /// Each section's stored body, rendered with the fingerprint.
         var bodies: [String]
-        var crossExtents: [Double]
+        /// The extents to lay out, in order, each once.
+        package var crossExtents: [Double]
     }
 
     /// What a save did inside its write.
@@ -127,7 +130,8 @@ extension LayoutStore {
         for extent in crossExtents { try Self.checkCrossExtent(extent, axis: spec.axis) }
         let stored = spec.resolvingItemFiles()
         let (fingerprint, bodies) = try reportingSpecErrors(name: name) { try SpecFingerprint.withBodies(spec: stored) }
-        return PreparedSave(name: name, spec: stored, fingerprint: fingerprint, bodies: bodies, crossExtents: crossExtents)
+        let extents = crossExtents.sorted().reduce(into: [Double]()) { if $0.last != $1 { $0.append($1) } }
+        return PreparedSave(name: name, spec: stored, fingerprint: fingerprint, bodies: bodies, crossExtents: extents)
     }
 
     /// The save, inside the caller's write. A spec stored with the same
@@ -160,10 +164,10 @@ extension LayoutStore {
             created = true
         }
         // The update reported every layout stored before; a new spec has none.
-        for extent in prepared.distinctCrossExtents where !report.layouts.contains(where: { $0.crossExtent == extent }) {
-            _ = try await computeLayout(
-                spec: stored, name: name, specID: specID, fingerprint: fingerprint,
-                crossExtent: extent, storage: storage, progress: progress, cancellation: cancellation
+        for extent in prepared.crossExtents where !report.layouts.contains(where: { $0.crossExtent == extent }) {
+            try await storeLayout(
+                stored, name: name, specID: specID, fingerprint: fingerprint, crossExtent: extent, storage: storage, progress: progress,
+                cancellation: cancellation
             )
             report.layouts.append(.fullRecompute(crossExtent: extent, sections: stored.sections.count))
         }

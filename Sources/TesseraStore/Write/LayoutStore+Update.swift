@@ -92,31 +92,49 @@ extension LayoutStore {
     ) async throws -> UpdateReport {
         guard let old = try await loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
         // States are judged against the old content, before the spec row changes.
-        let layouts = try await storage.read { try $0.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version) }.map(\.layout)
+        let layouts = try await storage.read { try $0.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version) }
         let oldIdentities = try await storage.read { try $0.sectionIdentities(specID: old.id) }
         _ = try await writeSpec(spec, name: name, fingerprint: fingerprint, bodies: bodies, storage: storage, replacing: (old.id, oldIdentities))
+        return try await updateLayouts(
+            layouts, name: name, specID: old.id, header: spec, oldIdentities: oldIdentities, fingerprint: fingerprint, storage: storage,
+            progress: progress, cancellation: cancellation, unchanged: fingerprint.specHash == old.contentHash,
+            recomputeAll: spec.axis != old.spec.axis, wholeSpec: { spec }, oldSection: { old.spec.sections[$0] }, newSection: { spec.sections[$0] }
+        )
+    }
+
+    /// Brings each of `layouts` (a spec's, read before this write changed
+    /// its rows) up to date with `fingerprint`, inside the caller's write:
+    /// a fresh one left as it is when `unchanged` (no writes at all), a
+    /// stale one (or every one, when `recomputeAll`) computed again in full
+    /// from `wholeSpec()`, and the others updated by a ``LayoutUpdater``,
+    /// which `configure` sets up.
+    func updateLayouts(
+        _ layouts: [LayoutRecord], name: String, specID: Int64, header: Spec, oldIdentities: [SectionIdentity], fingerprint: SpecFingerprint,
+        storage: RowTransaction, progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag?,
+        unchanged: Bool = false, recomputeAll: Bool = false, wholeSpec: () async throws -> Spec,
+        oldSection: @escaping (Int) async throws -> Section, newSection: @escaping (Int) async throws -> Section,
+        configure: (inout LayoutUpdater) -> Void = { _ in }
+    ) async throws -> UpdateReport {
         var report = UpdateReport()
-        for layout in layouts {
-            if layout.state == .fresh, fingerprint.specHash == old.contentHash {
-                // Nothing changed for this layout: no writes at all.
-                report.layouts.append(.kept(crossExtent: layout.crossExtent, sections: spec.sections.count))
-                continue
-            }
-            if layout.state == .stale || spec.axis != old.spec.axis {
-                _ = try await computeLayout(
-                    spec: spec, name: name, specID: old.id, fingerprint: fingerprint,
-                    crossExtent: layout.crossExtent, storage: storage, progress: progress, cancellation: cancellation
+        let sections = fingerprint.sectionIdentities.count
+        for record in layouts {
+            let extent = record.layout.crossExtent
+            if record.layout.state == .fresh, unchanged {
+                report.layouts.append(.kept(crossExtent: extent, sections: sections))
+            } else if record.layout.state == .stale || recomputeAll {
+                try await storeLayout(
+                    try await wholeSpec(), name: name, specID: specID, fingerprint: fingerprint, crossExtent: extent, storage: storage,
+                    progress: progress, cancellation: cancellation
                 )
-                report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: spec.sections.count))
-                continue
+                report.layouts.append(.fullRecompute(crossExtent: extent, sections: sections))
+            } else {
+                var updater = LayoutUpdater(
+                    store: self, storage: storage, record: record, header: header, oldIdentities: oldIdentities, fingerprint: fingerprint,
+                    oldSection: oldSection, newSection: newSection, cancellation: cancellation
+                )
+                configure(&updater)
+                report.layouts.append(try await updater.run())
             }
-            var updater = LayoutUpdater(
-                engine: engine, storage: storage, layout: layout, location: location, axis: spec.axis, sectionSpacing: spec.sectionSpacing,
-                oldIdentities: oldIdentities, fingerprint: fingerprint,
-                oldSection: { old.spec.sections[$0] }, newSection: { spec.sections[$0] },
-                cancellation: cancellation
-            )
-            report.layouts.append(try await updater.run())
         }
         return report
     }

@@ -26,7 +26,7 @@ extension LayoutUpdater {
     /// largest overhang may have come from the section itself (then the
     /// overhang of those before it is not known from the totals).
     func appendWindow() async throws -> AppendWindow? {
-        guard appended.count == 1, let (first, append) = appended.first, let totals = oldTotals, totals.sectionCount == oldIdentities.count, oldIdentities.indices.contains(first),
+        guard appended.count == 1, let (first, append) = appended.first, case let totals = record.totals, totals.sectionCount == oldIdentities.count, oldIdentities.indices.contains(first),
               fingerprint.sectionIdentities.count == oldIdentities.count
         else { return nil }
         for (index, old) in oldIdentities.enumerated() where fingerprint.sectionIdentities[index] != old.identity

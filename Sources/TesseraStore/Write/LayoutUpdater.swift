@@ -4,13 +4,13 @@ import TesseraStoreFormat
 /// Brings one stored layout up to date with a new spec, inside a write. Cells are stored per section slot relative to the section's
 /// items origin, so an unchanged section moves by rewriting its row only.
 struct LayoutUpdater {
-    let engine: LayoutEngine
+    let store: LayoutStore
     let storage: RowTransaction
-    let layout: StoredLayout
-    /// The store's location, for errors.
-    let location: String
-    let axis: Axis
-    let sectionSpacing: Double
+    /// The layout's row as stored: its totals let an append read only the
+    /// rows from its section on (see `appendWindow()`).
+    let record: LayoutRecord
+    /// The new spec's header (its sections need not be there).
+    let header: Spec
     /// The old spec's sections: identities and content hashes, in order.
     let oldIdentities: [SectionIdentity]
     /// The new spec's.
@@ -29,9 +29,10 @@ struct LayoutUpdater {
     /// appended: a layout that holds all their earlier items goes on from
     /// its stored state without reading them.
     var appended: [Int: AppendedSection] = [:]
-    /// The layout's totals as stored (its row), which lets an append read
-    /// only the rows from its section on (see `appendWindow()`); nil: every row is read.
-    var oldTotals: LayoutTotals? = nil
+
+    var layout: StoredLayout { record.layout }
+    var axis: Axis { header.axis }
+    private var location: String { store.location }
 
     /// A section that had `items` appended after its first `before` items.
     struct AppendedSection {
@@ -142,7 +143,7 @@ struct LayoutUpdater {
                     layoutID: layout.id, slot: old.slot, section: index, firstWritten: placer.firstWrittenItem(after: start.itemCount),
                     storage: storage, location: location
                 )
-                var (geometry, finalPlacer) = try engine.resumeSection(
+                var (geometry, finalPlacer) = try store.engine.resumeSection(
                     section, index: index, axis: axis, crossExtent: layout.crossExtent, start: 0,
                     placer: placer, after: start.itemCount, appended: append?.items, into: &writer
                 )
@@ -165,7 +166,7 @@ struct LayoutUpdater {
         // A window's sections keep their indices: never renumbered (that would drop the rows before it).
         assert(window == nil || !renumbered)
         if renumbered { try await storage.deleteSections(layoutID: layout.id) }
-        var chain = window.map { SectionChain(sectionSpacing: sectionSpacing, nextNonEmptyAt: $0.start) } ?? SectionChain(sectionSpacing: sectionSpacing)
+        var chain = window.map { SectionChain(sectionSpacing: header.sectionSpacing, nextNonEmptyAt: $0.start) } ?? SectionChain(sectionSpacing: header.sectionSpacing)
         var overhang = window?.overhangBefore ?? 0
         var cellCount = window?.cellsBefore ?? 0
         var elementCount = window?.elementsBefore ?? 0
@@ -218,7 +219,7 @@ struct LayoutUpdater {
         }
         nextSlot = slot + 1
         writer.slots[index] = slot
-        let (geometry, placer) = try engine.layoutSection(
+        let (geometry, placer) = try store.engine.layoutSection(
             section, index: index, axis: axis, crossExtent: layout.crossExtent, start: 0, into: &writer
         )
         // Writes the last open group (rows are written below, once placed).

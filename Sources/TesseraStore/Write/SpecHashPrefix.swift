@@ -16,12 +16,6 @@ package struct SpecHashPrefix: Sendable, Equatable {
     /// The `ContentHasher` state, 24 bytes.
     package var state: [UInt8]
 
-    package init(specHash: String, sectionCount: Int, state: [UInt8]) {
-        self.specHash = specHash
-        self.sectionCount = sectionCount
-        self.state = state
-    }
-
     /// Whether it was made for `record` as the spec's row holds it now.
     func isCurrent(for record: SpecRow) -> Bool {
         specHash == record.contentHash && sectionCount == record.sectionCount
