@@ -117,7 +117,7 @@ struct BatchWriter: Sendable {
                 outcome = try await store.reportingSpecErrors(name: prepared.name) {
                     try await storage.savepoint {
                         // Computed ahead for a spec the store did not hold: still so?
-                        if let computed, try await storage.read({ try $0.specID(name: prepared.name) }) == nil {
+                        if let computed, try await storage.read({ try $0.spec(name: prepared.name)?.id }) == nil {
                             return try await store.saveNew(prepared, computed: computed, storage: storage)
                         }
                         return try await store.saveInWrite(prepared, storage: storage, progress: nil, cancellation: cancellation)

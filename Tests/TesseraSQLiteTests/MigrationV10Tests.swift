@@ -69,7 +69,7 @@ struct MigrationV10Tests {
         #expect(try await store.check().problems.map(\.message).contains("a stored section of its spec does not match its checksum (3 rows)"))
         // An append to another section reads every identity: the damage is reported.
         let error = try await #require(throws: StoreError.self) { try await store.append(name: "feed", section: 1, items: [Item()]) }
-        #expect(error.code == .damaged && error.message.contains("the stored identity of section 0"), "\(error.message)")
+        #expect(error.code == .damaged && error.message.contains("the stored section 0 of spec"), "\(error.message)")
         try pool.write { db in try db.execute("UPDATE spec_sections SET body = body WHERE section < 3") }
         #expect(try await store.check().isHealthy)
         #expect(try await store.spec(named: "feed")?.canonicalText == spec.canonicalText)

@@ -22,8 +22,8 @@ struct AppendRunTests {
     /// The stored body of a section and the runs appended to it, as the backend holds them.
     static func storedRows(_ store: LayoutStore, name: String, section: Int) async throws -> (body: String?, runs: [ItemRun]) {
         try await store.readAsync { rows -> (body: String?, runs: [ItemRun]) in
-            guard let id = try rows.specID(name: name) else { return (nil, []) }
-            return (try rows.sectionBody(specID: id, index: section), try rows.itemRuns(specID: id, section: section))
+            guard let id = try rows.spec(name: name)?.id else { return (nil, []) }
+            return (try rows.sections(specID: id, index: section).first?.body, try rows.itemRuns(specID: id, section: section))
         }
     }
 

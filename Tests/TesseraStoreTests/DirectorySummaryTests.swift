@@ -41,7 +41,7 @@ struct DirectorySummaryTests {
     /// layout's row and its directory rows.
     static func gridFeed(
         _ backend: TestBackend
-    ) async throws -> (TemporaryStore, LayoutRecord, (sections: [SectionRecord], groups: LayoutGroups.Builder)) {
+    ) async throws -> (TemporaryStore, LayoutRecord, (sections: [SectionRecord], groups: LayoutGroups)) {
         let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(try StoreConformanceTests.grid(600), as: "feed", crossExtents: [300])
         let record = try #require(try await temporary.store.readAsync {
@@ -139,14 +139,14 @@ struct DirectorySummaryTests {
         // 600 items in one section: groups at 0, 250 and 500.
         #expect(rows.groups.starts == [0, 3] && rows.groups.hasExpectedFirstItems(section: 0, itemCount: 600))
         let kept = rows.groups.ids.indices.map { index in
-            GroupRecord(
-                slot: 0, firstItem: SectionGroups.firstItem(at: index), id: rows.groups.ids[index], bounds: rows.groups.bounds[index],
+            GroupRow(
+                layoutID: 0, slot: 0, firstItem: SectionGroups.firstItem(at: index), id: rows.groups.ids[index], bounds: rows.groups.bounds[index],
                 framesChecksum: rows.groups.checksums[index]
             )
         }
-        func summary(_ groups: [GroupRecord]) throws -> [UInt8] {
+        func summary(_ groups: [GroupRow]) throws -> [UInt8] {
             try #require(DirectorySummary.encode(
-                sections: rows.sections, groups: LayoutGroups.Builder([groups]), layoutID: record.layout.id, revision: record.revision
+                sections: rows.sections, groups: LayoutGroups([groups]), layoutID: record.layout.id, revision: record.revision
             ))
         }
         // The encoder writes each group's first item from its place: the

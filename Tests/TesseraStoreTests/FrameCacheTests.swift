@@ -7,7 +7,7 @@ import TesseraSQLite
 @testable import TesseraStoreFormat
 
 /// Verified frames in the store's cache, held in the slots of cached
-/// directories (`FrameSlots`): cached on first use, and warm answers under
+/// directories (`CachedLayout.slots`): cached on first use, and warm answers under
 /// a budget too small for a layout's frames.
 @Suite("store: cached frames")
 struct FrameCacheTests {
@@ -121,12 +121,22 @@ struct FrameCacheTests {
     }
 }
 
-extension FrameSlots {
+extension CachedLayout {
     /// ``frames(base:positions:into:)`` into an array, one element per position.
     func frames(base: Int, positions: [Int], into found: inout [CachedFrames?]) -> Int {
         found = Array(repeating: nil, count: positions.count)
         return positions.withUnsafeBufferPointer { positions in
             found.withUnsafeMutableBufferPointer { frames(base: base, positions: positions, into: $0) }
         }
+    }
+
+    /// Whether slot `ordinal` holds frames.
+    func isFilled(_ ordinal: Int) -> Bool {
+        slots.withLock { ordinal < $0.count && $0[ordinal] != nil }
+    }
+
+    /// The bytes of the frames the slots hold.
+    var framesBytes: Int {
+        slots.withLock { $0.reduce(0) { $0 + ($1?.byteCount ?? 0) } }
     }
 }

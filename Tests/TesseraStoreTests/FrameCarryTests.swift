@@ -20,26 +20,25 @@ struct FrameCarryTests {
         store.cache.directories().map { ($0.key, $0.directory) }.sorted { ($0.key.layoutID, $0.key.revision) < ($1.key.layoutID, $1.key.revision) }
     }
 
-    /// The groups of `directory` whose slots hold frames.
-    private static func filledGroups(_ directory: CachedLayout) -> Set<FramesKey> {
-        var keys = Set<FramesKey>()
-        let groups = directory.groups
-        for ordinal in 0..<groups.count where directory.frames.isFilled(ordinal) {
-            keys.insert(FramesKey(id: groups.ids[ordinal], checksum: groups.checksums[ordinal]))
+    /// The groups of `directory` whose slots hold frames: each group's id and frames checksum.
+    private static func filledGroups(_ directory: CachedLayout) -> Set<[Int64]> {
+        var keys = Set<[Int64]>()
+        for ordinal in directory.ids.indices where directory.isFilled(ordinal) {
+            keys.insert([directory.ids[ordinal], directory.checksums[ordinal]])
         }
         return keys
     }
 
     /// The groups of `directory` not among `keys`.
-    private static func groups(of directory: CachedLayout, notIn keys: Set<FramesKey>) -> Int {
-        zip(directory.groups.ids, directory.groups.checksums).filter { !keys.contains(FramesKey(id: $0, checksum: $1)) }.count
+    private static func groups(of directory: CachedLayout, notIn keys: Set<[Int64]>) -> Int {
+        zip(directory.ids, directory.checksums).filter { !keys.contains([$0, $1]) }.count
     }
 
     /// The cache's count of frames equals what the cached directories'
     /// slots hold (none was dropped), within the budget.
     private static func expectExactCount(_ store: LayoutStore, _ comment: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let statistics = store.cacheStatistics
-        let held = directories(store).reduce(0) { $0 + $1.value.frames.framesBytes }
+        let held = directories(store).reduce(0) { $0 + $1.value.framesBytes }
         #expect(statistics.frameBytes == held && statistics.bytes <= statistics.budget, "\(comment): \(statistics), slots hold \(held)", sourceLocation: sourceLocation)
     }
 
@@ -56,7 +55,7 @@ struct FrameCarryTests {
             let after = store.cacheStatistics
             // A layout without cells has no groups to count.
             if let newest = directories(store).last, newest.key.revision > revision,
-               after.frameHits + after.frameMisses > before.frameHits + before.frameMisses || newest.value.groupCount == 0 {
+               after.frameHits + after.frameMisses > before.frameHits + before.frameMisses || newest.value.ids.count == 0 {
                 return (after.frameHits - before.frameHits, after.frameMisses - before.frameMisses, elements)
             }
             try await Task.sleep(for: .milliseconds(10))
@@ -88,7 +87,7 @@ struct FrameCarryTests {
         for step in 0..<3 {
             let old = try #require(Self.directories(store).last)
             let warm = Self.filledGroups(old.value)
-            #expect(warm.count == old.value.groupCount, "step \(step): warmed whole")
+            #expect(warm.count == old.value.ids.count, "step \(step): warmed whole")
             let items = (0..<(30 + 100 * step)).map { Item(width: 40, height: 30 + Double($0 % 3) * 10) }
             spec.sections[1].items = spec.sections[1].items.appending(items)
             try await store.append(name: "feed", section: 1, items: items)
@@ -98,9 +97,9 @@ struct FrameCarryTests {
             // The last group took the new items, or new groups follow it; no other changed.
             #expect((1...2).contains(changed), "step \(step): \(changed) groups changed")
             // Hits count visits: a query may visit a group more than once, never none.
-            #expect(read.misses == changed && read.hits >= new.value.groupCount - changed, "step \(step): \(read.hits) hits, \(read.misses) misses")
+            #expect(read.misses == changed && read.hits >= new.value.ids.count - changed, "step \(step): \(read.hits) hits, \(read.misses) misses")
             #expect(read.elements == (try LayoutEngine().layout(spec, crossExtent: 390)).elements, "step \(step)")
-            #expect(Self.filledGroups(new.value).count == new.value.groupCount && Self.filledGroups(old.value).count == old.value.groupCount - new.value.groupCount + changed)
+            #expect(Self.filledGroups(new.value).count == new.value.ids.count && Self.filledGroups(old.value).count == old.value.ids.count - new.value.ids.count + changed)
             Self.expectExactCount(store, "step \(step)")
         }
     }
@@ -123,8 +122,8 @@ struct FrameCarryTests {
         let read = try await Self.queryNewRevision(store, name: "feed", extent: 390, after: old.key.revision)
         let new = try #require(Self.directories(store).last)
         let changed = Self.groups(of: new.value, notIn: warm)
-        #expect(changed >= 1 && changed < new.value.groupCount, "\(changed) of \(new.value.groupCount) groups changed")
-        #expect(read.misses == changed && read.hits >= new.value.groupCount - changed, "\(read.hits) hits, \(read.misses) misses")
+        #expect(changed >= 1 && changed < new.value.ids.count, "\(changed) of \(new.value.ids.count) groups changed")
+        #expect(read.misses == changed && read.hits >= new.value.ids.count - changed, "\(read.hits) hits, \(read.misses) misses")
         #expect(read.elements == (try LayoutEngine().layout(spec, crossExtent: 390)).elements)
         Self.expectExactCount(store, "update")
     }
@@ -182,7 +181,7 @@ struct FrameCarryTests {
         _ = try await Self.queryNewRevision(store, name: "feed", extent: 390, after: -1)
         let old = try #require(Self.directories(store).last)
         let warm = Self.filledGroups(old.value)
-        #expect(warm.count == old.value.groupCount)
+        #expect(warm.count == old.value.ids.count)
         let items = [Item(width: 40, height: 40)]
         spec.sections[1].items = spec.sections[1].items.appending(items)
         try await store.append(name: "feed", section: 1, items: items)
@@ -194,7 +193,7 @@ struct FrameCarryTests {
         #expect(new.key.revision > old.key.revision)
         // The append filled the last, partial group: the one group read.
         #expect(Self.groups(of: new.value, notIn: warm) == 1)
-        #expect(after.frameMisses - before.frameMisses == 1 && after.frameHits - before.frameHits >= new.value.groupCount - 1, "\(before) → \(after)")
+        #expect(after.frameMisses - before.frameMisses == 1 && after.frameHits - before.frameHits >= new.value.ids.count - 1, "\(before) → \(after)")
         #expect(elements == (try LayoutEngine().layout(spec, crossExtent: 390)).elements)
         Self.expectExactCount(store, "inline")
     }

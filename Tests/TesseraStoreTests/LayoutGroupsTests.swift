@@ -13,18 +13,18 @@ struct LayoutGroupsTests {
     /// Random sections of 0–200 groups, ids numbered across them, bounds
     /// mostly advancing along the scroll axis with some reaching far back
     /// (a mozaik's back-filled holes).
-    private static func rows(_ random: inout SeededRandom) -> [[GroupRecord]] {
+    private static func rows(_ random: inout SeededRandom) -> [[GroupRow]] {
         var id: Int64 = 1
         return (0..<(1 + random.int(0...5))).map { _ in
-            var rows: [GroupRecord] = []
+            var rows: [GroupRow] = []
             let count = random.chance(0.25) ? 0 : random.int(0...200)
             var scroll = 0.0
             for position in 0..<count {
                 scroll += random.double(0...1) * 100
                 let start = random.chance(0.1) ? scroll * random.double(0...1) : scroll
                 let cross = random.double(0...1) * 300
-                rows.append(GroupRecord(
-                    slot: 0, firstItem: SectionGroups.firstItem(at: position), id: id,
+                rows.append(GroupRow(
+                    layoutID: 0, slot: 0, firstItem: SectionGroups.firstItem(at: position), id: id,
                     bounds: QueryBounds(minCross: cross, maxCross: cross + random.double(0...1) * 100, minScroll: start, maxScroll: scroll + random.double(0...1) * 150),
                     framesChecksum: Int64(bitPattern: random.next())
                 ))
@@ -39,7 +39,7 @@ struct LayoutGroupsTests {
         var random = SeededRandom(seed: 27)
         for _ in 0..<50 {
             let rows = Self.rows(&random)
-            let groups = LayoutGroups(LayoutGroups.Builder(rows))
+            let groups = CachedLayout(sections: [], groups: LayoutGroups(rows))
             var next = 0
             for (section, row) in rows.enumerated() {
                 let ordinals = groups.ordinals(ofSection: section)
@@ -48,7 +48,7 @@ struct LayoutGroupsTests {
                 #expect(Array(groups.bounds[ordinals]) == row.map(\.bounds))
                 next = ordinals.upperBound
             }
-            #expect(groups.count == next)
+            #expect(groups.ids.count == next)
             #expect(groups.ordinals(ofSection: rows.count).isEmpty && groups.ordinals(ofSection: -1).isEmpty)
         }
     }
@@ -59,9 +59,9 @@ struct LayoutGroupsTests {
         var indexedSections = 0
         for _ in 0..<60 {
             let rows = Self.rows(&random)
-            let groups = LayoutGroups(LayoutGroups.Builder(rows))
+            let groups = CachedLayout(sections: [], groups: LayoutGroups(rows))
             for (section, row) in rows.enumerated() {
-                if row.count > LayoutGroups.indexedAbove { indexedSections += 1 }
+                if row.count > CachedLayout.indexedAbove { indexedSections += 1 }
                 for _ in 0..<20 {
                     let scroll = random.double(0...1) * 12_000 - 500
                     let cross = random.double(0...1) * 400 - 50

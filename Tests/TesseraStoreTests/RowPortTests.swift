@@ -1,6 +1,6 @@
 import Testing
 import TesseraLayout
-import TesseraStore
+@testable import TesseraStore
 import TesseraStoreTesting
 import TesseraTestSupport
 

@@ -11,13 +11,13 @@ struct StoreCacheTests {
     /// A directory of `groups` cell groups in one section, ids from `firstID`.
     static func directory(groups: Int, firstID: Int64 = 1) -> CachedLayout {
         let rows = (0..<groups).map { index in
-            GroupRecord(
-                slot: 0, firstItem: SectionGroups.firstItem(at: index), id: firstID + Int64(index),
+            GroupRow(
+                layoutID: 0, slot: 0, firstItem: SectionGroups.firstItem(at: index), id: firstID + Int64(index),
                 bounds: QueryBounds(minCross: 0, maxCross: 10, minScroll: Double(index), maxScroll: Double(index) + 1),
                 framesChecksum: Int64(index) &* 31 &+ 7
             )
         }
-        return CachedLayout(sections: [], groups: LayoutGroups(LayoutGroups.Builder([rows])))
+        return CachedLayout(sections: [], groups: LayoutGroups([rows]))
     }
 
     static func name(_ index: Int) -> (key: ResolvedName, box: LayoutRecordBox) {
@@ -31,7 +31,7 @@ struct StoreCacheTests {
 
     /// The sum of what the cache's directories hold in their slots, and of their own bytes.
     static func held(_ cache: StoreCache) -> (frames: Int, directories: Int) {
-        cache.directories().reduce((0, 0)) { ($0.0 + $1.directory.frames.framesBytes, $0.1 + $1.directory.byteCount) }
+        cache.directories().reduce((0, 0)) { ($0.0 + $1.directory.framesBytes, $0.1 + $1.directory.byteCount) }
     }
 
     @Test("the list keeps, marks and drops exactly what a plain list in order of use does", arguments: UInt64(1)...6)
@@ -107,7 +107,7 @@ struct StoreCacheTests {
         // A directory not cached under its key is not filled.
         let stray = Self.directory(groups: 2)
         cache.fill(try FrameCacheTests.frames(start: 0), ordinal: 0, of: stray, key: a)
-        #expect(!stray.frames.isFilled(0))
+        #expect(!stray.isFilled(0))
         var statistics = cache.statistics
         #expect(statistics.frameGroups == 2 && statistics.frameBytes == 2 * one && Self.held(cache).frames == 2 * one)
         #expect(statistics.bytes == first.byteCount + second.byteCount + 2 * one)
@@ -125,7 +125,7 @@ struct StoreCacheTests {
         cache.insert(name.box, bytes: second.byteCount, for: name.key)
         statistics = cache.statistics
         #expect(statistics.layouts == 0 && statistics.frameGroups == 0 && statistics.frameBytes == 0 && statistics.bytes == second.byteCount)
-        #expect((0..<4).allSatisfy { !first.frames.isFilled($0) })
+        #expect((0..<4).allSatisfy { !first.isFilled($0) })
     }
 
     @Test("a directory whose own frames would outgrow the budget empties its slots first")
@@ -136,14 +136,14 @@ struct StoreCacheTests {
         let cache = StoreCache(budget: directory.byteCount + 3 * one + one / 2)
         cache.insert(directory, for: key)
         for ordinal in 0..<4 { cache.fill(try FrameCacheTests.frames(start: Double(ordinal)), ordinal: ordinal, of: directory, key: key) }
-        #expect((0..<6).map(directory.frames.isFilled) == [false, false, false, true, false, false])
+        #expect((0..<6).map(directory.isFilled) == [false, false, false, true, false, false])
         let statistics = cache.statistics
         #expect(statistics.frameGroups == 1 && statistics.bytes == directory.byteCount + one && statistics.evictions == 1 && statistics.layouts == 1)
         // Frames no directory could hold within the budget are not cached.
         let tiny = StoreCache(budget: directory.byteCount + one - 1)
         tiny.insert(directory, for: key)
         tiny.fill(try FrameCacheTests.frames(start: 0), ordinal: 5, of: directory, key: key)
-        #expect(!directory.frames.isFilled(5) && tiny.statistics.frameGroups == 0)
+        #expect(!directory.isFilled(5) && tiny.statistics.frameGroups == 0)
     }
 
     @Test("a new revision takes over the frames of the groups it shares with the one before: moved, charged once")
@@ -162,25 +162,25 @@ struct StoreCacheTests {
         // The new revision (old checksums: id 1…4 → 7, 38, 69, 100): id 2 kept and
         // moved to slot 0, id 3 changed, id 5 new, id 4 kept in slot 3, id 1 gone.
         let rows = [(Int64(2), Int64(38)), (3, 99), (5, 0), (4, 100)].enumerated().map { index, group in
-            GroupRecord(
-                slot: 0, firstItem: SectionGroups.firstItem(at: index), id: group.0,
+            GroupRow(
+                layoutID: 0, slot: 0, firstItem: SectionGroups.firstItem(at: index), id: group.0,
                 bounds: QueryBounds(minCross: 0, maxCross: 1, minScroll: 0, maxScroll: 1), framesChecksum: group.1
             )
         }
-        let groups = LayoutGroups.Builder([rows])
-        let new = CachedLayout(sections: [], groups: LayoutGroups(groups))
+        let groups = LayoutGroups([rows])
+        let new = CachedLayout(sections: [], groups: groups)
         cache.insert(new, for: LayoutCacheKey(layoutID: 1, revision: 4))
-        #expect((0..<4).map(new.frames.isFilled) == [true, false, false, true])
+        #expect((0..<4).map(new.isFilled) == [true, false, false, true])
         var found: [CachedFrames?] = []
-        #expect(new.frames.frames(base: 0, positions: [0, 3], into: &found) == 2 && found[0] === inserted[1] && found[1] === inserted[3])
-        #expect((0..<4).map(old.frames.isFilled) == [true, false, true, false])
+        #expect(new.frames(base: 0, positions: [0, 3], into: &found) == 2 && found[0] === inserted[1] && found[1] === inserted[3])
+        #expect((0..<4).map(old.isFilled) == [true, false, true, false])
         var statistics = cache.statistics
         #expect(statistics.frameGroups == 4 && statistics.frameBytes == 4 * one && Self.held(cache).frames == 4 * one)
         #expect(statistics.bytes == old.byteCount + new.byteCount + 4 * one)
         // Inserted again for the same revision (a second load): it takes the frames of the first.
-        let again = CachedLayout(sections: [], groups: LayoutGroups(groups))
+        let again = CachedLayout(sections: [], groups: groups)
         cache.insert(again, for: LayoutCacheKey(layoutID: 1, revision: 4))
-        #expect(again.frames.isFilled(0) && again.frames.isFilled(3) && !new.frames.isFilled(0) && !new.frames.isFilled(3))
+        #expect(again.isFilled(0) && again.isFilled(3) && !new.isFilled(0) && !new.isFilled(3))
         statistics = cache.statistics
         #expect(statistics.layouts == 2 && statistics.frameGroups == 4 && statistics.bytes == old.byteCount + again.byteCount + 4 * one)
     }
@@ -208,7 +208,7 @@ struct StoreCacheTests {
             default:
                 guard !live.isEmpty else { continue }
                 let (key, directory) = live[Int(random.next() % UInt64(live.count))]
-                let ordinal = Int(random.next() % UInt64(directory.groupCount))
+                let ordinal = Int(random.next() % UInt64(directory.ids.count))
                 cache.fill(frames[Int(random.next() % 8)], ordinal: ordinal, of: directory, key: key)
             }
             let statistics = cache.statistics

@@ -121,14 +121,14 @@ extension LayoutStore {
     /// that are not frames, no entry for a group without frames. A scan per
     /// 1,000 groups (a statement each over a network).
     private static func storedFrames(
-        of groups: [GroupRecord], storage: RowSnapshot
+        of groups: [GroupRow], storage: RowSnapshot
     ) throws -> [Int64: (count: Int, bounds: QueryBounds, finite: Bool)?] {
         var found: [Int64: (count: Int, bounds: QueryBounds, finite: Bool)?] = [:]
-        let keys = groups.map { FramesKey(id: $0.id, checksum: $0.framesChecksum) }.sorted { $0.id < $1.id }
-        for start in stride(from: 0, to: keys.count, by: 1_000) {
-            let chunk = Array(keys[start..<min(keys.count, start + 1_000)])
+        let ids = groups.map(\.id).sorted()
+        for start in stride(from: 0, to: ids.count, by: 1_000) {
+            let chunk = Array(ids[start..<min(ids.count, start + 1_000)])
             try storage.visitFrames(chunk) { index, raw in
-                guard let view = FrameBlob.View(raw) else { return found[chunk[index].id] = .some(nil) }
+                guard let view = FrameBlob.View(raw) else { return found[chunk[index]] = .some(nil) }
                 var bounds = QueryBounds.empty
                 var finite = true
                 for offset in 0..<view.count {
@@ -137,7 +137,7 @@ extension LayoutStore {
                         && frame.scrollLength.isFinite && frame.crossLength >= 0 && frame.scrollLength >= 0
                     bounds.add(frame)
                 }
-                found[chunk[index].id] = (view.count, bounds, finite)
+                found[chunk[index]] = (view.count, bounds, finite)
             }
         }
         return found
@@ -152,7 +152,7 @@ extension LayoutStore {
         for (position, section) in sections.enumerated() where section.geometry.index != position {
             problem("section row \(position) is numbered \(section.geometry.index)")
         }
-        var groupsBySlot: [Int: [GroupRecord]] = [:]
+        var groupsBySlot: [Int: [GroupRow]] = [:]
         try storage.forEachGroup(layoutID: layout.id) { groupsBySlot[$0.slot, default: []].append($0) }
         var checked = 0
         var cells = 0
@@ -204,7 +204,7 @@ extension LayoutStore {
     /// hold (damage in the rows themselves is the other checks' to report).
     static func summaryProblem(of record: LayoutRecord, storage: RowSnapshot, location: String) -> String? {
         guard let summary = record.directorySummary else { return nil }
-        let summarized: (sections: [SectionRecord], groups: LayoutGroups.Builder)
+        let summarized: (sections: [SectionRecord], groups: LayoutGroups)
         do {
             summarized = try DirectorySummary.decode(summary, record: record)
         } catch {

@@ -4,7 +4,7 @@ import TesseraLayout
 extension LayoutStore {
     /// The stored layouts of one spec, by extent; `notFound` for an unknown spec.
     static func layouts(name: String, storage: RowSnapshot) throws -> [StoredLayout] {
-        guard let specID = try storage.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
+        guard let specID = try storage.spec(name: name)?.id else { throw StoreError.noSuchSpec(name: name) }
         return try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
     }
 

@@ -91,7 +91,7 @@ extension LayoutStore {
     }
 
     static func listing(name: String, storage: RowSnapshot) throws -> SpecListing? {
-        guard let spec = try storage.specSummary(name: name), let specID = try storage.specID(name: name) else { return nil }
+        guard let spec = try storage.specSummary(name: name), let specID = try storage.spec(name: name)?.id else { return nil }
         return SpecListing(spec: spec, layouts: try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout))
     }
 }

@@ -72,7 +72,7 @@ extension LayoutStore {
 
     func loadSpec(name: String, storage: RowSnapshot) throws -> LoadedSpec? {
         guard let record = try storage.spec(name: name) else { return nil }
-        let spec = try storedSpec(record, bodies: try storage.sectionBodies(specID: record.id), name: name)
+        let spec = try storedSpec(record, bodies: try storage.sections(specID: record.id).map(\.body), name: name)
         var loaded = LoadedSpec(id: record.id, spec: spec, contentHash: record.contentHash)
         let runs = Dictionary(grouping: try storage.itemRuns(specID: record.id, section: nil), by: \.section)
         for (index, sectionRuns) in runs {
@@ -100,7 +100,7 @@ extension LayoutStore {
     /// Section `index` of a stored spec as its stored body holds it,
     /// without the item runs appended to it.
     func storedBody(specID: Int64, index: Int, name: String, storage: RowTransaction) async throws -> Section {
-        guard let body = try await storage.read({ try $0.sectionBody(specID: specID, index: index) }) else {
+        guard let body = try await storage.read({ try $0.sections(specID: specID, index: index).first?.body }) else {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has no section \(index)")
         }
         do {

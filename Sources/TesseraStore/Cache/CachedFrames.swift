@@ -13,7 +13,7 @@ import TesseraStoreFormat
 /// frames near it. One allocation: the header, then the leaves' bounds,
 /// then the blob, so that a query of a layout not met lately waits for one
 /// object, not three. Not `Sendable` (a `ManagedBuffer` cannot be): it is
-/// shared only through the locks of ``FrameSlots`` and never changes after.
+/// shared only through the lock of ``CachedLayout/slots`` and never changes after.
 final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds> {
     struct Header {
         /// The blob, in the tail after the leaves.

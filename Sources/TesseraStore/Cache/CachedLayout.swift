@@ -1,22 +1,37 @@
+import CTesseraPrefetch
+import Locking
 import Synchronization
 import TesseraLayout
 import TesseraStoreFormat
 
-/// A layout's sections and cell groups, as the store's readers cache them.
+/// A layout's directory as the store's readers cache it: its sections, and
+/// its cell groups numbered across the sections in order (a group's
+/// number, its ordinal, is its slot in ``slots``), their ids, checksums and
+/// exact bounds each in one array, so that a query of a layout not met
+/// lately finds a section's groups with one miss of the processor's cache.
 /// A class: every query takes it from a cache, and one reference costs one
 /// retain where the arrays would cost one each.
 final class CachedLayout: Sendable {
     let sections: [SectionRecord]
-    /// Every section's groups, numbered across the layout in order.
-    let groups: LayoutGroups
-    /// The sections' scroll-axis ends, apart: a binary search over a few
-    /// contiguous doubles misses the processor's cache far less often than
-    /// one over the geometries.
+    /// The sections' scroll-axis ends and starts, apart: a binary search
+    /// over a few contiguous doubles misses the processor's cache far less
+    /// often than one over the geometries.
     private let ends: [Double]
-    /// The sections' scroll-axis starts, apart, for the same reason.
     private let starts: [Double]
-    /// The verified frames of its groups that queries met lately, charged to its entry in the ``StoreCache``.
-    let frames: FrameSlots
+    /// The ordinal of each section's first group, and the group count last.
+    let groupStarts: [Int]
+    let ids: [Int64]
+    /// The ``Checksum`` of each group's frames.
+    let checksums: [Int64]
+    let bounds: [QueryBounds]
+    /// The bounds index of each section with more than ``indexedAbove`` groups, by section.
+    private let indexes: [Int: FrameIndex]
+    static let indexedAbove = 64
+    /// The verified frames of the groups that queries met lately, one slot
+    /// per group, filled and emptied by the ``StoreCache``, which charges
+    /// their bytes to this directory's entry. A directory names one revision
+    /// of one layout, so a slot filled stays right for as long as it lives.
+    let slots: Locked<[CachedFrames?]>
     /// A hash derived from it once (``WholeLayout/derivedHash(_:)``, the
     /// tile revision), or 0: a directory never changes, so neither does it.
     let derivedHash = Atomic<UInt64>(0)
@@ -24,23 +39,30 @@ final class CachedLayout: Sendable {
     /// against the key under the cache's lock (a fill finds it without a hash).
     let cacheSlot = Atomic<Int>(-1)
 
-    init(sections: [SectionRecord], groups: LayoutGroups) {
+    /// The directory of `sections` and the `groups` collected for them,
+    /// with the bounds index of each section that has more than ``indexedAbove``.
+    init(sections: [SectionRecord], groups: consuming LayoutGroups) {
         self.sections = sections
-        self.groups = groups
         ends = sections.map(\.geometry.end)
         starts = sections.map(\.geometry.start)
-        frames = FrameSlots(count: groups.count)
+        (groupStarts, ids, checksums, bounds) = (groups.starts, groups.ids, groups.checksums, groups.bounds)
+        var indexes: [Int: FrameIndex] = [:]
+        for section in 0..<(groupStarts.count - 1) where groupStarts[section + 1] - groupStarts[section] > Self.indexedAbove {
+            indexes[section] = FrameIndex(bounds: Array(bounds[groupStarts[section]..<groupStarts[section + 1]]))
+        }
+        self.indexes = indexes
+        slots = Locked([CachedFrames?](repeating: nil, count: ids.count))
     }
-
-    /// Groups across all sections: the slots of ``frames``.
-    var groupCount: Int { groups.count }
 
     /// The bytes its arrays take, for the cache's budget.
     var byteCount: Int {
-        // The object: its header, its references, the lock and the slot.
-        120 + sections.capacity * MemoryLayout<SectionRecord>.stride
-            + (ends.capacity + starts.capacity) * MemoryLayout<Double>.stride
-            + groups.byteCount + FrameSlots.byteCount(groups: groupCount)
+        // The object (its header, references, atomics and lock), then its arrays.
+        var total = 248 + sections.capacity * MemoryLayout<SectionRecord>.stride
+            + (ends.capacity + starts.capacity) * MemoryLayout<Double>.stride + groupStarts.capacity * MemoryLayout<Int>.stride
+            + (ids.capacity + checksums.capacity) * MemoryLayout<Int64>.stride + bounds.capacity * MemoryLayout<QueryBounds>.stride
+            + ids.count * MemoryLayout<CachedFrames?>.stride
+        for index in indexes.values { total += 48 + index.byteCount }
+        return total
     }
 
     /// The non-empty sections whose scroll range meets [low, high], in order.
@@ -57,28 +79,119 @@ final class CachedLayout: Sendable {
             }
         }
     }
-}
 
-/// Where a section's cell groups start (``CachedLayout`` numbers them
-/// across the layout, ``LayoutGroups``).
-enum SectionGroups {
-    /// The first item of the group at `position` in its section: a cached
-    /// directory is complete (``LayoutGroups/Builder/hasExpectedFirstItems(section:itemCount:)``),
-    /// so it keeps no first items (a query touches one array fewer).
-    @inline(__always)
-    static func firstItem(at position: Int) -> Int { position &* FrameBlob.framesPerGroup }
-
-    /// The first item of the group that holds `item` (at least 0).
-    static func firstItem(ofGroupHolding item: Int) -> Int {
-        item - item % FrameBlob.framesPerGroup
+    /// The ordinals of section `section`'s groups (empty for no such section).
+    func ordinals(ofSection section: Int) -> Range<Int> {
+        guard section >= 0, section &+ 1 < groupStarts.count else { return 0..<0 }
+        return groupStarts[section]..<groupStarts[section &+ 1]
     }
 
-    /// The groups a section of `itemCount` items has.
-    static func groupCount(itemCount: Int) -> Int { (itemCount + FrameBlob.framesPerGroup - 1) / FrameBlob.framesPerGroup }
+    /// Calls `body` with the position in its section of each group of
+    /// `section`, from `ordinals` (``ordinals(ofSection:)``), whose bounds
+    /// may meet `query`, in item order.
+    @inline(__always)
+    func forEachCandidate(section: Int, ordinals: Range<Int>, in query: QueryBounds, _ body: (Int) -> Void) {
+        bounds.withUnsafeBufferPointer { bounds in
+            let base = ordinals.lowerBound
+            if ordinals.count > Self.indexedAbove, let index = indexes[section] {
+                index.forEachCandidate(in: query, frameCount: ordinals.count) { position in
+                    if bounds[base &+ position].mayIntersect(query) { body(position) }
+                }
+            } else {
+                for ordinal in ordinals where bounds[ordinal].mayIntersect(query) { body(ordinal &- base) }
+            }
+        }
+    }
 
-    /// The first items of the groups a section of `itemCount` items has
-    /// (an empty section has none).
-    static func expectedFirstItems(itemCount: Int) -> [Int] {
-        Array(stride(from: 0, to: itemCount, by: FrameBlob.framesPerGroup))
+    // MARK: Frames
+
+    /// Sets `found[i]` to the frames of group `base + positions[i]` (nil
+    /// where the slot is empty); how many were there. `found` is
+    /// initialized and has room for every position.
+    func frames(base: Int, positions: UnsafeBufferPointer<Int>, into found: UnsafeMutableBufferPointer<CachedFrames?>) -> Int {
+        slots.withLock { slots in
+            // The frames of a layout not met lately are in no cache of the
+            // processor: ask for all of them first, so that their misses
+            // overlap. A slot's optional reference is the object's address,
+            // or zero; read as that, not retained (a retain would wait for
+            // the object's first line).
+            slots.withUnsafeBytes { slots in
+                guard let start = slots.baseAddress else { return }
+                let count = slots.count / MemoryLayout<CachedFrames?>.stride
+                for position in positions {
+                    let ordinal = base &+ position
+                    guard ordinal < count, let object = (start + ordinal &* MemoryLayout<CachedFrames?>.stride).load(as: UnsafeRawPointer?.self)
+                    else { continue }
+                    for line in 0..<CachedFrames.prefetchedLines { tessera_prefetch(object + line &* 64) }
+                }
+            }
+            var hits = 0
+            for (index, position) in positions.enumerated() {
+                let ordinal = base &+ position
+                let frames = ordinal < slots.count ? slots[ordinal] : nil
+                found[index] = frames
+                if frames != nil { hits &+= 1 }
+            }
+            return hits
+        }
+    }
+
+    /// Puts `frames` in the empty slot `ordinal`: true when it was empty,
+    /// false when another query filled it first or there is no such slot.
+    func fill(_ ordinal: Int, with frames: CachedFrames) -> Bool {
+        slots.withLock { slots in
+            guard ordinal >= 0, ordinal < slots.count, slots[ordinal] == nil else { return false }
+            slots[ordinal] = frames
+            return true
+        }
+    }
+
+    /// Empties every slot.
+    func emptySlots() {
+        slots.withLock { slots in
+            for index in slots.indices { slots[index] = nil }
+        }
+    }
+
+    /// For each slot of `old`, the slot here of the same group, or -1: the
+    /// same id and frames checksum, hence the same verified bytes (an id is
+    /// never reused for other frames without another checksum). Groups
+    /// mostly keep their slot (an append changes the last ones); the others
+    /// are found by id. One pass over both directories.
+    func slots(carriedFrom old: CachedLayout) -> [Int] {
+        var target = [Int](repeating: -1, count: old.ids.count)
+        // Built when a group has moved, once.
+        var slotOfID: [Int64: Int]?
+        for (slot, id) in ids.enumerated() {
+            var source: Int?
+            if slot < old.ids.count, old.ids[slot] == id {
+                source = slot
+            } else {
+                if slotOfID == nil { slotOfID = Dictionary(zip(old.ids, old.ids.indices), uniquingKeysWith: { first, _ in first }) }
+                source = slotOfID?[id]
+            }
+            if let source, old.checksums[source] == checksums[slot] { target[source] = slot }
+        }
+        return target
+    }
+
+    /// Moves the frames of `old`'s slots here: slot `ordinal` of `old` into
+    /// slot `target[ordinal]` (-1: none), where that is empty
+    /// (``slots(carriedFrom:)``). The bytes and the groups moved.
+    func moveFrames(from old: CachedLayout, slots target: [Int]) -> (bytes: Int, groups: Int) {
+        guard old !== self else { return (0, 0) }
+        return old.slots.withLock { from in
+            slots.withLock { to in
+                var moved = (bytes: 0, groups: 0)
+                for (ordinal, slot) in target.enumerated() where slot >= 0 && slot < to.count && ordinal < from.count {
+                    guard let frames = from[ordinal], to[slot] == nil else { continue }
+                    to[slot] = frames
+                    from[ordinal] = nil
+                    moved.bytes += frames.byteCount
+                    moved.groups += 1
+                }
+                return moved
+            }
+        }
     }
 }

@@ -66,20 +66,20 @@ extension LayoutStore {
     /// ``directoryRows(of:storage:location:)`` checks that none is missing.
     static func directory(of record: LayoutRecord, storage: RowSnapshot, location: String) throws -> CachedLayout {
         let rows = try directoryRows(of: record, storage: storage, location: location)
-        return CachedLayout(sections: rows.sections, groups: LayoutGroups(rows.groups))
+        return CachedLayout(sections: rows.sections, groups: rows.groups)
     }
 
     /// The rows ``directory(of:storage:location:)`` holds, proven whole.
     static func directoryRows(
         of record: LayoutRecord, storage: RowSnapshot, location: String
-    ) throws -> (sections: [SectionRecord], groups: LayoutGroups.Builder) {
+    ) throws -> (sections: [SectionRecord], groups: LayoutGroups) {
         let layout = record.layout
         let sections = try storage.sections(layoutID: layout.id)
         if let problem = numberingProblem(sections, sectionCount: layout.sectionCount) { throw damaged(layout, location: location, problem) }
-        var groups: [GroupRecord] = []
+        var groups: [GroupRow] = []
         try storage.forEachGroup(layoutID: layout.id) { groups.append($0) }
         // Numbered in order: a section's position is its index.
-        guard let builder = LayoutGroups.Builder(sections: sections, groups: groups) else {
+        guard let builder = LayoutGroups(sections: sections, groups: groups) else {
             throw damaged(layout, location: location, "cell groups name a section slot no section has")
         }
         try checkWhole(sections: sections, groups: builder, layout: layout, location: location)
@@ -94,13 +94,13 @@ extension LayoutStore {
         do {
             let (sections, groups) = try DirectorySummary.decode(summary, record: record)
             try Self.checkWhole(sections: sections, groups: groups, layout: record.layout, location: location)
-            return CachedLayout(sections: sections, groups: LayoutGroups(groups))
+            return CachedLayout(sections: sections, groups: groups)
         } catch let damage as SummaryDamage {
             throw Self.damaged(record.layout, location: location, "directory summary \(damage.reason)")
         }
     }
 
-    private static func checkWhole(sections: [SectionRecord], groups: LayoutGroups.Builder, layout: StoredLayout, location: String) throws {
+    private static func checkWhole(sections: [SectionRecord], groups: LayoutGroups, layout: StoredLayout, location: String) throws {
         if let problem = incompleteness(sections: sections, groups: groups, sectionCount: layout.sectionCount) {
             throw damaged(layout, location: location, problem)
         }
@@ -110,7 +110,7 @@ extension LayoutStore {
     /// directory, nil when nothing: every section numbered in order, as
     /// many as `sectionCount`, each with the groups of its item count, so
     /// that a query answered from it misses nothing.
-    static func incompleteness(sections: [SectionRecord], groups: LayoutGroups.Builder, sectionCount: Int) -> String? {
+    static func incompleteness(sections: [SectionRecord], groups: LayoutGroups, sectionCount: Int) -> String? {
         if let problem = numberingProblem(sections, sectionCount: sectionCount) { return problem }
         guard groups.sectionCount == sections.count else { return "cell groups name a section slot no section has" }
         for index in sections.indices {

@@ -125,7 +125,7 @@ extension LayoutStore {
     /// from the cache when the snapshot's scope lets it be reused, else
     /// resolved by `storage` (and cached under the scope's tag, when it has one).
     func resolvedLayout(name: String, crossExtent: Double, storage: RowSnapshot) throws -> LayoutRecord? {
-        guard let scope = try storage.resolutionScope, cache.budget > 0 else {
+        guard let scope = try storage.rows.resolutionScope, cache.budget > 0 else {
             return try storage.freshLayoutRecord(name: name, crossExtent: crossExtent)
         }
         let key = ResolvedName(tag: scope.tag, name: name, crossExtent: crossExtent)

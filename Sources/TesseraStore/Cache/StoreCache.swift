@@ -4,7 +4,7 @@ import Synchronization
 /// The store's one cache, shared by every reader and bounded by bytes:
 /// layouts resolved by name, the directories of layouts queried lately,
 /// and the verified frames of their cell groups, which a directory holds
-/// in its slots (``FrameSlots``) and is charged for.
+/// in its slots (``CachedLayout/slots``) and is charged for.
 ///
 /// Every entry is immutable under its key: a name is resolved in one
 /// committed state (``ResolvedName``), a directory is one revision of one
@@ -103,7 +103,7 @@ final class StoreCache: Sendable {
         /// Empties the slots of `node`'s directory and stops counting them.
         mutating func emptyFrames(_ node: Int) {
             guard case .directory(let directory) = list[node].entry, list[node].frameGroups > 0 else { return }
-            directory.frames.empty()
+            directory.emptySlots()
             charge(node, frameBytes: -list[node].frameBytes, groups: -list[node].frameGroups)
         }
 
@@ -273,7 +273,7 @@ final class StoreCache: Sendable {
         state.withLock { state in
             var moved = (bytes: 0, groups: 0)
             if let old = state.directory(previous.key), old.directory === previous.directory {
-                moved = FrameSlots.move(from: previous.directory.frames, to: directory.frames, slots: target)
+                moved = directory.moveFrames(from: previous.directory, slots: target)
                 state.charge(old.node, frameBytes: -moved.bytes, groups: -moved.groups)
             }
             state.add(directory, for: key, bytes: bytes, moved: moved, budget: budget)
@@ -295,7 +295,7 @@ final class StoreCache: Sendable {
         let bytes = frames.byteCount
         state.withLock { state in
             guard let (node, held) = state.directory(key, near: directory.cacheSlot.load(ordering: .relaxed)), held === directory else { return }
-            guard state.makeRoom(in: node, for: bytes, budget: budget), directory.frames.fill(ordinal, with: frames) else { return }
+            guard state.makeRoom(in: node, for: bytes, budget: budget), directory.fill(ordinal, with: frames) else { return }
             state.charge(node, frameBytes: bytes, groups: 1)
             state.evict(toFit: budget, keeping: node)
         }

@@ -36,7 +36,7 @@ package enum DirectorySummary {
     /// The summary of `sections` and their `groups`, the rows of the
     /// layout `layoutID` at `revision`, proven whole (each group's first
     /// item is its place's); nil when they are more than ``maximumRows`` rows.
-    static func encode(sections: [SectionRecord], groups: LayoutGroups.Builder, layoutID: Int64, revision: Int64) -> [UInt8]? {
+    static func encode(sections: [SectionRecord], groups: LayoutGroups, layoutID: Int64, revision: Int64) -> [UInt8]? {
         let groupCount = groups.ids.count
         guard sections.count + groupCount <= maximumRows else { return nil }
         var words: [UInt64] = []
@@ -90,7 +90,7 @@ package enum DirectorySummary {
     /// layout row read with them); throws ``SummaryDamage`` naming what is wrong.
     /// Its groups go straight into the arrays of the directory's
     /// ``LayoutGroups``, with no arrays per section.
-    static func decode(_ bytes: [UInt8], record: LayoutRecord) throws -> (sections: [SectionRecord], groups: LayoutGroups.Builder) {
+    static func decode(_ bytes: [UInt8], record: LayoutRecord) throws -> (sections: [SectionRecord], groups: LayoutGroups) {
         try bytes.withUnsafeBytes { raw in
             guard raw.count >= (headerWords + 1) * 8, raw.count % 8 == 0 else { throw SummaryDamage("is \(raw.count) bytes long") }
             let end = raw.count / 8 - 1
@@ -117,7 +117,7 @@ package enum DirectorySummary {
             var sections: [SectionRecord] = []
             sections.reserveCapacity(sectionCount)
             // Every word left after the sections' could be a group's: enough for any.
-            var groups = LayoutGroups.Builder(sections: sectionCount, groups: (end - position - sectionCount * sectionWords) / groupWords)
+            var groups = LayoutGroups(sections: sectionCount, groups: (end - position - sectionCount * sectionWords) / groupWords)
             for _ in 0..<sectionCount {
                 let index = try int(), start = try double()
                 let flags = Flags(rawValue: try word())

@@ -25,12 +25,12 @@ struct IndexedGroups {
 
     /// The section's groups whose bounds may meet `bounds`, in item order,
     /// with their frame blobs as stored (to be checked against their checksums).
-    func groups(meeting bounds: QueryBounds) throws -> [GroupRecord] {
+    func groups(meeting bounds: QueryBounds) throws -> [GroupRow] {
         let size = FrameBlob.framesPerGroup
         let last = lastFirstItem
         guard last >= 0 else { return [] }
         // The index's groups: where to read. None found proves nothing.
-        let found = try storage.indexedGroupRange(layoutID: layout.id, slot: section.slot, bounds: bounds)
+        let found = try storage.rows.indexedGroupRange(layoutID: layout.id, slot: section.slot, bounds: bounds)
         if section.geometry.isOrthogonal { return try carouselGroups(meeting: bounds, hint: found, last: last) }
         guard let hint = found,
               hint.lowerBound >= 0, hint.upperBound <= last, hint.lowerBound % size == 0, hint.upperBound % size == 0
@@ -64,7 +64,7 @@ struct IndexedGroups {
     /// few groups), with the frames of the groups the index found; verified
     /// rows numbered without a gap then prove that no group outside those
     /// meets the bounds.
-    private func carouselGroups(meeting bounds: QueryBounds, hint: ClosedRange<Int>?, last: Int) throws -> [GroupRecord] {
+    private func carouselGroups(meeting bounds: QueryBounds, hint: ClosedRange<Int>?, last: Int) throws -> [GroupRow] {
         let size = FrameBlob.framesPerGroup
         let rows = try storage.groups(layoutID: layout.id, slot: section.slot, firstItems: 0...last, alsoFirstItem: nil, framesOf: hint)
         guard rows.count == last / size + 1, rows.indices.allSatisfy({ rows[$0].firstItem == $0 * size }) else { throw UnverifiedIndex() }

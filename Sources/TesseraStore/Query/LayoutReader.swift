@@ -114,11 +114,11 @@ struct LayoutReader {
         // under one lock, then those the slots lack in one call: a backend
         // behind a network fetches them in one request. In memory the query
         // lends itself, on the stack when it fits: a warm query allocates nothing.
-        let ordinals = cache.groups.ordinals(ofSection: section.geometry.index)
+        let ordinals = cache.ordinals(ofSection: section.geometry.index)
         guard !ordinals.isEmpty else { return }
         try withUnsafeTemporaryAllocation(of: Int.self, capacity: ordinals.count) { lent in
             var count = 0
-            cache.groups.forEachCandidate(section: section.geometry.index, ordinals: ordinals, in: bounds) { position in
+            cache.forEachCandidate(section: section.geometry.index, ordinals: ordinals, in: bounds) { position in
                 lent[count] = position
                 count &+= 1
             }
@@ -128,7 +128,7 @@ struct LayoutReader {
                 found.initialize(repeating: nil)
                 defer { found.deinitialize() }
                 let candidates = Candidates(positions: positions, found: found)
-                let hits = store.cache.cachesFrames ? cache.frames.frames(base: ordinals.lowerBound, positions: positions, into: found) : 0
+                let hits = store.cache.cachesFrames ? cache.frames(base: ordinals.lowerBound, positions: positions, into: found) : 0
                 if hits < count {
                     try visitMissing(firstOrdinal: ordinals.lowerBound, section: section, cache: cache, bounds: bounds, candidates, visit)
                 } else {
@@ -151,21 +151,21 @@ struct LayoutReader {
     ) throws {
         let positions = candidates.positions
         var missing: [Int] = []
-        var keys: [FramesKey] = []
+        var ids: [Int64] = []
         missing.reserveCapacity(candidates.found.count)
-        keys.reserveCapacity(candidates.found.count)
+        ids.reserveCapacity(candidates.found.count)
         for index in candidates.found.indices where candidates.found[index] == nil {
             missing.append(index)
-            let ordinal = firstOrdinal + positions[index]
-            keys.append(FramesKey(id: cache.groups.ids[ordinal], checksum: cache.groups.checksums[ordinal]))
+            ids.append(cache.ids[firstOrdinal + positions[index]])
         }
         // The candidates before `next` are visited; frames cached on the way
         // are visited when their turn comes.
         var next = 0
-        try visitStored(keys) { index, raw in
+        try visitStored(ids) { index, raw in
             let at = missing[index]
+            let checksum = cache.checksums[firstOrdinal + positions[at]]
             if store.cache.cachesFrames {
-                switch CachedFrames.verified(raw, checksum: keys[index].checksum) {
+                switch CachedFrames.verified(raw, checksum: checksum) {
                 case .success(let read):
                     store.cache.fill(read, ordinal: firstOrdinal + positions[at], of: cache, key: record.cacheKey)
                     candidates.found[at] = read
@@ -176,26 +176,26 @@ struct LayoutReader {
             }
             candidates.visitFound(next..<at, bounds: bounds, visit)
             next = at + 1
-            return visitIntact(raw, checksum: keys[index].checksum, firstItem: SectionGroups.firstItem(at: positions[at]), bounds: bounds, visit)
+            return visitIntact(raw, checksum: checksum, firstItem: SectionGroups.firstItem(at: positions[at]), bounds: bounds, visit)
         } failed: { index, kind in throw error(kind, firstItem: SectionGroups.firstItem(at: positions[missing[index]]), section: section.geometry.index) }
         candidates.visitFound(next..<positions.count, bounds: bounds, visit)
     }
 
-    /// Runs `body` on the stored blobs of `keys`, in order, until one fails
+    /// Runs `body` on the stored blobs of the groups `ids`, in order, until one fails
     /// (its index and how, passed to `failed`, which throws): blobs come in
     /// order, so one skipped is missing.
     private func visitStored(
-        _ keys: [FramesKey], _ body: (Int, UnsafeRawBufferPointer) -> GroupFailure?, failed: (Int, GroupFailure) throws -> Void
+        _ ids: [Int64], _ body: (Int, UnsafeRawBufferPointer) -> GroupFailure?, failed: (Int, GroupFailure) throws -> Void
     ) throws {
         var failure: (index: Int, kind: GroupFailure)?
         var next = 0
-        try storage.visitFrames(keys) { index, raw in
+        try storage.visitFrames(ids) { index, raw in
             guard failure == nil else { return }
             guard index == next else { failure = (next, .damaged); return }
             next += 1
             if let kind = body(index, raw) { failure = (index, kind) }
         }
-        if failure == nil, next < keys.count { failure = (next, .damaged) }
+        if failure == nil, next < ids.count { failure = (next, .damaged) }
         if let failure { try failed(failure.index, failure.kind) }
     }
 

@@ -23,9 +23,9 @@ package struct WholeLayout {
     /// Visits the first item and frames checksum of each cell group of the
     /// section at `position` in ``sections``, in item order.
     package func forEachGroup(ofSection position: Int, _ body: (_ firstItem: Int, _ checksum: Int64) -> Void) {
-        let ordinals = directory.groups.ordinals(ofSection: position)
+        let ordinals = directory.ordinals(ofSection: position)
         for ordinal in ordinals {
-            body(SectionGroups.firstItem(at: ordinal - ordinals.lowerBound), directory.groups.checksums[ordinal])
+            body(SectionGroups.firstItem(at: ordinal - ordinals.lowerBound), directory.checksums[ordinal])
         }
     }
 

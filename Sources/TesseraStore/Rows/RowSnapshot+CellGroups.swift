@@ -9,34 +9,33 @@ extension RowSnapshot {
         if reach { try verify(group.reachIsIntact, "the reach of \(place.dropFirst(4))") }
     }
 
-    private func record(of group: GroupRow, reach: Bool = false, frames: Bool = false) -> GroupRecord {
-        GroupRecord(
-            slot: group.slot, firstItem: group.firstItem, id: group.id, bounds: group.bounds, framesChecksum: group.framesChecksum,
-            reach: reach ? group.reach : nil, frames: frames ? group.frames : nil
-        )
-    }
-
-    package func forEachGroup(layoutID: Int64, _ body: (GroupRecord) throws -> Void) throws {
+    /// Each cell group of a layout without its frames, its directory row
+    /// verified (not its reach: ``groups(layoutID:slot:firstItems:alsoFirstItem:framesOf:)`` verifies that).
+    package func forEachGroup(layoutID: Int64, _ body: (GroupRow) throws -> Void) throws {
         try each(GroupRow.self, RowRange([.integer(layoutID)], columns: RowTable.directoryColumns)) { group in
             try verify(group)
-            try body(record(of: group))
+            try body(group)
             return true
         }
     }
 
-    /// The frames as stored, unverified, in the order of `groups`: the
+    /// The frames as stored of the groups with ids `groups`, unverified, in their order: the
     /// caller checks them against the checksums it holds, and takes an index
     /// skipped for a group missing. One scan for them all (one request over a network).
-    package func visitFrames(_ groups: [FramesKey], _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
+    package func visitFrames(_ groups: [Int64], _ body: (Int, UnsafeRawBufferPointer) -> Void) throws {
         guard groups.count > 1 else {
-            if let only = groups.first { try visitStoredFrames(groupID: only.id) { body(0, $0) } }
+            guard let only = groups.first else { return }
+            try rows.scan(.cellGroups, RowRange(index: 1, [.integer(only)], columns: RowTable.framesOnly)) { row in
+                _ = row.withBytes(RowTable.framesColumn) { body(0, $0) }
+                return false
+            }
             return
         }
         var next = 0
-        let range = RowRange(index: 1, columns: Self.framesByID, among: groups.map { .integer($0.id) })
+        let range = RowRange(index: 1, columns: Self.framesByID, among: groups.map { .integer($0) })
         try rows.scan(.cellGroups, range) { row in
             guard let id = row[3].integer else { return true }
-            while next < groups.count, groups[next].id != id { next += 1 }
+            while next < groups.count, groups[next] != id { next += 1 }
             guard next < groups.count else { return false }
             _ = row.withBytes(RowTable.framesColumn) { body(next, $0) }
             next += 1
@@ -47,26 +46,15 @@ extension RowSnapshot {
     /// A group's id and its frames.
     private static let framesByID = [3, RowTable.framesColumn]
 
-    package func visitStoredFrames(groupID: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        try rows.scan(.cellGroups, RowRange(index: 1, [.integer(groupID)], columns: RowTable.framesOnly)) { row in
-            _ = row.withBytes(RowTable.framesColumn, body)
-            return false
-        }
-    }
-
     package func withFrames<R>(layoutID: Int64, slot: Int, firstItem: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         guard let group = try first(GroupRow.self, RowRange(Self.slot(layoutID, slot) + [.init(firstItem)])) else { return nil }
         try verify(group, frames: true)
         return try (group.frames ?? []).withUnsafeBytes(body)
     }
 
-    package func indexedGroupRange(layoutID: Int64, slot: Int, bounds: QueryBounds) throws -> ClosedRange<Int>? {
-        try rows.indexedGroupRange(layoutID: layoutID, slot: slot, bounds: bounds)
-    }
-
     package func groups(
         layoutID: Int64, slot: Int, firstItems: ClosedRange<Int>, alsoFirstItem: Int?, framesOf: ClosedRange<Int>?
-    ) throws -> [GroupRecord] {
+    ) throws -> [GroupRow] {
         let place = Self.slot(layoutID, slot)
         // With frames when some are asked for (at most the two groups around
         // them come with frames no one needs: one statement, not three).
@@ -82,10 +70,8 @@ extension RowSnapshot {
            let also = try first(GroupRow.self, RowRange(place + [.init(alsoFirstItem)], columns: RowTable.directoryColumns)) {
             found.append(also)
         }
-        return try found.map { group in
-            try verify(group, reach: true)
-            return record(of: group, reach: true, frames: framesOf?.contains(group.firstItem) == true && group.frames != nil)
-        }
+        for group in found { try verify(group, reach: true) }
+        return found
     }
 
     package func scrollSpan(layoutID: Int64, slot: Int) throws -> ClosedRange<Double>? {

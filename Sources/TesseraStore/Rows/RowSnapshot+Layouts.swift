@@ -74,12 +74,8 @@ extension RowSnapshot {
         return try layoutRecords(namesAfter: nil, through: nil, engineVersion: engineVersion)
     }
 
-    package func layoutRecords(namesAfter after: String?, through last: String, engineVersion: Int) throws -> [LayoutRecord] {
-        try layoutRecords(namesAfter: after, through: Optional(last), engineVersion: engineVersion)
-    }
-
     /// The layouts of the specs named after `after` through `last`, by name and extent.
-    private func layoutRecords(namesAfter after: String?, through last: String?, engineVersion: Int) throws -> [LayoutRecord] {
+    package func layoutRecords(namesAfter after: String?, through last: String?, engineVersion: Int) throws -> [LayoutRecord] {
         let range = RowRange(
             index: 1, lower: after.map { .init(.text($0), inclusive: false) }, upper: last.map { .init(.text($0), inclusive: true) }
         )

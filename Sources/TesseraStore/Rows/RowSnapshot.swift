@@ -11,10 +11,6 @@ package class RowSnapshot {
         self.location = location
     }
 
-    package var resolutionScope: ResolutionScope? {
-        get throws { try rows.resolutionScope }
-    }
-
     // MARK: Rows
 
     /// Calls `body` with each row of `range`, decoded, until it returns false.
@@ -59,10 +55,6 @@ package class RowSnapshot {
         try first(SpecRow.self, .key(.text(name), index: 1)).map(verified)
     }
 
-    package func specID(name: String) throws -> Int64? {
-        try spec(name: name)?.id
-    }
-
     private static func summary(of spec: SpecRow) -> StoredSpec {
         StoredSpec(
             name: spec.name, axis: Axis(rawValue: spec.axis) ?? .vertical, sectionCount: spec.sectionCount,
@@ -79,14 +71,9 @@ package class RowSnapshot {
         return names
     }
 
-    /// Every stored spec, by name.
-    package func specSummaries() throws -> [StoredSpec] {
-        try specSummaries(after: nil, limit: .max)
-    }
-
     /// At most `limit` stored specs named after `after` (from the first
     /// when nil), by name: the byte order of their UTF-8, as indexes give it.
-    package func specSummaries(after: String?, limit: Int) throws -> [StoredSpec] {
+    package func specSummaries(after: String? = nil, limit: Int = .max) throws -> [StoredSpec] {
         let range = RowRange(index: 1, lower: after.map { .init(.text($0), inclusive: false) }, limit: limit)
         return try all(SpecRow.self, range).map { try Self.summary(of: verified($0)) }
     }
@@ -95,28 +82,13 @@ package class RowSnapshot {
         try spec(name: name).map(Self.summary(of:))
     }
 
-    private func specSections(specID: Int64, in range: RowRange? = nil, _ what: String) throws -> [SpecSectionRow] {
-        try all(SpecSectionRow.self, range ?? .key(.integer(specID))).map { row in
-            try verify(row.isIntact, "the stored \(what) of section \(row.section) of spec \(specID)")
+    /// The stored sections of a spec (section `index` alone, when given), verified.
+    package func sections(specID: Int64, index: Int? = nil) throws -> [SpecSectionRow] {
+        let range: RowRange = index.map { .key(.integer(specID), .init($0)) } ?? .key(.integer(specID))
+        return try all(SpecSectionRow.self, range).map { row in
+            try verify(row.isIntact, "the stored section \(row.section) of spec \(specID)")
             return row
         }
-    }
-
-    package func sectionBodies(specID: Int64) throws -> [String] {
-        try specSections(specID: specID, "body").map(\.body)
-    }
-
-    package func sectionBody(specID: Int64, index: Int) throws -> String? {
-        try specSections(specID: specID, in: .key(.integer(specID), .init(index)), "body").first?.body
-    }
-
-    package func sectionIdentities(specID: Int64) throws -> [SectionIdentity] {
-        try specSections(specID: specID, "identity").map { SectionIdentity(identity: $0.identity, hash: $0.contentHash) }
-    }
-
-    package func sectionIdentity(specID: Int64, index: Int) throws -> SectionIdentity? {
-        try specSections(specID: specID, in: .key(.integer(specID), .init(index)), "identity").first
-            .map { SectionIdentity(identity: $0.identity, hash: $0.contentHash) }
     }
 
     package func specHashPrefix(specID: Int64) throws -> SpecHashPrefix? {

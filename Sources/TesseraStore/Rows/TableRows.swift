@@ -155,17 +155,9 @@ package struct SpecRow: TableRow {
     package var checksum: Int64 = 0
     package var held = HeldChecksums()
     package var updatedAt: Double
+}
 
-    package init(id: Int64, name: String, body: String, contentHash: String, axis: String, sectionCount: Int, updatedAt: Double) {
-        self.id = id
-        self.name = name
-        self.body = body
-        self.contentHash = contentHash
-        self.axis = axis
-        self.sectionCount = sectionCount
-        self.updatedAt = updatedAt
-    }
-
+extension SpecRow {
     package init(_ row: any ScannedRow) throws(RowDecodingError) {
         var decoder = RowDecoder(row, Self.table)
         held = decoder.held
@@ -194,6 +186,8 @@ package struct SpecSectionRow: TableRow {
     package var body: String
     package var checksum: Int64 = 0
     package var held = HeldChecksums()
+
+    package var sectionIdentity: SectionIdentity { SectionIdentity(identity: identity, hash: contentHash) }
 }
 
 extension SpecSectionRow {
@@ -401,17 +395,9 @@ package struct GroupRow: TableRow {
     package var framesChecksum: Int64 = 0
     /// Nil when not read, or when the backend lost them.
     package var frames: [UInt8]?
+}
 
-    package init(layoutID: Int64, slot: Int, firstItem: Int, id: Int64, bounds: QueryBounds, reach: GroupReach, frames: [UInt8]) {
-        self.layoutID = layoutID
-        self.slot = slot
-        self.firstItem = firstItem
-        self.id = id
-        self.bounds = bounds
-        self.reach = reach
-        self.frames = frames
-    }
-
+extension GroupRow {
     package init(_ row: any ScannedRow) throws(RowDecodingError) {
         var decoder = RowDecoder(row, Self.table)
         held = decoder.held

@@ -17,7 +17,7 @@ package final class DirectoryRecorder: CellSink {
     /// What the rows written make.
     enum Directory {
         /// Every section in order, each with its groups in order.
-        case rows(sections: [SectionRecord], groups: LayoutGroups.Builder)
+        case rows(sections: [SectionRecord], groups: LayoutGroups)
         /// More rows than a summary holds.
         case tooManyRows
         /// Not known from the writes alone.
@@ -26,7 +26,7 @@ package final class DirectoryRecorder: CellSink {
 
     private let storage: any CellSink
     private var sections: [SectionRecord] = []
-    private var groups: [GroupRecord] = []
+    private var groups: [GroupRow] = []
     /// Why it stopped recording; nil while it records.
     private var stopped: Directory?
 
@@ -38,7 +38,7 @@ package final class DirectoryRecorder: CellSink {
         let id = try storage.writeGroup(layoutID: layoutID, slot: slot, firstItem: firstItem, frames: frames, bounds: bounds, reach: reach)
         guard stopped == nil else { return id }
         guard let id else { return forget(.unknown, id: nil) }
-        groups.append(GroupRecord(slot: slot, firstItem: firstItem, id: id, bounds: bounds, framesChecksum: Checksum.of(frames)))
+        groups.append(GroupRow(layoutID: layoutID, slot: slot, firstItem: firstItem, id: id, bounds: bounds, framesChecksum: Checksum.of(frames)))
         return sections.count + groups.count > DirectorySummary.maximumRows ? forget(.tooManyRows, id: id) : id
     }
 
@@ -64,7 +64,7 @@ package final class DirectoryRecorder: CellSink {
         if let stopped { return stopped }
         let ordered = sections.sorted { $0.geometry.index < $1.geometry.index }
         let sorted = groups.sorted { ($0.slot, $0.firstItem) < ($1.slot, $1.firstItem) }
-        guard let builder = LayoutGroups.Builder(sections: ordered, groups: sorted),
+        guard let builder = LayoutGroups(sections: ordered, groups: sorted),
               LayoutStore.incompleteness(sections: ordered, groups: builder, sectionCount: sectionCount) == nil
         else { return .unknown }
         return .rows(sections: ordered, groups: builder)

@@ -36,7 +36,7 @@ extension LayoutStore {
             let onWorkers = jobs > 1 && extents.count > 1
                 && prepared.spec.knownItemCount.map { $0 * extents.count <= Self.parallelSaveBytes / Self.bufferedBytesPerCell } == true
             return try await reportingSpecErrors(name: prepared.name) { try await write { storage in
-                if onWorkers, try await storage.read({ try $0.specID(name: prepared.name) }) == nil {
+                if onWorkers, try await storage.read({ try $0.spec(name: prepared.name)?.id }) == nil {
                     return try await saveNew(prepared, extents: extents, jobs: jobs, storage: storage, progress: progress, cancellation: cancellation)
                 }
                 return try await saveInWrite(prepared, storage: storage, progress: progress, cancellation: cancellation).result
@@ -152,7 +152,7 @@ extension LayoutStore {
         var report = UpdateReport()
         let specID: Int64
         let created: Bool
-        if let existing = try await storage.read({ try $0.specID(name: name) }) {
+        if let existing = try await storage.read({ try $0.spec(name: name)?.id }) {
             report = try await applyUpdate(
                 name: name, spec: stored, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage,
                 progress: progress, cancellation: cancellation
@@ -186,7 +186,7 @@ extension LayoutStore {
         let layouts = try storage.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
         guard layouts.allSatisfy({ $0.state == .fresh }),
               prepared.crossExtents.allSatisfy({ extent in layouts.contains { $0.crossExtent == extent } }) else { return nil }
-        let identities = try storage.sectionIdentities(specID: record.id)
+        let identities = try storage.sections(specID: record.id).map(\.sectionIdentity)
         let fingerprint = prepared.fingerprint
         return identities.map(\.identity) == fingerprint.sectionIdentities && identities.map(\.hash) == fingerprint.sectionHashes ? layouts : nil
     }
@@ -195,7 +195,7 @@ extension LayoutStore {
     /// backend finds that row alone) and all its layouts, inside the caller's
     /// write; returns whether there was one.
     func deleteSpec(spelling: String, storage: RowTransaction) async throws -> Bool {
-        guard let specID = try await storage.read({ try $0.specID(name: spelling) }) else { return false }
+        guard let specID = try await storage.read({ try $0.spec(name: spelling)?.id }) else { return false }
         try await storage.deleteSpec(id: specID)
         return true
     }

@@ -41,7 +41,7 @@ extension LayoutStore {
            let (prefix, last) = try await storage.read({ snapshot -> (ContentHasher, SectionIdentity)? in
                guard let prefix = try snapshot.specHashPrefix(specID: record.id), prefix.isCurrent(for: record),
                      let hasher = ContentHasher(state: prefix.state[...]),
-                     let last = try snapshot.sectionIdentity(specID: record.id, index: section)
+                     let last = try snapshot.sections(specID: record.id, index: section).first?.sectionIdentity
                else { return nil }
                return (hasher, last)
            }) {
@@ -49,7 +49,7 @@ extension LayoutStore {
             target.hashPrefix = prefix
             return target
         }
-        target.previous = try await storage.read { try $0.sectionIdentities(specID: record.id) }
+        target.previous = try await storage.read { try $0.sections(specID: record.id).map(\.sectionIdentity) }
         guard target.previous.indices.contains(section) else {
             throw StoreError.noSuchSection(name: name, section: section, count: target.previous.count)
         }

@@ -14,7 +14,7 @@ extension LayoutStore {
         let name = try specName(name)
         return try await writeAsync { _ in
             try await self.write { storage in
-                guard let specID = try await storage.read({ try $0.specID(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
+                guard let specID = try await storage.read({ try $0.spec(name: name)?.id }) else { throw StoreError.noSuchSpec(name: name) }
                 return try await storage.invalidate(specID: specID, crossExtent: crossExtent, updatedAt: Clock.wall())
             }
         }
@@ -28,7 +28,7 @@ extension LayoutStore {
         return try await writeAsync { _ in
             try await self.write { storage in
                 guard let id = try await storage.read({ rows in
-                    guard let specID = try rows.specID(name: name) else { throw StoreError.noSuchSpec(name: name) }
+                    guard let specID = try rows.spec(name: name)?.id else { throw StoreError.noSuchSpec(name: name) }
                     return try rows.layoutID(specID: specID, crossExtent: crossExtent)
                 }) else { return false }
                 try await storage.deleteLayout(id: id)

@@ -31,7 +31,7 @@ extension LayoutStore {
         guard let record = try storage.spec(name: name),
               let prefix = try storage.specHashPrefix(specID: record.id), prefix.isCurrent(for: record)
         else { return true }
-        let hashes = try storage.sectionIdentities(specID: record.id).map(\.hash)
+        let hashes = try storage.sections(specID: record.id).map(\.contentHash)
         guard !hashes.isEmpty else { return false }
         return SpecFingerprint.hasher(axis: spec.axis, sectionSpacing: spec.sectionSpacing, sectionHashes: hashes.dropLast()).state == prefix.state
     }
