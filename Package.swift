@@ -166,6 +166,7 @@ let package = Package(
                 "Locking",
                 "TesseraHummingbird",
                 "TesseraStore",
+                "TesseraSQLite",
                 "TesseraBackends",
                 "TesseraViewer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

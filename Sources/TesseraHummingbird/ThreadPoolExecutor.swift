@@ -1,6 +1,10 @@
 import NIOPosix
 import TesseraStore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// NIO's thread pool as a store's `BlockingExecutor` (TesseraStore): a server that
 /// already runs a `NIOThreadPool` for blocking work (file I/O, say) hands
 /// it to its stores, so that the process keeps one pool of threads that
@@ -61,4 +65,14 @@ public final class ThreadPoolExecutor: BlockingExecutor {
             throw StoreError(.closed, "the thread pool the store runs its blocking work on is not running")
         }
     }
+}
+
+/// Runs the calling thread at nice value `niceness` (above 0: below the
+/// process's other threads), where the system gives each thread its own
+/// (Linux); elsewhere does nothing.
+private func lowerCurrentThreadPriority(to niceness: Int32) {
+    #if os(Linux)
+    // On Linux the nice value is a thread's own, and 0 names the calling thread.
+    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+    #endif
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import TesseraBackends
 import TesseraLayout
+import TesseraSQLite
 import TesseraStore
 
 /// Reading the options that `tessera-server` and its benchmarks

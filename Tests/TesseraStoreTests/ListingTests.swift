@@ -70,7 +70,8 @@ struct ListingTests {
         let entries = [SpecListing(spec: spec, layouts: [])]
         #expect(StoreJSON.page(ListingPage(specs: entries, next: "a \"b\"")) == #"{"specs": [{"name": "a", "axis": "vertical", "sections": 1, "layouts": []}], "next": "a \"b\""}"#)
         #expect(StoreJSON.page(ListingPage(specs: [], next: nil)) == #"{"specs": [], "next": null}"#)
-        #expect(StoreJSON.listing(entries + entries) == StoreJSON.listingOpening + StoreJSON.entries(entries, first: true) + StoreJSON.entries(entries, first: false) + "]}")
+        #expect(StoreJSON.page(ListingPage(specs: entries + entries, next: nil))
+            == StoreJSON.listingOpening + StoreJSON.entries(entries, first: true) + StoreJSON.entries(entries, first: false) + StoreJSON.pageClosing(next: nil))
     }
 
     @Test("list JSON and an update report are the contract's objects, read back by Foundation")
@@ -80,7 +81,7 @@ struct ListingTests {
             id: 7, specName: spec.name, axis: .vertical, crossExtent: 390.5, state: .fresh, contentLength: 1234.25,
             sectionCount: 2, cellCount: 10, elementCount: 12, engineVersion: 1, computeSeconds: 0.125
         )
-        let text = StoreJSON.listing([SpecListing(spec: spec, layouts: [layout])])
+        let text = StoreJSON.page(ListingPage(specs: [SpecListing(spec: spec, layouts: [layout])], next: nil))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let entry = try #require((object["specs"] as? [[String: Any]])?.first)
         #expect(entry["name"] as? String == "feed \"1\"")

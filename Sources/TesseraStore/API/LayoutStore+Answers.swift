@@ -70,17 +70,8 @@ extension LayoutStore {
     static func answer(
         _ query: LayoutQuery, reader: LayoutReader, direction: LayoutDirection, offsets: OrthogonalOffsets, limit: AnswerLimit? = nil
     ) throws -> LayoutAnswer {
-        let found: (elements: [LayoutElement], orthogonal: [OrthogonalContent])
-        switch query {
-        case .rect(let rect), .viewport(let rect):
-            try limit?.checkBeforeReading(rect, reader: reader, direction: direction, offsets: offsets)
-            found = try reader.answer(in: rect, pinning: query.pins, direction: direction, offsets: offsets)
-            try limit?.check(found.elements)
-        case .item(let section, let item):
-            guard let cell = try reader.cell(section: section, item: item, direction: direction, offsets: offsets) else {
-                throw noSuchItem(layout: reader.layout, section: section, item: item)
-            }
-            found = ([cell.element], cell.orthogonal)
+        guard let found = try reader.answer(query, direction: direction, offsets: offsets, limit: limit) else {
+            throw noSuchItem(query, layout: reader.layout)
         }
         return LayoutAnswer(
             layout: reader.layout, revisionTag: revisionTag(of: reader.record), elements: found.elements, orthogonal: found.orthogonal
@@ -110,7 +101,9 @@ extension LayoutStore {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func noSuchItem(layout: StoredLayout, section: Int, item: Int) -> StoreError {
+    /// An item query's item that does not exist.
+    private static func noSuchItem(_ query: LayoutQuery, layout: StoredLayout) -> StoreError {
+        guard case .item(let section, let item) = query else { return StoreError(.internal, "a query of a rect found no answer") }
         guard section >= 0, section < layout.sectionCount else {
             return StoreError.noSuchSection(name: layout.specName, section: section, count: layout.sectionCount)
         }

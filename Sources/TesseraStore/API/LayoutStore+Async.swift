@@ -127,10 +127,10 @@ extension LayoutStore {
     ) async throws -> [LayoutElement] {
         let name = try specName(name)
         // A warm query ends here: the closure stays on the stack.
-        if let value = try answerFromMemory(name: name, crossExtent: crossExtent, { try $0.elements(query, direction: direction, offsets: offsets) }) {
+        if let value = try answerFromMemory(name: name, crossExtent: crossExtent, { try $0.answer(query, direction: direction, offsets: offsets)?.elements ?? [] }) {
             return value
         }
-        let read: @Sendable (LayoutReader) throws -> [LayoutElement] = { try $0.elements(query, direction: direction, offsets: offsets) }
+        let read: @Sendable (LayoutReader) throws -> [LayoutElement] = { try $0.answer(query, direction: direction, offsets: offsets)?.elements ?? [] }
         switch try await freshLayout(name: name, crossExtent: crossExtent, compute: computeIfMissing ? .always : .never, read) {
         case .found(let value, _): return value
         case .missing: throw Self.notComputed(name: name, crossExtent: crossExtent)

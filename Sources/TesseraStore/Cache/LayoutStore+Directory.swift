@@ -53,23 +53,17 @@ extension LayoutStore {
         }
     }
 
-    /// A layout's sections and groups, read in the caller's snapshot (see
-    /// ``directory(of:storage:location:)``) and put in the shared cache.
+    /// A layout's sections and groups, read in the caller's snapshot (every
+    /// row verified, none missing: ``directoryRows(of:storage:location:)``)
+    /// and put in the shared cache.
     func loadDirectory(of record: LayoutRecord, storage: RowSnapshot) throws -> CachedLayout {
-        let loaded = try Self.directory(of: record, storage: storage, location: location)
+        let rows = try Self.directoryRows(of: record, storage: storage, location: location)
+        let loaded = CachedLayout(sections: rows.sections, groups: rows.groups)
         cache.insert(loaded, for: record.cacheKey)
         return loaded
     }
 
-    /// A layout's sections and groups, read in the caller's snapshot. Every
-    /// row was verified against its checksum as it was read;
-    /// ``directoryRows(of:storage:location:)`` checks that none is missing.
-    static func directory(of record: LayoutRecord, storage: RowSnapshot, location: String) throws -> CachedLayout {
-        let rows = try directoryRows(of: record, storage: storage, location: location)
-        return CachedLayout(sections: rows.sections, groups: rows.groups)
-    }
-
-    /// The rows ``directory(of:storage:location:)`` holds, proven whole.
+    /// A layout's sections and groups, read in the caller's snapshot, proven whole.
     static func directoryRows(
         of record: LayoutRecord, storage: RowSnapshot, location: String
     ) throws -> (sections: [SectionRecord], groups: LayoutGroups) {

@@ -1,10 +1,6 @@
 import Dispatch
 import Locking
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The store's own threads for blocking work: its ``BlockingExecutor``
 /// unless it is given another. Up to a limit of jobs run at once, each on
 /// a thread of Dispatch's pool that may block (one serial queue per job
@@ -103,14 +99,4 @@ private final class Queues: Sendable {
         }
         return job?()
     }
-}
-
-/// Runs the calling thread at nice value `niceness` (above 0: below the
-/// process's other threads), where the system gives each thread its own
-/// (Linux); elsewhere does nothing.
-package func lowerCurrentThreadPriority(to niceness: Int32) {
-    #if os(Linux)
-    // On Linux the nice value is a thread's own, and 0 names the calling thread.
-    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
-    #endif
 }

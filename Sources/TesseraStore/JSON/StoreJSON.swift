@@ -3,13 +3,9 @@ import TesseraLayout
 /// The contract's JSON for what the store lists and reports, written once
 /// for the CLI and the HTTP service alike.
 package enum StoreJSON {
-    /// `{"specs": [...]}`, each spec with its `"layouts"` (`tessera list --format json`).
-    package static func listing(_ listing: [SpecListing]) -> String {
-        listingOpening + entries(listing, first: true) + "]}"
-    }
-
-    /// One page of the listing: `{"specs": [...], "next": …}`, with the
-    /// name to pass as `after` for the next page (null on the last).
+    /// One page of the listing: `{"specs": [...], "next": …}`, each spec
+    /// with its `"layouts"`, and the name to pass as `after` for the next
+    /// page (null on the last).
     package static func page(_ page: ListingPage) -> String {
         listingOpening + entries(page.specs, first: true) + pageClosing(next: page.next)
     }

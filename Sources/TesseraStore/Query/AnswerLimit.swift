@@ -50,7 +50,7 @@ struct AnswerLimit {
         while start < high {
             let end = high - start > band ? start + band : high
             let part = LocalFrame(cross: local.cross, scroll: start, crossLength: local.crossLength, scrollLength: end - start)
-            for element in try reader.elements(in: layout.axis.screenRect(part), pinning: false, direction: direction, offsets: offsets) {
+            for element in try reader.answer(.rect(layout.axis.screenRect(part)), direction: direction, offsets: offsets)?.elements ?? [] {
                 let scroll = layout.axis.localFrame(element.frame).scroll
                 if (scroll >= start || start == low) && (scroll < end || end == high) { counted += 1 }
             }

@@ -263,42 +263,26 @@ private struct Candidates {
 /// applied at query time (`LayoutDirection`, `OrthogonalOffsets`), so they
 /// cost no stored bytes.
 extension LayoutReader {
-    /// The elements that intersect `rect` (visible in it, pinned headers
-    /// and footers moved, when `pinning`) in `direction`, carousels
-    /// scrolled by `offsets` before mirroring.
-    func elements(in rect: Rect, pinning: Bool, direction: LayoutDirection, offsets: OrthogonalOffsets = .none) throws -> [LayoutElement] {
-        try answer(in: rect, pinning: pinning, direction: direction, offsets: offsets).elements
-    }
-
-    /// `query`'s elements in `direction`: an item query's cell alone, or none.
-    func elements(_ query: LayoutQuery, direction: LayoutDirection, offsets: OrthogonalOffsets) throws -> [LayoutElement] {
-        switch query {
-        case .rect(let rect): try elements(in: rect, pinning: false, direction: direction, offsets: offsets)
-        case .viewport(let rect): try elements(in: rect, pinning: true, direction: direction, offsets: offsets)
-        case .item(let section, let item): try cell(section: section, item: item, direction: direction, offsets: offsets).map { [$0.element] } ?? []
-        }
-    }
-
-    /// ``elements(in:pinning:direction:offsets:)`` with the content length
-    /// of each orthogonal section that holds any of them.
+    /// `query`'s elements in `direction`, carousels scrolled by `offsets`
+    /// before mirroring, with the content length of each orthogonal section
+    /// that holds any of them; nil for an item query of no such item. Past
+    /// `limit`, a rect or viewport throws `tooLarge` (``AnswerLimit``).
     func answer(
-        in rect: Rect, pinning: Bool, direction: LayoutDirection, offsets: OrthogonalOffsets
-    ) throws -> (elements: [LayoutElement], orthogonal: [OrthogonalContent]) {
-        var lengths: [Int: Double] = [:]
-        let found = try direction.answer(for: rect, contentSize: contentSize) {
-            try self.elements(in: $0, pinning: pinning, offsets: offsets, orthogonalLengths: &lengths)
+        _ query: LayoutQuery, direction: LayoutDirection, offsets: OrthogonalOffsets, limit: AnswerLimit? = nil
+    ) throws -> (elements: [LayoutElement], orthogonal: [OrthogonalContent])? {
+        switch query {
+        case .rect(let rect), .viewport(let rect):
+            try limit?.checkBeforeReading(rect, reader: self, direction: direction, offsets: offsets)
+            var lengths: [Int: Double] = [:]
+            let found = try direction.answer(for: rect, contentSize: contentSize) {
+                try self.elements(in: $0, pinning: query.pins, offsets: offsets, orthogonalLengths: &lengths)
+            }
+            try limit?.check(found)
+            return (found, lengths.isEmpty ? [] : OrthogonalContent.of(found) { lengths[$0] })
+        case .item(let section, let item):
+            guard let (cell, geometry) = try cell(section: section, item: item, offsets: offsets) else { return nil }
+            let orthogonal = geometry.orthogonalContentLength.map { [OrthogonalContent(section: section, contentLength: $0)] } ?? []
+            return ([direction.apply(to: cell, contentSize: contentSize)], orthogonal)
         }
-        return (found, lengths.isEmpty ? [] : OrthogonalContent.of(found) { lengths[$0] })
-    }
-
-    /// The cell of one item in `direction`, a carousel's scrolled by its
-    /// offset, with its section's content length when it is orthogonal;
-    /// nil when there is no such item.
-    func cell(
-        section: Int, item: Int, direction: LayoutDirection, offsets: OrthogonalOffsets = .none
-    ) throws -> (element: LayoutElement, orthogonal: [OrthogonalContent])? {
-        guard let (cell, geometry) = try cell(section: section, item: item, offsets: offsets) else { return nil }
-        let orthogonal = geometry.orthogonalContentLength.map { [OrthogonalContent(section: section, contentLength: $0)] } ?? []
-        return (direction.apply(to: cell, contentSize: contentSize), orthogonal)
     }
 }

@@ -83,6 +83,6 @@ extension LayoutStore {
         name: String, crossExtent: Double, in rect: Rect, pinning: Bool, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none
     ) throws -> [LayoutElement]? {
         let query: LayoutQuery = pinning ? .viewport(rect) : .rect(rect)
-        return try answerFromMemory(name: specName(name), crossExtent: crossExtent) { try $0.elements(query, direction: direction, offsets: offsets) }
+        return try answerFromMemory(name: specName(name), crossExtent: crossExtent) { try $0.answer(query, direction: direction, offsets: offsets)?.elements ?? [] }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TesseraCommandSupport
 import TesseraLayout
+import TesseraSQLite
 import TesseraStore
 
 /// A folder an export writes into before anything reaches its target, so

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStore
 
 #if canImport(Glibc)
 import Glibc
