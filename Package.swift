@@ -76,7 +76,8 @@ let package = Package(
         ),
         .target(name: "TesseraLayout"),
         .target(name: "TesseraClient", dependencies: ["TesseraLayout", "Locking"]),
-        // The package's lock, one that ThreadSanitizer understands.
+        // The package's lock, one that ThreadSanitizer understands, and the
+        // containers kept behind locks (FIFO, LRUList).
         .target(name: "Locking"),
         // A prefetch instruction, which Swift does not have.
         .target(name: "CTesseraPrefetch"),

@@ -1,6 +1,7 @@
 import Testing
 import TesseraLayout
 import TesseraTestSupport
+import Locking
 @testable import TesseraStore
 
 /// The store's one cache: its list in order of use against a plain model,

@@ -73,66 +73,32 @@ struct RowDecoder {
         count = table.columns.count
     }
 
-    private mutating func take() throws(RowDecodingError) -> ColumnValue {
+    /// The next column's value as `read` takes it; an error naming the
+    /// column when `read` refuses it.
+    private mutating func take<T>(_ read: (ColumnValue) -> T?) throws(RowDecodingError) -> T {
         guard next < count else { throw RowDecodingError(column: "column \(next)") }
-        defer { next += 1 }
-        return row[next]
-    }
-
-    private func failure() -> RowDecodingError {
-        RowDecodingError(column: "\(table.name).\(table.columns[next - 1])")
-    }
-
-    mutating func int64() throws(RowDecodingError) -> Int64 {
-        guard let value = try take().integer else { throw failure() }
+        next += 1
+        guard let value = read(row[next - 1]) else { throw RowDecodingError(column: "\(table.name).\(table.columns[next - 1])") }
         return value
     }
 
-    mutating func int() throws(RowDecodingError) -> Int {
-        guard let value = try take().integer, let int = Int(exactly: value) else { throw failure() }
-        return int
-    }
-
-    mutating func bool() throws(RowDecodingError) -> Bool { try int() != 0 }
-
-    mutating func double() throws(RowDecodingError) -> Double {
-        guard let value = try take().real else { throw failure() }
-        return value
-    }
-
-    mutating func optionalInt64() throws(RowDecodingError) -> Int64? {
-        let value = try take()
-        if value.isNull { return nil }
-        guard let integer = value.integer else { throw failure() }
-        return integer
-    }
-
-    mutating func optionalDouble() throws(RowDecodingError) -> Double? {
-        let value = try take()
-        if value.isNull { return nil }
-        guard let real = value.real else { throw failure() }
-        return real
-    }
-
-    mutating func text() throws(RowDecodingError) -> String {
-        guard let value = try take().text else { throw failure() }
-        return value
+    /// The next column's value as `read` takes it, nil for NULL.
+    private mutating func optional<T>(_ read: (ColumnValue) -> T?) throws(RowDecodingError) -> T? {
+        try take { value -> T?? in value.isNull ? .some(nil) : read(value).map { .some($0) } }
     }
 
     /// A text reads as its bytes, as SQLite reads it (a blob changed in SQL may have become one).
-    mutating func blob() throws(RowDecodingError) -> [UInt8] {
-        let value = try take()
-        guard let bytes = value.blob ?? value.text.map({ Array($0.utf8) }) else { throw failure() }
-        return bytes
-    }
+    private static func bytes(_ value: ColumnValue) -> [UInt8]? { value.blob ?? value.text.map { Array($0.utf8) } }
 
-    mutating func optionalBlob() throws(RowDecodingError) -> [UInt8]? {
-        if next < count, row[next].isNull {
-            next += 1
-            return nil
-        }
-        return try blob()
-    }
+    mutating func int64() throws(RowDecodingError) -> Int64 { try take { $0.integer } }
+    mutating func int() throws(RowDecodingError) -> Int { try take { $0.integer.flatMap { Int(exactly: $0) } } }
+    mutating func bool() throws(RowDecodingError) -> Bool { try int() != 0 }
+    mutating func double() throws(RowDecodingError) -> Double { try take { $0.real } }
+    mutating func text() throws(RowDecodingError) -> String { try take { $0.text } }
+    mutating func blob() throws(RowDecodingError) -> [UInt8] { try take(Self.bytes) }
+    mutating func optionalInt64() throws(RowDecodingError) -> Int64? { try optional { $0.integer } }
+    mutating func optionalDouble() throws(RowDecodingError) -> Double? { try optional { $0.real } }
+    mutating func optionalBlob() throws(RowDecodingError) -> [UInt8]? { try optional(Self.bytes) }
 }
 
 extension ColumnValue {
