@@ -1,7 +1,6 @@
 import TesseraLayout
 import TesseraStore
 
-
 /// What a batch does when one of its specs fails.
 public enum BatchFailurePolicy: String, Sendable, Hashable, CaseIterable {
     /// Stop at the first spec that fails: every spec before it is stored,

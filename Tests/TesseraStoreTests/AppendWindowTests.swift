@@ -14,7 +14,7 @@ struct AppendWindowTests {
     /// aside: they name cells, not places), as the backend holds them.
     static func stored(_ store: LayoutStore, name: String, crossExtent: Double) async throws -> (totals: LayoutTotals, sections: [SectionGeometry])? {
         try await store.readAsync { rows -> (totals: LayoutTotals, sections: [SectionGeometry])? in
-            guard let record = try rows.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version) else { return nil }
+            guard let record = try rows.layoutRecord(name: name, crossExtent: crossExtent) else { return nil }
             return (record.totals, try rows.sections(layoutID: record.layout.id).map(\.geometry))
         }
     }

@@ -15,7 +15,7 @@ struct DirectorySummaryTests {
 
     /// The summary stored on the layout's row now.
     static func summary(_ store: LayoutStore, name: String, crossExtent: Double) async throws -> [UInt8]? {
-        try await store.readAsync { try $0.layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version)?.directorySummary }
+        try await store.readAsync { try $0.layoutRecord(name: name, crossExtent: crossExtent)?.directorySummary }
     }
 
     /// Clears every summary behind the store's back, as a store written
@@ -45,7 +45,7 @@ struct DirectorySummaryTests {
         let temporary = try await TemporaryStore(backend)
         try await temporary.store.save(try StoreConformanceTests.grid(600), as: "feed", crossExtents: [300])
         let record = try #require(try await temporary.store.readAsync {
-            try $0.layoutRecord(name: "feed", crossExtent: 300, engineVersion: LayoutEngine.version)
+            try $0.layoutRecord(name: "feed", crossExtent: 300)
         })
         return (temporary, record, try await temporary.store.readAsync { try LayoutStore.directoryRows(of: record, storage: $0, location: "test") })
     }

@@ -86,7 +86,7 @@ final class PostgresStorage: StorageBackend, Sendable {
         let names = Locked<[String]>([])
         let location = location
         try await readReplaying { rows in
-            let found = try LayoutStore.nameConflicts(in: rows, at: location)
+            let found = try RowSnapshot(rows, location: location).nameConflicts()
             names.withLock { $0 = found }
         }
         return names.withLock { $0 }

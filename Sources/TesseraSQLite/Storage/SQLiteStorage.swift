@@ -55,7 +55,7 @@ final class SQLiteStorage: StorageBackend {
     /// The names the file holds more than one spec under, read as the store opens.
     func nameConflicts() throws -> [String] {
         var names: [String] = []
-        try read { names = try LayoutStore.nameConflicts(in: $0, at: location) }
+        try read { names = try RowSnapshot($0, location: location).nameConflicts() }
         return names
     }
 
@@ -82,7 +82,6 @@ final class SQLiteStorage: StorageBackend {
         try await Self.reporting(path: pool.path) { try await pool.write { connection in try await body(SQLiteRows(connection)) } }
         checkpointer.didCommit()
     }
-
 
     /// Compacts the file when asked (see `compact`), then runs one more
     /// checkpoint and waits for it: everything committed is then in the

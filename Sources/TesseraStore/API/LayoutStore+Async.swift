@@ -83,7 +83,7 @@ extension LayoutStore {
 
     /// Every stored layout with its state, by spec name and extent.
     public func layouts() async throws -> [StoredLayout] {
-        try await readAsync { storage in try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version).map(\.layout) }
+        try await readAsync { storage in try storage.layoutRecords().map(\.layout) }
     }
 
     /// The stored layouts of one spec, by extent; `notFound` for an unknown spec.
@@ -156,7 +156,7 @@ extension LayoutStore {
                 return (fresh: fresh, missing: try Self.missing(name: name, crossExtent: crossExtent, storage: storage))
             }
             if let hit = read.fresh.directoryHit {
-                cache.count(.directory, hit: hit && !missed.withLock { $0 })
+                cache.directoryUses.count(hit: hit && !missed.withLock { $0 })
             }
             if let value = read.fresh.value { return .found(value, computed: computed) }
             var release: (@Sendable () -> Void)?

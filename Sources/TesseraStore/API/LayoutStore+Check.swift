@@ -77,7 +77,7 @@ extension LayoutStore {
                 let checked = try await readAsync { storage -> (layout: StoredLayout, groups: Int, problems: [String])? in
                     var problems: [String] = []
                     do {
-                        guard let record = try storage.layoutRecord(id: listed.id, engineVersion: LayoutEngine.version) else { return nil }
+                        guard let record = try storage.layoutRecord(id: listed.id) else { return nil }
                         let groups = try Self.checkLayout(record.layout, storage: storage) { problems.append($0) }
                         if let summary = Self.summaryProblem(of: record, storage: storage, location: location) { problems.append(summary) }
                         return (record.layout, groups, problems)
@@ -161,7 +161,7 @@ extension LayoutStore {
             let groups = groupsBySlot.removeValue(forKey: section.slot) ?? []
             let itemCount = section.geometry.isEmpty ? 0 : section.geometry.itemCount
             cells += itemCount
-            let expectedFirsts = SectionGroups.expectedFirstItems(itemCount: itemCount)
+            let expectedFirsts = Array(stride(from: 0, to: itemCount, by: FrameBlob.framesPerGroup))
             guard groups.map(\.firstItem) == expectedFirsts else {
                 problem("section \(index): its cell groups start at items \(groups.map(\.firstItem).prefix(8)), not \(expectedFirsts.prefix(8))")
                 continue
@@ -233,7 +233,7 @@ private struct CheckOverview: Sendable {
         damagedRows = try storage.damagedRows()
         do {
             specs = try storage.specSummaries()
-            layouts = try storage.layoutRecords(specID: nil, engineVersion: LayoutEngine.version).map(\.layout)
+            layouts = try storage.layoutRecords().map(\.layout)
         } catch let error as StoreError where error.code == .damaged {
             stopped = error.message
         }

@@ -78,21 +78,19 @@ extension LayoutStore {
         let more = specs.count > limit
         if more { specs.removeLast() }
         guard let last = specs.last else { return ListingPage(specs: [], next: nil) }
-        let layouts = byName(try storage.layoutRecords(namesAfter: after, through: last.name, engineVersion: LayoutEngine.version))
+        let layouts = byName(try storage.layoutRecords(namesAfter: after, through: last.name))
         return ListingPage(specs: specs.map { SpecListing(spec: $0, layouts: layouts[Array($0.name.utf8)] ?? []) }, next: more ? last.name : nil)
     }
 
     /// Layouts by their spec's name as stored, byte for byte: two names Swift
     /// calls equal (stored before names were normalized) keep their own layouts.
     private static func byName(_ records: [LayoutRecord]) -> [[UInt8]: [StoredLayout]] {
-        var layouts: [[UInt8]: [StoredLayout]] = [:]
-        for record in records { layouts[Array(record.layout.specName.utf8), default: []].append(record.layout) }
-        return layouts
+        Dictionary(grouping: records.map(\.layout)) { Array($0.specName.utf8) }
     }
 
     static func listing(name: String, storage: RowSnapshot) throws -> SpecListing? {
         guard let spec = try storage.specSummary(name: name), let specID = try storage.spec(name: name)?.id else { return nil }
-        return SpecListing(spec: spec, layouts: try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout))
+        return SpecListing(spec: spec, layouts: try storage.layoutRecords(specID: specID).map(\.layout))
     }
 }
 
@@ -101,7 +99,7 @@ extension LayoutStore {
     /// The stored layouts of one spec, by extent; `notFound` for an unknown spec.
     static func layouts(name: String, storage: RowSnapshot) throws -> [StoredLayout] {
         guard let specID = try storage.spec(name: name)?.id else { throw StoreError.noSuchSpec(name: name) }
-        return try storage.layoutRecords(specID: specID, engineVersion: LayoutEngine.version).map(\.layout)
+        return try storage.layoutRecords(specID: specID).map(\.layout)
     }
 
     /// What `prune()` removed.

@@ -5,12 +5,6 @@ import TesseraLayout
 /// Swift calls equal (canonically equivalent) are one key in every cache
 /// and one row in the backend, which compares bytes.
 extension LayoutStore {
-    /// The names `rows` hold more than one spec under (``RowSnapshot/nameConflicts()``),
-    /// which a backend's module reads once as it opens a store.
-    package static func nameConflicts(in rows: any RowReader, at location: String) throws -> [String] {
-        try RowSnapshot(rows, location: location).nameConflicts()
-    }
-
     /// `name` as the store files it (``Spec/normalizedName(_:)``).
     /// - Throws: `conflict` for a name the store holds more than one spec
     ///   under (stored before names were normalized): no request may be

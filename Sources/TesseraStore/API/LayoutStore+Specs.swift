@@ -40,6 +40,11 @@ extension LayoutStore {
     }
 
     /// Parses stored JSON; text that does not parse is damage.
+    /// `body`, which reads a stored spec of `name`, its spec errors thrown as a spec this program cannot read.
+    func readingStored<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SpecError { throw StoreError.unreadableSpec(name: name, store: location, error) }
+    }
+
     func parseStored(_ text: String, name: String) throws -> JSONValue {
         do {
             return try JSONParser.parse(text)
@@ -61,13 +66,9 @@ extension LayoutStore {
         // The name is the row's: a spec stored before the rule for names
         // (one with a control character, say) stays readable.
         header["name"] = nil
-        do {
-            var spec = try Spec(json: .object(header), registry: registry)
-            spec.name = name
-            return spec
-        } catch let error as SpecError {
-            throw StoreError.unreadableSpec(name: name, store: location, error)
-        }
+        var spec = try readingStored(name) { try Spec(json: .object(header), registry: registry) }
+        spec.name = name
+        return spec
     }
 
     func loadSpec(name: String, storage: RowSnapshot) throws -> LoadedSpec? {
@@ -103,11 +104,8 @@ extension LayoutStore {
         guard let body = try await storage.read({ try $0.sections(specID: specID, index: index).first?.body }) else {
             throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has no section \(index)")
         }
-        do {
-            return try Section(json: try parseStored(body, name: name), index: index, registry: registry)
-        } catch let error as SpecError {
-            throw StoreError.unreadableSpec(name: name, store: location, error)
-        }
+        let json = try parseStored(body, name: name)
+        return try readingStored(name) { try Section(json: json, index: index, registry: registry) }
     }
 }
 

@@ -143,7 +143,6 @@ public final class LayoutStore: Sendable {
         guard let result else { preconditionFailure("a write that returned ran its body") }
         return result
     }
-
 }
 
 /// A spec name and a cross extent: one layout.

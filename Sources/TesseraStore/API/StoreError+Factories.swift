@@ -42,10 +42,7 @@ extension StoreError {
 
     /// Stored data that cannot be read back.
     package static func damaged(store: String, spec: String? = nil, crossExtent: Double? = nil, _ what: String) -> StoreError {
-        var place = ""
-        if let spec, crossExtent != nil {
-            place = "spec \(spec.quotedForMessage)" + (crossExtent.map { " at \(JSONWriter.format($0))" } ?? "") + ": "
-        }
+        let place = if let spec, let crossExtent { "spec \(spec.quotedForMessage) at \(JSONWriter.format(crossExtent)): " } else { "" }
         return StoreError(.damaged, "the store \(store.quotedPathForMessage) is damaged: \(place)\(what)", store: store, spec: spec, crossExtent: crossExtent)
     }
 

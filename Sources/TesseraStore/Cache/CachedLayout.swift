@@ -65,11 +65,6 @@ final class CachedLayout: Sendable {
         return total
     }
 
-    /// The non-empty sections whose scroll range meets [low, high], in order.
-    func sections(from low: Double, through high: Double) -> [SectionRecord] {
-        sectionRange(from: low, through: high).compactMap { sections[$0].geometry.isEmpty ? nil : sections[$0] }
-    }
-
     /// The indices of the sections whose scroll range meets [low, high],
     /// empty ones included (``SectionSearch``): no array made.
     func sectionRange(from low: Double, through high: Double) -> Range<Int> {

@@ -88,10 +88,4 @@ enum SectionGroups {
 
     /// The groups a section of `itemCount` items has.
     static func groupCount(itemCount: Int) -> Int { (itemCount + FrameBlob.framesPerGroup - 1) / FrameBlob.framesPerGroup }
-
-    /// The first items of the groups a section of `itemCount` items has
-    /// (an empty section has none).
-    static func expectedFirstItems(itemCount: Int) -> [Int] {
-        Array(stride(from: 0, to: itemCount, by: FrameBlob.framesPerGroup))
-    }
 }

@@ -6,10 +6,6 @@ import TesseraStoreFormat
 /// small, or loaded in the background while the query that missed goes
 /// through the backend's spatial index.
 extension LayoutStore {
-    /// Directories of at most this many rows (sections plus groups) load
-    /// inline on a miss: a few SQL rows cost less than a spatial-index query.
-    static let inlineDirectoryRows = 64
-
     /// The directory of `record`'s layout from the shared cache; on a miss,
     /// loaded now when small, else nil (this query uses the spatial index)
     /// and loaded in the background for the queries after it. `hit` tells
@@ -25,7 +21,8 @@ extension LayoutStore {
             return (summarized, false)
         }
         let rows = record.layout.sectionCount + record.layout.cellCount / FrameBlob.framesPerGroup + record.layout.sectionCount
-        guard rows > Self.inlineDirectoryRows, !loadsDirectoriesInline else {
+        // A directory as small as a summary's loads inline: a few rows cost less than a spatial-index query.
+        guard rows > DirectorySummary.maximumRows, !loadsDirectoriesInline else {
             return (try loadDirectory(of: record, storage: storage), false)
         }
         loadInBackground(record: record, key: key)
@@ -47,7 +44,7 @@ extension LayoutStore {
             // The revision may be gone by now: then the rows read are another
             // revision's, and are cached under that revision's key instead.
             _ = try? await AsyncGate.$yields.withValue(true) { try await readAsync { storage in
-                guard let current = try storage.layoutRecord(id: record.layout.id, engineVersion: LayoutEngine.version) else { return }
+                guard let current = try storage.layoutRecord(id: record.layout.id) else { return }
                 _ = try self.loadDirectory(of: current, storage: storage)
             } }
         }

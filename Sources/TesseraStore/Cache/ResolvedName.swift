@@ -131,7 +131,7 @@ extension LayoutStore {
         let key = ResolvedName(tag: scope.tag, name: name, crossExtent: crossExtent)
         if scope.reuse {
             let box = cache.resolved(key)
-            cache.count(.name, hit: box != nil)
+            cache.nameUses.count(hit: box != nil)
             if let box { return box.record }
         }
         guard let layout = try storage.freshLayoutRecord(name: name, crossExtent: crossExtent) else { return nil }

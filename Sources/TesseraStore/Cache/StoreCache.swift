@@ -2,19 +2,8 @@ import Locking
 import Synchronization
 
 /// The store's one cache, shared by every reader and bounded by bytes:
-/// layouts resolved by name, the directories of layouts queried lately,
-/// and the verified frames of their cell groups, which a directory holds
-/// in its slots (``CachedLayout/slots``) and is charged for.
-///
-/// Every entry is immutable under its key: a name is resolved in one
-/// committed state (``ResolvedName``), a directory is one revision of one
-/// layout (``LayoutCacheKey``), and a group's frames are checked against
-/// the checksum its directory names. A reader that finds an entry needs
-/// no other check than its key.
-///
-/// One eviction rule: past the budget, the least recently used entry goes,
-/// a directory with its frames. A directory whose own frames would
-/// outgrow the whole budget empties its slots before it takes more.
+/// resolved names, directories and their groups' verified frames, each
+/// immutable under its key, least recently used first out (Architecture.md, "The one cache").
 final class StoreCache: Sendable {
     /// An entry as the list holds it: one reference, so that a lookup
     /// copies one word (its key is kept apart, for eviction).
@@ -26,11 +15,6 @@ final class StoreCache: Sendable {
     private enum Key {
         case name(ResolvedName)
         case directory(LayoutCacheKey)
-    }
-
-    /// What is counted: each kind of entry, looked up.
-    enum Use {
-        case name, directory, frames
     }
 
     /// An entry and, for a directory, the frames its slots hold.
@@ -171,35 +155,27 @@ final class StoreCache: Sendable {
     /// Whether directories keep their groups' frames.
     let cachesFrames: Bool
     private let state: Locked<State>
-    // Counted outside the lock: a hit takes one lock, not two.
-    private final class Uses: Sendable {
+    /// Lookups of one kind of entry, counted outside the lock (a hit takes
+    /// one lock, not two) once the query that made them has its answer: a
+    /// read whose body runs twice looks up twice.
+    final class Uses: Sendable {
         let hits = Atomic<Int>(0)
         let misses = Atomic<Int>(0)
+
+        func count(hit: Bool) { count(hits: hit ? 1 : 0, misses: hit ? 0 : 1) }
+
+        func count(hits found: Int, misses missed: Int) {
+            if found > 0 { hits.add(found, ordering: .relaxed) }
+            if missed > 0 { misses.add(missed, ordering: .relaxed) }
+        }
     }
-    private let nameUses = Uses(), directoryUses = Uses(), frameUses = Uses()
+    let nameUses = Uses(), directoryUses = Uses(), frameUses = Uses()
 
     /// A cache of `budget` bytes; directories keep frames when `cachesFrames`.
     init(budget: Int, cachesFrames: Bool = true) {
         self.budget = max(0, budget)
         self.cachesFrames = cachesFrames && budget > 0
         state = Locked(State(budget: self.budget))
-    }
-
-    /// Counts one lookup of `use`, a hit or a miss (see ``count(_:hits:misses:)``).
-    func count(_ use: Use, hit: Bool) {
-        count(use, hits: hit ? 1 : 0, misses: hit ? 0 : 1)
-    }
-
-    /// Counts `hits` and `misses` of `use`, once the query that looked them
-    /// up has its answer: a read whose body runs twice looks up twice.
-    func count(_ use: Use, hits: Int, misses: Int) {
-        let uses = switch use {
-        case .name: nameUses
-        case .directory: directoryUses
-        case .frames: frameUses
-        }
-        if hits > 0 { uses.hits.add(hits, ordering: .relaxed) }
-        if misses > 0 { uses.misses.add(misses, ordering: .relaxed) }
     }
 
     // MARK: Names

@@ -1,29 +1,9 @@
 import TesseraLayout
 import TesseraStoreFormat
 
-/// A small layout's whole directory (its section rows and its cell
-/// groups' directory rows) in one blob on its layout row, written in the
-/// transaction that writes the rows it summarizes: the first query of a
-/// layout reads it with the layout's row, in the statement that resolves
-/// the name, instead of reading the sections and the groups in statements
-/// of their own.
-///
-/// The blob is 8-byte little-endian words: the format, the layout's id and
-/// revision, the section count; per section its geometry, slot and group
-/// count, then per group its first item, id, bounds and frames checksum;
-/// last the XXH64 (``Checksum``) of every word before it. Verified as a
-/// whole before anything is taken from it: the checksum, then the id and
-/// revision of the layout row it was read with (a summary of another
-/// layout or of an earlier revision is damage), then what the directory
-/// rows would prove (every section numbered in order, as many as the row
-/// says, each with the groups of its item count).
-///
-/// Only layouts of at most ``maximumRows`` directory rows have one (a
-/// writer clears it when a layout grows past that); larger ones load their
-/// directory in the background as before. A layout without one (larger,
-/// or stored before schema version 9 and not written since) is read
-/// through its rows, every one verified: a missing summary costs a few
-/// statements, never an answer.
+/// A small layout's whole directory in one blob on its layout row, read
+/// with the row by a layout's first query; its format and rules are in
+/// Architecture.md, "Directory summaries".
 package enum DirectorySummary {
     static let format: UInt64 = 1
     /// Sections plus groups a summary holds at most: as many as a

@@ -17,18 +17,14 @@ struct IndexedGroups {
     let section: SectionRecord
     let storage: RowSnapshot
 
-    /// The first item of the section's last group, -1 without items.
-    private var lastFirstItem: Int {
-        let count = section.geometry.itemCount
-        return count == 0 ? -1 : SectionGroups.firstItem(ofGroupHolding: count - 1)
-    }
-
     /// The section's groups whose bounds may meet `bounds`, in item order,
     /// with their frame blobs as stored (to be checked against their checksums).
     func groups(meeting bounds: QueryBounds) throws -> [GroupRow] {
         let size = FrameBlob.framesPerGroup
-        let last = lastFirstItem
-        guard last >= 0 else { return [] }
+        let count = section.geometry.itemCount
+        guard count != 0 else { return [] }
+        // The first item of the section's last group.
+        let last = SectionGroups.firstItem(ofGroupHolding: count - 1)
         // The index's groups: where to read. None found proves nothing.
         let found = try storage.rows.indexedGroupRange(layoutID: layout.id, slot: section.slot, bounds: bounds)
         if section.geometry.isOrthogonal { return try carouselGroups(meeting: bounds, hint: found, last: last) }

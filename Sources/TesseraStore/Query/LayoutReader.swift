@@ -16,10 +16,6 @@ struct LayoutReader {
     /// through the backend's spatial index instead.
     let cache: CachedLayout?
 
-    init(record: LayoutRecord, storage: RowSnapshot, store: LayoutStore, cached: CachedLayout?) {
-        self.init(box: LayoutRecordBox(record), storage: storage, store: store, cached: cached)
-    }
-
     init(box: LayoutRecordBox, storage: (RowSnapshot)?, store: LayoutStore, cached: CachedLayout?) {
         self.box = box
         self.snapshot = storage
@@ -136,7 +132,7 @@ struct LayoutReader {
                 }
                 // Counted once the frames are all there: an answer from memory that
                 // lacks some runs again as a read, which counts them.
-                store.cache.count(.frames, hits: hits, misses: count &- hits)
+                store.cache.frameUses.count(hits: hits, misses: count &- hits)
             }
         }
     }

@@ -17,13 +17,14 @@ extension LayoutStore {
             guard let record = try freshRecord(name: name, crossExtent: crossExtent, storage: storage) else { return (nil, nil) }
             let directory = try cachedDirectory(of: record, storage: storage)
             if directory.hit == false { missed?.withLock { $0 = true } }
+            let reader = LayoutReader(box: LayoutRecordBox(record), storage: storage, store: self, cached: directory.layout)
             do {
-                return (try body(LayoutReader(record: record, storage: storage, store: self, cached: directory.layout)), directory.hit)
+                return (try body(reader), directory.hit)
             } catch is UnverifiedIndex {
                 // The indexes' answer could not be proven complete: answer
                 // from the whole directory, every row verified, none missing.
                 let loaded = try loadDirectory(of: record, storage: storage)
-                return (try body(LayoutReader(record: record, storage: storage, store: self, cached: loaded)), directory.hit)
+                return (try body(reader.with(cached: loaded)), directory.hit)
             }
         } catch let error as StoreError {
             throw error.inLayout(name: name, crossExtent: crossExtent)
@@ -40,20 +41,9 @@ extension LayoutStore {
     }
 }
 
-/// Warm queries answered from memory: no connection, no statement.
-///
-/// When the backend names the committed state without a transaction
-/// (``StorageBackend/committedState``: a file-backed store in WAL mode reads
-/// its WAL index's header), a query whose layout was resolved in that state
-/// by an earlier read, whose directory is cached and whose candidate
-/// groups' frames are cached, verified (all in the ``StoreCache``), is
-/// answered from those alone. Each is keyed by what
-/// names it exactly (the state; a layout's revision; a group's id and
-/// checksum), so the answer is the one a read begun now would give. Any
-/// miss, and any state the backend cannot name, runs the query as a read,
-/// which fills the caches for the next.
-/// Thrown by a query answered from memory alone where it needs what only a
-/// read of storage gives (a reader without a snapshot): the query then runs as a read.
+/// Thrown by a query answered from memory alone (no connection, no
+/// statement: everything it needs cached under keys that name it exactly)
+/// where it needs a read of storage: the query then runs as a read.
 struct AnswerNeedsStorage: Error {}
 
 extension LayoutStore {
@@ -66,8 +56,8 @@ extension LayoutStore {
         do {
             let answer = try body(LayoutReader(box: box, storage: nil, store: self, cached: directory))
             // Counted once answered: a query that falls back to a read counts there.
-            cache.count(.name, hit: true)
-            cache.count(.directory, hit: true)
+            cache.nameUses.count(hit: true)
+            cache.directoryUses.count(hit: true)
             return answer
         } catch is AnswerNeedsStorage {
             return nil

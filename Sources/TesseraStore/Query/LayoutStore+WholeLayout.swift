@@ -17,7 +17,7 @@ package struct WholeLayout {
 
     /// The non-empty sections whose scroll-axis range meets [low, high], in order.
     package func sections(from low: Double, through high: Double) -> [SectionRecord] {
-        directory.sections(from: low, through: high)
+        directory.sectionRange(from: low, through: high).compactMap { sections[$0].geometry.isEmpty ? nil : sections[$0] }
     }
 
     /// Visits the first item and frames checksum of each cell group of the

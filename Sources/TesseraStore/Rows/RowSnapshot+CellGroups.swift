@@ -95,36 +95,31 @@ extension RowSnapshot {
         var damaged: [DamagedRow] = []
         var specNames: [Int64: String] = [:]
         var places: [Int64: (spec: String?, crossExtent: Double)] = [:]
+        func add(_ what: String, spec: String?) {
+            damaged.append(DamagedRow(what: what, layoutID: nil, spec: spec, crossExtent: nil))
+        }
+        func add(_ what: String, layoutID: Int64) {
+            let place = places[layoutID]
+            damaged.append(DamagedRow(what: what, layoutID: layoutID, spec: place?.spec, crossExtent: place?.crossExtent))
+        }
         func scan<T: TableRow>(_ type: T.Type, _ body: (T) -> Void) throws {
             try rows.scan(T.table, .all) { row in
                 // A row whose values have the wrong types is damaged too.
                 guard let decoded = try? T(row) else {
-                    damaged.append(DamagedRow(what: "a row of \(T.table.name)", layoutID: nil, spec: nil, crossExtent: nil))
+                    add("a row of \(T.table.name)", spec: nil)
                     return true
                 }
                 body(decoded)
                 return true
             }
         }
-        func add(_ what: String, layoutID: Int64) {
-            let place = places[layoutID]
-            damaged.append(DamagedRow(what: what, layoutID: layoutID, spec: place?.spec, crossExtent: place?.crossExtent))
-        }
         try scan(SpecRow.self) { spec in
             specNames[spec.id] = spec.name
-            if !spec.isIntact { damaged.append(DamagedRow(what: "its row in specs", layoutID: nil, spec: spec.name, crossExtent: nil)) }
+            if !spec.isIntact { add("its row in specs", spec: spec.name) }
         }
-        try scan(SpecSectionRow.self) { row in
-            if !row.isIntact { damaged.append(DamagedRow(what: "a stored section of its spec", layoutID: nil, spec: specNames[row.specID], crossExtent: nil)) }
-        }
-        try scan(ItemRunRow.self) { row in
-            if !row.isIntact {
-                damaged.append(DamagedRow(what: "items appended to a section of its spec", layoutID: nil, spec: specNames[row.specID], crossExtent: nil))
-            }
-        }
-        try scan(SpecHashPrefixRow.self) { row in
-            if !row.isIntact { damaged.append(DamagedRow(what: "what its content hash goes on from", layoutID: nil, spec: specNames[row.specID], crossExtent: nil)) }
-        }
+        try scan(SpecSectionRow.self) { row in if !row.isIntact { add("a stored section of its spec", spec: specNames[row.specID]) } }
+        try scan(ItemRunRow.self) { row in if !row.isIntact { add("items appended to a section of its spec", spec: specNames[row.specID]) } }
+        try scan(SpecHashPrefixRow.self) { row in if !row.isIntact { add("what its content hash goes on from", spec: specNames[row.specID]) } }
         try scan(LayoutRow.self) { layout in
             places[layout.id] = (specNames[layout.specID], layout.crossExtent)
             if !layout.isIntact { add("its row in layouts", layoutID: layout.id) }

@@ -14,9 +14,10 @@ extension RowSnapshot {
     /// A spec's id, name, content hash and axis.
     package static let specPlaceColumns = [0, 1, 3, 4]
 
-    private func record(of layout: LayoutRow, spec: SpecPlace, engineVersion: Int) throws -> LayoutRecord {
+    /// `layout`'s record, fresh when computed from `spec`'s content by this engine version.
+    private func record(of layout: LayoutRow, spec: SpecPlace) throws -> LayoutRecord {
         try verify(layout.isIntact, "the row of the layout of spec \(spec.name.quotedForMessage) at \(JSONWriter.format(layout.crossExtent))")
-        let fresh = layout.status == "ready" && layout.specHash == spec.contentHash && layout.engineVersion == engineVersion
+        let fresh = layout.status == "ready" && layout.specHash == spec.contentHash && layout.engineVersion == LayoutEngine.version
         return LayoutRecord(
             layout: StoredLayout(
                 id: layout.id, specName: spec.name, axis: Axis(rawValue: spec.axis) ?? .vertical, crossExtent: layout.crossExtent,
@@ -34,12 +35,7 @@ extension RowSnapshot {
         try first(SpecRow.self, .key(.integer(id))).map(verified)
     }
 
-    /// The records of `spec`'s layouts, by extent.
-    private func records(of spec: SpecRow, engineVersion: Int) throws -> [LayoutRecord] {
-        try all(LayoutRow.self, .key(.integer(spec.id), index: 1)).map { try record(of: $0, spec: (spec.name, spec.axis, spec.contentHash), engineVersion: engineVersion) }
-    }
-
-    package func layoutRecord(name: String, crossExtent: Double, engineVersion: Int) throws -> LayoutRecord? {
+    package func layoutRecord(name: String, crossExtent: Double) throws -> LayoutRecord? {
         var found: (id: Int64, place: SpecPlace)?
         try rows.scan(.specs, Self.specPlaceRange(name: name)) { row in
             guard let id = row[0].integer, let contentHash = row[3].text, let axis = row[4].text else {
@@ -50,32 +46,28 @@ extension RowSnapshot {
         }
         guard let found else { return nil }
         guard let layout = try first(LayoutRow.self, RowRange(index: 1, [.integer(found.id), .real(crossExtent)])) else { return nil }
-        return try record(of: layout, spec: found.place, engineVersion: engineVersion)
+        return try record(of: layout, spec: found.place)
     }
 
     /// The layout of a spec at an extent when it may be served (computed
     /// from the spec's current content by this engine version), else nil.
     package func freshLayoutRecord(name: String, crossExtent: Double) throws -> LayoutRecord? {
-        guard let record = try layoutRecord(name: name, crossExtent: crossExtent, engineVersion: LayoutEngine.version),
-              record.layout.state == .fresh
-        else { return nil }
-        return record
+        try layoutRecord(name: name, crossExtent: crossExtent).flatMap { $0.layout.state == .fresh ? $0 : nil }
     }
 
-    package func layoutRecord(id: Int64, engineVersion: Int) throws -> LayoutRecord? {
+    package func layoutRecord(id: Int64) throws -> LayoutRecord? {
         guard let layout = try first(LayoutRow.self, .key(.integer(id))), let spec = try spec(id: layout.specID) else { return nil }
-        return try record(of: layout, spec: (spec.name, spec.axis, spec.contentHash), engineVersion: engineVersion)
+        return try record(of: layout, spec: (spec.name, spec.axis, spec.contentHash))
     }
 
-    package func layoutRecords(specID: Int64?, engineVersion: Int) throws -> [LayoutRecord] {
-        if let specID {
-            return try spec(id: specID).map { try records(of: $0, engineVersion: engineVersion) } ?? []
-        }
-        return try layoutRecords(namesAfter: nil, through: nil, engineVersion: engineVersion)
+    /// The records of a spec's layouts, by extent.
+    package func layoutRecords(specID: Int64) throws -> [LayoutRecord] {
+        guard let spec = try spec(id: specID) else { return [] }
+        return try all(LayoutRow.self, .key(.integer(spec.id), index: 1)).map { try record(of: $0, spec: (spec.name, spec.axis, spec.contentHash)) }
     }
 
-    /// The layouts of the specs named after `after` through `last`, by name and extent.
-    package func layoutRecords(namesAfter after: String?, through last: String?, engineVersion: Int) throws -> [LayoutRecord] {
+    /// The layouts of the specs named after `after` through `last` (every spec by default), by name and extent.
+    package func layoutRecords(namesAfter after: String? = nil, through last: String? = nil) throws -> [LayoutRecord] {
         let range = RowRange(
             index: 1, lower: after.map { .init(.text($0), inclusive: false) }, upper: last.map { .init(.text($0), inclusive: true) }
         )
@@ -83,16 +75,12 @@ extension RowSnapshot {
         guard !specs.isEmpty else { return [] }
         // Every layout of these specs in one scan: a statement per spec would
         // pass a backend's bound on a read's statements with many specs.
-        var layouts: [Int64: [LayoutRow]] = [:]
-        try each(LayoutRow.self, RowRange(index: 1, among: specs.map { .integer($0.id) })) { layout in
-            layouts[layout.specID, default: []].append(layout)
-            return true
-        }
+        let layouts = Dictionary(grouping: try all(LayoutRow.self, RowRange(index: 1, among: specs.map { .integer($0.id) })), by: \.specID)
         var found: [LayoutRecord] = []
         for spec in specs {
             guard let rows = layouts[spec.id] else { continue }
             _ = try verified(spec)
-            found += try rows.map { try record(of: $0, spec: (spec.name, spec.axis, spec.contentHash), engineVersion: engineVersion) }
+            found += try rows.map { try record(of: $0, spec: (spec.name, spec.axis, spec.contentHash)) }
         }
         return found
     }

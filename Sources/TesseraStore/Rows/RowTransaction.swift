@@ -48,11 +48,6 @@ package final class RowTransaction: RowSnapshot, CellSink {
         try writer.insert(T.table, row.sealed, replacing: false)
     }
 
-    /// Changes the row with its key, which exists.
-    func update<T: TableRow>(_ row: T) throws {
-        try writer.update(T.table, row.sealed, columns: nil)
-    }
-
     /// Changes the row in `range`, if there is one, and writes back sealed
     /// only the values that changed (a layout's directory summary, say, is
     /// not written again with its totals). `range.columns` may leave out
@@ -255,7 +250,7 @@ package final class RowTransaction: RowSnapshot, CellSink {
         let key: [ColumnValue] = [.integer(layoutID), .init(slot), .init(firstItem)]
         if mayBeStored, let existing = try first(GroupRow.self, RowRange(key, columns: RowTable.directoryColumns)) {
             group.id = existing.id
-            try update(group)
+            try writer.update(.cellGroups, group.sealed, columns: nil)
         } else {
             group.id = number
             try insert(group)

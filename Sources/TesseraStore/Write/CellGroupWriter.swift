@@ -2,15 +2,12 @@ import TesseraLayout
 import TesseraStoreFormat
 
 /// Persists a layout while the engine computes it: cells go out in groups of
-/// `groupSize` consecutive items (one blob of exact frames and one R*Tree row
+/// `FrameBlob.framesPerGroup` consecutive items (one blob of exact frames and one R*Tree row
 /// with the group's union rect each), sections as rows of their geometry.
 ///
 /// Groups cover fixed item ranges (items k·size ..< (k+1)·size), so a cell is
 /// found by arithmetic and an append rewrites only the last group.
 struct CellGroupWriter: LayoutConsumer {
-    /// Items per group (see `FrameBlob`).
-    static let groupSize = FrameBlob.framesPerGroup
-
     let storage: any CellSink
     let layoutID: Int64
     private var groupFirstItem = -1
@@ -46,7 +43,7 @@ struct CellGroupWriter: LayoutConsumer {
     init(storage: any CellSink, layoutID: Int64) {
         self.storage = storage
         self.layoutID = layoutID
-        frames.reserveCapacity(Self.groupSize)
+        frames.reserveCapacity(FrameBlob.framesPerGroup)
     }
 
     mutating func beginSection(_ index: Int, origin: SectionOrigin) throws {
@@ -115,7 +112,7 @@ struct CellGroupWriter: LayoutConsumer {
     private func reach(after section: Int) throws -> GroupReach? {
         if let reach { return reach }
         guard groupFirstItem > 0 else { return nil }
-        let previous = groupFirstItem - Self.groupSize
+        let previous = groupFirstItem - FrameBlob.framesPerGroup
         guard let resumed = resumedGroup, resumed.firstItem == groupFirstItem else {
             throw StoreError(.internal, "section \(section) goes on at item \(groupFirstItem) without the stored group before it", store: location)
         }

@@ -2,17 +2,9 @@ import TesseraLayout
 import TesseraStoreFormat
 
 /// A ``CellSink`` that hands every row to the storage and remembers the
-/// directory rows written (sections, and groups with the ids the storage
-/// gave them), so that a new layout's directory summary is made from them
-/// instead of read back in the same write: three statements fewer, and
-/// no row verified again, per layout a save or a batch stores.
-///
-/// It remembers at most ``DirectorySummary/maximumRows`` rows; a layout
-/// with more has no summary. When the storage does not tell a group's id
-/// at once (PostgreSQL sends its writes in pipelined batches), or the rows
-/// seen are not a whole directory (a row written twice, which no writer
-/// does, makes one too many), it knows nothing, and the summary is made
-/// from the rows read back, as for any other writer.
+/// directory rows written, so that a new layout's summary is made from them
+/// (Architecture.md, "Directory summaries"); past ``DirectorySummary/maximumRows``
+/// rows, or when the storage gives group ids later, it knows nothing.
 package final class DirectoryRecorder: CellSink {
     /// What the rows written make.
     enum Directory {

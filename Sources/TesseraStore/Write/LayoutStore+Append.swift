@@ -121,10 +121,8 @@ extension LayoutStore {
                 throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has items appended to section \(run.section) that are not \(run.itemCount) items")
             }
             let path = JSONPath.root.appending("sections").appending(run.section).appending("items")
-            do {
-                items += try values.enumerated().map { offset, value in try Item(json: value, path: path.appending(run.firstItem + offset)) }
-            } catch let error as SpecError {
-                throw StoreError.unreadableSpec(name: name, store: location, error)
+            items += try readingStored(name) {
+                try values.enumerated().map { offset, value in try Item(json: value, path: path.appending(run.firstItem + offset)) }
             }
         }
         var appended = section

@@ -71,7 +71,7 @@ extension LayoutStore {
                 loaded.spec, name: name, specID: loaded.id, fingerprint: fingerprint, crossExtent: crossExtent, computed: computed,
                 storage: storage, progress: nil
             )
-            guard let stored = try await storage.read({ try $0.layoutRecord(id: id, engineVersion: LayoutEngine.version) }) else {
+            guard let stored = try await storage.read({ try $0.layoutRecord(id: id) }) else {
                 throw StoreError(.internal, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) vanished while it was written",
                                  spec: name, crossExtent: crossExtent)
             }

@@ -88,7 +88,7 @@ extension LayoutStore {
                 }
             }
         }
-        let layouts = try await storage.read { try $0.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) }.map(\.layout)
+        let layouts = try await storage.read { try $0.layoutRecords(specID: specID) }.map(\.layout)
         return SaveResult(layouts: layouts, report: report, created: true)
     }
 
@@ -172,7 +172,7 @@ extension LayoutStore {
             report.layouts.append(.fullRecompute(crossExtent: extent, sections: stored.sections.count))
         }
         report.layouts.sort { $0.crossExtent < $1.crossExtent }
-        let layouts = try await storage.read { try $0.layoutRecords(specID: specID, engineVersion: LayoutEngine.version) }.map(\.layout)
+        let layouts = try await storage.read { try $0.layoutRecords(specID: specID) }.map(\.layout)
         return SaveOutcome(result: SaveResult(layouts: layouts, report: report, created: created), unchanged: false)
     }
 
@@ -183,7 +183,7 @@ extension LayoutStore {
     /// hash matches; nil as soon as one differs.
     package func unchangedLayouts(_ prepared: PreparedSave, storage: RowSnapshot) throws -> [StoredLayout]? {
         guard let record = try storage.spec(name: prepared.name), record.contentHash == prepared.fingerprint.specHash else { return nil }
-        let layouts = try storage.layoutRecords(specID: record.id, engineVersion: LayoutEngine.version).map(\.layout)
+        let layouts = try storage.layoutRecords(specID: record.id).map(\.layout)
         guard layouts.allSatisfy({ $0.state == .fresh }),
               prepared.crossExtents.allSatisfy({ extent in layouts.contains { $0.crossExtent == extent } }) else { return nil }
         let identities = try storage.sections(specID: record.id).map(\.sectionIdentity)

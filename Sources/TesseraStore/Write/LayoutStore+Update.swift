@@ -79,7 +79,6 @@ extension LayoutStore {
         }
     }
 
-
     /// The update, inside the caller's write.
     func applyUpdate(
         name: String,
@@ -92,7 +91,7 @@ extension LayoutStore {
     ) async throws -> UpdateReport {
         guard let old = try await loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
         // States are judged against the old content, before the spec row changes.
-        let layouts = try await storage.read { try $0.layoutRecords(specID: old.id, engineVersion: LayoutEngine.version) }
+        let layouts = try await storage.read { try $0.layoutRecords(specID: old.id) }
         let oldIdentities = try await storage.read { try $0.sections(specID: old.id).map(\.sectionIdentity) }
         _ = try await writeSpec(spec, name: name, fingerprint: fingerprint, bodies: bodies, storage: storage, replacing: (old.id, oldIdentities))
         return try await updateLayouts(

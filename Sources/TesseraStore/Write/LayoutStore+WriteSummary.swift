@@ -10,10 +10,10 @@ extension LayoutStore {
     /// one), so that none outlives the rows it summarized.
     static func writeDirectorySummary(layoutID: Int64, storage: RowTransaction, location: String) async throws {
         let summary = try await storage.read { snapshot -> (bytes: [UInt8]?, had: Bool)? in
-            guard let record = try snapshot.layoutRecord(id: layoutID, engineVersion: LayoutEngine.version) else { return nil }
+            guard let record = try snapshot.layoutRecord(id: layoutID) else { return nil }
             let layout = record.layout
             // At least one row per section and one per started group: over the bound, no read.
-            let fewestRows = layout.sectionCount + (layout.cellCount + CellGroupWriter.groupSize - 1) / CellGroupWriter.groupSize
+            let fewestRows = layout.sectionCount + SectionGroups.groupCount(itemCount: layout.cellCount)
             guard fewestRows <= DirectorySummary.maximumRows else { return (nil, record.directorySummary != nil) }
             let rows = try directoryRows(of: record, storage: snapshot, location: location)
             let bytes = DirectorySummary.encode(sections: rows.sections, groups: rows.groups, layoutID: layoutID, revision: record.revision)

@@ -57,7 +57,7 @@ extension LayoutStore {
             let before = await self.fileBytes
             let deleted = try await self.write { storage in
                 var count = 0
-                for record in try await storage.read({ try $0.layoutRecords(specID: nil, engineVersion: LayoutEngine.version) })
+                for record in try await storage.read({ try $0.layoutRecords() })
                 where record.layout.state == .stale {
                     try await storage.deleteLayout(id: record.layout.id)
                     count += 1

@@ -69,10 +69,7 @@ struct LayoutUpdater {
         // With a window, `oldSections` holds the rows from section `first` on.
         let first = window?.first ?? 0
         let oldSections = if let window { window.rows } else { try await storage.read { try $0.sections(layoutID: layout.id) } }
-        var oldByIdentity: [String: Int] = [:]
-        for (index, info) in oldIdentities.enumerated() where oldByIdentity[info.identity] == nil {
-            oldByIdentity[info.identity] = index
-        }
+        let oldByIdentity = Dictionary(zip(oldIdentities.map(\.identity), oldIdentities.indices), uniquingKeysWith: { first, _ in first })
         var used = Set<Int>()
         var plans: [Plan] = []
         for (index, identity) in fingerprint.sectionIdentities.enumerated() where index >= first {
@@ -98,7 +95,8 @@ struct LayoutUpdater {
                 plans.append(.reuse(old))
             } else if sameShape, let first = changedFrom[index] {
                 plans.append(.resume(old, limit: first))
-            } else if sameShape, Self.onlyAppends(old: before, new: after, oldCount: old.geometry.itemCount) {
+            } else if sameShape, before.items.knownCount == old.geometry.itemCount, after.items.extends(before.items) {
+                // Only items appended: it goes on from the stored state.
                 plans.append(.resume(old, limit: old.geometry.itemCount))
             } else {
                 plans.append(.recompute(replacing: old))
@@ -240,13 +238,5 @@ struct LayoutUpdater {
         guard old.items == new.items else { return false }
         guard !new.items.itemFiles.isEmpty else { return true }
         return try SpecFingerprint.hash(old, index: oldIndex, axis: axis) == oldIdentities[oldIndex].hash
-    }
-
-    /// Whether the items of `new` are those of `old` and more, so that a
-    /// section of the same shape (`SpecFingerprint.shape(of:crossExtent:)`)
-    /// can go on from the stored state.
-    static func onlyAppends(old: Section, new: Section, oldCount: Int) -> Bool {
-        guard old.items.knownCount == oldCount else { return false }
-        return new.items.extends(old.items)
     }
 }

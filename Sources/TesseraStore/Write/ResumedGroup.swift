@@ -21,7 +21,7 @@ struct ResumedGroup: Sendable {
         layoutID: Int64, slot: Int, section: Int, firstWritten: Int, storage: RowTransaction, location: String
     ) async throws -> ResumedGroup {
         let first = SectionGroups.firstItem(ofGroupHolding: firstWritten)
-        let previous = max(0, first - CellGroupWriter.groupSize)
+        let previous = max(0, first - FrameBlob.framesPerGroup)
         let rows = try await storage.read { try $0.groups(
             layoutID: layoutID, slot: slot, firstItems: previous...first, alsoFirstItem: nil, framesOf: first...first
         ) }
