@@ -5,6 +5,8 @@
 ///
 /// Nodes live in one array and link to each other by index, so a node's
 /// index is a stable handle until it is removed (a hint a caller may keep).
+// Public and inlinable in a module that is no product: a `package` generic
+// is not specialized in another module, and the store's cache runs it per query.
 public struct LRUList<Value> {
     @usableFromInline
     struct Node {

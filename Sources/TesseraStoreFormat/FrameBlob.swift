@@ -16,6 +16,8 @@ import TesseraLayout
 ///
 /// The mark is a NaN's bit pattern: a plain blob never begins with it,
 /// since stored frames are finite.
+// Its reads are inlinable (a module that is no product): a warm query
+// reads every candidate frame through `View` from the store's module.
 public enum FrameBlob {
     /// The bytes of a frame in the plain form.
     public static let bytesPerFrame = 32

@@ -1,23 +1,9 @@
 import Locking
 import TesseraLayout
 
-/// The store's operations are `async`, and none blocks Swift concurrency's
-/// cooperative threads: a query runs in place only when a reader is free at
-/// once (microseconds of work) and otherwise on the store's own threads, and
-/// writes and computations always run on the store's own threads.
-///
-/// - A query of a missing or stale layout computes it once however many
-///   tasks ask meanwhile, outside the writer (computed in memory, then
-///   stored in one short write), while queries of other layouts go on.
-///   Cancelling a task that waits for it does not stop the computation.
-/// - Writes (`save`, `update`, `append`, `prune`) honour cancellation
-///   between chunks of cells: a cancelled write is rolled back whole and
-///   throws ``StoreError/Code/cancelled``.
-/// - A spec, width, section or item that does not exist is answered from
-///   a read, never by waiting for a writer.
-///
-/// Every operation is `async`: a caller on a thread of its own (a command
-/// line tool's `main`) bridges to it once, at its top.
+/// The store's operations, all `async`, none blocking a cooperative thread
+/// (the article "Serving from async code": what runs where, computations
+/// shared between tasks, cancellation).
 extension LayoutStore {
     // MARK: Queries
 
