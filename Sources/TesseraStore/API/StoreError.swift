@@ -7,7 +7,7 @@ import TesseraLayout
 ///
 /// ```swift
 /// do {
-///     let elements = try store.visibleElements(name: "home", crossExtent: 390, viewport: rect)
+///     let elements = try await store.visibleElements(name: "home", crossExtent: 390, viewport: rect)
 /// } catch let error as StoreError where error.code == .notFound {
 ///     // 404
 /// }
