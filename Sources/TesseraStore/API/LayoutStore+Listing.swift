@@ -89,8 +89,8 @@ extension LayoutStore {
     }
 
     static func listing(name: String, storage: RowSnapshot) throws -> SpecListing? {
-        guard let spec = try storage.specSummary(name: name), let specID = try storage.spec(name: name)?.id else { return nil }
-        return SpecListing(spec: spec, layouts: try storage.layoutRecords(specID: specID).map(\.layout))
+        guard let spec = try storage.spec(name: name) else { return nil }
+        return SpecListing(spec: RowSnapshot.summary(of: spec), layouts: try storage.layoutRecords(of: spec).map(\.layout))
     }
 }
 
@@ -98,8 +98,8 @@ extension LayoutStore {
 extension LayoutStore {
     /// The stored layouts of one spec, by extent; `notFound` for an unknown spec.
     static func layouts(name: String, storage: RowSnapshot) throws -> [StoredLayout] {
-        guard let specID = try storage.spec(name: name)?.id else { throw StoreError.noSuchSpec(name: name) }
-        return try storage.layoutRecords(specID: specID).map(\.layout)
+        guard let spec = try storage.spec(name: name) else { throw StoreError.noSuchSpec(name: name) }
+        return try storage.layoutRecords(of: spec).map(\.layout)
     }
 
     /// What `prune()` removed.

@@ -39,12 +39,12 @@ extension LayoutStore {
         var contentHash: String
     }
 
-    /// Parses stored JSON; text that does not parse is damage.
     /// `body`, which reads a stored spec of `name`, its spec errors thrown as a spec this program cannot read.
     func readingStored<T>(_ name: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as SpecError { throw StoreError.unreadableSpec(name: name, store: location, error) }
     }
 
+    /// Parses stored JSON; text that does not parse is damage.
     func parseStored(_ text: String, name: String) throws -> JSONValue {
         do {
             return try JSONParser.parse(text)

@@ -62,8 +62,12 @@ extension RowSnapshot {
 
     /// The records of a spec's layouts, by extent.
     package func layoutRecords(specID: Int64) throws -> [LayoutRecord] {
-        guard let spec = try spec(id: specID) else { return [] }
-        return try all(LayoutRow.self, .key(.integer(spec.id), index: 1)).map { try record(of: $0, spec: (spec.name, spec.axis, spec.contentHash)) }
+        try spec(id: specID).map(layoutRecords(of:)) ?? []
+    }
+
+    /// The records of the layouts of `spec`, a row read and verified, by extent.
+    package func layoutRecords(of spec: SpecRow) throws -> [LayoutRecord] {
+        try all(LayoutRow.self, .key(.integer(spec.id), index: 1)).map { try record(of: $0, spec: (spec.name, spec.axis, spec.contentHash)) }
     }
 
     /// The layouts of the specs named after `after` through `last` (every spec by default), by name and extent.

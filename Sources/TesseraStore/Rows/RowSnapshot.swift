@@ -55,7 +55,7 @@ package class RowSnapshot {
         try first(SpecRow.self, .key(.text(name), index: 1)).map(verified)
     }
 
-    private static func summary(of spec: SpecRow) -> StoredSpec {
+    package static func summary(of spec: SpecRow) -> StoredSpec {
         StoredSpec(
             name: spec.name, axis: Axis(rawValue: spec.axis) ?? .vertical, sectionCount: spec.sectionCount,
             contentHash: spec.contentHash, updatedAt: spec.updatedAt

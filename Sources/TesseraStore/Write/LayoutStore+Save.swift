@@ -183,7 +183,7 @@ extension LayoutStore {
     /// hash matches; nil as soon as one differs.
     package func unchangedLayouts(_ prepared: PreparedSave, storage: RowSnapshot) throws -> [StoredLayout]? {
         guard let record = try storage.spec(name: prepared.name), record.contentHash == prepared.fingerprint.specHash else { return nil }
-        let layouts = try storage.layoutRecords(specID: record.id).map(\.layout)
+        let layouts = try storage.layoutRecords(of: record).map(\.layout)
         guard layouts.allSatisfy({ $0.state == .fresh }),
               prepared.crossExtents.allSatisfy({ extent in layouts.contains { $0.crossExtent == extent } }) else { return nil }
         let identities = try storage.sections(specID: record.id).map(\.sectionIdentity)

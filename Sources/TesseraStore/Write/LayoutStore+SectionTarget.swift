@@ -34,7 +34,7 @@ extension LayoutStore {
     func sectionTarget(name: String, section: Int, storage: RowTransaction) async throws -> SectionTarget {
         guard let record = try await storage.read({ try $0.spec(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
         let header = try storedSpec(record, bodies: nil, name: name)
-        let layouts = try await storage.read { try $0.layoutRecords(specID: record.id) }
+        let layouts = try await storage.read { try $0.layoutRecords(of: record) }
         var target = SectionTarget(name: name, section: section, record: record, header: header, previous: [], layouts: layouts)
         // A layout that is not fresh is computed from the whole spec, whose fingerprint is read whole.
         if section >= 0, section == record.sectionCount - 1, layouts.allSatisfy({ $0.layout.state == .fresh }),

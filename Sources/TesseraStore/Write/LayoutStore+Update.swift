@@ -116,13 +116,17 @@ extension LayoutStore {
     ) async throws -> UpdateReport {
         var report = UpdateReport()
         let sections = fingerprint.sectionIdentities.count
+        // Read once, by the first layout computed again in full.
+        var whole: Spec?
         for record in layouts {
             let extent = record.layout.crossExtent
             if record.layout.state == .fresh, unchanged {
                 report.layouts.append(.kept(crossExtent: extent, sections: sections))
             } else if record.layout.state == .stale || recomputeAll {
+                let spec = if let whole { whole } else { try await wholeSpec() }
+                whole = spec
                 try await storeLayout(
-                    try await wholeSpec(), name: name, specID: specID, fingerprint: fingerprint, crossExtent: extent, storage: storage,
+                    spec, name: name, specID: specID, fingerprint: fingerprint, crossExtent: extent, storage: storage,
                     progress: progress, cancellation: cancellation
                 )
                 report.layouts.append(.fullRecompute(crossExtent: extent, sections: sections))
