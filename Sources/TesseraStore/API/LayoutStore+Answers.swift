@@ -10,13 +10,6 @@ public enum LayoutQuery: Sendable, Hashable {
     case item(section: Int, item: Int)
 }
 
-extension LayoutQuery {
-    /// Whether pinned headers and footers move (a viewport's).
-    var pins: Bool {
-        if case .viewport = self { true } else { false }
-    }
-}
-
 /// A query's elements together with the layout they were read from, all
 /// from one snapshot: what a server needs to answer a request and tag it.
 ///
@@ -63,13 +56,14 @@ extension LayoutStore {
         let name = try specName(name)
         switch try await self.query(query, name: name, crossExtent: crossExtent, direction: direction, offsets: offsets, compute: computeIfMissing ? .always : .never) {
         case .found(let answer, _): return answer
-        case .missing: throw Self.notComputed(name: name, crossExtent: crossExtent)
+        case .missing: throw StoreError.notComputed(name: name, crossExtent: crossExtent)
         }
     }
 
     static func answer(
-        _ query: LayoutQuery, reader: LayoutReader, direction: LayoutDirection, offsets: OrthogonalOffsets, limit: AnswerLimit? = nil
+        _ query: LayoutQuery, reader: LayoutReader, direction: LayoutDirection, offsets: OrthogonalOffsets, maximumElements: Int?
     ) throws -> LayoutAnswer {
+        let limit = maximumElements.map { AnswerLimit(limit: $0, layout: reader.layout) }
         guard let found = try reader.answer(query, direction: direction, offsets: offsets, limit: limit) else {
             throw noSuchItem(query, layout: reader.layout)
         }

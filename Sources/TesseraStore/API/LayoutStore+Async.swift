@@ -119,7 +119,7 @@ extension LayoutStore {
         let read: @Sendable (LayoutReader) throws -> [LayoutElement] = { try $0.answer(query, direction: direction, offsets: offsets)?.elements ?? [] }
         switch try await freshLayout(name: name, crossExtent: crossExtent, compute: computeIfMissing ? .always : .never, read) {
         case .found(let value, _): return value
-        case .missing: throw Self.notComputed(name: name, crossExtent: crossExtent)
+        case .missing: throw StoreError.notComputed(name: name, crossExtent: crossExtent)
         }
     }
 
@@ -132,13 +132,15 @@ extension LayoutStore {
     ) async throws -> LayoutRead<T> {
         // From memory when it can be: no thread waits, nothing is fetched.
         if let value = try answerFromMemory(name: name, crossExtent: crossExtent, body) { return .found(value, computed: false) }
+        // `.always` computes a missing layout without asking anyone (nothing to tell).
+        let computesUnasked = if case .always = policy { true } else { false }
         var computed = false
         for _ in 0..<3 {
             let missed = Locked(false)
             let read = try await readAsync { storage in
                 let fresh = try self.readFresh(name: name, crossExtent: crossExtent, storage: storage, missed: missed, body)
                 // What an admission or the caller is told; `.always` asks nothing.
-                guard fresh.value == nil, !policy.computesUnasked else { return (fresh: fresh, missing: nil as MissingLayout?) }
+                guard fresh.value == nil, !computesUnasked else { return (fresh: fresh, missing: nil as MissingLayout?) }
                 return (fresh: fresh, missing: try Self.missing(name: name, crossExtent: crossExtent, storage: storage))
             }
             if let hit = read.fresh.directoryHit {
@@ -146,7 +148,7 @@ extension LayoutStore {
             }
             if let value = read.fresh.value { return .found(value, computed: computed) }
             var release: (@Sendable () -> Void)?
-            if !policy.computesUnasked {
+            if !computesUnasked {
                 guard let missing = read.missing else { throw StoreError(.internal, "a layout read neither fresh nor missing") }
                 guard case .admittedBy(let admit) = policy else { return .missing(missing) }
                 release = try admit(missing)
@@ -154,7 +156,8 @@ extension LayoutStore {
             defer { release?() }
             computed = try await computeShared(name: name, crossExtent: crossExtent, progress: nil).computed || computed
         }
-        throw Self.keepsBeingReplaced(name: name, crossExtent: crossExtent)
+        throw StoreError(.conflict, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) keeps being replaced; try again",
+                         spec: name, crossExtent: crossExtent)
     }
 
     /// A read that never blocks a cooperative thread (see

@@ -43,18 +43,13 @@ extension LayoutStore {
 
     /// ``listing(after:limit:)`` read and turned into `T` on the store's
     /// executor, never in place: a caller on an event loop keeps serving
-    /// other requests while a large page is read and written out; two such
-    /// calls at a time, the others wait without a thread.
+    /// other requests while a large page is read and written out.
     package func listing<T: Sendable>(
         after: String?, limit: Int, onExecutor transform: @escaping @Sendable (ListingPage) -> T
     ) async throws -> T {
-        let after = after.map(Spec.normalizedName)
+        // Checked before the gate: a bad limit fails without waiting.
         try Self.checkListing(limit: limit)
-        return try await listingGate.pass {
-            try await onExecutor {
-                transform(try await self.readAsync { storage in try Self.listing(after: after, limit: limit, storage: storage) })
-            }
-        }
+        return try await listingGate.pass { try await onExecutor { transform(try await self.listing(after: after, limit: limit)) } }
     }
 
     private static func checkListing(limit: Int) throws {
@@ -69,7 +64,10 @@ extension LayoutStore {
     /// One stored spec with its layouts, or nil when there is no such spec.
     public func listing(name: String) async throws -> SpecListing? {
         let name = try specName(name)
-        return try await readAsync { storage in try Self.listing(name: name, storage: storage) }
+        return try await readAsync { storage in
+            guard let spec = try storage.spec(name: name) else { return nil }
+            return SpecListing(spec: RowSnapshot.summary(of: spec), layouts: try storage.layoutRecords(of: spec).map(\.layout))
+        }
     }
 
     static func listing(after: String?, limit: Int, storage: RowSnapshot) throws -> ListingPage {
@@ -78,19 +76,11 @@ extension LayoutStore {
         let more = specs.count > limit
         if more { specs.removeLast() }
         guard let last = specs.last else { return ListingPage(specs: [], next: nil) }
-        let layouts = byName(try storage.layoutRecords(namesAfter: after, through: last.name))
+        // By the spec's name as stored, byte for byte: two names Swift calls
+        // equal (stored before names were normalized) keep their own layouts.
+        let records = try storage.layoutRecords(namesAfter: after, through: last.name)
+        let layouts = Dictionary(grouping: records.map(\.layout)) { Array($0.specName.utf8) }
         return ListingPage(specs: specs.map { SpecListing(spec: $0, layouts: layouts[Array($0.name.utf8)] ?? []) }, next: more ? last.name : nil)
-    }
-
-    /// Layouts by their spec's name as stored, byte for byte: two names Swift
-    /// calls equal (stored before names were normalized) keep their own layouts.
-    private static func byName(_ records: [LayoutRecord]) -> [[UInt8]: [StoredLayout]] {
-        Dictionary(grouping: records.map(\.layout)) { Array($0.specName.utf8) }
-    }
-
-    static func listing(name: String, storage: RowSnapshot) throws -> SpecListing? {
-        guard let spec = try storage.spec(name: name) else { return nil }
-        return SpecListing(spec: RowSnapshot.summary(of: spec), layouts: try storage.layoutRecords(of: spec).map(\.layout))
     }
 }
 

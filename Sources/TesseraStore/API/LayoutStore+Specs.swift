@@ -85,10 +85,6 @@ extension LayoutStore {
         return loaded
     }
 
-    func loadSpec(name: String, storage: RowTransaction) async throws -> LoadedSpec? {
-        try await storage.read { try loadSpec(name: name, storage: $0) }
-    }
-
     /// Section `index` of a stored spec, read on its own: its body and the
     /// item runs appended to it (those that start before item `runsBefore`
     /// when given).

@@ -12,10 +12,10 @@ extension StoreError {
         StoreError(.notFound, "no spec named \(name.quotedForMessage) is stored; save or precompute it first", spec: name)
     }
 
-    /// The spec has no layout at `crossExtent` (and the caller asked the
-    /// store not to compute one, or none is stored for an invalidation).
-    package static func noSuchLayout(name: String, crossExtent: Double, reason: String) -> StoreError {
-        StoreError(.notFound, "spec \(name.quotedForMessage) has no layout at \(JSONWriter.format(crossExtent)): \(reason)", spec: name, crossExtent: crossExtent)
+    /// The spec has no fresh layout at `crossExtent`, and the caller asked the store not to compute one.
+    static func notComputed(name: String, crossExtent: Double) -> StoreError {
+        StoreError(.notFound, "spec \(name.quotedForMessage) has no layout at \(JSONWriter.format(crossExtent)): it is missing or stale, "
+                   + "and this query may not compute it", spec: name, crossExtent: crossExtent)
     }
 
     /// The spec has no section `section`.

@@ -1,11 +1,6 @@
 import TesseraLayout
 import TesseraStoreFormat
 
-// Unchecked: the tail is filled in `verified` from bytes verified there,
-// never written again; the header's view points into it (the object never
-// moves). Every
-// thread only reads it.
-
 /// The frames of one cell group as the store's ``StoreCache`` holds
 /// them: the blob's bytes, checked against their checksum once when they
 /// entered the cache, read in place (``FrameBlob/View``), with the bounds of

@@ -15,10 +15,18 @@ extension LayoutStore {
         guard cache.budget > 0 else { return (nil, nil) }
         let key = record.cacheKey
         if let cached = cache.directory(key) { return (cached, true) }
-        // Read with the layout's row: no statement of its own.
-        if let summarized = try summarizedDirectory(of: record) {
-            cache.insert(summarized, for: key)
-            return (summarized, false)
+        // Read with the layout's row, no statement of its own (``DirectorySummary``);
+        // one that fails is `damaged`, never passed over.
+        if let summary = record.directorySummary {
+            do {
+                let (sections, groups) = try DirectorySummary.decode(summary, record: record)
+                try Self.checkWhole(sections: sections, groups: groups, layout: record.layout, location: location)
+                let summarized = CachedLayout(sections: sections, groups: groups)
+                cache.insert(summarized, for: key)
+                return (summarized, false)
+            } catch let damage as SummaryDamage {
+                throw Self.damaged(record.layout, location: location, "directory summary \(damage.reason)")
+            }
         }
         let rows = record.layout.sectionCount + record.layout.cellCount / FrameBlob.framesPerGroup + record.layout.sectionCount
         // A directory as small as a summary's loads inline: a few rows cost less than a spatial-index query.
@@ -75,20 +83,6 @@ extension LayoutStore {
         }
         try checkWhole(sections: sections, groups: builder, layout: layout, location: location)
         return (sections, builder)
-    }
-
-    /// The directory the summary read with `record` holds, verified
-    /// (``DirectorySummary``); nil when the layout has none. A summary
-    /// that fails is `damaged`, never passed over.
-    func summarizedDirectory(of record: LayoutRecord) throws -> CachedLayout? {
-        guard let summary = record.directorySummary else { return nil }
-        do {
-            let (sections, groups) = try DirectorySummary.decode(summary, record: record)
-            try Self.checkWhole(sections: sections, groups: groups, layout: record.layout, location: location)
-            return CachedLayout(sections: sections, groups: groups)
-        } catch let damage as SummaryDamage {
-            throw Self.damaged(record.layout, location: location, "directory summary \(damage.reason)")
-        }
     }
 
     private static func checkWhole(sections: [SectionRecord], groups: LayoutGroups, layout: StoredLayout, location: String) throws {

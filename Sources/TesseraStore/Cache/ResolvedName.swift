@@ -64,14 +64,11 @@ package struct ResolvedName: Hashable, Sendable {
 
     package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
-    /// The bytes an entry takes at least: the key, the boxed record and the
-    /// cache's bookkeeping (about 64 bytes).
-    static var fixedBytes: Int { MemoryLayout<ResolvedName>.stride + LayoutRecordBox.bytes + 64 }
-
-    /// The bytes an entry takes, for the budget: ``fixedBytes`` and the
-    /// strings and summary.
+    /// The bytes an entry takes, for the budget: the key, the boxed record, the
+    /// cache's bookkeeping (about 64 bytes), the strings and the summary.
     func bytes(of record: LayoutRecord) -> Int {
-        Self.fixedBytes + name.utf8.count + record.layout.specName.utf8.count + (record.directorySummary?.count ?? 0)
+        MemoryLayout<ResolvedName>.stride + LayoutRecordBox.bytes + 64 + name.utf8.count + record.layout.specName.utf8.count
+            + (record.directorySummary?.count ?? 0)
     }
 }
 

@@ -59,7 +59,7 @@ final class StoreCache: Sendable {
         }
 
         /// Adds `entry` under `key` as the most recently used; its node.
-        private mutating func add(_ entry: Entry, _ key: Key, bytes: Int) -> Int {
+        mutating func add(_ entry: Entry, _ key: Key, bytes: Int) -> Int {
             let node = list.add(Cached(entry: entry), bytes: bytes)
             if node == keys.count { keys.append(key) } else { keys[node] = key }
             // One hash: the key's old node, if any, comes back from the update.
@@ -69,10 +69,6 @@ final class StoreCache: Sendable {
             }
             if let old { drop(old) }
             return node
-        }
-
-        mutating func add(_ name: ResolvedName, _ box: LayoutRecordBox, bytes: Int) -> Int {
-            add(.name(box), .name(name), bytes: bytes)
         }
 
         /// Counts `bytes` and `groups` of frames more (fewer when negative) in `node`.
@@ -208,7 +204,7 @@ final class StoreCache: Sendable {
     func insert(_ box: LayoutRecordBox, bytes: Int, for key: ResolvedName) {
         guard bytes <= budget else { return }
         state.withLock { state in
-            let node = state.add(key, box, bytes: bytes)
+            let node = state.add(.name(box), .name(key), bytes: bytes)
             state.evict(toFit: budget, keeping: node)
         }
     }

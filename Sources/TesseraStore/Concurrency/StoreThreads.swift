@@ -43,11 +43,9 @@ public final class StoreThreads: BlockingExecutor {
 /// a queue drains jobs while there are any, then goes idle; Dispatch gives
 /// each draining queue a thread of its pool.
 private final class Queues: Sendable {
-    /// A job runs its work and returns what finishes it (resuming the
-    /// task that waits): the job, and everything the work captured, is
-    /// released before the waiting task resumes, so that the task never
-    /// sees an object outlive its last reference because a queue's thread
-    /// still held it (a store released by its last user closes then).
+    /// A job runs its work and returns what finishes it (resuming the waiting
+    /// task), released with what it captured before that (Architecture.md,
+    /// "Concurrency"): a store released by its last user closes then.
     typealias Job = @Sendable () -> @Sendable () -> Void
 
     private struct State {
@@ -82,11 +80,8 @@ private final class Queues: Sendable {
             state.jobs.append(job)
             return state.idle.popLast()
         }
-        if let starting { queues[starting].async { self.drain(starting) } }
-    }
-
-    private func drain(_ index: Int) {
-        while let finish = runNext(index) { finish() }
+        guard let starting else { return }
+        queues[starting].async { while let finish = self.runNext(starting) { finish() } }
     }
 
     /// Runs the next job, if any, and returns what finishes it, the job

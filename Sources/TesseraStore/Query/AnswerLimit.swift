@@ -37,7 +37,7 @@ struct AnswerLimit {
     /// limit: read in bands of about half the limit each (from the
     /// layout's density), each element counted in the band its start falls
     /// in, stopping as soon as the count is over. Does nothing for short
-    /// rects (their answer is counted once read, ``check(_:)``).
+    /// rects (their answer is counted once read, by `LayoutReader.answer`).
     func checkBeforeReading(_ rect: Rect, reader: LayoutReader, direction: LayoutDirection, offsets: OrthogonalOffsets) throws {
         guard rect.width > Self.wholeRectLength || rect.height > Self.wholeRectLength else { return }
         let local = layout.axis.localFrame(rect)
@@ -59,13 +59,7 @@ struct AnswerLimit {
         }
     }
 
-    /// Throws ``StoreError/Code/tooLarge`` when `elements` are more than the limit.
-    func check(_ elements: [LayoutElement]) throws {
-        guard elements.count > limit else { return }
-        throw tooLarge(counted: elements.count, exact: true)
-    }
-
-    private func tooLarge(counted: Int, exact: Bool) -> StoreError {
+    func tooLarge(counted: Int, exact: Bool) -> StoreError {
         let cause = AnswerTooLarge(elementCount: counted, isExact: exact, limit: limit, partLength: length(holding: limit))
         return StoreError(.tooLarge, cause.sentence(limitOf: "the"), spec: layout.specName, crossExtent: layout.crossExtent, cause: cause)
     }

@@ -269,11 +269,12 @@ extension LayoutReader {
         switch query {
         case .rect(let rect), .viewport(let rect):
             try limit?.checkBeforeReading(rect, reader: self, direction: direction, offsets: offsets)
+            let pinning = if case .viewport = query { true } else { false }
             var lengths: [Int: Double] = [:]
             let found = try direction.answer(for: rect, contentSize: contentSize) {
-                try self.elements(in: $0, pinning: query.pins, offsets: offsets, orthogonalLengths: &lengths)
+                try self.elements(in: $0, pinning: pinning, offsets: offsets, orthogonalLengths: &lengths)
             }
-            try limit?.check(found)
+            if let limit, found.count > limit.limit { throw limit.tooLarge(counted: found.count, exact: true) }
             return (found, lengths.isEmpty ? [] : OrthogonalContent.of(found) { lengths[$0] })
         case .item(let section, let item):
             guard let (cell, geometry) = try cell(section: section, item: item, offsets: offsets) else { return nil }

@@ -30,15 +30,6 @@ extension LayoutStore {
             throw error.inLayout(name: name, crossExtent: crossExtent)
         }
     }
-
-    static func notComputed(name: String, crossExtent: Double) -> StoreError {
-        StoreError.noSuchLayout(name: name, crossExtent: crossExtent, reason: "it is missing or stale, and this query may not compute it")
-    }
-
-    static func keepsBeingReplaced(name: String, crossExtent: Double) -> StoreError {
-        StoreError(.conflict, "the layout of \(name.quotedForMessage) at \(JSONWriter.format(crossExtent)) keeps being replaced; try again",
-                   spec: name, crossExtent: crossExtent)
-    }
 }
 
 /// Thrown by a query answered from memory alone (no connection, no

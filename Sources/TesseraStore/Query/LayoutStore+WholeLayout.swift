@@ -32,10 +32,7 @@ package struct WholeLayout {
     /// What ``LayoutStore/answer(_:name:crossExtent:direction:offsets:computeIfMissing:)``
     /// gives for `rect`; `tooLarge` past `maximumElements`.
     package func answer(_ rect: Rect, direction: LayoutDirection, offsets: OrthogonalOffsets, maximumElements: Int?) throws -> LayoutAnswer {
-        try LayoutStore.answer(
-            .rect(rect), reader: reader, direction: direction, offsets: offsets,
-            limit: maximumElements.map { AnswerLimit(limit: $0, layout: layout) }
-        )
+        try LayoutStore.answer(.rect(rect), reader: reader, direction: direction, offsets: offsets, maximumElements: maximumElements)
     }
 
     /// A hash of the directory that `make` derives, made once per directory

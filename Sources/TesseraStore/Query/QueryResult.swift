@@ -67,13 +67,9 @@ extension LayoutStore {
         offsets: OrthogonalOffsets = .none, maximumElements: Int? = nil, compute policy: ComputePolicy = .always
     ) async throws -> QueryResult {
         let name = try specName(name)
-        let answer: @Sendable (LayoutReader) throws -> LayoutAnswer = { reader in
-            try Self.answer(
-                query, reader: reader, direction: direction, offsets: offsets,
-                limit: maximumElements.map { AnswerLimit(limit: $0, layout: reader.layout) }
-            )
+        return try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) {
+            try Self.answer(query, reader: $0, direction: direction, offsets: offsets, maximumElements: maximumElements)
         }
-        return try await freshLayout(name: name, crossExtent: crossExtent, compute: policy, answer)
     }
 
     /// What the store holds of a spec whose layout at `crossExtent` is not fresh.
@@ -83,12 +79,5 @@ extension LayoutStore {
             specName: name, crossExtent: crossExtent,
             reason: stored.contains { $0.crossExtent == crossExtent } ? .stale : .notComputed, storedLayouts: stored
         )
-    }
-}
-
-extension ComputePolicy {
-    /// Computes a missing layout without asking anyone (nothing to tell).
-    var computesUnasked: Bool {
-        if case .always = self { true } else { false }
     }
 }

@@ -38,14 +38,10 @@ package final class RowTransaction: RowSnapshot, CellSink {
         try await writer.answering { try body(self) }
     }
 
-    /// Writes `row` with its checksums, over the row with its key if there is one.
-    package func put<T: TableRow>(_ row: T) throws {
-        try writer.insert(T.table, row.sealed, replacing: true)
-    }
-
-    /// Inserts a new row (a new spec's or layout's, freshly numbered).
-    func insert<T: TableRow>(_ row: T) throws {
-        try writer.insert(T.table, row.sealed, replacing: false)
+    /// Writes `row` with its checksums, over the row with its key if there is one,
+    /// unless not `replacing` (a new spec's, layout's or group's row, freshly numbered).
+    package func put<T: TableRow>(_ row: T, replacing: Bool = true) throws {
+        try writer.insert(T.table, row.sealed, replacing: replacing)
     }
 
     /// Changes the row in `range`, if there is one, and writes back sealed
@@ -79,7 +75,7 @@ package final class RowTransaction: RowSnapshot, CellSink {
         try await writer.answering {
             var row = spec
             row.id = try number(.specs)
-            try insert(row)
+            try put(row, replacing: false)
             return row.id
         }
     }
@@ -163,7 +159,7 @@ package final class RowTransaction: RowSnapshot, CellSink {
         try await writer.answering {
             var row = layout
             row.id = try number(.layouts)
-            try insert(row)
+            try put(row, replacing: false)
             groupless[row.id] = []
             return row.id
         }
@@ -253,7 +249,7 @@ package final class RowTransaction: RowSnapshot, CellSink {
             try writer.update(.cellGroups, group.sealed, columns: nil)
         } else {
             group.id = number
-            try insert(group)
+            try put(group, replacing: false)
         }
         return group.id
     }

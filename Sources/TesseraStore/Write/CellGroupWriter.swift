@@ -25,9 +25,6 @@ struct CellGroupWriter: LayoutConsumer {
     /// is written whole), and the group before it gives the reach to go on
     /// from. Cleared when the section closes.
     var resumedGroup: ResumedGroup?
-    /// Whether `endSection` writes the section's row; an update writes all
-    /// rows itself once the sections are placed.
-    var writesSectionRows = true
     /// States of the open section's placer along its items, written with
     /// its row (``StoredStates``); a resumed section starts with those it keeps.
     var checkpoints: [(itemCount: Int, state: [UInt8])] = []
@@ -63,7 +60,11 @@ struct CellGroupWriter: LayoutConsumer {
                 try flush(section: section)
                 groupFirstItem = first
                 if let resumed = resumedGroup, reach == nil {
-                    guard resumed.firstItem == first else { throw resumed.mismatch(first: first, section: section, location: location) }
+                    // Else the placer and the stored state disagree.
+                    guard resumed.firstItem == first else {
+                        throw StoreError(.internal, "section \(section) went on writing the group of items \(first)…, not that of items "
+                                         + "\(resumed.firstItem)… as its stored state said", store: location)
+                    }
                     frames = resumed.frames
                     filled = Array(repeating: true, count: frames.count)
                 }
@@ -81,22 +82,19 @@ struct CellGroupWriter: LayoutConsumer {
     }
 
     mutating func endSection(_ geometry: SectionGeometry, placer: any ItemPlacer) throws {
-        try closeSection(geometry, placer: placer)
+        let state = try closeSection(geometry, placer: placer)
+        try storage.writeSection(layoutID: layoutID, SectionRecord(geometry: geometry, slot: slot(of: geometry.index)), placerState: state)
     }
 
-    /// Ends a section: writes its last group and (when this writer writes
-    /// rows) its row. Returns the placer's encoded state, nil for kinds
-    /// that do not resume, so that an update stores the state encoded here.
-    @discardableResult
+    /// Ends a section: writes its last group, not its row (an update writes
+    /// every row once placed). Returns the placer's encoded state, nil for
+    /// kinds that do not resume.
     mutating func closeSection(_ geometry: SectionGeometry, placer: any ItemPlacer) throws -> [UInt8]? {
         try flush(section: geometry.index)
         overhang = max(overhang, geometry.overhang)
         let state = try PlacerState.encode(placer).map { StoredStates(final: $0, checkpoints: checkpoints).bytes }
         checkpoints = []
         resumedGroup = nil
-        if writesSectionRows {
-            try storage.writeSection(layoutID: layoutID, SectionRecord(geometry: geometry, slot: slot(of: geometry.index)), placerState: state)
-        }
         return state
     }
 

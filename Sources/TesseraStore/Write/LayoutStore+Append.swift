@@ -43,8 +43,6 @@ extension LayoutStore {
                 ItemRun(section: section, firstItem: before, itemCount: items.count, items: run, hashState: hash.bytes),
                 contentHash: hash.hash
             )
-            try await storage.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
-            try await target.writeHashPrefix(fingerprint, storage: storage)
             return try await updateLayouts(target, fingerprint: fingerprint, storage: storage, cancellation: cancellation,
                 oldSection: { try await self.storedSection(specID: specID, index: section, name: name, storage: storage, runsBefore: before) },
                 newSection: { try await self.storedSection(specID: specID, index: section, name: name, storage: storage) },
@@ -68,26 +66,23 @@ extension LayoutStore {
         let (name, index, specID) = (target.name, target.section, target.record.id)
         let old = try await storedSection(specID: specID, index: index, name: name, storage: storage)
         let (newItems, changedFrom) = try change(old)
-        var section = old
-        section.items = newItems
-        let changed = section
+        var changed = old
+        changed.items = newItems
         let (body, hash) = try SpecFingerprint.bodyAndHash(changed, index: index, axis: target.header.axis)
         let fingerprint = target.fingerprint(changing: hash)
         try await storage.writeSection(
             specID: specID, index: index, identity: target.previous[index].identity, contentHash: hash, body: body
         )
         try await storage.deleteItemRuns(specID: specID, sections: [index])
-        try await storage.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
-        try await target.writeHashPrefix(fingerprint, storage: storage)
         return try await updateLayouts(target, fingerprint: fingerprint, storage: storage, cancellation: cancellation,
             oldSection: { old }, newSection: { changed },
             configure: { updater in updater.changedFrom = changedFrom.map { [index: $0] } ?? [:] }
         )
     }
 
-    /// Brings every layout of `target` up to date once its section
-    /// changed: `oldSection` and `newSection` give that section before and
-    /// after (asked for only when a layout needs them).
+    /// Writes the spec's new hash, then brings every layout of `target` up to
+    /// date once its section changed: `oldSection` and `newSection` give that
+    /// section before and after (asked for only when a layout needs them).
     private func updateLayouts(
         _ target: SectionTarget,
         fingerprint: SpecFingerprint,
@@ -98,12 +93,14 @@ extension LayoutStore {
         configure: (inout LayoutUpdater) -> Void
     ) async throws -> UpdateReport {
         let (name, section, specID) = (target.name, target.section, target.record.id)
+        try await storage.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
+        try await target.writeHashPrefix(fingerprint, storage: storage)
         let stored = { (index: Int) in try await self.storedSection(specID: specID, index: index, name: name, storage: storage) }
         return try await updateLayouts(
             target.layouts, name: name, specID: specID, header: target.header, oldIdentities: target.previous, fingerprint: fingerprint,
             storage: storage, progress: nil, cancellation: cancellation,
             wholeSpec: {
-                guard let spec = try await loadSpec(name: name, storage: storage)?.spec else { throw StoreError.noSuchSpec(name: name) }
+                guard let spec = try await storage.read({ try loadSpec(name: name, storage: $0) })?.spec else { throw StoreError.noSuchSpec(name: name) }
                 return spec
             },
             oldSection: { $0 == section ? try await oldSection() : try await stored($0) },

@@ -54,9 +54,10 @@ extension LayoutStore {
                 }
             } } }
         } catch var error as StoreError where error.code == .invalidSpec {
-            // A changed item's field: name its input line.
-            if let item = Self.item(inPath: error.path, section: section), let change = changes.last(where: { $0.item == item }),
-               let line = change.line, let cause = error.cause as? SpecError {
+            // A changed item's field (`sections[s].items[i]…`): name its input line.
+            let start = "sections[\(section)].items["
+            if let path = error.path, path.hasPrefix(start), let item = Int(path.dropFirst(start.count).prefix(while: \.isNumber)),
+               let change = changes.last(where: { $0.item == item }), let line = change.line, let cause = error.cause as? SpecError {
                 let named = SpecError(path: cause.path, reason: "line \(line): \(cause.reason)")
                 error.message = named.description
                 error.cause = named
@@ -69,12 +70,5 @@ extension LayoutStore {
     /// `line N: ` for a change read from NDJSON, else nothing.
     private static func prefix(_ change: ItemChange) -> String {
         change.line.map { "line \($0): " } ?? ""
-    }
-
-    /// The item a path `sections[s].items[i]…` names.
-    private static func item(inPath path: String?, section: Int) -> Int? {
-        let start = "sections[\(section)].items["
-        guard let path, path.hasPrefix(start) else { return nil }
-        return Int(path.dropFirst(start.count).prefix { $0.isNumber })
     }
 }

@@ -151,17 +151,15 @@ extension LayoutStore {
         }
         var report = UpdateReport()
         let specID: Int64
-        let created: Bool
-        if let existing = try await storage.read({ try $0.spec(name: name)?.id }) {
+        let existing = try await storage.read({ try $0.spec(name: name)?.id })
+        if let existing {
             report = try await applyUpdate(
                 name: name, spec: stored, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage,
                 progress: progress, cancellation: cancellation
             )
             specID = existing
-            created = false
         } else {
             specID = try await writeSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
-            created = true
         }
         // The update reported every layout stored before; a new spec has none.
         for extent in prepared.crossExtents where !report.layouts.contains(where: { $0.crossExtent == extent }) {
@@ -173,7 +171,7 @@ extension LayoutStore {
         }
         report.layouts.sort { $0.crossExtent < $1.crossExtent }
         let layouts = try await storage.read { try $0.layoutRecords(specID: specID) }.map(\.layout)
-        return SaveOutcome(result: SaveResult(layouts: layouts, report: report, created: created), unchanged: false)
+        return SaveOutcome(result: SaveResult(layouts: layouts, report: report, created: existing == nil), unchanged: false)
     }
 
     /// The stored layouts when saving `prepared` would change nothing: the
@@ -220,15 +218,12 @@ extension LayoutStore {
             id: 0, name: name, body: JSONWriter.canonical(headerJSON), contentHash: fingerprint.specHash,
             axis: spec.axis.rawValue, sectionCount: spec.sections.count, updatedAt: Clock.wall()
         )
-        let specID: Int64
+        let specID = if let old { old.id } else { try await storage.insertSpec(row) }
         // The sections kept in place: none when the count changed (every body is deleted then, with its runs).
-        var kept: [SectionIdentity]?
+        let kept = old.flatMap { $0.sections.count == spec.sections.count ? $0.sections : nil }
         if let old {
             try await storage.updateSpec(id: old.id, row)
-            specID = old.id
-            if old.sections.count == spec.sections.count { kept = old.sections } else { try await storage.deleteSectionBodies(specID: specID) }
-        } else {
-            specID = try await storage.insertSpec(row)
+            if kept == nil { try await storage.deleteSectionBodies(specID: specID) }
         }
         var rewritten: [Int] = []
         for index in spec.sections.indices {

@@ -10,12 +10,9 @@ extension LayoutStore {
         var section: Int
         var record: SpecRow
         var header: Spec
-        /// Every section's identity and content hash, in order. When the
-        /// spec's hash goes on from a stored prefix (`hashPrefix` read, not
-        /// made), the sections before `section` are not read: each holds
-        /// `SectionIdentity.unread(_:)`, the same before and after the
-        /// change (those sections do not change) and never a stored one,
-        /// and nothing of it is written.
+        /// Every section's identity and content hash, in order. With `hashPrefix`
+        /// read, not made, the sections before `section` are not read: each holds
+        /// `unread:` and its index, never a stored identity (`id:…`, `#…`) nor hash.
         var previous: [SectionIdentity]
         /// Read before the spec rows change: states are judged against the old content.
         var layouts: [LayoutRecord]
@@ -45,7 +42,7 @@ extension LayoutStore {
                else { return nil }
                return (hasher, last)
            }) {
-            target.previous = (0..<section).map(SectionIdentity.unread) + [last]
+            target.previous = (0..<section).map { SectionIdentity(identity: "unread:\($0)", hash: "") } + [last]
             target.hashPrefix = prefix
             return target
         }
@@ -83,13 +80,5 @@ extension LayoutStore.SectionTarget {
         try await storage.writeSpecHashPrefix(
             specID: record.id, SpecHashPrefix(specHash: fingerprint.specHash, sectionCount: previous.count, state: hashPrefix.state)
         )
-    }
-}
-
-extension SectionIdentity {
-    /// A section not read (see `LayoutStore.SectionTarget.previous`): never
-    /// a stored identity (`id:…` or `#…`) nor a hash.
-    static func unread(_ index: Int) -> SectionIdentity {
-        SectionIdentity(identity: "unread:\(index)", hash: "")
     }
 }

@@ -89,7 +89,7 @@ extension LayoutStore {
         progress: (@Sendable (PrecomputeProgress) -> Void)?,
         cancellation: CancellationFlag?
     ) async throws -> UpdateReport {
-        guard let old = try await loadSpec(name: name, storage: storage) else { throw StoreError.noSuchSpec(name: name) }
+        guard let old = try await storage.read({ try loadSpec(name: name, storage: $0) }) else { throw StoreError.noSuchSpec(name: name) }
         // States are judged against the old content, before the spec row changes.
         let layouts = try await storage.read { try $0.layoutRecords(specID: old.id) }
         let oldIdentities = try await storage.read { try $0.sections(specID: old.id).map(\.sectionIdentity) }

@@ -10,10 +10,9 @@ extension LayoutUpdater {
     struct AppendWindow {
         /// The first section read: the one items were appended to.
         var first: Int
-        /// The rows from `first` on, in section order.
+        /// The rows from `first` on, in section order; the first is not empty,
+        /// so the sections before end where it starts.
         var rows: [SectionRecord]
-        /// Where `first` starts (it is not empty): the sections before end there.
-        var start: Double
         /// What the sections before `first` add to the layout's totals.
         var cellsBefore: Int
         var elementsBefore: Int
@@ -51,7 +50,7 @@ extension LayoutUpdater {
         // The totals' overhang is the largest of every section's and 0.
         guard overhang < totals.overhang || totals.overhang == 0 else { return nil }
         return AppendWindow(
-            first: first, rows: rows, start: rows[0].geometry.start,
+            first: first, rows: rows,
             cellsBefore: totals.cellCount - rows.reduce(0) { $0 + ($1.geometry.isEmpty ? 0 : $1.geometry.itemCount) },
             elementsBefore: totals.elementCount - rows.reduce(0) { $0 + $1.geometry.elementCount },
             overhangBefore: overhang < totals.overhang ? totals.overhang : 0

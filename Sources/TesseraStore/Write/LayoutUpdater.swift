@@ -42,17 +42,11 @@ struct LayoutUpdater {
         var items: AppendedItems
     }
 
-    private typealias OldSection = SectionRecord
-
     private enum Plan {
-        case reuse(OldSection)
+        case reuse(SectionRecord)
         /// Go on from the latest stored state after at most `limit` items.
-        case resume(OldSection, limit: Int)
-        case recompute(replacing: OldSection?)
-
-        var isReuse: Bool {
-            if case .reuse = self { true } else { false }
-        }
+        case resume(SectionRecord, limit: Int)
+        case recompute(replacing: SectionRecord?)
     }
 
     private struct Placed {
@@ -112,7 +106,6 @@ struct LayoutUpdater {
         var writer = CellGroupWriter(storage: storage, layoutID: layout.id)
         writer.cancellation = cancellation
         writer.location = location
-        writer.writesSectionRows = false
         var placed: [Placed] = []
         for (offset, plan) in plans.enumerated() {
             let index = first + offset
@@ -164,7 +157,7 @@ struct LayoutUpdater {
         // A window's sections keep their indices: never renumbered (that would drop the rows before it).
         assert(window == nil || !renumbered)
         if renumbered { try await storage.deleteSections(layoutID: layout.id) }
-        var chain = window.map { SectionChain(sectionSpacing: header.sectionSpacing, nextNonEmptyAt: $0.start) } ?? SectionChain(sectionSpacing: header.sectionSpacing)
+        var chain = window.map { SectionChain(sectionSpacing: header.sectionSpacing, nextNonEmptyAt: $0.rows[0].geometry.start) } ?? SectionChain(sectionSpacing: header.sectionSpacing)
         var overhang = window?.overhangBefore ?? 0
         var cellCount = window?.cellsBefore ?? 0
         var elementCount = window?.elementsBefore ?? 0
@@ -175,7 +168,7 @@ struct LayoutUpdater {
             let index = first + offset
             let oldStart = section.geometry.start
             let geometry = chain.place(section.geometry)
-            if plans[offset].isReuse {
+            if case .reuse = plans[offset] {
                 if section.moved || geometry.start != oldStart { entry.shifted += 1 } else { entry.kept += 1 }
             }
             overhang = max(overhang, geometry.overhang)
@@ -204,16 +197,13 @@ struct LayoutUpdater {
     private func recompute(
         _ section: Section,
         index: Int,
-        replacing old: OldSection?,
+        replacing old: SectionRecord?,
         slot nextSlot: inout Int?,
         writer: inout CellGroupWriter
     ) async throws -> Placed {
         if let old { try await storage.deleteGroups(layoutID: layout.id, slot: old.slot) }
-        let slot: Int
-        if let nextSlot {
-            slot = nextSlot
-        } else {
-            slot = (try await storage.read { try $0.sections(layoutID: layout.id) }.map(\.slot).max() ?? -1) + 1
+        let slot = if let nextSlot { nextSlot } else {
+            (try await storage.read { try $0.sections(layoutID: layout.id) }.map(\.slot).max() ?? -1) + 1
         }
         nextSlot = slot + 1
         writer.slots[index] = slot

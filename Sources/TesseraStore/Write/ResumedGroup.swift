@@ -39,15 +39,6 @@ struct ResumedGroup: Sendable {
         return ResumedGroup(firstItem: first, frames: frames, previousReach: previousReach)
     }
 
-    /// The engine's first cell of the resumed run fell in another group
-    /// than the one read: the placer and the stored state disagree.
-    func mismatch(first: Int, section: Int, location: String) -> StoreError {
-        StoreError(
-            .internal, "section \(section) went on writing the group of items \(first)…, not that of items \(firstItem)… as its stored state said",
-            store: location
-        )
-    }
-
     private static func damaged(first: Int, section: Int, location: String, _ what: String) -> StoreError {
         StoreError.damaged(store: location, "the cell group of items \(first)… of section \(section) \(what)")
     }
