@@ -72,9 +72,8 @@ extension LayoutStore {
         )
     }
 
-    /// The layout's id (never reused) and revision (bumped by every change
-    /// in place), with its content length as a check against ids that
-    /// coincide in a store rebuilt from scratch.
+    /// The layout's id (never reused) and revision (bumped by every change in place), with its content
+    /// length as a check against ids that coincide in a store rebuilt from scratch.
     /// Written digit by digit: the server makes one per answer.
     private static func revisionTag(of record: LayoutRecord) -> String {
         var bytes: [UInt8] = []

@@ -123,10 +123,8 @@ extension LayoutStore {
         }
     }
 
-    /// `body` on the fresh layout, all of it read from one snapshot; a
-    /// missing or stale layout computed first as `policy` says (and read
-    /// again: tried again when a writer replaced it meanwhile), or told
-    /// missing, with the spec's layouts from the read that found it so.
+    /// `body` on the fresh layout, all of it read from one snapshot, through the one retry loop
+    /// (Architecture.md, "Concurrency"); `.missing` carries the spec's layouts from the read that found it so.
     func freshLayout<T: Sendable>(
         name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (LayoutReader) throws -> T
     ) async throws -> LayoutRead<T> {

@@ -41,11 +41,8 @@ public struct CheckReport: Sendable, Hashable {
 }
 
 extension LayoutStore {
-    /// What ``check(repair:)`` finds, on the store's executor, and the
-    /// layouts found damaged (by id), which a repair marks stale. The
-    /// checksums of every row and the list of what there is to check are
-    /// read in one snapshot, then each spec and each layout in one of its
-    /// own (a layout replaced meanwhile is checked as it now is).
+    /// What ``check(repair:)`` finds, on the store's executor, and the layouts found damaged (by id), which a
+    /// repair marks stale; a layout replaced meanwhile is checked as it now is (Architecture.md, "Concurrency").
     /// `package` for a backend's module that checks a copy of its own (an export).
     package func checkAll() async throws -> (report: CheckReport, damaged: [Int64: CheckReport.Problem]) {
         try await onExecutor {
@@ -170,21 +167,15 @@ extension LayoutStore {
             for group in groups {
                 checked += 1
                 let expected = min(FrameBlob.framesPerGroup, itemCount - group.firstItem)
-                guard let stored = frames[group.id] else {
-                    problem("section \(index): the cell group of items \(group.firstItem)… has no frames stored")
-                    continue
+                let wrong: String? = switch frames[group.id] {
+                case nil: "has no frames stored"
+                case .some(nil): "holds bytes that are not frames"
+                case .some(let found?) where found.count != expected: "holds \(found.count) frames, not \(expected)"
+                case .some(let found?) where !found.finite: "holds a frame that is not finite and non-negative"
+                case .some(let found?) where found.bounds != group.bounds: "has stored bounds that are not its frames' union"
+                default: nil
                 }
-                guard let found = stored else {
-                    problem("section \(index): the cell group of items \(group.firstItem)… holds bytes that are not frames")
-                    continue
-                }
-                if found.count != expected {
-                    problem("section \(index): the cell group of items \(group.firstItem)… holds \(found.count) frames, not \(expected)")
-                } else if !found.finite {
-                    problem("section \(index): the cell group of items \(group.firstItem)… holds a frame that is not finite and non-negative")
-                } else if found.bounds != group.bounds {
-                    problem("section \(index): the cell group of items \(group.firstItem)… has stored bounds that are not its frames' union")
-                }
+                if let wrong { problem("section \(index): the cell group of items \(group.firstItem)… \(wrong)") }
             }
         }
         if !groupsBySlot.isEmpty {
@@ -195,13 +186,10 @@ extension LayoutStore {
         }
         return checked
     }
-}
 
-extension LayoutStore {
-    /// For the store's check: what is wrong with the directory summary
-    /// of `record`'s layout, nil when nothing (or it has none): it must
-    /// pass what a read checks, and hold exactly what the layout's rows
-    /// hold (damage in the rows themselves is the other checks' to report).
+    /// For the store's check: what is wrong with the directory summary of `record`'s layout, nil when nothing (or
+    /// it has none): it must pass what a read checks, and hold exactly what the layout's rows hold (damage in the
+    /// rows themselves is the other checks' to report).
     static func summaryProblem(of record: LayoutRecord, storage: RowSnapshot, location: String) -> String? {
         guard let summary = record.directorySummary else { return nil }
         let summarized: (sections: [SectionRecord], groups: LayoutGroups)
@@ -219,9 +207,8 @@ extension LayoutStore {
     }
 }
 
-/// What a check reads first, in one snapshot: every row whose checksum
-/// does not hold, and the specs and layouts to check one by one. `stopped`
-/// names the damage that kept a listing from being read (the specs' or the
+/// What a check reads first, in one snapshot: every row whose checksum does not hold, and the specs and layouts
+/// to check one by one. `stopped` names the damage that kept a listing from being read (the specs' or the
 /// layouts'): what it lists is then not checked.
 private struct CheckOverview: Sendable {
     var damagedRows: [DamagedRow]

@@ -82,20 +82,10 @@ extension LayoutStore {
         let layouts = Dictionary(grouping: records.map(\.layout)) { Array($0.specName.utf8) }
         return ListingPage(specs: specs.map { SpecListing(spec: $0, layouts: layouts[Array($0.name.utf8)] ?? []) }, next: more ? last.name : nil)
     }
-}
 
-/// Listing layouts, and what pruning them reports.
-extension LayoutStore {
     /// The stored layouts of one spec, by extent; `notFound` for an unknown spec.
     static func layouts(name: String, storage: RowSnapshot) throws -> [StoredLayout] {
         guard let spec = try storage.spec(name: name) else { throw StoreError.noSuchSpec(name: name) }
         return try storage.layoutRecords(of: spec).map(\.layout)
-    }
-
-    /// What `prune()` removed.
-    public struct PruneReport: Sendable, Hashable {
-        public var layoutsDeleted: Int
-        public var bytesBefore: Int
-        public var bytesAfter: Int
     }
 }

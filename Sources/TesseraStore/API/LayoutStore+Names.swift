@@ -6,9 +6,8 @@ import TesseraLayout
 /// and one row in the backend, which compares bytes.
 extension LayoutStore {
     /// `name` as the store files it (``Spec/normalizedName(_:)``).
-    /// - Throws: `conflict` for a name the store holds more than one spec
-    ///   under (stored before names were normalized): no request may be
-    ///   answered with the frames of a spec it did not mean.
+    /// - Throws: `conflict` for a name the store holds more than one spec under (stored before names were
+    ///   normalized): no request may be answered with the frames of a spec it did not mean.
     package func specName(_ name: String) throws -> String {
         let name = Spec.normalizedName(name)
         if holdsEquivalentSpecs(name) {

@@ -33,11 +33,9 @@ public final class LayoutStore: Sendable {
     let engine = LayoutEngine()
     /// Layouts resolved by name, their directories and their frames, shared by all readers.
     let cache: StoreCache
-    /// Whether a query that finds its layout's directory not cached loads
-    /// it first (every row verified, none missing) instead of answering
-    /// through the backend's spatial index while it loads in the
-    /// background: the command line's one-shot queries do, so that damage
-    /// to an index can only end in an error, never in missing elements.
+    /// Whether a query that finds its layout's directory not cached loads it first (every row verified, none
+    /// missing) instead of answering through the backend's spatial index while it loads in the background: the
+    /// tools (CLI, server) do, so that damage to an index can only end in an error, never in missing elements.
     let loadsDirectoriesInline: Bool
     /// Directories being loaded in the background.
     let directoryLoads = Locked<Set<LayoutCacheKey>>([])

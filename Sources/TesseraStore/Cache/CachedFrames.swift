@@ -1,14 +1,9 @@
 import TesseraLayout
 import TesseraStoreFormat
 
-/// The frames of one cell group as the store's ``StoreCache`` holds
-/// them: the blob's bytes, checked against their checksum once when they
-/// entered the cache, read in place (``FrameBlob/View``), with the bounds of
-/// every ``leafSize`` consecutive frames so that a query decodes only the
-/// frames near it. One allocation: the header, then the leaves' bounds,
-/// then the blob, so that a query of a layout not met lately waits for one
-/// object, not three. Not `Sendable` (a `ManagedBuffer` cannot be): it is
-/// shared only through the lock of ``CachedLayout/slots`` and never changes after.
+/// The frames of one cell group as the ``StoreCache`` holds them: checked once, read in place (``FrameBlob/View``), with
+/// the bounds of every ``leafSize`` frames so a query decodes only those near it; one allocation (one miss, not three).
+/// Not `Sendable` (a `ManagedBuffer` cannot be): shared only through the lock of ``CachedLayout/slots``, never changed.
 final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds> {
     struct Header {
         /// The blob, in the tail after the leaves.

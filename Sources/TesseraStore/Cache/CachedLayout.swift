@@ -4,13 +4,9 @@ import Synchronization
 import TesseraLayout
 import TesseraStoreFormat
 
-/// A layout's directory as the store's readers cache it: its sections, and
-/// its cell groups numbered across the sections in order (a group's
-/// number, its ordinal, is its slot in ``slots``), their ids, checksums and
-/// exact bounds each in one array, so that a query of a layout not met
-/// lately finds a section's groups with one miss of the processor's cache.
-/// A class: every query takes it from a cache, and one reference costs one
-/// retain where the arrays would cost one each.
+/// A layout's directory as the ``StoreCache`` holds it: its sections, and its groups numbered across them in order (a
+/// group's ordinal is its slot in ``slots``), ids, checksums and bounds each one array (Architecture.md, step 3). A
+/// class: a query takes it from the cache with one retain, where the arrays would cost one each.
 final class CachedLayout: Sendable {
     let sections: [SectionRecord]
     /// The sections' scroll-axis ends and starts, apart: a binary search
@@ -27,10 +23,8 @@ final class CachedLayout: Sendable {
     /// The bounds index of each section with more than ``indexedAbove`` groups, by section.
     private let indexes: [Int: FrameIndex]
     static let indexedAbove = 64
-    /// The verified frames of the groups that queries met lately, one slot
-    /// per group, filled and emptied by the ``StoreCache``, which charges
-    /// their bytes to this directory's entry. A directory names one revision
-    /// of one layout, so a slot filled stays right for as long as it lives.
+    /// The verified frames of the groups queries met lately, one slot per group, filled and emptied by the ``StoreCache``
+    /// (which charges their bytes to this entry); a directory names one revision, so a filled slot stays right.
     let slots: Locked<[CachedFrames?]>
     /// A hash derived from it once (``WholeLayout/derivedHash(_:)``, the
     /// tile revision), or 0: a directory never changes, so neither does it.
@@ -105,11 +99,8 @@ final class CachedLayout: Sendable {
     /// initialized and has room for every position.
     func frames(base: Int, positions: UnsafeBufferPointer<Int>, into found: UnsafeMutableBufferPointer<CachedFrames?>) -> Int {
         slots.withLock { slots in
-            // The frames of a layout not met lately are in no cache of the
-            // processor: ask for all of them first, so that their misses
-            // overlap. A slot's optional reference is the object's address,
-            // or zero; read as that, not retained (a retain would wait for
-            // the object's first line).
+            // Every object is prefetched first, so a cold layout's misses overlap. A slot's optional reference is the
+            // object's address or zero: read as that, not retained (a retain would wait for the object's first line).
             slots.withUnsafeBytes { slots in
                 guard let start = slots.baseAddress else { return }
                 let count = slots.count / MemoryLayout<CachedFrames?>.stride
@@ -148,11 +139,8 @@ final class CachedLayout: Sendable {
         }
     }
 
-    /// For each slot of `old`, the slot here of the same group, or -1: the
-    /// same id and frames checksum, hence the same verified bytes (an id is
-    /// never reused for other frames without another checksum). Groups
-    /// mostly keep their slot (an append changes the last ones); the others
-    /// are found by id. One pass over both directories.
+    /// For each slot of `old`, the slot here of the same group (same id and frames checksum, so the same bytes), or -1.
+    /// Groups mostly keep their slot (an append changes the last ones); the others are found by id.
     func slots(carriedFrom old: CachedLayout) -> [Int] {
         var target = [Int](repeating: -1, count: old.ids.count)
         // Built when a group has moved, once.

@@ -1,12 +1,9 @@
 import TesseraLayout
 import TesseraStoreFormat
 
-/// The cell groups of a layout's sections, numbered across them in order
-/// (as a ``CachedLayout`` keeps them), filled one section at a time as
-/// rows are read or written, with whether each section's groups start at
-/// 0, n, 2n, … items: a directory proven whole
-/// (``LayoutStore/incompleteness(sections:groups:sectionCount:)``)
-/// without an array per section.
+/// The cell groups of a layout's sections, numbered across them as a ``CachedLayout`` keeps them, filled a section at a
+/// time as rows are read or written, noting whether each section's groups start at 0, n, 2n, … items: a directory is
+/// proven whole (``LayoutStore/incompleteness(sections:groups:sectionCount:)``) without an array per section.
 struct LayoutGroups: Equatable {
     private(set) var starts: [Int] = []
     private(set) var ids: [Int64] = []

@@ -6,11 +6,9 @@ import TesseraStoreFormat
 /// small, or loaded in the background while the query that missed goes
 /// through the backend's spatial index.
 extension LayoutStore {
-    /// The directory of `record`'s layout from the shared cache; on a miss,
-    /// loaded now when small, else nil (this query uses the spatial index)
-    /// and loaded in the background for the queries after it. `hit` tells
-    /// whether it was cached (nil: the cache is off), for the caller to
-    /// count once its read is done.
+    /// The directory of `record`'s layout, cached or loaded as Architecture.md's step 2 says (nil: this query uses the
+    /// spatial index while it loads in the background). `hit`: whether it was cached (nil: the cache is off), for the
+    /// caller to count once its read is done.
     func cachedDirectory(of record: LayoutRecord, storage: RowSnapshot) throws -> (layout: CachedLayout?, hit: Bool?) {
         guard cache.budget > 0 else { return (nil, nil) }
         let key = record.cacheKey
@@ -41,10 +39,8 @@ extension LayoutStore {
     /// one load per layout revision at a time.
     private func loadInBackground(record: LayoutRecord, key: LayoutCacheKey) {
         guard directoryLoads.withLock({ $0.insert(key).inserted }) else { return }
-        // A task on the executor's threads (its preference): the blocking
-        // read below needs no second hop. It yields: queries waiting for a
-        // connection go first. Weakly: a load does not keep a store its
-        // users released open.
+        // On the executor's threads, so the blocking read needs no second hop; it yields to queries waiting for a
+        // connection, and holds the store weakly, so a load keeps no store its users released open.
         Task(executorPreference: executor) { [weak self] in
             guard let self else { return }
             defer { _ = directoryLoads.withLock { $0.remove(key) } }
@@ -91,10 +87,8 @@ extension LayoutStore {
         }
     }
 
-    /// What keeps `sections` and their `groups` from being a whole
-    /// directory, nil when nothing: every section numbered in order, as
-    /// many as `sectionCount`, each with the groups of its item count, so
-    /// that a query answered from it misses nothing.
+    /// What keeps `sections` and their `groups` from being a whole directory (Architecture.md, "Directory summaries"),
+    /// nil when nothing: a query answered from a whole directory misses nothing.
     static func incompleteness(sections: [SectionRecord], groups: LayoutGroups, sectionCount: Int) -> String? {
         if let problem = numberingProblem(sections, sectionCount: sectionCount) { return problem }
         guard groups.sectionCount == sections.count else { return "cell groups name a section slot no section has" }

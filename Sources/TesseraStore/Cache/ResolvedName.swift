@@ -4,11 +4,9 @@ import TesseraLayout
 /// FNV-1a's 64-bit prime, by which tags and names are mixed into a key's hash.
 private let fnvPrime: UInt64 = 0x100_0000_01B3
 
-/// Names the committed state a read sees, exactly: two reads with equal
-/// tags see the same rows, whichever connection or process runs them. A
-/// backend gives one when it can tell for sure (a file-backed store in WAL mode: the
-/// WAL index's header, unchanged from before the read began until after its
-/// snapshot was taken); what one read resolved is then right for the others.
+/// Names the committed state a read sees, exactly: reads with equal tags see the same rows, whatever connection or
+/// process runs them. A backend gives one only when sure (a file in WAL mode: the WAL index's header, unchanged from
+/// before the read began until after its snapshot was taken); what one read resolved is then right for the others.
 package struct SnapshotTag: Hashable, Sendable {
     // Six words inline, not an array: a query answered from memory makes
     // one per query, and allocates nothing.
@@ -37,10 +35,8 @@ package struct ResolvedName: Hashable, Sendable {
     let tag: SnapshotTag
     let name: String
     let crossExtent: Double
-    /// The hash of all three, computed once: a query that misses looks the
-    /// key up twice and inserts it, which hashes it four times more (its
-    /// part of the cache, its table's lookups), and every probe of a table
-    /// compares this word first.
+    /// The hash of all three, computed once: a query that misses hashes the key four times more (two lookups, an
+    /// insert), and every probe of a table compares this word first.
     private let hash: Int
 
     init(tag: SnapshotTag, name: String, crossExtent: Double) {
@@ -85,11 +81,9 @@ package struct ResolutionScope: Sendable {
     }
 }
 
-/// A resolved layout's row, as the cache holds it and a reader takes it
-/// (one reference, no copy), with where its directory was last found in
-/// the cache: a warm query looks there first, and hashes nothing. Not a
-/// weak reference: that gives the directory a side table, which sends
-/// every retain and release of it down Swift's slow path.
+/// A resolved layout's row as the cache holds it and a reader takes it (one reference, no copy), with where its
+/// directory was last found (Architecture.md, "The one cache"): a slot, not a weak reference, which would give the
+/// directory a side table and send its every retain and release down Swift's slow path.
 package final class LayoutRecordBox: Sendable {
     /// The directory's slot in the ``StoreCache``, or -1: a hint, checked
     /// against the key under the cache's lock.

@@ -38,10 +38,8 @@ final class StoreCache: Sendable {
         var frameGroups = 0
 
         init(budget: Int) {
-            // Room for as many entries as the budget holds of small feeds'
-            // (a directory of about 1 KiB, a name of about 300 bytes, up
-            // to 2¹⁶ each): a store's first queries of thousands of feeds
-            // each insert both, and none waits while a table grows and rehashes.
+            // Room for as many small feeds' entries as the budget holds (a directory about 1 KiB, a name about 300
+            // bytes, up to 2¹⁶ each): first queries of thousands of feeds never wait for a table to grow and rehash.
             let (names, directories) = (min(1 << 16, budget >> 12), min(1 << 16, budget >> 11))
             self.names = Dictionary(minimumCapacity: names)
             self.directories = Dictionary(minimumCapacity: directories)
@@ -123,10 +121,8 @@ final class StoreCache: Sendable {
             evict(toFit: budget, keeping: node)
         }
 
-        /// The cached directory of `key`'s layout at the latest revision up
-        /// to `key`'s, other than `directory`, among `key`'s and the
-        /// ``StoreCache/carriedRevisions`` before it: a few lookups whatever
-        /// the cache holds. An older revision loaded late gets no frames from a newer one.
+        /// The cached directory, other than `directory`, of `key`'s layout at the latest revision among `key`'s and
+        /// the ``StoreCache/carriedRevisions`` before it: an older revision loaded late gets no frames from a newer one.
         func predecessor(of key: LayoutCacheKey, besides directory: CachedLayout) -> (key: LayoutCacheKey, directory: CachedLayout)? {
             for back in 0...StoreCache.carriedRevisions {
                 let candidate = LayoutCacheKey(layoutID: key.layoutID, revision: key.revision &- Int64(back))
@@ -225,11 +221,8 @@ final class StoreCache: Sendable {
         state.withLock { $0.directories[key] != nil }
     }
 
-    /// Caches `directory` as the directory of `key`, first moving into its
-    /// slots the frames of the groups it shares (same id and checksum) with
-    /// the latest other directory of the same layout cached (``predecessor(of:besides:)``):
-    /// an append does not make the next queries read every group again.
-    /// Moved, not shared: each frames' bytes are charged to one directory.
+    /// Caches `directory` as the directory of `key`, first moving into it the frames it shares with the latest other
+    /// cached revision (`State.predecessor(of:besides:)`; Architecture.md, "The one cache").
     func insert(_ directory: CachedLayout, for key: LayoutCacheKey) {
         let bytes = directory.byteCount
         guard bytes <= budget else { return }

@@ -68,8 +68,6 @@ package enum DirectorySummary {
 
     /// The directory `bytes` summarize, verified against `record` (the
     /// layout row read with them); throws ``SummaryDamage`` naming what is wrong.
-    /// Its groups go straight into the arrays of the directory's
-    /// ``LayoutGroups``, with no arrays per section.
     static func decode(_ bytes: [UInt8], record: LayoutRecord) throws -> (sections: [SectionRecord], groups: LayoutGroups) {
         try bytes.withUnsafeBytes { raw in
             guard raw.count >= (headerWords + 1) * 8, raw.count % 8 == 0 else { throw SummaryDamage("is \(raw.count) bytes long") }

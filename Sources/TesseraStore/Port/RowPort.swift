@@ -1,9 +1,7 @@
 import TesseraLayout
 
-/// What a backend that stores rows does: fetch them by key or by range of
-/// an index, inside a snapshot, and change them inside a transaction. The
-/// store, above it, encodes its records as rows, verifies their checksums
-/// and resolves names; the backend knows none of that.
+/// A backend's rows in one snapshot, fetched by key or by a range of an index (``RowWriter`` changes them in a
+/// transaction). Records, checksums and names are the store's: the backend knows none of them.
 package protocol RowReader: AnyObject {
     /// Calls `body` with each row of `table` in `range`, in the order of the
     /// range's index, until `body` returns false.
@@ -22,12 +20,9 @@ package protocol RowReader: AnyObject {
 /// A write transaction's rows. Changes are seen by the transaction's own
 /// scans at once, and by others when the transaction commits.
 package protocol RowWriter: RowReader {
-    /// A number for the counted column of `row` that no row of the table
-    /// ever had (numbers are not reused: readers cache layouts by id). The
-    /// row's other values may choose among ranges (SQLite keeps large
-    /// frame blobs apart from small ones). Nil when the backend numbers the
-    /// row as it inserts it, keeping the number of a row it replaces: the
-    /// counted column is then NULL, and the backend seals what covers it.
+    /// A number for `row`'s counted column that no row of the table ever had (readers cache layouts by id); `row`'s
+    /// other values may pick its range (SQLite keeps large frame blobs apart). Nil when the backend numbers rows on
+    /// insert, keeping a replaced row's number: the counted column is then NULL, and the backend seals what covers it.
     func nextNumber(_ table: RowTable, for row: Row) throws -> Int64?
 
     /// Inserts `row`. A row with its primary key must not exist, unless
@@ -42,10 +37,8 @@ package protocol RowWriter: RowReader {
     /// Deletes the rows of `table` in `range`.
     func delete(_ table: RowTable, _ range: RowRange) throws
 
-    /// Runs `body`, a step of the write that reads and writes rows, until
-    /// every row it reads is at hand: a backend behind a network runs it
-    /// again after fetching what a run lacked (no thread waits), and sends
-    /// each of its writes once. A backend in the process runs it once.
+    /// Runs `body`, a step of the write, until every row it reads is at hand: a backend behind a network reruns it after
+    /// fetching what a run lacked (no thread waits) and sends each of its writes once; one in the process runs it once.
     func answering<T>(_ body: () throws -> T) async throws -> T
 
     /// Runs `body`; when it throws, undoes the changes it made and rethrows.

@@ -1,8 +1,6 @@
 import TesseraStoreFormat
-/// A table as the store uses it: its columns in order, its keys and which
-/// columns hold checksums of which others. Backends map it onto their own
-/// tables; the in-memory backend keeps it as it is. A class: every read
-/// names its table, and a reference costs one count to pass.
+/// A table as the store uses it (columns, keys, which columns checksum which); backends map it onto their own tables,
+/// the in-memory one keeps it as is. A class: every read names its table, and a reference costs one count to pass.
 package final class RowTable: Sendable {
     package let name: String
     /// Its place in ``all`` (-1 for a table of a test): a backend's cheap key.
@@ -136,11 +134,9 @@ extension RowTable {
         ],
         primaryKey: ["layout_id", "section"], uniqueKeys: [["layout_id", "end", "section"], ["layout_id", "slot"]]
     )
-    /// A cell group: its directory row, its reach and its frames, each under
-    /// its own checksum (SQLite keeps the frames in a table of their own).
-    /// The frames come last: a read of the directory leaves them out
-    /// (``RowRange/columns``, ``directoryColumns``). The reach of a row
-    /// written before schema version 6 is NULL, checksum and all.
+    /// A cell group: directory row, reach and frames, each under its own checksum (SQLite keeps frames in a table of
+    /// their own). Frames come last, so a directory read leaves them out (``RowRange/columns``, ``directoryColumns``).
+    /// A row written before schema version 6 has a NULL reach, checksum and all.
     package static let cellGroups = table(
         7, "cell_groups",
         [

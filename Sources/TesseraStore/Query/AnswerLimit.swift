@@ -33,11 +33,9 @@ struct AnswerLimit {
     let limit: Int
     let layout: StoredLayout
 
-    /// Throws ``StoreError/Code/tooLarge`` when `rect` holds more than the
-    /// limit: read in bands of about half the limit each (from the
-    /// layout's density), each element counted in the band its start falls
-    /// in, stopping as soon as the count is over. Does nothing for short
-    /// rects (their answer is counted once read, by `LayoutReader.answer`).
+    /// Throws ``StoreError/Code/tooLarge`` when `rect` holds more than the limit: read in bands of about half the
+    /// limit each, each element counted in the band its start falls in, stopping as soon as the count is over.
+    /// Does nothing for short rects (their answer is counted once read, by `LayoutReader.answer`).
     func checkBeforeReading(_ rect: Rect, reader: LayoutReader, direction: LayoutDirection, offsets: OrthogonalOffsets) throws {
         guard rect.width > Self.wholeRectLength || rect.height > Self.wholeRectLength else { return }
         let local = layout.axis.localFrame(rect)

@@ -6,12 +6,9 @@ import TesseraStoreFormat
 /// directory, verified, and answers from it instead.
 struct UnverifiedIndex: Error {}
 
-/// A query of a layout whose directory is not cached, answered through the
-/// backend's indexes without trusting them: an index only says where to
-/// look (its pages carry no checksum, and a damaged one could leave rows
-/// out without any error); verified rows, numbered without a gap, then
-/// prove that nothing was left out (see ``GroupReach``). When they cannot,
-/// the query throws ``UnverifiedIndex``.
+/// A query of a layout whose directory is not cached, through the backend's indexes, which only say where to look
+/// (their pages carry no checksum: a damaged one could leave rows out without any error); verified rows numbered
+/// without a gap prove that nothing was left out (see `GroupReach`), else the query throws ``UnverifiedIndex``.
 struct IndexedGroups {
     let layout: StoredLayout
     let section: SectionRecord
@@ -54,12 +51,9 @@ struct IndexedGroups {
         return rows[first..<end].filter { $0.bounds.mayIntersect(bounds) }
     }
 
-    /// A carousel's groups that meet `bounds`: its cells run across the
-    /// feed, so the reach along the scroll axis (``GroupReach``) proves
-    /// nothing there. Its whole directory is read instead (a carousel holds
-    /// few groups), with the frames of the groups the index found; verified
-    /// rows numbered without a gap then prove that no group outside those
-    /// meets the bounds.
+    /// A carousel's groups that meet `bounds`: its cells run across the feed, so the reach along the scroll axis
+    /// (`GroupReach`) proves nothing there. Its whole directory is read instead (it holds few groups), with the
+    /// frames of the groups the index found; verified rows numbered without a gap prove no other group meets `bounds`.
     private func carouselGroups(meeting bounds: QueryBounds, hint: ClosedRange<Int>?, last: Int) throws -> [GroupRow] {
         let size = FrameBlob.framesPerGroup
         let rows = try storage.groups(layoutID: layout.id, slot: section.slot, firstItems: 0...last, alsoFirstItem: nil, framesOf: hint)
@@ -69,13 +63,9 @@ struct IndexedGroups {
         return meeting
     }
 
-    /// The non-empty sections of `layout` whose scroll range meets [low,
-    /// high], in order. The section index says where to start reading; the
-    /// rows read from there are proven to cover the band: numbered without
-    /// a gap, from section 0 or one that ends before `low`, to the last
-    /// section or one that starts after `high`. Section starts and ends
-    /// never decrease along a layout (sections are stacked, with spacing of
-    /// at least 0), so no section outside them can meet the band.
+    /// The non-empty sections of `layout` whose scroll range meets [low, high], in order. The section index only
+    /// says where to start reading; the guard proves the rows read cover the band, sound because section starts and
+    /// ends never decrease along a layout (stacked, spacing at least 0): no section outside them can meet the band.
     static func sections(of layout: StoredLayout, from low: Double, through high: Double, storage: RowSnapshot) throws -> [SectionRecord] {
         var rows: [SectionRecord] = []
         try storage.forEachSection(layoutID: layout.id, fromTheOneBeforeEndingAtOrAfter: low) { section in

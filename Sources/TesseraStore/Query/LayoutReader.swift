@@ -106,10 +106,8 @@ struct LayoutReader {
             }
             return
         }
-        // The candidates first, then their frames from the directory's slots
-        // under one lock, then those the slots lack in one call: a backend
-        // behind a network fetches them in one request. In memory the query
-        // lends itself, on the stack when it fits: a warm query allocates nothing.
+        // Candidates, then their frames from the slots under one lock, then those lacking in one call (one request
+        // over a network). In memory the query lends itself, on the stack when it fits: a warm query allocates nothing.
         let ordinals = cache.ordinals(ofSection: section.geometry.index)
         guard !ordinals.isEmpty else { return }
         try withUnsafeTemporaryAllocation(of: Int.self, capacity: ordinals.count) { lent in
@@ -137,10 +135,8 @@ struct LayoutReader {
         }
     }
 
-    /// Reads the candidates whose frames are not cached, each once and
-    /// verified, and visits every candidate in item order: with a frame
-    /// cache, each is cached for the queries after this one; without one,
-    /// each is visited in place.
+    /// Reads the candidates whose frames are not cached, each once and verified, and visits every candidate in item
+    /// order: with a frame cache, each is cached for the queries after this one; without one, visited in place.
     private func visitMissing(
         firstOrdinal: Int, section: SectionRecord, cache: CachedLayout, bounds: QueryBounds, _ candidates: Candidates,
         _ visit: (Int, LocalFrame) -> Void
@@ -254,15 +250,12 @@ private struct Candidates {
     }
 }
 
-/// Answers of a stored layout in a direction and with carousels scrolled:
-/// stored frames are left to right and unscrolled, and both effects are
-/// applied at query time (`LayoutDirection`, `OrthogonalOffsets`), so they
-/// cost no stored bytes.
+/// Answers in a direction and with carousels scrolled: stored frames are left to right and unscrolled, and both
+/// are applied at query time (`LayoutDirection`, `OrthogonalOffsets`), so they cost no stored bytes.
 extension LayoutReader {
-    /// `query`'s elements in `direction`, carousels scrolled by `offsets`
-    /// before mirroring, with the content length of each orthogonal section
-    /// that holds any of them; nil for an item query of no such item. Past
-    /// `limit`, a rect or viewport throws `tooLarge` (``AnswerLimit``).
+    /// `query`'s elements in `direction`, carousels scrolled by `offsets` before mirroring, with the content length
+    /// of each orthogonal section that holds any of them; nil for an item query of no such item. Past `limit`, a
+    /// rect or viewport throws `tooLarge` (``AnswerLimit``).
     func answer(
         _ query: LayoutQuery, direction: LayoutDirection, offsets: OrthogonalOffsets, limit: AnswerLimit? = nil
     ) throws -> (elements: [LayoutElement], orthogonal: [OrthogonalContent])? {

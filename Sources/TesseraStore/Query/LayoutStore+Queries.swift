@@ -1,15 +1,12 @@
 import Locking
 import TesseraLayout
 
-/// What every read of a layout shares: the read of its fresh layout in one
-/// snapshot (`readFresh`), which the one retry loop (`freshLayout`) runs.
+/// What every read of a layout shares: the read of its fresh layout in one snapshot
+/// (`readFresh`), which the one retry loop (`freshLayout`) runs, or the answer from memory before it.
 extension LayoutStore {
-    /// `body` on the fresh layout inside a read: its value, nil when the
-    /// layout is missing or stale, and whether its directory was cached
-    /// (for the caller to count once the read is done). A read whose body
-    /// runs more than once (an async read of a backend behind a network)
-    /// passes `missed`, set by any run that loaded the directory: a later
-    /// run finds it cached by the earlier one.
+    /// `body` on the fresh layout inside a read: its value, nil when missing or stale, and whether its directory
+    /// was cached (for the caller to count once the read is done). A read whose body runs more than once (a backend
+    /// behind a network) passes `missed`, set by any run that loaded the directory: a later run finds it cached.
     func readFresh<T>(
         name: String, crossExtent: Double, storage: RowSnapshot, missed: Locked<Bool>? = nil, _ body: (LayoutReader) throws -> T
     ) throws -> (value: T?, directoryHit: Bool?) {
@@ -30,14 +27,7 @@ extension LayoutStore {
             throw error.inLayout(name: name, crossExtent: crossExtent)
         }
     }
-}
 
-/// Thrown by a query answered from memory alone (no connection, no
-/// statement: everything it needs cached under keys that name it exactly)
-/// where it needs a read of storage: the query then runs as a read.
-struct AnswerNeedsStorage: Error {}
-
-extension LayoutStore {
     /// `body` on the fresh layout of `name` at `crossExtent`, from memory;
     /// nil when something it needs is not there.
     func answerFromMemory<T>(name: String, crossExtent: Double, _ body: (LayoutReader) throws -> T) throws -> T? {
@@ -67,3 +57,8 @@ extension LayoutStore {
         return try answerFromMemory(name: specName(name), crossExtent: crossExtent) { try $0.answer(query, direction: direction, offsets: offsets)?.elements ?? [] }
     }
 }
+
+/// Thrown by a query answered from memory alone (no connection, no
+/// statement: everything it needs cached under keys that name it exactly)
+/// where it needs a read of storage: the query then runs as a read.
+struct AnswerNeedsStorage: Error {}

@@ -47,11 +47,9 @@ package struct WholeLayout {
 }
 
 extension LayoutStore {
-    /// `body` on the whole fresh layout of `name` (the canonical name) at
-    /// `crossExtent` in one read, its directory loaded now when the cache
-    /// has none, the layout computed first as `policy` says. Not generic: a
-    /// generic call from another module would run unspecialized. `body`
-    /// may run more than once (see ``StorageBackend``); it keeps its last value.
+    /// `body` on the whole fresh layout of `name` (the canonical name) at `crossExtent` in one read, its directory
+    /// loaded now when not cached. Not generic: a generic call from another module would run unspecialized.
+    /// `body` may run more than once (see ``StorageBackend``); it keeps its last value.
     package func readWholeLayout(
         name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (WholeLayout) throws -> Void
     ) async throws -> LayoutRead<Void> {

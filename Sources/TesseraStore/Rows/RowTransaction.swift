@@ -1,10 +1,8 @@
 import TesseraLayout
 import TesseraStoreFormat
 
-/// The store's writes, written once over a backend's rows: each row is
-/// sealed with its checksums here, and a deleted parent takes its children.
-/// Each step runs through ``RowWriter/answering(_:)``, so that a backend
-/// behind a network fetches what it reads without a thread that waits.
+/// The store's writes over a backend's rows (Architecture.md): rows sealed with their checksums, deletions cascaded, each
+/// step run through ``RowWriter/answering(_:)`` so a backend behind a network fetches without a thread that waits.
 package final class RowTransaction: RowSnapshot, CellSink {
     package let writer: any RowWriter
     /// Layouts inserted in this transaction, or whose groups it deleted, and
@@ -44,14 +42,9 @@ package final class RowTransaction: RowSnapshot, CellSink {
         try writer.insert(T.table, row.sealed, replacing: replacing)
     }
 
-    /// Changes the row in `range`, if there is one, and writes back sealed
-    /// only the values that changed (a layout's directory summary, say, is
-    /// not written again with its totals). `range.columns` may leave out
-    /// columns no checksum covers that the change does not need.
-    ///
-    /// A row that does not match its checksum is refused (sealing it would
-    /// hide the damage), unless `verifying` is false: marking a layout stale
-    /// is how a repair makes it computed again.
+    /// Changes the row in `range`, if any, writing back sealed only the values that changed; `range.columns` may leave
+    /// out columns no checksum covers that the change does not need. A damaged row is refused (sealing would hide the
+    /// damage) unless not `verifying`: marking a layout stale is how a repair gets it computed again.
     func change<T: TableRow>(_: T.Type, _ range: RowRange, verifying: Bool = true, _ change: (inout T) -> Void) throws {
         guard let row = try first(T.self, range) else { return }
         try write(row, verifying: verifying, changedBy: change)

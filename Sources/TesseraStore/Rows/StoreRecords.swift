@@ -56,10 +56,8 @@ package struct DamagedRow: Sendable, Hashable {
     package var crossExtent: Double?
 }
 
-/// Items appended to a stored section, kept in a row of their own so that
-/// an append writes what is new, not the section (see ``SpecRows``). A
-/// section's items are those of its stored body followed by its runs'
-/// items, in order (``ItemSource/appending(_:)`` of them all).
+/// Items appended to a stored section, in a row of their own (``ItemRunRow``) so an append writes only what is new; the
+/// section's items are its stored body's, then its runs', in order (`ItemSource.appending(_:)` of them all).
 package struct ItemRun: Sendable, Hashable {
     package var section: Int
     /// The section's item count before this run.

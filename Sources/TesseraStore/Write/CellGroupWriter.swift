@@ -1,12 +1,9 @@
 import TesseraLayout
 import TesseraStoreFormat
 
-/// Persists a layout while the engine computes it: cells go out in groups of
-/// `FrameBlob.framesPerGroup` consecutive items (one blob of exact frames and one R*Tree row
-/// with the group's union rect each), sections as rows of their geometry.
-///
-/// Groups cover fixed item ranges (items k·size ..< (k+1)·size), so a cell is
-/// found by arithmetic and an append rewrites only the last group.
+/// Persists a layout while the engine computes it: cells in groups of fixed item ranges
+/// (`SectionGroups`: a cell's group found by arithmetic, an append rewrites only the last),
+/// one frame blob and bounds each; sections as rows of their geometry.
 struct CellGroupWriter: LayoutConsumer {
     let storage: any CellSink
     let layoutID: Int64
@@ -18,12 +15,8 @@ struct CellGroupWriter: LayoutConsumer {
     private(set) var overhang = 0.0
     /// Slots of sections whose slot is not their index (after updates).
     var slots: [Int: Int] = [:]
-    /// For a resumed section, what is stored of the group its first cell
-    /// written falls in, read before the engine runs: the frames written
-    /// replace that group's frames item by item (only the first group of a
-    /// resumed run holds items that are not written again; every later one
-    /// is written whole), and the group before it gives the reach to go on
-    /// from. Cleared when the section closes.
+    /// For a resumed section, what is stored where the engine goes on (``ResumedGroup``),
+    /// read before it runs; cleared when the section closes.
     var resumedGroup: ResumedGroup?
     /// States of the open section's placer along its items, written with
     /// its row (``StoredStates``); a resumed section starts with those it keeps.

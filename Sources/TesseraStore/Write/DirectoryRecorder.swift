@@ -1,10 +1,9 @@
 import TesseraLayout
 import TesseraStoreFormat
 
-/// A ``CellSink`` that hands every row to the storage and remembers the
-/// directory rows written, so that a new layout's summary is made from them
-/// (Architecture.md, "Directory summaries"); past ``DirectorySummary/maximumRows``
-/// rows, or when the storage gives group ids later, it knows nothing.
+/// A ``CellSink`` that hands every row to the storage and remembers the directory rows written, so
+/// that a new layout's summary is made from them (Architecture.md, "Directory summaries"); past
+/// ``DirectorySummary/maximumRows`` rows, or when the storage gives group ids later, it knows nothing.
 package final class DirectoryRecorder: CellSink {
     /// What the rows written make.
     enum Directory {

@@ -51,12 +51,9 @@ extension LayoutStore {
         } } }
     }
 
-    /// Replaces the items of `target`'s section with those `change` makes
-    /// of the stored section, and updates every stored layout of the spec,
-    /// inside the caller's write. With the first item that changed (else
-    /// items were only appended), each layout goes on from its latest stored
-    /// state at or before it. The section's body is written whole (its item
-    /// runs folded into it); no other section of the stored spec is read or written.
+    /// Replaces the items of `target`'s section with those `change` makes of the stored section, and updates every
+    /// layout inside the caller's write, each from its latest state at or before `changedFrom` (nil: items only
+    /// appended). The body is written whole, its runs folded in; no other section is read or written.
     func rewriteSection(
         _ target: SectionTarget,
         storage: RowTransaction,

@@ -23,10 +23,8 @@ extension LayoutStore {
         return BufferedComputation(crossExtent: crossExtent, rows: sink.rows, totals: totals, seconds: Clock.monotonic() - started)
     }
 
-    /// Saves a spec the store does not hold (the caller checked, in this
-    /// write), with its layouts computed before the write (at each extent of
-    /// `prepared`, in order), inside the caller's write. For a batch, which
-    /// reports counts only: the result's `layouts` are not read back.
+    /// Saves a spec the store does not hold (the caller checked, in this write) with its layouts computed before
+    /// the write, inside it. For a batch, which reports counts only: the result's `layouts` are not read back.
     package func saveNew(_ prepared: PreparedSave, computed: [BufferedComputation], storage: RowTransaction) async throws -> SaveOutcome {
         let specID = try await writeSpec(prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage)
         var report = UpdateReport()

@@ -24,11 +24,9 @@ extension LayoutStore {
         }
     }
 
-    /// Stores the layout of a spec at one extent inside the caller's write,
-    /// in place of the one stored (`replacing` false: the caller knows there
-    /// is none): computed here, its cells streamed into their rows, or
-    /// `computed` into memory before the write. A reader sees either all of
-    /// the old layout or all of the new one. Returns its id.
+    /// Stores the layout of a spec at one extent inside the caller's write, in place of the one stored
+    /// (`replacing` false: the caller knows there is none): computed here, its cells streamed into their
+    /// rows, or `computed` into memory before the write. Returns its id.
     @discardableResult
     func storeLayout(
         _ spec: Spec, name: String, specID: Int64, fingerprint: SpecFingerprint, crossExtent: Double, computed: BufferedComputation? = nil,

@@ -37,10 +37,8 @@ extension LayoutStore {
     /// How often a computation starts again when the spec changed under it.
     static let computeAttempts = 3
 
-    /// Reads the spec, computes its layout into memory (on the executor's
-    /// background threads), and stores it in one short write, unless another
-    /// writer stored it meanwhile; nil when the spec changed while it was
-    /// laid out (what was computed is of no use).
+    /// Reads the spec, computes its layout into memory on the executor's background threads, and stores
+    /// it in one short write unless another writer did meanwhile; nil when the spec changed while laid out.
     func computeDetached(name: String, crossExtent: Double, progress: (@Sendable (PrecomputeProgress) -> Void)?) async throws -> ComputedLayout? {
         enum Found: Sendable { case fresh(StoredLayout), spec(LoadedSpec, SpecFingerprint) }
         let found: Found = try await readAsync { storage in

@@ -44,11 +44,8 @@ extension LayoutStore {
         }
     }
 
-    /// Saves a spec the store does not hold inside the caller's write, its
-    /// widths laid out into memory on up to `jobs` of the executor's threads
-    /// at once while each one done is stored, in the order of `extents`.
-    /// A width that fails fails the save with the error of the first width
-    /// that fails, as when they are laid out in turn.
+    /// ``save(_:as:crossExtents:jobs:progress:)`` of a spec the store does not hold, inside the caller's write:
+    /// a width that fails fails the save with the error of the first width that fails, as when laid out in turn.
     private func saveNew(
         _ prepared: PreparedSave, extents: [Double], jobs: Int, storage: RowTransaction,
         progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag
@@ -134,10 +131,8 @@ extension LayoutStore {
         return PreparedSave(name: name, spec: stored, fingerprint: fingerprint, bodies: bodies, crossExtents: extents)
     }
 
-    /// The save, inside the caller's write. A spec stored with the same
-    /// content and section identities, whose layouts are all fresh and
-    /// include every extent asked for, is left as it is without a write
-    /// (and without parsing the stored spec).
+    /// The save, inside the caller's write. A spec ``unchangedLayouts(_:storage:)`` finds unchanged is left
+    /// as it is without a write (and without parsing the stored spec).
     package func saveInWrite(
         _ prepared: PreparedSave,
         storage: RowTransaction,
@@ -174,11 +169,9 @@ extension LayoutStore {
         return SaveOutcome(result: SaveResult(layouts: layouts, report: report, created: existing == nil), unchanged: false)
     }
 
-    /// The stored layouts when saving `prepared` would change nothing: the
-    /// stored spec has the same content hash and section identities, and
-    /// every layout of it is fresh, at every extent asked for. Two indexed
-    /// lookups by name and spec id, plus the section identities when the
-    /// hash matches; nil as soon as one differs.
+    /// The stored layouts when saving `prepared` would change nothing: same content hash and section
+    /// identities, every layout fresh, at every extent asked for. Two indexed lookups (by name, by spec
+    /// id), plus the section identities when the hash matches; nil as soon as one differs.
     package func unchangedLayouts(_ prepared: PreparedSave, storage: RowSnapshot) throws -> [StoredLayout]? {
         guard let record = try storage.spec(name: prepared.name), record.contentHash == prepared.fingerprint.specHash else { return nil }
         let layouts = try storage.layoutRecords(of: record).map(\.layout)
@@ -198,10 +191,8 @@ extension LayoutStore {
         return true
     }
 
-    /// Writes a spec's row and its sections' rows (`bodies`, their canonical
-    /// JSON): a new spec's, or in place of the stored spec `old` (its id and
-    /// its sections' identities and hashes), whose unchanged sections' rows
-    /// are kept. Returns the spec's id.
+    /// Writes a spec's row and its sections' rows (`bodies`, their canonical JSON), new or in place of
+    /// the stored spec `old`, whose unchanged sections' rows are kept. Returns the spec's id.
     func writeSpec(
         _ spec: Spec, name: String, fingerprint: SpecFingerprint, bodies: [String], storage: RowTransaction,
         replacing old: (id: Int64, sections: [SectionIdentity])? = nil

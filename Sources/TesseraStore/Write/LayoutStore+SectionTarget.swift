@@ -21,13 +21,9 @@ extension LayoutStore {
         var hashPrefix: ContentHasher?
     }
 
-    /// Reads what a change to section `section` of spec `name` starts from.
-    ///
-    /// A change to the last section of a spec whose layouts are all fresh
-    /// reads that section's identity alone when the spec has a current
-    /// ``SpecHashPrefix`` (its row verified like every other); else every
-    /// section's identity, and a change to the last section then stores the
-    /// prefix for the next (`SectionTarget.writeHashPrefix`).
+    /// Reads what a change to section `section` starts from. For the last section of a spec whose layouts are all
+    /// fresh, that section's identity alone when a current ``SpecHashPrefix`` is stored (its row verified); else
+    /// every section's, and a change to the last one then stores the prefix (`SectionTarget.writeHashPrefix`).
     func sectionTarget(name: String, section: Int, storage: RowTransaction) async throws -> SectionTarget {
         guard let record = try await storage.read({ try $0.spec(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
         let header = try storedSpec(record, bodies: nil, name: name)

@@ -101,12 +101,8 @@ extension LayoutStore {
         )
     }
 
-    /// Brings each of `layouts` (a spec's, read before this write changed
-    /// its rows) up to date with `fingerprint`, inside the caller's write:
-    /// a fresh one left as it is when `unchanged` (no writes at all), a
-    /// stale one (or every one, when `recomputeAll`) computed again in full
-    /// from `wholeSpec()`, and the others updated by a ``LayoutUpdater``,
-    /// which `configure` sets up.
+    /// Brings each of `layouts` (a spec's, read before this write changed its rows) up to date with `fingerprint`,
+    /// inside the caller's write: kept, computed again from `wholeSpec()`, or updated by a ``LayoutUpdater``.
     func updateLayouts(
         _ layouts: [LayoutRecord], name: String, specID: Int64, header: Spec, oldIdentities: [SectionIdentity], fingerprint: SpecFingerprint,
         storage: RowTransaction, progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag?,

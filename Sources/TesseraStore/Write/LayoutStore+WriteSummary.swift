@@ -3,11 +3,8 @@ import TesseraLayout
 /// Directory summaries (``DirectorySummary``), written by every writer of
 /// a layout's rows, in the transaction that writes them.
 extension LayoutStore {
-    /// Writes the summary of the rows layout `layoutID` has now, inside
-    /// the caller's write, once they are all written: a compute, an
-    /// update, an append and a resize each end with it. A layout with
-    /// more rows than a summary holds has its summary cleared (when it had
-    /// one), so that none outlives the rows it summarized.
+    /// Writes the summary of the rows layout `layoutID` has now, inside the caller's write, once they are
+    /// all written; past the rows a summary holds, it clears the one the layout had.
     static func writeDirectorySummary(layoutID: Int64, storage: RowTransaction, location: String) async throws {
         let summary = try await storage.read { snapshot -> (bytes: [UInt8]?, had: Bool)? in
             guard let record = try snapshot.layoutRecord(id: layoutID) else { return nil }
@@ -23,11 +20,8 @@ extension LayoutStore {
         try await storage.writeDirectorySummary(layoutID: layoutID, summary.bytes)
     }
 
-    /// Writes the summary of a layout row inserted in this write (revision
-    /// 0, with no summary yet) from the rows `recorded` saw written, with
-    /// no read; reads them back (``writeDirectorySummary(layoutID:storage:location:)``)
-    /// when the recorder could not tell them all (a backend that assigns
-    /// group ids later).
+    /// Writes the summary of a layout row inserted in this write (revision 0) from the rows `recorded` saw
+    /// written, else from the rows read back (``writeDirectorySummary(layoutID:storage:location:)``).
     package static func writeNewLayoutSummary(
         layoutID: Int64, sectionCount: Int, recorded: DirectoryRecorder, storage: RowTransaction, location: String
     ) async throws {

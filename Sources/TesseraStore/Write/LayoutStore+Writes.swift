@@ -1,9 +1,6 @@
 import TesseraLayout
 
-/// Invalidating, deleting, pruning and repairing. Like a save, an update,
-/// an append and a resize (each in its own file), the blocking work of each
-/// runs on the store's executor (see ``BlockingExecutor``), through the
-/// write gate, and a cancelled task's write is rolled back whole.
+/// Invalidating, deleting, pruning and repairing, each in one write through the write gate.
 extension LayoutStore {
     /// Marks layouts stale: the spec's layout at `crossExtent`, or all of its
     /// layouts. A stale layout is never served; the next query recomputes it.
@@ -47,6 +44,13 @@ extension LayoutStore {
             return try await writeAsync { _ in try await self.deleteEquivalentSpecs(name) }
         }
         return try await writeAsync { _ in try await self.write { try await self.deleteSpec(spelling: name, storage: $0) } }
+    }
+
+    /// What `prune()` removed.
+    public struct PruneReport: Sendable, Hashable {
+        public var layoutsDeleted: Int
+        public var bytesBefore: Int
+        public var bytesAfter: Int
     }
 
     /// Deletes every stale layout and gives the freed space (theirs, and that

@@ -1,12 +1,9 @@
 import TesseraLayout
 
 extension LayoutUpdater {
-    /// What an update reads of a layout's section rows when only items were
-    /// appended to one section: the rows from that section on (sections
-    /// before it neither change nor move), and what the rows before it add
-    /// to the layout's totals, from the layout's row. On a 3,000-section
-    /// feed an append to the last section reads two or three rows instead
-    /// of 3,000, each verified all the same.
+    /// What an update reads of a layout's section rows when only items were appended to one section: the
+    /// rows from it on, and what those before add to the totals, from the layout's row. On a 3,000-section
+    /// feed an append to the last section reads two or three rows instead of 3,000, each verified all the same.
     struct AppendWindow {
         /// The first section read: the one items were appended to.
         var first: Int
@@ -19,11 +16,9 @@ extension LayoutUpdater {
         var overhangBefore: Double
     }
 
-    /// The window of an append, or nil when the update must read every row:
-    /// more than one section changed, the sections are not those of the
-    /// stored layout in the same order, the section was empty, or the
-    /// largest overhang may have come from the section itself (then the
-    /// overhang of those before it is not known from the totals).
+    /// The window of an append, or nil when the update must read every row: more than one section changed,
+    /// the sections are not the stored layout's in order, the section was empty, or the largest overhang may
+    /// be its own (then that of those before it is not known from the totals).
     func appendWindow() async throws -> AppendWindow? {
         guard appended.count == 1, let (first, append) = appended.first, case let totals = record.totals, totals.sectionCount == oldIdentities.count, oldIdentities.indices.contains(first),
               fingerprint.sectionIdentities.count == oldIdentities.count

@@ -1,11 +1,9 @@
 import TesseraLayout
 import TesseraStoreFormat
 
-/// What a section resumed by an update has stored where the engine goes
-/// on: the group its first written cell falls in (whose frames the new
-/// ones replace item by item) and the reach of the group before it. Read
-/// in one statement before the engine runs, so that writing the section's
-/// cells reads nothing (see ``CellGroupWriter/resumedGroup``).
+/// What a resumed section has stored where the engine goes on: the group its first written cell
+/// falls in (the only one not written whole: new frames replace its own item by item) and the
+/// reach of the one before. Read in one statement before the engine runs: writing cells reads nothing.
 struct ResumedGroup: Sendable {
     /// The first item of the group the first written cell falls in.
     var firstItem: Int

@@ -1,12 +1,9 @@
 import TesseraLayout
 import TesseraStoreFormat
 
-/// What a spec's content hash goes on from when only its last section
-/// changes: the hasher's state after the spec's header and the hash of
-/// every section but the last (see `SpecFingerprint`), stored beside the
-/// content hash and section count it was made for. An append to the last
-/// section of a spec of many sections hashes on from it, and reads that
-/// section's row alone instead of every section's.
+/// What a spec's content hash goes on from when only its last section changes: the hasher's state after
+/// the header and every other section's hash (see `SpecFingerprint`), so that an append to the last section
+/// reads that section's row alone; stored beside the content hash and section count it was made for.
 package struct SpecHashPrefix: Sendable, Equatable {
     /// The spec's content hash it was made for: used only while the spec's
     /// row holds it (any other change to the spec leaves it behind).
@@ -23,10 +20,9 @@ package struct SpecHashPrefix: Sendable, Equatable {
 }
 
 extension LayoutStore {
-    /// Whether the stored prefix of the spec `name` (`spec` as loaded), when
-    /// it is current, is the state its sections' stored hashes make: for the
-    /// store's check, which would otherwise not see a prefix that is wrong
-    /// but matches its checksum until an append hashed on from it.
+    /// Whether the stored prefix of the spec `name` (`spec` as loaded), when current, is the state its
+    /// sections' stored hashes make: for the store's check, which would otherwise not see a prefix that is
+    /// wrong but matches its checksum until an append hashed on from it.
     static func hashPrefixHolds(name: String, spec: Spec, storage: RowSnapshot) throws -> Bool {
         guard let record = try storage.spec(name: name),
               let prefix = try storage.specHashPrefix(specID: record.id), prefix.isCurrent(for: record)
