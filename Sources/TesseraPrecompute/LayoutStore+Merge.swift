@@ -155,7 +155,7 @@ extension LayoutStore {
                 after = last.firstItem
             }
         }
-        try await Self.writeNewLayoutSummary(layoutID: id, sectionCount: row.totals.sectionCount, recorded: recorder, storage: storage, location: location)
+        try await Self.writeNewLayoutSummary(layoutID: id, sectionCount: row.totals.sectionCount, recorded: recorder, storage: storage)
         if row.status != "ready" { try await storage.markStale(layoutID: id, updatedAt: row.updatedAt) }
         report.layoutsCopied += 1
     }

@@ -163,9 +163,8 @@ extension LayoutStore {
     /// last run's value is the read's.
     package func readAsync<T: Sendable>(_ body: @escaping @Sendable (RowSnapshot) throws -> T) async throws -> T {
         let value = Locked<T?>(nil)
-        let location = location
         try await backend.read({ rows in
-            let result = try self.reportingSpecErrors(name: nil) { try body(RowSnapshot(rows, location: location)) }
+            let result = try self.reportingSpecErrors(name: nil) { try body(RowSnapshot(rows, location: self.location)) }
             value.withLock { $0 = result }
         }, on: executor)
         guard let result = value.withLock({ $0 }) else { throw StoreError(.internal, "a read that returned ran its body") }

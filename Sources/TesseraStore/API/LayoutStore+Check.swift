@@ -63,20 +63,15 @@ extension LayoutStore {
             report.problems += Self.nameProblems(overview.specs)
             for spec in overview.specs {
                 report.specsChecked += 1
-                report.problems += try await readAsync { storage in
-                    var problems: [CheckReport.Problem] = []
-                    try self.checkSpec(spec, storage: storage) { problems.append($0) }
-                    return problems
-                }
+                report.problems += try await readAsync { storage in try self.checkSpec(spec, storage: storage) }
             }
             for listed in overview.layouts {
-                let location = location
                 let checked = try await readAsync { storage -> (layout: StoredLayout, groups: Int, problems: [String])? in
                     var problems: [String] = []
                     do {
                         guard let record = try storage.layoutRecord(id: listed.id) else { return nil }
                         let groups = try Self.checkLayout(record.layout, storage: storage) { problems.append($0) }
-                        if let summary = Self.summaryProblem(of: record, storage: storage, location: location) { problems.append(summary) }
+                        if let summary = Self.summaryProblem(of: record, storage: storage, location: self.location) { problems.append(summary) }
                         return (record.layout, groups, problems)
                     } catch let error as StoreError where error.code == .damaged {
                         return (listed, 0, problems + [error.message])
@@ -99,19 +94,21 @@ extension LayoutStore {
         }
     }
 
-    /// Checks that a stored spec reads back whole.
-    private func checkSpec(_ spec: StoredSpec, storage: RowSnapshot, problem: (CheckReport.Problem) -> Void) throws {
+    /// Checks that a stored spec reads back whole: what is wrong with it.
+    private func checkSpec(_ spec: StoredSpec, storage: RowSnapshot) throws -> [CheckReport.Problem] {
+        var problems: [CheckReport.Problem] = []
         do {
-            guard let loaded = try loadSpec(name: spec.name, storage: storage) else { return }
+            guard let loaded = try loadSpec(name: spec.name, storage: storage) else { return [] }
             if loaded.spec.sections.count != spec.sectionCount {
-                problem(.init(spec: spec.name, message: "has \(loaded.spec.sections.count) sections stored, its row says \(spec.sectionCount)"))
+                problems.append(.init(spec: spec.name, message: "has \(loaded.spec.sections.count) sections stored, its row says \(spec.sectionCount)"))
             }
             if try !Self.hashPrefixHolds(name: spec.name, spec: loaded.spec, storage: storage) {
-                problem(.init(spec: spec.name, message: "what its content hash goes on from is not made of its sections' hashes"))
+                problems.append(.init(spec: spec.name, message: "what its content hash goes on from is not made of its sections' hashes"))
             }
         } catch let error as StoreError {
-            problem(.init(spec: spec.name, message: error.message))
+            problems.append(.init(spec: spec.name, message: error.message))
         }
+        return problems
     }
 
     /// What the stored frames of `groups` hold, by group id: nil for bytes

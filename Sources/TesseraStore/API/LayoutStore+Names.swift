@@ -52,19 +52,16 @@ extension LayoutStore {
     /// Problems with the names of `specs`: specs filed under equivalent
     /// names, and names not in Normalization Form C.
     static func nameProblems(_ specs: [StoredSpec]) -> [CheckReport.Problem] {
-        var classes: [String: [String]] = [:]
-        for spec in specs { classes[spec.name, default: []].append(spec.name) }
-        var problems: [CheckReport.Problem] = []
-        for (name, spellings) in classes.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
+        let classes = Dictionary(grouping: specs.map(\.name)) { $0 }
+        return classes.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }).compactMap { name, spellings in
             let normal = Spec.normalizedName(name)
             if spellings.count > 1 {
                 let written = spellings.map { "U+" + $0.unicodeScalars.map(\.hexDigits).joined(separator: " ") }.joined(separator: ", ")
-                problems.append(.init(spec: normal, message: "\(spellings.count) specs are filed under equivalent names (\(written)), which "
-                    + "the store cannot tell apart: every use of the name is refused until it is deleted"))
-            } else if Array(name.utf8) != Array(normal.utf8) {
-                problems.append(.init(spec: name, message: "its name is not in Normalization Form C, so no request finds it"))
+                return CheckReport.Problem(spec: normal, message: "\(spellings.count) specs are filed under equivalent names (\(written)), which "
+                    + "the store cannot tell apart: every use of the name is refused until it is deleted")
             }
+            guard Array(name.utf8) != Array(normal.utf8) else { return nil }
+            return CheckReport.Problem(spec: name, message: "its name is not in Normalization Form C, so no request finds it")
         }
-        return problems
     }
 }

@@ -73,16 +73,15 @@ extension LayoutStore {
 
     func loadSpec(name: String, storage: RowSnapshot) throws -> LoadedSpec? {
         guard let record = try storage.spec(name: name) else { return nil }
-        let spec = try storedSpec(record, bodies: try storage.sections(specID: record.id).map(\.body), name: name)
-        var loaded = LoadedSpec(id: record.id, spec: spec, contentHash: record.contentHash)
+        var spec = try storedSpec(record, bodies: try storage.sections(specID: record.id).map(\.body), name: name)
         let runs = Dictionary(grouping: try storage.itemRuns(specID: record.id, section: nil), by: \.section)
         for (index, sectionRuns) in runs {
-            guard loaded.spec.sections.indices.contains(index) else {
+            guard spec.sections.indices.contains(index) else {
                 throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has items appended to a section \(index) it does not have")
             }
-            loaded.spec.sections[index] = try appending(sectionRuns, to: loaded.spec.sections[index], name: name)
+            spec.sections[index] = try appending(sectionRuns, to: spec.sections[index], name: name)
         }
-        return loaded
+        return LoadedSpec(id: record.id, spec: spec, contentHash: record.contentHash)
     }
 
     /// Section `index` of a stored spec, read on its own: its body and the

@@ -133,9 +133,9 @@ public final class LayoutStore: Sendable {
 
     /// Runs a write, turning the engine's spec errors into store errors.
     /// The caller runs it with ``executor`` as its task executor (see `onExecutor`).
-    package func write<T>(_ body: (RowTransaction) async throws -> T) async throws -> T {
+    package func write<T>(naming name: String? = nil, _ body: (RowTransaction) async throws -> T) async throws -> T {
         var result: T?
-        try await reportingSpecErrors(name: nil) {
+        try await reportingSpecErrors(name: name) {
             try await backend.write { rows in result = try await body(RowTransaction(rows, location: location)) }
         }
         guard let result else { preconditionFailure("a write that returned ran its body") }

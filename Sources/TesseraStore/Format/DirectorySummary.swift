@@ -32,7 +32,7 @@ package enum DirectorySummary {
             let geometry = section.geometry
             put(geometry.index)
             put(geometry.start)
-            words.append(Flags(geometry).rawValue)
+            words.append(Flags.of(geometry).rawValue)
             put(geometry.header?.size ?? 0)
             put(geometry.footer?.size ?? 0)
             put(geometry.scrollStartInset)
@@ -143,16 +143,14 @@ package enum DirectorySummary {
         static let cellSpan = Flags(rawValue: 32)
         static let orthogonal = Flags(rawValue: 64)
 
-        init(rawValue: UInt64) { self.rawValue = rawValue }
-
-        init(_ geometry: SectionGeometry) {
+        static func of(_ geometry: SectionGeometry) -> Flags {
             var flags: Flags = []
             if let header = geometry.header { flags.insert(header.pinned ? [.header, .headerPinned] : .header) }
             if let footer = geometry.footer { flags.insert(footer.pinned ? [.footer, .footerPinned] : .footer) }
             if geometry.background { flags.insert(.background) }
             if geometry.cellSpan != nil { flags.insert(.cellSpan) }
             if geometry.orthogonalContentLength != nil { flags.insert(.orthogonal) }
-            self = flags
+            return flags
         }
     }
 }

@@ -80,13 +80,11 @@ extension RowSnapshot {
         // Every layout of these specs in one scan: a statement per spec would
         // pass a backend's bound on a read's statements with many specs.
         let layouts = Dictionary(grouping: try all(LayoutRow.self, RowRange(index: 1, among: specs.map { .integer($0.id) })), by: \.specID)
-        var found: [LayoutRecord] = []
-        for spec in specs {
-            guard let rows = layouts[spec.id] else { continue }
+        return try specs.flatMap { spec -> [LayoutRecord] in
+            guard let rows = layouts[spec.id] else { return [] }
             _ = try verified(spec)
-            found += try rows.map { try record(of: $0, spec: (spec.name, spec.axis, spec.contentHash)) }
+            return try rows.map { try record(of: $0, spec: (spec.name, spec.axis, spec.contentHash)) }
         }
-        return found
     }
 
     package func layoutID(specID: Int64, crossExtent: Double) throws -> Int64? {
@@ -105,14 +103,9 @@ extension RowSnapshot {
     }
 
     package func forEachSection(layoutID: Int64, fromTheOneBeforeEndingAtOrAfter low: Double, _ body: (SectionRecord) throws -> Bool) throws {
-        let from: Int
-        if let first = try first(SectionRow.self, RowRange(index: 1, [.integer(layoutID)], lower: .init(.real(low), inclusive: true))) {
-            from = first.key - 1
-        } else if let last = try first(SectionRow.self, RowRange([.integer(layoutID)], descending: true)) {
-            from = last.key
-        } else {
-            return
-        }
+        let ending = try first(SectionRow.self, RowRange(index: 1, [.integer(layoutID)], lower: .init(.real(low), inclusive: true)))
+        guard let from = try ending.map({ $0.key - 1 })
+                ?? first(SectionRow.self, RowRange([.integer(layoutID)], descending: true))?.key else { return }
         try each(SectionRow.self, RowRange([.integer(layoutID)], lower: .init(.init(from), inclusive: true))) { row in
             try body(verified(row))
         }

@@ -65,19 +65,17 @@ package final class RowTransaction: RowSnapshot, CellSink {
 
     /// Inserts `spec` under a new id (its own is ignored), and returns the id.
     package func insertSpec(_ spec: SpecRow) async throws -> Int64 {
-        try await writer.answering {
-            var row = spec
-            row.id = try number(.specs)
-            try put(row, replacing: false)
-            return row.id
-        }
+        try await writer.answering { try insertNumbered(spec, id: \.id) }
     }
 
-    /// A new number of a spec or layout: numbered here, before its row is inserted.
-    private func number(_ table: RowTable) throws -> Int64 {
-        guard let number = try writer.nextNumber(table, for: []) else {
-            throw StoreError(.internal, "the backend left a new row of \(table.name) unnumbered", store: location)
+    /// Inserts `row` under a new number in `id` (a spec's or layout's, numbered here), and returns the number.
+    private func insertNumbered<T: TableRow>(_ row: T, id: WritableKeyPath<T, Int64>) throws -> Int64 {
+        guard let number = try writer.nextNumber(T.table, for: []) else {
+            throw StoreError(.internal, "the backend left a new row of \(T.table.name) unnumbered", store: location)
         }
+        var row = row
+        row[keyPath: id] = number
+        try put(row, replacing: false)
         return number
     }
 
@@ -150,11 +148,9 @@ package final class RowTransaction: RowSnapshot, CellSink {
     /// Inserts `layout` under a new id (its own is ignored), and returns the id.
     package func insertLayout(_ layout: LayoutRow) async throws -> Int64 {
         try await writer.answering {
-            var row = layout
-            row.id = try number(.layouts)
-            try put(row, replacing: false)
-            groupless[row.id] = []
-            return row.id
+            let id = try insertNumbered(layout, id: \.id)
+            groupless[id] = []
+            return id
         }
     }
 
@@ -278,10 +274,6 @@ package final class RowTransaction: RowSnapshot, CellSink {
 
     private func deleteGroupRows(layoutID: Int64, slot: Int?) throws {
         try writer.delete(.cellGroups, slot.map { .key(.integer(layoutID), .init($0)) } ?? .key(.integer(layoutID)))
-        if let slot {
-            groupless[layoutID] = groupless[layoutID].map { $0.filter { $0.slot != slot } }
-        } else {
-            groupless[layoutID] = []
-        }
+        groupless[layoutID] = if let slot { groupless[layoutID]?.filter { $0.slot != slot } } else { [] }
     }
 }

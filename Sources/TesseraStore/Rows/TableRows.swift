@@ -5,10 +5,10 @@ import TesseraStoreFormat
 /// checksums kept as stored, so a reader can verify them) and encoded back.
 package protocol TableRow: Sendable {
     static var table: RowTable { get }
-    init(_ row: any ScannedRow) throws(RowDecodingError)
+    init(_ decoder: inout RowDecoder) throws(RowDecodingError)
     var row: Row { get }
     /// Which checksums held in the stored row it was decoded from.
-    var held: HeldChecksums { get }
+    var held: HeldChecksums { get set }
 }
 
 /// The checksums of a table that held in a row as stored, checked in place
@@ -33,6 +33,13 @@ package struct RowDecodingError: Error {
 }
 
 extension TableRow {
+    /// The row `row` holds, with the checksums that held in it.
+    package init(_ row: any ScannedRow) throws(RowDecodingError) {
+        var decoder = RowDecoder(row, Self.table)
+        try self.init(&decoder)
+        held = decoder.held
+    }
+
     /// Whether checksum `index` of the table held in the row as read.
     package func holds(_ index: Int) -> Bool {
         let checksum = Self.table.checksums[index]
@@ -59,7 +66,7 @@ extension TableRow {
 }
 
 /// Reads a row's columns in order, by type.
-struct RowDecoder {
+package struct RowDecoder {
     let row: any ScannedRow
     let table: RowTable
     let held: HeldChecksums
@@ -124,9 +131,7 @@ package struct SpecRow: TableRow {
 }
 
 extension SpecRow {
-    package init(_ row: any ScannedRow) throws(RowDecodingError) {
-        var decoder = RowDecoder(row, Self.table)
-        held = decoder.held
+    package init(_ decoder: inout RowDecoder) throws(RowDecodingError) {
         id = try decoder.int64()
         name = try decoder.text()
         body = try decoder.text()
@@ -157,9 +162,7 @@ package struct SpecSectionRow: TableRow {
 }
 
 extension SpecSectionRow {
-    package init(_ row: any ScannedRow) throws(RowDecodingError) {
-        var decoder = RowDecoder(row, Self.table)
-        held = decoder.held
+    package init(_ decoder: inout RowDecoder) throws(RowDecodingError) {
         specID = try decoder.int64()
         section = try decoder.int()
         identity = try decoder.text()
@@ -183,9 +186,7 @@ package struct ItemRunRow: TableRow {
 }
 
 extension ItemRunRow {
-    package init(_ row: any ScannedRow) throws(RowDecodingError) {
-        var decoder = RowDecoder(row, Self.table)
-        held = decoder.held
+    package init(_ decoder: inout RowDecoder) throws(RowDecodingError) {
         specID = try decoder.int64()
         run = try ItemRun(
             section: decoder.int(), firstItem: decoder.int(), itemCount: decoder.int(), items: decoder.text(), hashState: decoder.blob()
@@ -209,9 +210,7 @@ package struct SpecHashPrefixRow: TableRow {
 }
 
 extension SpecHashPrefixRow {
-    package init(_ row: any ScannedRow) throws(RowDecodingError) {
-        var decoder = RowDecoder(row, Self.table)
-        held = decoder.held
+    package init(_ decoder: inout RowDecoder) throws(RowDecodingError) {
         specID = try decoder.int64()
         prefix = try SpecHashPrefix(specHash: decoder.text(), sectionCount: decoder.int(), state: decoder.blob())
         checksum = try decoder.int64()
@@ -255,9 +254,7 @@ package struct LayoutRow: TableRow {
 }
 
 extension LayoutRow {
-    package init(_ row: any ScannedRow) throws(RowDecodingError) {
-        var decoder = RowDecoder(row, Self.table)
-        held = decoder.held
+    package init(_ decoder: inout RowDecoder) throws(RowDecodingError) {
         id = try decoder.int64()
         specID = try decoder.int64()
         crossExtent = try decoder.double()
@@ -300,9 +297,7 @@ package struct SectionRow: TableRow {
 }
 
 extension SectionRow {
-    package init(_ row: any ScannedRow) throws(RowDecodingError) {
-        var decoder = RowDecoder(row, Self.table)
-        held = decoder.held
+    package init(_ decoder: inout RowDecoder) throws(RowDecodingError) {
         layoutID = try decoder.int64()
         let index = try decoder.int()
         let slot = try decoder.int()
@@ -316,7 +311,7 @@ extension SectionRow {
         let headerPinned = try decoder.bool()
         let footerSize = try decoder.optionalDouble()
         let footerPinned = try decoder.bool()
-        let geometry = try SectionGeometry(
+        var geometry = try SectionGeometry(
             index: index, start: start,
             header: headerSize.map { Supplementary(size: $0, pinned: headerPinned) },
             footer: footerSize.map { Supplementary(size: $0, pinned: footerPinned) },
@@ -325,9 +320,8 @@ extension SectionRow {
             cellSpan: spanLow.flatMap { low in spanHigh.flatMap { low <= $0 ? low...$0 : nil } }
         )
         placerState = try decoder.optionalBlob()
-        var withOrthogonal = geometry
-        withOrthogonal.orthogonalContentLength = try decoder.optionalDouble()
-        record = SectionRecord(geometry: withOrthogonal, slot: slot)
+        geometry.orthogonalContentLength = try decoder.optionalDouble()
+        record = SectionRecord(geometry: geometry, slot: slot)
         checksum = try decoder.int64()
     }
 
@@ -364,9 +358,7 @@ package struct GroupRow: TableRow {
 }
 
 extension GroupRow {
-    package init(_ row: any ScannedRow) throws(RowDecodingError) {
-        var decoder = RowDecoder(row, Self.table)
-        held = decoder.held
+    package init(_ decoder: inout RowDecoder) throws(RowDecodingError) {
         layoutID = try decoder.int64()
         slot = try decoder.int()
         firstItem = try decoder.int()

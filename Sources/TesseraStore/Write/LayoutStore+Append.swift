@@ -15,7 +15,7 @@ extension LayoutStore {
     @discardableResult
     public func append(name: String, section: Int, items: [Item]) async throws -> UpdateReport {
         let name = try specName(name)
-        return try await writeAsync { cancellation in try await reportingSpecErrors(name: name) { try await write { storage in
+        return try await writeAsync { cancellation in try await write(naming: name) { storage in
             let target = try await sectionTarget(name: name, section: section, storage: storage)
             let specID = target.record.id
             let base = try await storedBody(specID: specID, index: section, name: name, storage: storage)
@@ -48,7 +48,7 @@ extension LayoutStore {
                 newSection: { try await self.storedSection(specID: specID, index: section, name: name, storage: storage) },
                 configure: { $0.appended = [section: .init(before: before, base: base, items: appended)] }
             )
-        } } }
+        } }
     }
 
     /// Replaces the items of `target`'s section with those `change` makes of the stored section, and updates every
@@ -60,7 +60,7 @@ extension LayoutStore {
         cancellation: CancellationFlag?,
         _ change: (Section) throws -> (items: ItemSource, changedFrom: Int?)
     ) async throws -> UpdateReport {
-        let (name, index, specID) = (target.name, target.section, target.record.id)
+        let (name, index, specID) = (target.record.name, target.section, target.record.id)
         let old = try await storedSection(specID: specID, index: index, name: name, storage: storage)
         let (newItems, changedFrom) = try change(old)
         var changed = old
@@ -89,7 +89,7 @@ extension LayoutStore {
         newSection: @escaping () async throws -> Section,
         configure: (inout LayoutUpdater) -> Void
     ) async throws -> UpdateReport {
-        let (name, section, specID) = (target.name, target.section, target.record.id)
+        let (name, section, specID) = (target.record.name, target.section, target.record.id)
         try await storage.touchSpec(id: specID, contentHash: fingerprint.specHash, updatedAt: Clock.wall())
         try await target.writeHashPrefix(fingerprint, storage: storage)
         let stored = { (index: Int) in try await self.storedSection(specID: specID, index: index, name: name, storage: storage) }
@@ -109,13 +109,12 @@ extension LayoutStore {
     /// A stored section with its item runs appended, in order.
     func appending(_ runs: [ItemRun], to section: Section, name: String) throws -> Section {
         guard !runs.isEmpty else { return section }
-        var items: [Item] = []
-        for run in runs {
+        let items = try runs.flatMap { run -> [Item] in
             guard case .array(let values) = try parseStored(run.items, name: name), values.count == run.itemCount else {
                 throw StoreError.damaged(store: location, spec: name, "the stored spec \(name.quotedForMessage) has items appended to section \(run.section) that are not \(run.itemCount) items")
             }
             let path = JSONPath.root.appending("sections").appending(run.section).appending("items")
-            items += try readingStored(name) {
+            return try readingStored(name) {
                 try values.enumerated().map { offset, value in try Item(json: value, path: path.appending(run.firstItem + offset)) }
             }
         }

@@ -49,7 +49,7 @@ extension LayoutStore {
             totals = try run(spec, name: name, crossExtent: crossExtent, into: recorder, layoutID: id, progress: progress, cancellation: cancellation)
             try await storage.finishLayout(id: id, totals, computeSeconds: Clock.monotonic() - started)
         }
-        try await Self.writeNewLayoutSummary(layoutID: id, sectionCount: totals.sectionCount, recorded: recorder, storage: storage, location: location)
+        try await Self.writeNewLayoutSummary(layoutID: id, sectionCount: totals.sectionCount, recorded: recorder, storage: storage)
         progress?(PrecomputeProgress(specName: name, crossExtent: crossExtent, cellsWritten: totals.cellCount, cellsExpected: totals.cellCount))
         return id
     }

@@ -37,7 +37,7 @@ extension LayoutStore {
             }
         }
         do {
-            return try await writeAsync { cancellation in try await reportingSpecErrors(name: name) { try await write { storage in
+            return try await writeAsync { cancellation in try await write(naming: name) { storage in
                 let target = try await sectionTarget(name: name, section: section, storage: storage)
                 return try await rewriteSection(target, storage: storage, cancellation: cancellation) { old in
                     var items = try old.items.items(at: Set(changes.map(\.item)), section: section)
@@ -52,7 +52,7 @@ extension LayoutStore {
                     }
                     return (old.items.replacing(items), first)
                 }
-            } } }
+            } }
         } catch var error as StoreError where error.code == .invalidSpec {
             // A changed item's field (`sections[s].items[i]…`): name its input line.
             let start = "sections[\(section)].items["

@@ -35,12 +35,12 @@ extension LayoutStore {
             let extents = prepared.crossExtents
             let onWorkers = jobs > 1 && extents.count > 1
                 && prepared.spec.knownItemCount.map { $0 * extents.count <= Self.parallelSaveBytes / Self.bufferedBytesPerCell } == true
-            return try await reportingSpecErrors(name: prepared.name) { try await write { storage in
+            return try await write(naming: prepared.name) { storage in
                 if onWorkers, try await storage.read({ try $0.spec(name: prepared.name)?.id }) == nil {
                     return try await saveNew(prepared, extents: extents, jobs: jobs, storage: storage, progress: progress, cancellation: cancellation)
                 }
                 return try await saveInWrite(prepared, storage: storage, progress: progress, cancellation: cancellation).result
-            } }
+            }
         }
     }
 
@@ -144,17 +144,15 @@ extension LayoutStore {
             let report = UpdateReport(layouts: kept.map { .kept(crossExtent: $0.crossExtent, sections: stored.sections.count) })
             return SaveOutcome(result: SaveResult(layouts: kept, report: report), unchanged: true)
         }
-        var report = UpdateReport()
-        let specID: Int64
         let existing = try await storage.read({ try $0.spec(name: name)?.id })
-        if let existing {
-            report = try await applyUpdate(
+        var report = if existing == nil { UpdateReport() } else {
+            try await applyUpdate(
                 name: name, spec: stored, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage,
                 progress: progress, cancellation: cancellation
             )
-            specID = existing
-        } else {
-            specID = try await writeSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
+        }
+        let specID = if let existing { existing } else {
+            try await writeSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
         }
         // The update reported every layout stored before; a new spec has none.
         for extent in prepared.crossExtents where !report.layouts.contains(where: { $0.crossExtent == extent }) {

@@ -6,7 +6,6 @@ import TesseraStoreFormat
 /// sections' identities and hashes, each row verified.
 extension LayoutStore {
     struct SectionTarget {
-        var name: String
         var section: Int
         var record: SpecRow
         var header: Spec
@@ -28,7 +27,7 @@ extension LayoutStore {
         guard let record = try await storage.read({ try $0.spec(name: name) }) else { throw StoreError.noSuchSpec(name: name) }
         let header = try storedSpec(record, bodies: nil, name: name)
         let layouts = try await storage.read { try $0.layoutRecords(of: record) }
-        var target = SectionTarget(name: name, section: section, record: record, header: header, previous: [], layouts: layouts)
+        var target = SectionTarget(section: section, record: record, header: header, previous: [], layouts: layouts)
         // A layout that is not fresh is computed from the whole spec, whose fingerprint is read whole.
         if section >= 0, section == record.sectionCount - 1, layouts.allSatisfy({ $0.layout.state == .fresh }),
            let (prefix, last) = try await storage.read({ snapshot -> (ContentHasher, SectionIdentity)? in

@@ -68,13 +68,11 @@ extension LayoutStore {
         return try await writeAsync { cancellation in
             let stored = spec.resolvingItemFiles()
             let (fingerprint, bodies) = try reportingSpecErrors(name: name) { try SpecFingerprint.withBodies(spec: stored) }
-            return try await reportingSpecErrors(name: name) {
-                try await write { storage in
-                    try await applyUpdate(
-                        name: name, spec: stored, fingerprint: fingerprint, bodies: bodies, storage: storage,
-                        progress: progress, cancellation: cancellation
-                    )
-                }
+            return try await write(naming: name) { storage in
+                try await applyUpdate(
+                    name: name, spec: stored, fingerprint: fingerprint, bodies: bodies, storage: storage,
+                    progress: progress, cancellation: cancellation
+                )
             }
         }
     }

@@ -60,13 +60,9 @@ extension LayoutStore {
         try await writeAsync { _ in
             let before = await self.fileBytes
             let deleted = try await self.write { storage in
-                var count = 0
-                for record in try await storage.read({ try $0.layoutRecords() })
-                where record.layout.state == .stale {
-                    try await storage.deleteLayout(id: record.layout.id)
-                    count += 1
-                }
-                return count
+                let stale = try await storage.read({ try $0.layoutRecords() }).filter { $0.layout.state == .stale }
+                for record in stale { try await storage.deleteLayout(id: record.layout.id) }
+                return stale.count
             }
             try await self.backend.settle(compacting: true)
             return PruneReport(layoutsDeleted: deleted, bytesBefore: before, bytesAfter: await self.fileBytes)

@@ -190,7 +190,7 @@ struct LayoutUpdater {
             specHash: fingerprint.specHash,
             updatedAt: Clock.wall()
         )
-        try await LayoutStore.writeDirectorySummary(layoutID: layout.id, storage: storage, location: location)
+        try await LayoutStore.writeDirectorySummary(layoutID: layout.id, storage: storage)
         return entry
     }
 
