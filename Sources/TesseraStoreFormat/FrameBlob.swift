@@ -48,7 +48,6 @@ public enum FrameBlob {
     /// meet `bounds` (closed intervals: the exact test happens later).
     /// Returns false, visiting nothing, when the blob cannot be read.
     @inlinable
-    @usableFromInline
     package static func visit(_ raw: UnsafeRawBufferPointer, firstItem: Int, bounds: QueryBounds, _ visit: (Int, LocalFrame) -> Void) -> Bool {
         guard let view = View(raw) else { return false }
         for offset in 0..<view.count {
@@ -110,7 +109,7 @@ public enum FrameBlob {
 
         /// The column of `count` values at `offset` of a compact blob, and
         /// `offset` moved past it; nil when the bytes cannot hold it.
-        @inlinable @usableFromInline
+        @inlinable
         static func column(_ raw: UnsafeRawBufferPointer, count: Int, at offset: inout Int) -> Column? {
             guard offset < raw.count else { return nil }
             let paletteSize = Int(raw[offset])
@@ -131,7 +130,7 @@ public enum FrameBlob {
             return Column(values: values, stride: 0, indexes: offset)
         }
 
-        @inlinable @usableFromInline @inline(__always)
+        @inlinable @inline(__always)
         func value(_ column: Column, _ index: Int) -> Double {
             let slot = column.indexes >= 0 ? Int(raw[column.indexes &+ index]) : index &* column.stride
             return Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: column.values &+ 8 &* slot, as: UInt64.self)))
@@ -148,7 +147,7 @@ public enum FrameBlob {
             Self.prefetch(columns.3, range, base)
         }
 
-        @inlinable @usableFromInline @inline(__always)
+        @inlinable @inline(__always)
         static func prefetch(_ column: Column, _ range: Range<Int>, _ base: UnsafeRawPointer) {
             var first = column.values &+ 8 &* column.stride &* range.lowerBound
             var last = column.values &+ 8 &* column.stride &* (range.upperBound &- 1)
@@ -171,7 +170,6 @@ public enum FrameBlob {
         /// columns decoded whole (frames are finite, so `<` picks as `min`
         /// and `max` do).
         @inlinable
-        @usableFromInline
         package func leafBounds(_ leafSize: Int, into leaves: UnsafeMutablePointer<QueryBounds>) {
             withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 &* Swift.max(count, 1)) { values in
                 guard let base = values.baseAddress else { return }
@@ -201,7 +199,7 @@ public enum FrameBlob {
         }
 
         /// Every value of `column`, in frame order, into `values` (room for `count`).
-        @inlinable @usableFromInline
+        @inlinable
         func decode(_ column: Column, into values: UnsafeMutablePointer<Double>) {
             guard let base = raw.baseAddress else { return }
             if column.indexes >= 0 {
@@ -238,7 +236,6 @@ public enum FrameBlob {
         /// mostly span the width, and most of those a query reads lie above
         /// or below it).
         @inlinable @inline(__always)
-        @usableFromInline
         package func frame(at index: Int, meeting bounds: QueryBounds) -> LocalFrame? {
             let scroll = value(columns.1, index)
             guard scroll <= bounds.maxScroll else { return nil }

@@ -214,4 +214,66 @@ struct MemoryAnswerTests {
         release.signal()
         #expect(seconds < 4, "the warm queries waited for the held connection (\(seconds) s)")
     }
+
+    /// A warm query answered from memory runs on its caller's executor: an
+    /// actor on an executor that counts what is enqueued on it sees nothing
+    /// enqueued by such queries, and a job at least for each query that reads.
+    @Test("an answer from memory stays on the caller's executor; a read hops back to it", arguments: TestBackend.all)
+    func answerStaysOnCallersExecutor(backend: TestBackend) async throws {
+        let temporary = try await TemporaryStore(backend)
+        let store = temporary.store
+        let spec = try Spec(jsonText: #"{"format": 1, "sections": [{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 300, "cycle": [{}, {"aspectRatio": 1.5}]}}]}"#)
+        try await store.save(spec, as: "grid", crossExtents: [390])
+        let viewport = Rect(x: 0, y: 200, width: 390, height: 844)
+        let expected = try LayoutEngine().layout(spec, crossExtent: 390).visibleElements(viewport: viewport)
+        // The first query reads and fills the caches; the second answers from them.
+        for _ in 0..<2 { _ = try await store.visibleElements(name: "grid", crossExtent: 390, viewport: viewport) }
+        let client = CountedClient()
+        let warm = try await client.visibleElements(store, name: "grid", viewport: viewport)
+        #expect(warm.value == expected)
+        // PostgreSQL names no committed state unless it listens for commits: its warm query is one statement, awaited.
+        if store.backend.committedState != nil {
+            #expect(warm.enqueued == 0, "a warm query left the caller's executor and came back \(warm.enqueued) times")
+        } else {
+            #expect(backend == .postgres && warm.enqueued >= 50, "\(backend): \(warm.enqueued) jobs for 50 queries that read")
+        }
+        let read = try await client.layoutCount(store, name: "grid")
+        #expect(read.value == 1)
+        #expect(read.enqueued >= 1, "a read that hops off came back without a job on the caller's executor")
+    }
+}
+
+/// A serial executor that counts the jobs enqueued on it.
+private final class CountingExecutor: SerialExecutor {
+    let enqueued = Locked(0)
+    private let queue = DispatchQueue(label: "counting executor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        enqueued.withLock { $0 += 1 }
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+}
+
+/// An actor on a ``CountingExecutor``: what it asks the store 50 times, in
+/// its own code, and the jobs enqueued on its executor meanwhile.
+private actor CountedClient {
+    private let executor = CountingExecutor()
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    func visibleElements(_ store: LayoutStore, name: String, viewport: Rect) async throws -> (value: [LayoutElement], enqueued: Int) {
+        let before = executor.enqueued.withLock { $0 }
+        var value: [LayoutElement] = []
+        for _ in 0..<50 { value = try await store.visibleElements(name: name, crossExtent: 390, viewport: viewport) }
+        return (value, executor.enqueued.withLock { $0 } - before)
+    }
+
+    func layoutCount(_ store: LayoutStore, name: String) async throws -> (value: Int, enqueued: Int) {
+        let before = executor.enqueued.withLock { $0 }
+        var value = 0
+        for _ in 0..<50 { value = try await store.layouts(name: name).count }
+        return (value, executor.enqueued.withLock { $0 } - before)
+    }
 }

@@ -49,7 +49,7 @@ extension LayoutStore {
     /// ``LayoutAnswer/revisionTag``, are those of the left-to-right answer.
     /// `offsets` scroll orthogonal sections (carousels) across the feed,
     /// before mirroring (the contract's "Orthogonal sections").
-    public func answer(
+    nonisolated(nonsending) public func answer(
         _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight,
         offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true
     ) async throws -> LayoutAnswer {

@@ -11,17 +11,17 @@ extension LayoutStore {
     ///
     /// With `computeIfMissing` false, a layout that is missing or stale is
     /// `notFound` instead of being computed first.
-    public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
+    nonisolated(nonsending) public func elements(name: String, crossExtent: Double, in rect: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
         try await hotRead(.rect(rect), name: name, crossExtent: crossExtent, direction: direction, offsets: offsets, computeIfMissing: computeIfMissing)
     }
 
     /// The elements visible in `viewport`, pinned headers and footers moved.
-    public func visibleElements(name: String, crossExtent: Double, viewport: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
+    nonisolated(nonsending) public func visibleElements(name: String, crossExtent: Double, viewport: Rect, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> [LayoutElement] {
         try await hotRead(.viewport(viewport), name: name, crossExtent: crossExtent, direction: direction, offsets: offsets, computeIfMissing: computeIfMissing)
     }
 
     /// The cell of one item, or nil when there is no such item.
-    public func element(name: String, crossExtent: Double, section: Int, item: Int, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> LayoutElement? {
+    nonisolated(nonsending) public func element(name: String, crossExtent: Double, section: Int, item: Int, direction: LayoutDirection = .leftToRight, offsets: OrthogonalOffsets = .none, computeIfMissing: Bool = true) async throws -> LayoutElement? {
         try await hotRead(
             .item(section: section, item: item), name: name, crossExtent: crossExtent, direction: direction, offsets: offsets,
             computeIfMissing: computeIfMissing
@@ -108,7 +108,7 @@ extension LayoutStore {
     /// `query`'s elements on the fresh layout of `name` (not normalized yet) at
     /// `crossExtent`, computed first when it is missing or stale (once for
     /// every task asking) unless `computeIfMissing` is false.
-    func hotRead(
+    nonisolated(nonsending) func hotRead(
         _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection, offsets: OrthogonalOffsets, computeIfMissing: Bool
     ) async throws -> [LayoutElement] {
         let name = try specName(name)
@@ -125,7 +125,7 @@ extension LayoutStore {
 
     /// `body` on the fresh layout, all of it read from one snapshot, through the one retry loop
     /// (Architecture.md, "Concurrency"); `.missing` carries the spec's layouts from the read that found it so.
-    func freshLayout<T: Sendable>(
+    nonisolated(nonsending) func freshLayout<T: Sendable>(
         name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (LayoutReader) throws -> T
     ) async throws -> LayoutRead<T> {
         // From memory when it can be: no thread waits, nothing is fetched.

@@ -62,7 +62,7 @@ extension LayoutStore {
     ///   elements, found out band by band along the scroll axis for a long
     ///   rect (never all of its elements read at once), with an
     ///   ``AnswerTooLarge`` cause that says how to split it.
-    public func query(
+    nonisolated(nonsending) public func query(
         _ query: LayoutQuery, name: String, crossExtent: Double, direction: LayoutDirection = .leftToRight,
         offsets: OrthogonalOffsets = .none, maximumElements: Int? = nil, compute policy: ComputePolicy = .always
     ) async throws -> QueryResult {
