@@ -16,7 +16,7 @@ struct DirectoryRecorderTests {
     static func summaries(_ store: LayoutStore, name: String, crossExtent: Double) async throws -> (stored: [UInt8]?, ofRows: [UInt8]?) {
         try await store.readAsync { storage in
             let record = try #require(try storage.layoutRecord(name: name, crossExtent: crossExtent))
-            let rows = try LayoutStore.directoryRows(of: record, storage: storage, location: "test")
+            let rows = try LayoutStore.directoryRows(of: record, storage: storage)
             let ofRows = DirectorySummary.encode(sections: rows.sections, groups: rows.groups, layoutID: record.layout.id, revision: record.revision)
             return (record.directorySummary, ofRows)
         }

@@ -47,7 +47,7 @@ struct DirectorySummaryTests {
         let record = try #require(try await temporary.store.readAsync {
             try $0.layoutRecord(name: "feed", crossExtent: 300)
         })
-        return (temporary, record, try await temporary.store.readAsync { try LayoutStore.directoryRows(of: record, storage: $0, location: "test") })
+        return (temporary, record, try await temporary.store.readAsync { try LayoutStore.directoryRows(of: record, storage: $0) })
     }
 
     /// Queries of a random layout through store objects opened anew (each

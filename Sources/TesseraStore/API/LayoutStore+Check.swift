@@ -71,7 +71,7 @@ extension LayoutStore {
                     do {
                         guard let record = try storage.layoutRecord(id: listed.id) else { return nil }
                         let groups = try Self.checkLayout(record.layout, storage: storage) { problems.append($0) }
-                        if let summary = Self.summaryProblem(of: record, storage: storage, location: self.location) { problems.append(summary) }
+                        if let summary = Self.summaryProblem(of: record, storage: storage) { problems.append(summary) }
                         return (record.layout, groups, problems)
                     } catch let error as StoreError where error.code == .damaged {
                         return (listed, 0, problems + [error.message])
@@ -187,7 +187,7 @@ extension LayoutStore {
     /// For the store's check: what is wrong with the directory summary of `record`'s layout, nil when nothing (or
     /// it has none): it must pass what a read checks, and hold exactly what the layout's rows hold (damage in the
     /// rows themselves is the other checks' to report).
-    static func summaryProblem(of record: LayoutRecord, storage: RowSnapshot, location: String) -> String? {
+    static func summaryProblem(of record: LayoutRecord, storage: RowSnapshot) -> String? {
         guard let summary = record.directorySummary else { return nil }
         let summarized: (sections: [SectionRecord], groups: LayoutGroups)
         do {
@@ -195,7 +195,7 @@ extension LayoutStore {
         } catch {
             return "its directory summary \((error as? SummaryDamage)?.reason ?? "cannot be read")"
         }
-        guard let rows = try? directoryRows(of: record, storage: storage, location: location) else { return nil }
+        guard let rows = try? directoryRows(of: record, storage: storage) else { return nil }
         let sameSections = summarized.sections.count == rows.sections.count
             && zip(summarized.sections, rows.sections).allSatisfy { $0.geometry == $1.geometry && $0.slot == $1.slot }
         // The rows are whole (their first items in order): equal builders hold the same first items.

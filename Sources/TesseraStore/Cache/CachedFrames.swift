@@ -1,9 +1,9 @@
 import TesseraLayout
 import TesseraStoreFormat
 
-/// The frames of one cell group as the ``StoreCache`` holds them: checked once, read in place (``FrameBlob/View``), with
-/// the bounds of every ``leafSize`` frames so a query decodes only those near it; one allocation (one miss, not three).
-/// Not `Sendable` (a `ManagedBuffer` cannot be): shared only through the lock of ``CachedLayout/slots``, never changed.
+/// The frames of one cell group as the ``StoreCache`` holds them: checked once, with the bounds of every ``leafSize``
+/// frames, one allocation. The header's ``FrameBlob/View`` points into the object's own tail: safe, as a `ManagedBuffer`
+/// never moves and `verified` writes the tail once. Not `Sendable`: shared only through ``CachedLayout/slots``, read only.
 final class CachedFrames: ManagedBuffer<CachedFrames.Header, QueryBounds> {
     struct Header {
         /// The blob, in the tail after the leaves.

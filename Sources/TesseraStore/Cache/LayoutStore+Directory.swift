@@ -55,20 +55,18 @@ extension LayoutStore {
     }
 
     /// A layout's sections and groups, read in the caller's snapshot (every
-    /// row verified, none missing: ``directoryRows(of:storage:location:)``)
+    /// row verified, none missing: ``directoryRows(of:storage:)``)
     /// and put in the shared cache.
     func loadDirectory(of record: LayoutRecord, storage: RowSnapshot) throws -> CachedLayout {
-        let rows = try Self.directoryRows(of: record, storage: storage, location: location)
+        let rows = try Self.directoryRows(of: record, storage: storage)
         let loaded = CachedLayout(sections: rows.sections, groups: rows.groups)
         cache.insert(loaded, for: record.cacheKey)
         return loaded
     }
 
     /// A layout's sections and groups, read in the caller's snapshot, proven whole.
-    static func directoryRows(
-        of record: LayoutRecord, storage: RowSnapshot, location: String
-    ) throws -> (sections: [SectionRecord], groups: LayoutGroups) {
-        let layout = record.layout
+    static func directoryRows(of record: LayoutRecord, storage: RowSnapshot) throws -> (sections: [SectionRecord], groups: LayoutGroups) {
+        let (layout, location) = (record.layout, storage.location)
         let sections = try storage.sections(layoutID: layout.id)
         if let problem = numberingProblem(sections, sectionCount: layout.sectionCount) { throw damaged(layout, location: location, problem) }
         var groups: [GroupRow] = []

@@ -12,7 +12,7 @@ extension LayoutStore {
             // At least one row per section and one per started group: over the bound, no read.
             let fewestRows = layout.sectionCount + SectionGroups.groupCount(itemCount: layout.cellCount)
             guard fewestRows <= DirectorySummary.maximumRows else { return (nil, record.directorySummary != nil) }
-            let rows = try directoryRows(of: record, storage: snapshot, location: snapshot.location)
+            let rows = try directoryRows(of: record, storage: snapshot)
             let bytes = DirectorySummary.encode(sections: rows.sections, groups: rows.groups, layoutID: layoutID, revision: record.revision)
             return (bytes, record.directorySummary != nil)
         }

@@ -132,7 +132,7 @@ struct LayoutUpdater {
                 writer.checkpoints = stored?.checkpoints.filter { $0.itemCount <= start.itemCount } ?? []
                 writer.resumedGroup = try await ResumedGroup.read(
                     layoutID: layout.id, slot: old.slot, section: index, firstWritten: placer.firstWrittenItem(after: start.itemCount),
-                    storage: storage, location: location
+                    storage: storage
                 )
                 var (geometry, finalPlacer) = try store.engine.resumeSection(
                     section, index: index, axis: axis, crossExtent: layout.crossExtent, start: 0,

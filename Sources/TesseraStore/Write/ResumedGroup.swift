@@ -16,8 +16,9 @@ struct ResumedGroup: Sendable {
     /// Reads what is stored for a section whose engine goes on by writing
     /// item `firstWritten` first, in slot `slot` of `layoutID`.
     static func read(
-        layoutID: Int64, slot: Int, section: Int, firstWritten: Int, storage: RowTransaction, location: String
+        layoutID: Int64, slot: Int, section: Int, firstWritten: Int, storage: RowTransaction
     ) async throws -> ResumedGroup {
+        let location = storage.location
         let first = SectionGroups.firstItem(ofGroupHolding: firstWritten)
         let previous = max(0, first - FrameBlob.framesPerGroup)
         let rows = try await storage.read { try $0.groups(
@@ -25,7 +26,7 @@ struct ResumedGroup: Sendable {
         ) }
         var frames: [LocalFrame] = []
         if let row = rows.first(where: { $0.firstItem == first }) {
-            guard let bytes = row.frames, Checksum.of(bytes) == row.framesChecksum else {
+            guard row.framesAreIntact, let bytes = row.frames else {
                 throw damaged(first: first, section: section, location: location, "does not match its checksum, or is missing")
             }
             guard let decoded = bytes.withUnsafeBytes(FrameBlob.decode) else {
