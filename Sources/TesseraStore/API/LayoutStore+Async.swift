@@ -123,21 +123,13 @@ extension LayoutStore {
         }
     }
 
-    /// `body` on the fresh layout: from memory on the caller's executor when it can be (no thread waits,
-    /// nothing is fetched), else through ``freshLayout(name:crossExtent:compute:_:)``.
-    nonisolated(nonsending) func readLayout<T: Sendable>(
-        name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (LayoutReader) throws -> T
-    ) async throws -> LayoutRead<T> {
-        if let value = try answerFromMemory(name: name, crossExtent: crossExtent, body) { return .found(value, computed: false) }
-        return try await freshLayout(name: name, crossExtent: crossExtent, compute: policy, body)
-    }
-
     /// `body` on the fresh layout, all of it read from one snapshot, through the one retry loop
-    /// (Architecture.md, "Concurrency"), off the caller's executor; `.missing` carries the spec's layouts from the
-    /// read that found it so. Callers try `answerFromMemory` first.
-    @concurrent func freshLayout<T: Sendable>(
+    /// (Architecture.md, "Concurrency"); `.missing` carries the spec's layouts from the read that found it so.
+    nonisolated(nonsending) func freshLayout<T: Sendable>(
         name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (LayoutReader) throws -> T
     ) async throws -> LayoutRead<T> {
+        // From memory when it can be: no thread waits, nothing is fetched.
+        if let value = try answerFromMemory(name: name, crossExtent: crossExtent, body) { return .found(value, computed: false) }
         // `.always` computes a missing layout without asking anyone (nothing to tell).
         let computesUnasked = if case .always = policy { true } else { false }
         var computed = false
@@ -169,7 +161,7 @@ extension LayoutStore {
     /// A read that never blocks a cooperative thread (see
     /// `StorageBackend.read(_:on:)`): `body` may run more than once, the
     /// last run's value is the read's.
-    @concurrent package func readAsync<T: Sendable>(_ body: @escaping @Sendable (RowSnapshot) throws -> T) async throws -> T {
+    package func readAsync<T: Sendable>(_ body: @escaping @Sendable (RowSnapshot) throws -> T) async throws -> T {
         let value = Locked<T?>(nil)
         try await backend.read({ rows in
             let result = try self.reportingSpecErrors(name: nil) { try body(RowSnapshot(rows, location: self.location)) }

@@ -53,7 +53,7 @@ extension LayoutStore {
     package func readWholeLayout(
         name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (WholeLayout) throws -> Void
     ) async throws -> LayoutRead<Void> {
-        try await readLayout(name: name, crossExtent: crossExtent, compute: policy) { reader in
+        try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) { reader in
             let directory = try reader.cache ?? self.loadDirectory(of: reader.record, storage: reader.storage)
             return try body(WholeLayout(reader: reader.with(cached: directory), directory: directory))
         }

@@ -67,7 +67,7 @@ extension LayoutStore {
         offsets: OrthogonalOffsets = .none, maximumElements: Int? = nil, compute policy: ComputePolicy = .always
     ) async throws -> QueryResult {
         let name = try specName(name)
-        return try await readLayout(name: name, crossExtent: crossExtent, compute: policy) {
+        return try await freshLayout(name: name, crossExtent: crossExtent, compute: policy) {
             try Self.answer(query, reader: $0, direction: direction, offsets: offsets, maximumElements: maximumElements)
         }
     }
