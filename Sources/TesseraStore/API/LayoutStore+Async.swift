@@ -117,7 +117,7 @@ extension LayoutStore {
             return value
         }
         let read: @Sendable (LayoutReader) throws -> [LayoutElement] = { try $0.answer(query, direction: direction, offsets: offsets)?.elements ?? [] }
-        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: computeIfMissing ? .always : .never, read) {
+        switch try await freshLayout(name: name, crossExtent: crossExtent, compute: computeIfMissing ? .always : .never, triedMemory: true, read) {
         case .found(let value, _): return value
         case .missing: throw StoreError.notComputed(name: name, crossExtent: crossExtent)
         }
@@ -126,10 +126,11 @@ extension LayoutStore {
     /// `body` on the fresh layout, all of it read from one snapshot, through the one retry loop
     /// (Architecture.md, "Concurrency"); `.missing` carries the spec's layouts from the read that found it so.
     nonisolated(nonsending) func freshLayout<T: Sendable>(
-        name: String, crossExtent: Double, compute policy: ComputePolicy, _ body: @escaping @Sendable (LayoutReader) throws -> T
+        name: String, crossExtent: Double, compute policy: ComputePolicy, triedMemory: Bool = false,
+        _ body: @escaping @Sendable (LayoutReader) throws -> T
     ) async throws -> LayoutRead<T> {
-        // From memory when it can be: no thread waits, nothing is fetched.
-        if let value = try answerFromMemory(name: name, crossExtent: crossExtent, body) { return .found(value, computed: false) }
+        // From memory when it can be (unless the caller just tried): no thread waits, nothing is fetched.
+        if !triedMemory, let value = try answerFromMemory(name: name, crossExtent: crossExtent, body) { return .found(value, computed: false) }
         // `.always` computes a missing layout without asking anyone (nothing to tell).
         let computesUnasked = if case .always = policy { true } else { false }
         var computed = false

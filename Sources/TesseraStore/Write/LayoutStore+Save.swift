@@ -145,14 +145,16 @@ extension LayoutStore {
             return SaveOutcome(result: SaveResult(layouts: kept, report: report), unchanged: true)
         }
         let existing = try await storage.read({ try $0.spec(name: name)?.id })
-        var report = if existing == nil { UpdateReport() } else {
-            try await applyUpdate(
+        var report = UpdateReport()
+        let specID: Int64
+        if let existing {
+            report = try await applyUpdate(
                 name: name, spec: stored, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage,
                 progress: progress, cancellation: cancellation
             )
-        }
-        let specID = if let existing { existing } else {
-            try await writeSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
+            specID = existing
+        } else {
+            specID = try await writeSpec(stored, name: name, fingerprint: fingerprint, bodies: prepared.bodies, storage: storage)
         }
         // The update reported every layout stored before; a new spec has none.
         for extent in prepared.crossExtents where !report.layouts.contains(where: { $0.crossExtent == extent }) {
