@@ -9,6 +9,12 @@
 #   ROUNDS=5 bash Scripts/core-ab.sh 089cbeb
 #   SUITES='floor --size 150000|feeds --feeds 20000' bash Scripts/core-ab.sh HEAD~3
 #   PG=postgres://user@127.0.0.1:5433/bench SUITES='postgres --size 100000' bash Scripts/core-ab.sh BASE
+#   BASE_PATCH=Scripts/ab-patches/089cbeb-postgres-async.patch PG=... bash Scripts/core-ab.sh 089cbeb
+#
+# BASE_PATCH, a patch applied to BASE before it is built, changes only how
+# BASE's benchmark measures, so that both sides time the same calls in the
+# same order (that patch: 089cbeb's postgres suite through its async API,
+# which head's suite times, where 089cbeb timed its synchronous API first).
 #
 # SUITES is a |-separated list of `tessera-bench suites` arguments (each run
 # with --json and --runs ${RUNS:-3}). Builds go to .build-ab/base-SHA (kept
@@ -36,12 +42,13 @@ build() { # scratch-path source-folder
 }
 
 SHA=$(git rev-parse --short "$BASE")
-BASEDIR="$OUT/base-$SHA"
+BASEDIR="$OUT/base-$SHA${BASE_PATCH:+-$(basename "$BASE_PATCH" .patch)}"
 # Built again with the trait when PG is set (only what the trait changes).
 if [ ! -x "$BASEDIR/release/tessera-bench" ] || [ ! -x "$BASEDIR/release/tessera" ] || [ -n "${PG:-}" ]; then
     WORKTREE=$(mktemp -d /tmp/tessera-ab-XXXXXX)
     trap 'git -C "$ROOT" worktree remove --force "$WORKTREE" >/dev/null 2>&1 || rm -rf "$WORKTREE"' EXIT
     git worktree add --detach "$WORKTREE" "$BASE" >/dev/null
+    [ -n "${BASE_PATCH:-}" ] && git -C "$WORKTREE" apply "$ROOT/$BASE_PATCH"
     echo "core-ab: building BASE $SHA" >&2
     build "$ROOT/$BASEDIR" "$WORKTREE"
 fi
