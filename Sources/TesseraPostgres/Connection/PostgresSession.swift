@@ -52,7 +52,7 @@ final class PostgresSession {
     var fetchingVerifiedFrames = false
     var sawLaterSnapshot = false
     /// The hot reads' statements, prepared on this session, by their SQL.
-    private var preparedStatements: [String: PreparedQuery] = [:]
+    private var preparedStatements: [StatementText: PreparedQuery] = [:]
     /// Statements sent to the server (preparing one not counted), for tests
     /// of how many a read takes.
     let statementsSent = Atomic<Int>(0)
@@ -158,14 +158,14 @@ final class PostgresSession {
     /// The statement `sql` prepared on this session, prepared now the
     /// first time without holding a thread.
     func preparedStatement(_ sql: String) async throws -> PreparedQuery {
-        if let known = preparedStatements[sql] { return known }
+        if let known = preparedStatements[StatementText(sql: sql)] { return known }
         let statement = try await connection.prepare(query: sql).get()
-        preparedStatements[sql] = statement
+        preparedStatements[StatementText(sql: sql)] = statement
         return statement
     }
 
     func forgetPreparedStatement(_ sql: String) {
-        preparedStatements[sql] = nil
+        preparedStatements[StatementText(sql: sql)] = nil
     }
 
     /// Ends the first attempt of a read outside a transaction: it runs

@@ -44,15 +44,32 @@ final class PostgresRows: RowWriter {
             }
             return
         }
-        let wanted = range.columns?.filter(table.columns.indices.contains) ?? Array(table.columns.indices)
+        var wanted = range.columns?.filter(table.columns.indices.contains) ?? Array(table.columns.indices)
+        let next = range.among == nil ? nil : table.keyColumns(range.index)[range.prefix.count]
+        if let next, !wanted.contains(next) { wanted.append(next) }
         let (sql, binds) = try Self.scanSQL(mapped, range, wanted)
         // Frames by group id, checked by the store against the checksums
         // the read's first statement gave: a read outside a transaction may send it second.
         let framesByID = table === RowTable.cellGroups && range.index == 1 && wanted.contains(RowTable.framesColumn)
         session.fetchingVerifiedFrames = framesByID
         defer { session.fetchingVerifiedFrames = false }
-        for cells in try session.preparedCells(sql, binds) {
-            guard try body(mapped.row(cells, wanted: wanted)) else { return }
+        let found = try session.preparedCells(sql, binds)
+        guard let among = range.among, let next else {
+            for cells in found {
+                guard try body(mapped.row(cells, wanted: wanted)) else { return }
+            }
+            return
+        }
+        // The rows come in key order: each value's, in the order of `among`.
+        var byValue: [ColumnValue: [Row]] = [:]
+        for cells in found {
+            let row = mapped.row(cells, wanted: wanted)
+            byValue[row[next], default: []].append(row)
+        }
+        for value in among {
+            for row in byValue[value] ?? [] {
+                guard try body(row) else { return }
+            }
         }
     }
 
@@ -71,7 +88,9 @@ final class PostgresRows: RowWriter {
             if !layout[0].isNull { found.append(layout) }
         }
         guard let spec, let id = spec[0].integer else { return }
-        layoutsOfSpecs[id] = found
+        // In the order of the layouts' key (spec, extent): sorted here, not by the server.
+        let extent = RowTable.layouts.keyColumns(1)[1]
+        layoutsOfSpecs[id] = found.sorted { $0[extent] < $1[extent] }
         _ = try body(spec)
     }
 
@@ -79,24 +98,22 @@ final class PostgresRows: RowWriter {
         let layouts = PostgresTable.of(.layouts)
         let spec = RowSnapshot.specPlaceColumns.map { "s.\(PostgresTable.of(.specs).columns[$0])" }
         return "SELECT \((spec + layoutColumns.map(layouts.selected)).joined(separator: ", ")) "
-            + "FROM specs AS s LEFT JOIN layouts AS t ON t.spec_id = s.id WHERE s.name = $1::text ORDER BY t.cross_extent"
+            + "FROM specs AS s LEFT JOIN layouts AS t ON t.spec_id = s.id WHERE s.name = $1::text"
     }()
 
     /// The SELECT of `range`, its parameters typed and numbered from $1.
     static func scanSQL(_ table: PostgresTable, _ range: RowRange, _ wanted: [Int]) throws -> (String, [PostgresData]) {
-        var from = "\(table.name ?? "") AS t"
-        let (terms, filtered) = try filter(table, range)
-        var binds = filtered
+        var (terms, binds) = try filter(table, range)
         let key = table.table.keyColumns(range.index)
-        var order = key.map { "t.\(table.columns[$0])" + (range.descending ? " DESC" : "") }
+        let order = key.map { "t.\(table.columns[$0])" + (range.descending ? " DESC" : "") }
         if let among = range.among {
+            // `= ANY`, not a join with the array's elements: planned as an
+            // index scan (a join sorted by position took 2–3 times as long).
             let next = key[range.prefix.count]
             binds.append(PostgresData(array: try among.map { try table.parameter($0, next) }, elementType: table.types[next].dataType))
-            from += " JOIN unnest($\(binds.count)::\(table.types[next].rawValue)[]) WITH ORDINALITY AS k(value, position)"
-                + " ON t.\(table.columns[next]) = k.value"
-            order.insert("k.position", at: 0)
+            terms.append("t.\(table.columns[next]) = ANY($\(binds.count)::\(table.types[next].rawValue)[])")
         }
-        var sql = "SELECT \(wanted.map(table.selected).joined(separator: ", ")) FROM \(from)"
+        var sql = "SELECT \(wanted.map(table.selected).joined(separator: ", ")) FROM \(table.name ?? "") AS t"
         if !terms.isEmpty { sql += " WHERE " + terms.joined(separator: " AND ") }
         sql += " ORDER BY " + order.joined(separator: ", ")
         if range.limit != .max {
