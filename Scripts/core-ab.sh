@@ -43,14 +43,16 @@ build() { # scratch-path source-folder
 
 SHA=$(git rev-parse --short "$BASE")
 BASEDIR="$OUT/base-$SHA${BASE_PATCH:+-$(basename "$BASE_PATCH" .patch)}"
-# Built again with the trait when PG is set (only what the trait changes).
-if [ ! -x "$BASEDIR/release/tessera-bench" ] || [ ! -x "$BASEDIR/release/tessera" ] || [ -n "${PG:-}" ]; then
+# Built again when its traits differ from those it was built with (kept in $BASEDIR/traits).
+if [ ! -x "$BASEDIR/release/tessera-bench" ] || [ ! -x "$BASEDIR/release/tessera" ] \
+    || [ "$(cat "$BASEDIR/traits" 2>/dev/null)" != "${traits[*]}" ]; then
     WORKTREE=$(mktemp -d /tmp/tessera-ab-XXXXXX)
     trap 'git -C "$ROOT" worktree remove --force "$WORKTREE" >/dev/null 2>&1 || rm -rf "$WORKTREE"' EXIT
     git worktree add --detach "$WORKTREE" "$BASE" >/dev/null
     [ -n "${BASE_PATCH:-}" ] && git -C "$WORKTREE" apply "$ROOT/$BASE_PATCH"
     echo "core-ab: building BASE $SHA" >&2
     build "$ROOT/$BASEDIR" "$WORKTREE"
+    echo "${traits[*]}" > "$BASEDIR/traits"
 fi
 [ "${2:-}" = "--build-base-only" ] && exit 0
 echo "core-ab: building the working tree ($(git rev-parse --short HEAD)$(git diff --quiet || echo ', modified'))" >&2

@@ -29,20 +29,24 @@ struct WorkersBenchmark {
             var writingSeconds: Double
             /// `writingSeconds / seconds`.
             var writerShare: Double
+            /// The process's CPU seconds over `seconds` (both medians): the cores it kept busy.
+            var coresBusy: Double
         }
 
         var feeds: Int
         var cores: Int
         var runs: Int
         var rows: [Row]
-        /// The large spec's items, and its save's median seconds by number of workers.
+        /// The large spec's items, and its save's median seconds and cores busy by number of workers.
         var items: Int
         var saveSeconds: [Double]
+        var saveCoresBusy: [Double]
     }
 
     func run() async throws -> Report {
         var seconds: [Int: [Double]] = [:]
         var writing: [Int: [Double]] = [:]
+        var cpu: [Int: [Double]] = [:]
         for run in 0..<runs {
             // Alternating order: neither count always runs on a warmer machine.
             for jobs in run % 2 == 0 ? self.jobs : self.jobs.reversed() {
@@ -50,9 +54,10 @@ struct WorkersBenchmark {
                 StoreBenchmark.remove(path)
                 defer { StoreBenchmark.remove(path) }
                 let store = try LayoutStore(path: path)
-                let start = now()
+                let (start, startCPU) = (now(), ProcessTime.cpuSeconds)
                 let report = try await store.saveBatch((0..<feeds).lazy.map(FeedsBenchmark.feed), crossExtents: FeedsBenchmark.widths, jobs: jobs)
                 seconds[jobs, default: []].append(now() - start)
+                cpu[jobs, default: []].append(ProcessTime.cpuSeconds - startCPU)
                 writing[jobs, default: []].append(report.writingSeconds)
                 store.close()
                 guard report.saved == feeds else { throw CommandError("the batch on \(jobs) workers saved \(report.saved) of \(feeds) feeds") }
@@ -66,9 +71,13 @@ struct WorkersBenchmark {
         let rows = jobs.map { jobs in
             let time = median(seconds[jobs])
             let write = median(writing[jobs])
-            return Report.Row(jobs: jobs, seconds: time, feedsPerSecond: Double(feeds) / time, writingSeconds: write, writerShare: write / time)
+            return Report.Row(
+                jobs: jobs, seconds: time, feedsPerSecond: Double(feeds) / time, writingSeconds: write, writerShare: write / time,
+                coresBusy: median(cpu[jobs]) / time
+            )
         }
         var saves: [Int: [Double]] = [:]
+        var saveCPU: [Int: [Double]] = [:]
         if items > 0 {
             let spec = try StoreBenchmark.spec(count: items)
             for run in 0..<runs {
@@ -77,16 +86,18 @@ struct WorkersBenchmark {
                     StoreBenchmark.remove(path)
                     defer { StoreBenchmark.remove(path) }
                     let store = try LayoutStore(path: path)
-                    let start = now()
+                    let (start, startCPU) = (now(), ProcessTime.cpuSeconds)
                     try await store.save(spec, as: "large", crossExtents: Self.widths, jobs: jobs)
                     saves[jobs, default: []].append(now() - start)
+                    saveCPU[jobs, default: []].append(ProcessTime.cpuSeconds - startCPU)
                     store.close()
                 }
             }
         }
         return Report(
             feeds: feeds, cores: LayoutStore.machineCores, runs: runs, rows: rows, items: items,
-            saveSeconds: items > 0 ? jobs.map { median(saves[$0]) } : []
+            saveSeconds: items > 0 ? jobs.map { median(saves[$0]) } : [],
+            saveCoresBusy: items > 0 ? jobs.map { median(saveCPU[$0]) / median(saves[$0]) } : []
         )
     }
 }
@@ -94,27 +105,31 @@ struct WorkersBenchmark {
 extension BenchTable {
     static func workers(_ report: WorkersBenchmark.Report) -> String {
         guard let first = report.rows.first else { return "" }
-        var rows = [["workers", "seconds", "feeds/s", "against \(first.jobs) worker\(first.jobs == 1 ? "" : "s")", "writer's share"]]
+        let against = "against \(first.jobs) worker\(first.jobs == 1 ? "" : "s")"
+        var rows = [["workers", "seconds", "feeds/s", against, "cores busy", "writer's share"]]
         for row in report.rows {
             rows.append([
                 "\(row.jobs)", String(format: "%.2f", row.seconds), String(format: "%.0f", row.feedsPerSecond),
-                String(format: "%.2f×", row.feedsPerSecond / first.feedsPerSecond), String(format: "%.0f%%", row.writerShare * 100),
+                String(format: "%.2f×", row.feedsPerSecond / first.feedsPerSecond), String(format: "%.2f", row.coresBusy),
+                String(format: "%.0f%%", row.writerShare * 100),
             ])
         }
         // One worker computes while the writer writes: the writer bounds the
         // rate once the workers compute 1/share times faster than one.
         let bound = first.jobs == 1 && first.writerShare > 0 ? String(format: "; with one worker the writer is busy %.0f%% of the time, so it bounds the rate past about %.0f workers", first.writerShare * 100, 1 / first.writerShare) : ""
+        // The same work on every core gains at most cores / cores busy.
+        let ceiling = first.coresBusy > 0 ? String(format: "; %d cores busy at most gain %.2f× over %.2f cores busy", report.cores, Double(report.cores) / first.coresBusy, first.coresBusy) : ""
         if report.items > 0, let base = report.saveSeconds.first {
-            rows.append(["", "", "", "", ""])
-            rows.append(["workers", "seconds", "items/s", "against \(first.jobs) worker\(first.jobs == 1 ? "" : "s")", ""])
-            for (row, seconds) in zip(report.rows, report.saveSeconds) {
+            rows.append(["", "", "", "", "", ""])
+            rows.append(["workers", "seconds", "items/s", against, "cores busy", ""])
+            for (index, (row, seconds)) in zip(report.rows, report.saveSeconds).enumerated() {
                 rows.append([
                     "\(row.jobs)", String(format: "%.2f", seconds), rate(Double(report.items * WorkersBenchmark.widths.count) / seconds),
-                    String(format: "%.2f×", base / seconds), "",
+                    String(format: "%.2f×", base / seconds), String(format: "%.2f", report.saveCoresBusy[index]), "",
                 ])
             }
         }
         let large = report.items > 0 ? "; below, one spec of \(report.items) items saved at widths 390, 430, 820 and 1024 (items/s counts each width)" : ""
-        return "Workers: \(report.feeds) feeds of 150–300 items at widths 390 and 430, batch precompute, medians of \(report.runs) runs in alternating order, \(report.cores) cores\(bound)\(large)\n" + format(rows)
+        return "Workers: \(report.feeds) feeds of 150–300 items at widths 390 and 430, batch precompute, medians of \(report.runs) runs in alternating order, \(report.cores) cores\(bound)\(ceiling)\(large)\n" + format(rows)
     }
 }
