@@ -23,6 +23,8 @@
 # *PerSecond (rates) and loadQueries (queries served in a fixed time) are
 # better higher; every other figure is a time or a size (lower is better).
 set -euo pipefail
+# BASE_PATCH as the caller named it, relative to where it was called from.
+[ -n "${BASE_PATCH:-}" ] && BASE_PATCH=$(realpath -e "$BASE_PATCH")
 cd "$(dirname "$0")/.."
 BASE=${1:?usage: core-ab.sh BASE [--build-base-only]}
 ROUNDS=${ROUNDS:-3}
@@ -49,7 +51,7 @@ if [ ! -x "$BASEDIR/release/tessera-bench" ] || [ ! -x "$BASEDIR/release/tessera
     WORKTREE=$(mktemp -d /tmp/tessera-ab-XXXXXX)
     trap 'git -C "$ROOT" worktree remove --force "$WORKTREE" >/dev/null 2>&1 || rm -rf "$WORKTREE"' EXIT
     git worktree add --detach "$WORKTREE" "$BASE" >/dev/null
-    [ -n "${BASE_PATCH:-}" ] && git -C "$WORKTREE" apply "$ROOT/$BASE_PATCH"
+    [ -n "${BASE_PATCH:-}" ] && git -C "$WORKTREE" apply "$BASE_PATCH"
     echo "core-ab: building BASE $SHA" >&2
     build "$ROOT/$BASEDIR" "$WORKTREE"
     echo "${traits[*]}" > "$BASEDIR/traits"

@@ -271,8 +271,9 @@ private actor CountedClient {
         return (value, executor.enqueued.withLock { $0 } - before)
     }
 
-    /// Queries of a layout that is not stored, which the store may not compute; how many said so.
-    func missingLayouts(_ store: LayoutStore, name: String, viewport: Rect) async -> (value: Int, enqueued: Int) {
+    /// Queries of a layout that is not stored, which the store may not compute; how many said so
+    /// (any other error is the caller's).
+    func missingLayouts(_ store: LayoutStore, name: String, viewport: Rect) async throws -> (value: Int, enqueued: Int) {
         let before = executor.enqueued.withLock { $0 }
         var value = 0
         for _ in 0..<50 {
@@ -280,7 +281,7 @@ private actor CountedClient {
                 _ = try await store.visibleElements(name: name, crossExtent: 391, viewport: viewport, computeIfMissing: false)
             } catch let error as StoreError where error.code == .notFound {
                 value += 1
-            } catch {}
+            }
         }
         return (value, executor.enqueued.withLock { $0 } - before)
     }
