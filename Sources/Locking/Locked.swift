@@ -44,3 +44,13 @@ package final class Locked<State>: @unchecked Sendable {
         return try body(&state)
     }
 }
+
+extension Locked where State == Int {
+    /// The count, then one more: numbers handed out once each, whatever the threads.
+    package func takeNext() -> Int {
+        withLock { count in
+            defer { count += 1 }
+            return count
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import Locking
 import TesseraLayout
 import TesseraStore
 
@@ -118,7 +119,7 @@ struct BatchWriter: Sendable {
                     try await storage.savepoint {
                         // Computed ahead for a spec the store did not hold: still so?
                         if let computed, try await storage.read({ try $0.spec(name: prepared.name)?.id }) == nil {
-                            return try await store.saveNew(prepared, computed: computed, storage: storage)
+                            return try await store.saveNew(prepared, computed: computed.map(HandOff.init(ended:)), storage: storage)
                         }
                         return try await store.saveInWrite(prepared, storage: storage, progress: nil, cancellation: cancellation)
                     }

@@ -1,3 +1,4 @@
+import Locking
 import TesseraLayout
 import TesseraStoreFormat
 
@@ -52,11 +53,21 @@ package final class BufferedLayout: CellSink {
         }
     }
 
-    /// What was written so far.
+    /// What was written so far (since the last piece handed on).
     private(set) var rows = Rows()
+    /// Where the rows go a piece of about 256 KiB of frames at a time, as they are written (nil: kept).
+    private let handOff: HandOff<Rows, BufferedComputation>?
+    private var pieceBytes = 0
+
+    package init(handingTo handOff: HandOff<Rows, BufferedComputation>? = nil) { self.handOff = handOff }
 
     package func writeGroup(layoutID: Int64, slot: Int, firstItem: Int, frames: UnsafeRawBufferPointer, bounds: QueryBounds, reach: GroupReach) throws -> Int64? {
         rows.groups.append(Rows.Group(slot: slot, firstItem: firstItem, frames: Array(frames), bounds: bounds, reach: reach))
+        pieceBytes += frames.count
+        if let handOff, pieceBytes >= 1 << 18 {
+            handOff.send(rows)
+            (rows, pieceBytes) = (Rows(), 0)
+        }
         // Its row is written later, by ``Rows/replay(into:layoutID:)``, as
         // many times as it was written here (a write over a row updates it).
         return nil

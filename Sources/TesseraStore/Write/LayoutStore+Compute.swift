@@ -1,3 +1,4 @@
+import Locking
 import TesseraLayout
 import TesseraStoreFormat
 
@@ -26,25 +27,30 @@ extension LayoutStore {
 
     /// Stores the layout of a spec at one extent inside the caller's write, in place of the one stored
     /// (`replacing` false: the caller knows there is none): computed here, its cells streamed into their
-    /// rows, or `computed` into memory before the write. Returns its id.
+    /// rows, or `computed` outside the write, into memory before it or by a worker as it goes. Returns its id.
     @discardableResult
     func storeLayout(
-        _ spec: Spec, name: String, specID: Int64, fingerprint: SpecFingerprint, crossExtent: Double, computed: BufferedComputation? = nil,
-        replacing: Bool = true, storage: RowTransaction, progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag? = nil
+        _ spec: Spec, name: String, specID: Int64, fingerprint: SpecFingerprint, crossExtent: Double,
+        computed: HandOff<BufferedLayout.Rows, BufferedComputation>? = nil, replacing: Bool = true, storage: RowTransaction,
+        progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag? = nil
     ) async throws -> Int64 {
         let started = Clock.monotonic()
         if replacing, let old = try await storage.read({ try $0.layoutID(specID: specID, crossExtent: crossExtent) }) {
             try await storage.deleteLayout(id: old)
         }
+        // Computed already: its row is inserted whole, not updated after its cells.
+        let done = computed?.finished
         let id = try await storage.insertLayout(LayoutRow(
             specID: specID, crossExtent: crossExtent, engineVersion: LayoutEngine.version, specHash: fingerprint.specHash,
-            totals: computed?.totals ?? .zero, computeSeconds: computed?.seconds ?? 0, updatedAt: Clock.wall()
+            totals: done?.totals ?? .zero, computeSeconds: done?.seconds ?? 0, updatedAt: Clock.wall()
         ))
         let recorder = DirectoryRecorder(storage)
         let totals: LayoutTotals
         if let computed {
-            try computed.rows.replay(into: recorder, layoutID: id)
-            totals = computed.totals
+            let last = try await computed.forEach { try $0.replay(into: recorder, layoutID: id) }
+            try last.rows.replay(into: recorder, layoutID: id)
+            totals = last.totals
+            if done == nil { try await storage.finishLayout(id: id, totals, computeSeconds: last.seconds) }
         } else {
             totals = try run(spec, name: name, crossExtent: crossExtent, into: recorder, layoutID: id, progress: progress, cancellation: cancellation)
             try await storage.finishLayout(id: id, totals, computeSeconds: Clock.monotonic() - started)

@@ -1,3 +1,4 @@
+import Locking
 import TesseraLayout
 import TesseraStoreFormat
 
@@ -66,7 +67,7 @@ extension LayoutStore {
                 return nil
             }
             let id = try await self.storeLayout(
-                loaded.spec, name: name, specID: loaded.id, fingerprint: fingerprint, crossExtent: crossExtent, computed: computed,
+                loaded.spec, name: name, specID: loaded.id, fingerprint: fingerprint, crossExtent: crossExtent, computed: HandOff(ended: computed),
                 storage: storage, progress: nil
             )
             guard let stored = try await storage.read({ try $0.layoutRecord(id: id) }) else {

@@ -1,3 +1,4 @@
+import Locking
 import TesseraLayout
 import TesseraStoreFormat
 
@@ -14,10 +15,11 @@ extension LayoutStore {
     /// computed in full; it runs inside the write and must not write to the store.
     ///
     /// A spec the store does not hold is laid out at up to `jobs` of its
-    /// widths at once (by default the machine's cores), each into memory and
-    /// stored as soon as the widths before it are, when it has several
-    /// widths and they take at most 512 MiB laid out; the layouts stored are
-    /// the same whatever `jobs` is.
+    /// widths at once (by default the machine's cores), when it has several
+    /// widths and they take at most 512 MiB laid out: each width's rows are
+    /// stored as they are laid out once the widths before it are stored,
+    /// and held in memory until then. The layouts stored are the same
+    /// whatever `jobs` is.
     /// Their progress reports then interleave; each width's last report
     /// (every cell) comes as it is stored, in the order of the widths.
     ///
@@ -37,56 +39,40 @@ extension LayoutStore {
                 && prepared.spec.knownItemCount.map { $0 * extents.count <= Self.parallelSaveBytes / Self.bufferedBytesPerCell } == true
             return try await write(naming: prepared.name) { storage in
                 if onWorkers, try await storage.read({ try $0.spec(name: prepared.name)?.id }) == nil {
-                    return try await saveNew(prepared, extents: extents, jobs: jobs, storage: storage, progress: progress, cancellation: cancellation)
+                    return try await saveNew(prepared, jobs: jobs, storage: storage, progress: progress, cancellation: cancellation)
                 }
                 return try await saveInWrite(prepared, storage: storage, progress: progress, cancellation: cancellation).result
             }
         }
     }
 
-    /// ``save(_:as:crossExtents:jobs:progress:)`` of a spec the store does not hold, inside the caller's write:
-    /// a width that fails fails the save with the error of the first width that fails, as when laid out in turn.
+    /// ``save(_:as:crossExtents:jobs:progress:)`` of a new spec, inside the caller's write: `jobs` workers each take the next
+    /// width and hand its rows on as they lay it out; the first width that fails fails the save, as when laid out in turn.
     private func saveNew(
-        _ prepared: PreparedSave, extents: [Double], jobs: Int, storage: RowTransaction,
-        progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag
+        _ prepared: PreparedSave, jobs: Int, storage: RowTransaction, progress: (@Sendable (PrecomputeProgress) -> Void)?, cancellation: CancellationFlag
     ) async throws -> SaveResult {
-        let specID = try await writeSpec(prepared.spec, name: prepared.name, fingerprint: prepared.fingerprint, bodies: prepared.bodies, storage: storage)
-        var report = UpdateReport()
-        try await withThrowingTaskGroup(of: (Int, Result<BufferedComputation, any Error>).self) { group in
-            var done = [Result<BufferedComputation, any Error>?](repeating: nil, count: extents.count)
-            var started = 0, stored = 0
-            func start() {
-                let (index, extent) = (started, extents[started])
-                started += 1
+        let extents = prepared.crossExtents
+        let handOffs = extents.map { _ in HandOff<BufferedLayout.Rows, BufferedComputation>() }
+        let taken = Locked(0)
+        var outcome = try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<min(jobs, extents.count) {
                 group.addTask {
-                    do {
-                        return (index, .success(try await self.executor.run {
-                            try self.computeBuffered(prepared.spec, name: prepared.name, crossExtent: extent, progress: progress, cancellation: cancellation)
-                        }))
-                    } catch {
-                        return (index, .failure(error))
+                    while case let index = taken.takeNext(), index < extents.count, !Task.isCancelled {
+                        await handOffs[index].finish {
+                            try await self.executor.run {
+                                try self.computeBuffered(
+                                    prepared.spec, name: prepared.name, crossExtent: extents[index], handingTo: handOffs[index],
+                                    progress: progress, cancellation: cancellation
+                                )
+                            }
+                        }
                     }
                 }
             }
-            while started < min(jobs, extents.count) { start() }
-            while let (index, result) = try await group.next() {
-                done[index] = result
-                if started < extents.count { start() }
-                // Stored as soon as every width before it is; a failure waits for them too.
-                while stored < extents.count, let next = done[stored] {
-                    done[stored] = nil
-                    let layout = try next.get()
-                    try await storeLayout(
-                        prepared.spec, name: prepared.name, specID: specID, fingerprint: prepared.fingerprint, crossExtent: layout.crossExtent,
-                        computed: layout, replacing: false, storage: storage, progress: progress
-                    )
-                    report.layouts.append(.fullRecompute(crossExtent: layout.crossExtent, sections: prepared.spec.sections.count))
-                    stored += 1
-                }
-            }
+            return try await saveNew(prepared, computed: handOffs, storage: storage, progress: progress)
         }
-        let layouts = try await storage.read { try $0.layoutRecords(specID: specID) }.map(\.layout)
-        return SaveResult(layouts: layouts, report: report, created: true)
+        outcome.result.layouts = try await storage.read { try $0.spec(name: prepared.name).map($0.layoutRecords(of:)) ?? [] }.map(\.layout)
+        return outcome.result
     }
 
     /// The most bytes a save lays out into memory ahead of its write, on
