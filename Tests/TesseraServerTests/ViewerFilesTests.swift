@@ -110,6 +110,21 @@ struct ViewerFilesTests {
         }
     }
 
+    /// Runs `launch` again while it fails with ETXTBSY: a process another test
+    /// forks holds the copy's descriptor until it execs, however short that is.
+    static func retryingTextFileBusy<T>(_ launch: () throws -> T) throws -> T {
+        for _ in 0..<50 {
+            do {
+                return try launch()
+            } catch let error as NSError {
+                let cause = error.userInfo[NSUnderlyingErrorKey] as? NSError ?? error
+                guard cause.domain == NSPOSIXErrorDomain, cause.code == Int(ETXTBSY) else { throw error }
+                usleep(20_000)
+            }
+        }
+        return try launch()
+    }
+
     @Test("moved out of the build folder, tessera-server --viewer serves the page and tessera export writes it")
     func movedBinaries() async throws {
         let fixture = try await ServerFixture()
@@ -118,18 +133,23 @@ struct ViewerFilesTests {
         for name in ["tessera", "tessera-server"] {
             try Self.copyExecutable(Executable.url(name), to: elsewhere.appendingPathComponent(name))
         }
-        let server = try ServerProcessTests.Running(
-            ["--db", fixture.path, "--viewer", "--log-level", "warning"], executable: elsewhere.appendingPathComponent("tessera-server"))
+        let server = try Self.retryingTextFileBusy {
+            try ServerProcessTests.Running(
+                ["--db", fixture.path, "--viewer", "--log-level", "warning"], executable: elsewhere.appendingPathComponent("tessera-server"))
+        }
         defer { _ = server.stop() }
         let port = server.port
         let page = try ServerProcessTests.get(port: port, "/viewer/viewer.js")
         #expect(page.hasPrefix("HTTP/1.1 200 ") && page.hasSuffix("\r\n\r\n" + Self.source("Clients/Viewer/viewer.js")), "\(page.prefix(300))")
 
-        let export = Process()
-        export.executableURL = elsewhere.appendingPathComponent("tessera")
         let folder = fixture.directory.appendingPathComponent("static").path
-        export.arguments = ["export", "--db", fixture.path, "--tiles", folder, "--name", "feed", "--width", "390"]
-        try export.run()
+        let export = try Self.retryingTextFileBusy {
+            let process = Process()
+            process.executableURL = elsewhere.appendingPathComponent("tessera")
+            process.arguments = ["export", "--db", fixture.path, "--tiles", folder, "--name", "feed", "--width", "390"]
+            try process.run()
+            return process
+        }
         export.waitUntilExit()
         #expect(export.terminationStatus == 0)
         #expect((try? String(contentsOfFile: folder + "/tessera-tiles.js", encoding: .utf8)) == Self.source("Clients/JavaScript/tessera-tiles.mjs"))
