@@ -23,17 +23,18 @@ package final class HandOff<Value: Sendable, End: Sendable>: Sendable {
     }
 
     package func send(_ value: Value) {
-        state.withLock { state -> CheckedContinuation<Void, Never>? in
-            state.values.append(value)
-            defer { state.waiter = nil }
-            return state.waiter
-        }?.resume()
+        changing { $0.values.append(value) }
     }
 
     /// Sends the end: nothing is sent after it.
     package func finish(_ end: Result<End, any Error>) {
+        changing { $0.end = end }
+    }
+
+    /// Applies `change`, then wakes the task waiting for one, outside the lock.
+    private func changing(_ change: (inout State) -> Void) {
         state.withLock { state -> CheckedContinuation<Void, Never>? in
-            state.end = end
+            change(&state)
             defer { state.waiter = nil }
             return state.waiter
         }?.resume()

@@ -110,12 +110,12 @@ extension PostgresSession {
         statementsSent.add(1, ordering: .relaxed)
         do {
             if let values = wanted.preparedValues {
-                let statement = try await preparedStatement(wanted.key.sql)
+                let statement = try await preparedStatement(wanted.key.text)
                 do {
                     return .prepared(try await statement.execute(values).get())
                 } catch {
                     // Prepared again next time (after a change of the schema, say).
-                    forgetPreparedStatement(wanted.key.sql)
+                    forgetPreparedStatement(wanted.key.text)
                     throw error
                 }
             }

@@ -155,17 +155,17 @@ final class PostgresSession {
         return answer
     }
 
-    /// The statement `sql` prepared on this session, prepared now the
+    /// The statement `text` prepared on this session, prepared now the
     /// first time without holding a thread.
-    func preparedStatement(_ sql: String) async throws -> PreparedQuery {
-        if let known = preparedStatements[StatementText(sql: sql)] { return known }
-        let statement = try await connection.prepare(query: sql).get()
-        preparedStatements[StatementText(sql: sql)] = statement
+    func preparedStatement(_ text: StatementText) async throws -> PreparedQuery {
+        if let known = preparedStatements[text] { return known }
+        let statement = try await connection.prepare(query: text.sql).get()
+        preparedStatements[text] = statement
         return statement
     }
 
-    func forgetPreparedStatement(_ sql: String) {
-        preparedStatements[StatementText(sql: sql)] = nil
+    func forgetPreparedStatement(_ text: StatementText) {
+        preparedStatements[text] = nil
     }
 
     /// Ends the first attempt of a read outside a transaction: it runs
