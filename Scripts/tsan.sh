@@ -15,7 +15,8 @@
 # (ListingTests), names held twice (EquivalentNameStoreTests), and the one
 # cache filled and emptied by threads at once (StoreCacheTests, FrameCarryTests),
 # a batch's workers and a save's widths laid out at once (BatchWorkersTests,
-# BatchChannelTests, HandOffTests), and merges reading shards inside a write (MergeTests).
+# BatchChannelTests, HandOffTests), the package's lock itself (LockedTests), and merges
+# reading shards inside a write (MergeTests).
 #
 #   bash Scripts/tsan.sh                 # the suites above
 #   bash Scripts/tsan.sh --traits PostgreSQL   # extra arguments go to swift test
@@ -35,7 +36,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-filter=${TSAN_FILTER:-'DatabasePoolTests|DatabasePoolWaitingTests|AsyncGateTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests|StoreSlotTests|ListingTests|EquivalentNameStoreTests|StoreCacheTests|FrameCarryTests|BatchWorkersTests|BatchChannelTests|HandOffTests|MergeTests|TileTests'}
+filter=${TSAN_FILTER:-'DatabasePoolTests|DatabasePoolWaitingTests|AsyncGateTests|CheckpointTests|CloseTests|SharedResolvedNames|LayoutStoreConcurrencyTests|AsyncStoreTests|LayoutCacheTests|BatchPrecomputeTests|QueryResultTests|ExecutorTests|StoreConformanceTests|PostgresReadTests|ThreadPoolExecutorTests|MemoryAnswerTests|StoreSlotTests|ListingTests|EquivalentNameStoreTests|StoreCacheTests|FrameCarryTests|BatchWorkersTests|BatchChannelTests|HandOffTests|LockedTests|MergeTests|TileTests'}
 mkdir -p .build-tsan
 log=.build-tsan/tsan.log
 start=$(date +%s)

@@ -69,10 +69,14 @@ struct BatchReader: Sendable {
                 pending = nil
             } else {
                 try cancellation?.check()
+                let started = Clock.threadCPU()
                 guard !channel.isEnded, let next = source.next() else { return (.ended, nil) }
-                item = try await store.batchItem(
+                let taking = Clock.threadCPU() - started
+                var made = try await store.batchItem(
                     next.spec, index: next.index, crossExtents: crossExtents, cancellation: cancellation, firstOfName: next.firstOfName
                 )
+                made.cpuSeconds += taking
+                item = made
             }
             guard let handed = channel.offer(item) else { return (.full, item) }
             guard handed else { return (.ended, nil) }

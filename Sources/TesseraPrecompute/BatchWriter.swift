@@ -19,6 +19,8 @@ struct BatchItem: BatchChannelItem {
     }
     /// About what it holds in memory while it waits for the writer.
     private(set) var bytes: Int
+    /// The CPU seconds a worker spent on it (``BatchReport/workersCPUSeconds``).
+    var cpuSeconds = 0.0
 
     init(index: Int, name: String?, state: State) {
         self.index = index
@@ -109,6 +111,7 @@ struct BatchWriter: Sendable {
     /// batch stops there.
     private func save(_ item: BatchItem, storage: RowTransaction, into chunk: inout BatchReport) async throws -> Bool {
         defer { channel.settle() }
+        chunk.workersCPUSeconds += item.cpuSeconds
         do {
             let outcome: LayoutStore.SaveOutcome
             switch item.state {

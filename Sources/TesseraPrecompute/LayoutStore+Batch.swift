@@ -76,6 +76,12 @@ public struct BatchReport: Sendable, Hashable {
     /// it waited there for the workers. Beside the batch's own time, the
     /// share of it that the one writer bounds.
     public var writingSeconds = 0.0
+    /// CPU seconds the workers spent making specs ready (taking each from
+    /// the sequence, checking, fingerprinting and laying it out into
+    /// memory), by their threads' clocks. The process's CPU time over the
+    /// batch less this is the writer's and the store's own: the cost per
+    /// spec that more workers do not share.
+    public var workersCPUSeconds = 0.0
     /// The batch stopped at its failure (``BatchFailurePolicy/stop``) before
     /// the end of the sequence.
     public var stopped = false
@@ -157,8 +163,11 @@ extension LayoutStore {
             guard let name = spec.name, !name.isEmpty else {
                 throw StoreError(.invalidArgument, "spec \(index) of the batch has no \"name\"")
             }
+            // Read on this thread's clock around work that does not suspend.
+            var started = Clock.threadCPU()
             let prepared = try reportingSpecErrors(name: name) { try prepareSave(spec, as: name, crossExtents: crossExtents) }
             var item = BatchItem(index: index, name: name, state: .prepared(prepared, computed: nil))
+            item.cpuSeconds = Clock.threadCPU() - started
             // A name seen before in the batch may be stored by then: the write decides.
             guard firstOfName else { return item }
             let stored: StoredSpecState = try await readAsync { storage in
@@ -173,10 +182,12 @@ extension LayoutStore {
                 // as always, instead of held in memory while it waits.
                 let extents = prepared.crossExtents
                 guard let items = prepared.spec.knownItemCount, items <= Self.batchBufferedCells / max(1, extents.count) else { break }
+                started = Clock.threadCPU()
                 let computed = try extents.map { extent in
                     try computeBuffered(prepared.spec, name: name, crossExtent: extent, progress: nil, cancellation: cancellation)
                 }
                 item.state = .prepared(prepared, computed: computed)
+                item.cpuSeconds += Clock.threadCPU() - started
             }
             return item
         } catch let error as StoreError where error.isBatchFailure {
@@ -261,6 +272,7 @@ extension BatchReport {
         failures += other.failures
         layoutsComputed += other.layoutsComputed
         writingSeconds += other.writingSeconds
+        workersCPUSeconds += other.workersCPUSeconds
         stopped = stopped || other.stopped
     }
 }

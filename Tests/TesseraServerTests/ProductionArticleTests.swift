@@ -67,7 +67,7 @@ struct ProductionArticleTests {
 
         static func run(_ script: String, shell: String, in folder: URL) throws -> (status: Int32, output: String) {
             let log = folder.appendingPathComponent("block-\(UUID().uuidString).log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
             defer { try? FileManager.default.removeItem(at: log) }
             let handle = try FileHandle(forWritingTo: log)
             let process = Process()

@@ -13,14 +13,13 @@ extension Spec {
     /// names canonically equivalent to it (`café` with a precomposed é, for
     /// `cafe` followed by U+0301), which a store files and looks up by bytes.
     public static func normalizedName(_ name: String) -> String {
-        var utf8 = name.utf8.makeIterator()
-        while let byte = utf8.next() {
-            guard byte < 0x80 else {
-                let normalized = name._nfcCodeUnits
-                return normalized.elementsEqual(name.utf8) ? name : String(decoding: normalized, as: UTF8.self)
-            }
-        }
-        return name
+        // ASCII is its own NFC. The bytes in place where the string has them
+        // (every native string): a byte-by-byte iterator costs a warm query 3%.
+        let isASCII = name.utf8.withContiguousStorageIfAvailable { bytes in !bytes.contains { $0 >= 0x80 } }
+            ?? !name.utf8.contains { $0 >= 0x80 }
+        guard !isASCII else { return name }
+        let normalized = name._nfcCodeUnits
+        return normalized.elementsEqual(name.utf8) ? name : String(decoding: normalized, as: UTF8.self)
     }
 
     /// The rule `name` breaks, in words, or nil when it is a valid name.

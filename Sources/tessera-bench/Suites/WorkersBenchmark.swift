@@ -7,9 +7,10 @@ import TesseraPrecompute
 
 /// A batch precompute of `feeds` small feeds (the feeds suite's) at two
 /// widths, on each number of workers in `jobs`, in the same run and in
-/// alternating order: feeds/s of each, the ratio to the first, and the
-/// writer's share of the time, from which the number of workers past
-/// which the one writer bounds the rate follows.
+/// alternating order: feeds/s of each, the ratio to the first, and the CPU
+/// a feed costs the workers and the rest (the one writer, checkpoints),
+/// from which the rate on a larger machine, and the number of workers past
+/// which the writer bounds it, follow.
 struct WorkersBenchmark {
     var feeds: Int
     var jobs: [Int]
@@ -31,6 +32,10 @@ struct WorkersBenchmark {
             var writerShare: Double
             /// The process's CPU seconds over `seconds` (both medians): the cores it kept busy.
             var coresBusy: Double
+            /// CPU seconds per feed (medians): the workers' (``BatchReport/workersCPUSeconds``),
+            /// and the rest of the process's (the writer, checkpoints).
+            var workersCPUPerFeed: Double
+            var restCPUPerFeed: Double
         }
 
         var feeds: Int
@@ -47,6 +52,7 @@ struct WorkersBenchmark {
         var seconds: [Int: [Double]] = [:]
         var writing: [Int: [Double]] = [:]
         var cpu: [Int: [Double]] = [:]
+        var workersCPU: [Int: [Double]] = [:]
         for run in 0..<runs {
             // Alternating order: neither count always runs on a warmer machine.
             for jobs in run % 2 == 0 ? self.jobs : self.jobs.reversed() {
@@ -59,6 +65,7 @@ struct WorkersBenchmark {
                 seconds[jobs, default: []].append(now() - start)
                 cpu[jobs, default: []].append(ProcessTime.cpuSeconds - startCPU)
                 writing[jobs, default: []].append(report.writingSeconds)
+                workersCPU[jobs, default: []].append(report.workersCPUSeconds)
                 store.close()
                 guard report.saved == feeds else { throw CommandError("the batch on \(jobs) workers saved \(report.saved) of \(feeds) feeds") }
             }
@@ -71,9 +78,10 @@ struct WorkersBenchmark {
         let rows = jobs.map { jobs in
             let time = median(seconds[jobs])
             let write = median(writing[jobs])
+            let (total, workers) = (median(cpu[jobs]), median(workersCPU[jobs]))
             return Report.Row(
                 jobs: jobs, seconds: time, feedsPerSecond: Double(feeds) / time, writingSeconds: write, writerShare: write / time,
-                coresBusy: median(cpu[jobs]) / time
+                coresBusy: total / time, workersCPUPerFeed: workers / Double(feeds), restCPUPerFeed: max(0, total - workers) / Double(feeds)
             )
         }
         var saves: [Int: [Double]] = [:]
@@ -106,26 +114,28 @@ extension BenchTable {
     static func workers(_ report: WorkersBenchmark.Report) -> String {
         guard let first = report.rows.first else { return "" }
         let against = "against \(first.jobs) worker\(first.jobs == 1 ? "" : "s")"
-        var rows = [["workers", "seconds", "feeds/s", against, "cores busy", "writer's share"]]
+        var rows = [["workers", "seconds", "feeds/s", against, "cores busy", "writer busy", "CPU a feed: workers / rest"]]
         for row in report.rows {
             rows.append([
                 "\(row.jobs)", String(format: "%.2f", row.seconds), String(format: "%.0f", row.feedsPerSecond),
                 String(format: "%.2f×", row.feedsPerSecond / first.feedsPerSecond), String(format: "%.2f", row.coresBusy),
                 String(format: "%.0f%%", row.writerShare * 100),
+                String(format: "%.0f / %.0f µs", row.workersCPUPerFeed * 1e6, row.restCPUPerFeed * 1e6),
             ])
         }
-        // One worker computes while the writer writes: the writer bounds the
-        // rate once the workers compute 1/share times faster than one.
-        let bound = first.jobs == 1 && first.writerShare > 0 ? String(format: "; with one worker the writer is busy %.0f%% of the time, so it bounds the rate past about %.0f workers", first.writerShare * 100, 1 / first.writerShare) : ""
+        // Workers share a feed's cost c, the writer and the rest w do not: with
+        // cores to spare the rate grows with workers up to 1/w, near c/w of them.
+        let (c, w) = (first.workersCPUPerFeed, first.restCPUPerFeed)
+        let bound = w > 0 ? String(format: "; a feed costs the workers %.0f µs of CPU and the writer and the rest %.0f µs, so with cores to spare the writer bounds the rate at %.0f feeds/s, past about %.1f workers", c * 1e6, w * 1e6, 1 / w, c / w) : ""
         // The same work on every core gains at most cores / cores busy.
-        let ceiling = first.coresBusy > 0 ? String(format: "; %d cores busy at most gain %.2f× over %.2f cores busy", report.cores, Double(report.cores) / first.coresBusy, first.coresBusy) : ""
+        let ceiling = first.coresBusy > 0 ? String(format: "; one worker keeps %.2f cores busy, so no number of workers runs more than %.2f× as fast on these %d", first.coresBusy, Double(report.cores) / first.coresBusy, report.cores) : ""
         if report.items > 0, let base = report.saveSeconds.first {
-            rows.append(["", "", "", "", "", ""])
-            rows.append(["workers", "seconds", "items/s", against, "cores busy", ""])
+            rows.append(["", "", "", "", "", "", ""])
+            rows.append(["workers", "seconds", "items/s", against, "cores busy", "", ""])
             for (index, (row, seconds)) in zip(report.rows, report.saveSeconds).enumerated() {
                 rows.append([
                     "\(row.jobs)", String(format: "%.2f", seconds), rate(Double(report.items * WorkersBenchmark.widths.count) / seconds),
-                    String(format: "%.2f×", base / seconds), String(format: "%.2f", report.saveCoresBusy[index]), "",
+                    String(format: "%.2f×", base / seconds), String(format: "%.2f", report.saveCoresBusy[index]), "", "",
                 ])
             }
         }
