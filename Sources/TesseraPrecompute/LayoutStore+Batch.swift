@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TesseraLayout
 import TesseraStore
 
@@ -281,5 +286,13 @@ extension UpdateReport.Layout {
     /// Whether the save changed this layout's rows.
     var changedLayout: Bool {
         fullRecompute || shifted + resumed + recomputed + removed > 0
+    }
+}
+
+extension Clock {
+    /// CPU seconds of the calling thread, for work that stays on it (no
+    /// suspension between two readings).
+    static func threadCPU() -> Double {
+        read(CLOCK_THREAD_CPUTIME_ID)
     }
 }

@@ -16,13 +16,7 @@ package enum Clock {
         read(CLOCK_REALTIME)
     }
 
-    /// CPU seconds of the calling thread, for work that stays on it (no
-    /// suspension between two readings).
-    package static func threadCPU() -> Double {
-        read(CLOCK_THREAD_CPUTIME_ID)
-    }
-
-    private static func read(_ clock: clockid_t) -> Double {
+    package static func read(_ clock: clockid_t) -> Double {
         var time = timespec()
         clock_gettime(clock, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
