@@ -295,4 +295,10 @@ extension Clock {
     static func threadCPU() -> Double {
         read(CLOCK_THREAD_CPUTIME_ID)
     }
+
+    /// CPU seconds of every thread of the process so far, on the kernel's
+    /// count the thread clocks add up to: what a batch's workers spent beside it.
+    package static func processCPU() -> Double {
+        read(CLOCK_PROCESS_CPUTIME_ID)
+    }
 }

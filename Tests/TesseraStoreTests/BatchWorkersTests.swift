@@ -71,22 +71,15 @@ struct BatchWorkersTests {
     func workersCPUTime() async throws {
         let specs = try Self.specs(count: 40, seed: 300)
         let temporary = try await TemporaryStore(.sqlite)
-        let before = Self.processCPUSeconds()
+        let before = Clock.processCPU()
         let report = try await temporary.store.saveBatch(specs, crossExtents: Self.extents, onFailure: .skip, jobs: 2)
-        let spent = Self.processCPUSeconds() - before
+        let spent = Clock.processCPU() - before
         #expect(report.saved == 39)
-        // Other tests' threads only add to the process's time; 10 ms for the two clocks' rounding.
+        // Other tests' threads only add to the process's time; 10 ms to spare.
         #expect(report.workersCPUSeconds > 0 && report.workersCPUSeconds <= spent + 0.01, "\(report.workersCPUSeconds) s of \(spent) s")
         // Unchanged specs are still checked and fingerprinted by the workers, though not laid out.
         let again = try await temporary.store.saveBatch(specs, crossExtents: Self.extents, onFailure: .skip, jobs: 2)
         #expect(again.unchanged == 37 && again.saved == 2 && again.workersCPUSeconds > 0 && again.workersCPUSeconds < report.workersCPUSeconds)
-    }
-
-    /// User and system seconds of every thread of this process so far.
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     @Test("with room for one spec between the stages, four workers still finish, in order", arguments: TestBackend.all)

@@ -60,10 +60,10 @@ struct WorkersBenchmark {
                 StoreBenchmark.remove(path)
                 defer { StoreBenchmark.remove(path) }
                 let store = try LayoutStore(path: path)
-                let (start, startCPU) = (now(), ProcessTime.cpuSeconds)
+                let (start, startCPU) = (now(), Clock.processCPU())
                 let report = try await store.saveBatch((0..<feeds).lazy.map(FeedsBenchmark.feed), crossExtents: FeedsBenchmark.widths, jobs: jobs)
                 seconds[jobs, default: []].append(now() - start)
-                cpu[jobs, default: []].append(ProcessTime.cpuSeconds - startCPU)
+                cpu[jobs, default: []].append(Clock.processCPU() - startCPU)
                 writing[jobs, default: []].append(report.writingSeconds)
                 workersCPU[jobs, default: []].append(report.workersCPUSeconds)
                 store.close()
@@ -94,10 +94,10 @@ struct WorkersBenchmark {
                     StoreBenchmark.remove(path)
                     defer { StoreBenchmark.remove(path) }
                     let store = try LayoutStore(path: path)
-                    let (start, startCPU) = (now(), ProcessTime.cpuSeconds)
+                    let (start, startCPU) = (now(), Clock.processCPU())
                     try await store.save(spec, as: "large", crossExtents: Self.widths, jobs: jobs)
                     saves[jobs, default: []].append(now() - start)
-                    saveCPU[jobs, default: []].append(ProcessTime.cpuSeconds - startCPU)
+                    saveCPU[jobs, default: []].append(Clock.processCPU() - startCPU)
                     store.close()
                 }
             }
