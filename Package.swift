@@ -183,6 +183,7 @@ let package = Package(
                 "TesseraHummingbird",
                 "TesseraServerSupport",
                 "TesseraStore",
+                "TesseraSQLite",
                 "TesseraBackends",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -242,7 +243,7 @@ let package = Package(
         // The product as a user's tests use it: public API only.
         .testTarget(name: "TesseraStoreTestingTests", dependencies: ["TesseraStoreTesting", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
         .testTarget(
-            name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "SQLiteToolkit", "TesseraStore", "TesseraStoreFormat", "TesseraPrecompute", "TesseraLayout", "TesseraTestSupport"]
+            name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "SQLiteToolkit", "CSQLite", "TesseraStore", "TesseraStoreFormat", "TesseraPrecompute", "TesseraLayout", "TesseraTestSupport"]
         ),
         .testTarget(
             name: "TesseraCLITests",

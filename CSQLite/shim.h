@@ -39,4 +39,12 @@ static inline const void *tessera_mapped_wal_index(sqlite3 *db) {
     return (const void *)region;
 }
 
+
+/// Turns SQLite's memory statistics on or off for the process
+/// (`SQLITE_CONFIG_MEMSTATUS`): `sqlite3_config` is variadic, which Swift
+/// cannot call. `SQLITE_MISUSE` once SQLite is initialized.
+static inline int tessera_config_memstatus(int on) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
+}
+
 #endif

@@ -208,6 +208,12 @@ package final class Connection {
         try? execute("PRAGMA wal_checkpoint(FULL)")
     }
 
+    /// Turns SQLite's memory statistics off for the process; false when SQLite
+    /// was already initialized (by the first connection opened), and nothing changed.
+    package static func turnOffMemoryStatistics() -> Bool {
+        tessera_config_memstatus(0) == SQLITE_OK
+    }
+
     /// The SQLite library version at run time, e.g. `"3.40.1"`.
     package static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 

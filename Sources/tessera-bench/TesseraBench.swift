@@ -6,6 +6,8 @@ import TesseraBackends
 import TesseraCommandSupport
 import TesseraHummingbird
 import TesseraServerSupport
+import TesseraSQLite
+import TesseraStore
 
 /// `tessera-bench`: the package's benchmarks, kept out of the programs it
 /// ships (`tessera`, `tessera-server`).
@@ -23,8 +25,9 @@ struct TesseraBench: AsyncParsableCommand {
     /// Runs the subcommand named on the command line; failures are one line
     /// on standard error, as `tessera`'s. The server's benchmarks run as the
     /// server does: its log lines, and Swift concurrency's jobs on NIO's
-    /// event loop threads.
+    /// event loop threads. SQLite's memory statistics are off, as in `tessera` and `tessera-server`.
     static func main() async {
+        LayoutStore.turnOffSQLiteMemoryStatistics()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)

@@ -8,6 +8,8 @@ import TesseraBackends
 import TesseraHummingbird
 import TesseraLayout
 import TesseraServerSupport
+import TesseraSQLite
+import TesseraStore
 
 /// `tessera-server`: the layout cache over HTTP (TesseraHummingbird's "The HTTP API" article).
 @main
@@ -23,6 +25,7 @@ struct TesseraServer: AsyncParsableCommand {
     /// Logs and runs Swift concurrency's jobs as a mounted app does with
     /// the same call (``TesseraServerSettings/bootstrap()``), before anything else.
     static func main() async {
+        LayoutStore.turnOffSQLiteMemoryStatistics()
         TesseraServerSettings.bootstrap()
         // SIGHUP reloads the store (`StoreReloader`); until it listens, it must not end the process.
         signal(SIGHUP, SIG_IGN)

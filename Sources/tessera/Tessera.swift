@@ -1,6 +1,8 @@
 import ArgumentParser
 import TesseraBackends
 import TesseraCommandSupport
+import TesseraSQLite
+import TesseraStore
 
 /// The `tessera` command: compute, store and query collection-view layouts.
 @main
@@ -25,6 +27,7 @@ struct Tessera: AsyncParsableCommand {
     /// The lines a short process runs most (``QuickCommand``) skip
     /// ArgumentParser's reflection, meaning and printing the same.
     static func main() async {
+        LayoutStore.turnOffSQLiteMemoryStatistics()
         do {
             if let quick = QuickCommand.parse(Array(CommandLine.arguments.dropFirst())) {
                 try await quick.run()

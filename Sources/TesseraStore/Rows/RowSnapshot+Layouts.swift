@@ -4,15 +4,15 @@ extension RowSnapshot {
     /// What a layout's record needs of its spec.
     typealias SpecPlace = (name: String, axis: String, contentHash: String)
 
-    /// The spec named `name`, by its id, name, content hash and axis alone: a
+    /// The spec named `name`, by its id, content hash and axis alone: a
     /// backend may read them from an index without the spec's body (they are
     /// not verified, as the body is not read; the layout's own row is).
     package static func specPlaceRange(name: String) -> RowRange {
         RowRange(index: 1, [.text(name)], limit: 1, columns: specPlaceColumns)
     }
 
-    /// A spec's id, name, content hash and axis.
-    package static let specPlaceColumns = [0, 1, 3, 4]
+    /// A spec's id, content hash and axis (the name is the one looked up).
+    package static let specPlaceColumns = [0, 3, 4]
 
     /// `layout`'s record, fresh when computed from `spec`'s content by this engine version.
     private func record(of layout: LayoutRow, spec: SpecPlace) throws -> LayoutRecord {
