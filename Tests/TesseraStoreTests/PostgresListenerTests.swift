@@ -17,6 +17,14 @@ struct PostgresListenerTests {
         let url = try PostgresTestServer.freshStoreURL()
         // In a process of its own: it blocks that process's cooperative pool.
         await #expect(processExitsWith: .success) { [url = url as String] in
+            // A hang ends the process after 120 s instead of the whole run, its exit
+            // status the step it hung in: 10 the store, 11 the pool, 12 ending the
+            // listener, 13 waiting for it to be lost, 14 waiting for it to come back.
+            let step = Locked<Int32>(10)
+            Thread.detachNewThread {
+                sleep(120)
+                exit(step.withLock { $0 })
+            }
             let writer = try await LayoutStore(url: url)
             try await writer.save(try PostgresReadTests.spec(), as: "feed", crossExtents: [390])
             let reader = try await PostgresReadTests.notified(writer)
@@ -27,6 +35,7 @@ struct PostgresListenerTests {
             // Every thread the pool has, and the ones it adds for blocked
             // ones, blocked until the end (this test's own included, once
             // the test goes on on threads of its own below).
+            step.withLock { $0 = 11 }
             let release = DispatchSemaphore(value: 0)
             let blocked = Locked(0)
             for _ in 0..<64 {
@@ -40,12 +49,14 @@ struct PostgresListenerTests {
             // not the pool's (every one of which is blocked), as the task
             // executor of the reads and of what follows them.
             try await withTaskExecutorPreference(StoreThreads()) {
+                step.withLock { $0 = 12 }
                 let schema = try PostgresURL(parsing: writer.location).schema
                 try await writer.executePostgres("""
                     SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                     WHERE query = 'LISTEN tessera_' || (SELECT oid FROM pg_namespace WHERE nspname = '\(schema)')::text
                     """)
                 // Lost: warm queries read the layout's row.
+                step.withLock { $0 = 13 }
                 var lost = false
                 for _ in 0..<500 where !lost {
                     lost = try await PostgresReadTests.counted(reader, near).statements == 1
@@ -53,6 +64,7 @@ struct PostgresListenerTests {
                 }
                 guard lost else { exit(3) }
                 // About a second later it listens again: warm queries send nothing.
+                step.withLock { $0 = 14 }
                 var back = false
                 for _ in 0..<1_000 where !back {
                     back = try await PostgresReadTests.counted(reader, near).statements == 0
