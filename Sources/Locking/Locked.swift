@@ -35,7 +35,9 @@ public struct Locked<State>: @unchecked Sendable {
     @usableFromInline
     let storage: Storage
 
-    /// A lock around `state`.
+    /// A lock around `state`. Inlinable too: a caller's copy knows the
+    /// storage's class at compile time, instead of looking it up in the runtime.
+    @inlinable
     public init(_ state: State) {
         storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in state }, to: Storage.self)
         storage.withUnsafeMutablePointerToElements { mutex in
