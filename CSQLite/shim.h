@@ -39,7 +39,6 @@ static inline const void *tessera_mapped_wal_index(sqlite3 *db) {
     return (const void *)region;
 }
 
-
 /// Turns SQLite's memory statistics on or off for the process
 /// (`SQLITE_CONFIG_MEMSTATUS`): `sqlite3_config` is variadic, which Swift
 /// cannot call. `SQLITE_MISUSE` once SQLite is initialized.

@@ -14,9 +14,10 @@ struct MemoryStatisticsTests {
 
     /// Saves a spec into a new store and answers a viewport from it; the number of elements.
     static func saveAndQuery() async throws -> Int {
-        let path = NSTemporaryDirectory() + "tessera-memory-statistics-\(getpid())-\(UUID().uuidString).sqlite"
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let store = try LayoutStore(path: path)
+        let directory = try TemporaryDirectory("memory-statistics")
+        // Removed only once the store below is closed.
+        defer { withExtendedLifetime(directory) {} }
+        let store = try LayoutStore(path: directory.file("feed.sqlite"))
         defer { store.close() }
         try await store.save(Spec(jsonText: spec), as: "feed", crossExtents: [390])
         return try await store.visibleElements(name: "feed", crossExtent: 390, viewport: Rect(x: 0, y: 0, width: 390, height: 844)).count
