@@ -64,8 +64,8 @@ extension LayoutStore {
     /// Turns off SQLite's memory statistics for the whole process, as
     /// `tessera` and `tessera-server` do first thing: each allocation SQLite
     /// makes then skips a process-wide mutex and its counters, about 3% of
-    /// the first query of a layout never read (the article "Running in
-    /// production"). `sqlite3_memory_used()`, `sqlite3_status64()` and
+    /// the instructions of the first query of a layout never read (the
+    /// Performance article). `sqlite3_memory_used()`, `sqlite3_status64()` and
     /// SQLite's heap limits stop working for every connection of the process.
     ///
     /// - Returns: whether it took effect: only before the process first uses
