@@ -86,6 +86,8 @@ let package = Package(
         .target(name: "TesseraStoreFormat", dependencies: ["TesseraLayout", "CTesseraPrefetch"]),
         .target(name: "TesseraStore", dependencies: ["TesseraStoreFormat", "TesseraLayout", "Locking", "CTesseraPrefetch"]),
         // Tiles of stored layouts: their manifest, revision and JSON, over the store's queries.
+        // The contract's JSON of listings and write reports, for the CLI and the HTTP service alike.
+        .target(name: "TesseraStoreJSON", dependencies: ["TesseraStore", "TesseraLayout"]),
         .target(name: "TesseraTiles", dependencies: ["TesseraStore", "TesseraStoreFormat", "TesseraLayout", "Locking"]),
         // Precompute at fleet scale over the store's writes: batches of specs
         // through workers and one writer, shards of a spec list, merges of stores.
@@ -129,6 +131,7 @@ let package = Package(
                 "TesseraTiles",
                 "TesseraPrecompute",
                 "TesseraStore",
+                "TesseraStoreJSON",
                 "TesseraSQLite",
                 "SQLiteToolkit",
                 "Locking",
@@ -147,6 +150,7 @@ let package = Package(
                 "TesseraLayout",
                 "TesseraTiles",
                 "TesseraStore",
+                "TesseraStoreJSON",
                 "TesseraStoreFormat",
                 "TesseraGzip",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -234,7 +238,7 @@ let package = Package(
         .testTarget(
             name: "TesseraStoreTests",
             dependencies: [
-                "TesseraStore", "TesseraStoreFormat", "TesseraTiles", "TesseraPrecompute", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraStoreTesting", "TesseraInMemory", "TesseraLayout",
+                "TesseraStore", "TesseraStoreFormat", "TesseraStoreJSON", "TesseraTiles", "TesseraPrecompute", "TesseraSQLite", "SQLiteToolkit", "TesseraPostgres", "TesseraStoreTesting", "TesseraInMemory", "TesseraLayout",
                 "TesseraTestSupport", "Locking",
                 // The column tiles' decoder, against their encoder.
                 "TesseraClient", "TesseraGzip",

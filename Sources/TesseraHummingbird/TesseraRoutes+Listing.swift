@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import TesseraStore
+import TesseraStoreJSON
 
 /// `GET /v1/feeds?limit=N&after=NAME`: the listing, a page at a time.
 extension TesseraRoutes {

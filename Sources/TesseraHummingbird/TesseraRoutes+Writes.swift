@@ -2,6 +2,7 @@ import Hummingbird
 import NIOCore
 import TesseraLayout
 import TesseraStore
+import TesseraStoreJSON
 
 /// The write routes: each needs the bearer token, reads its body within
 /// the size limit, and happens whole or not at all (the store's

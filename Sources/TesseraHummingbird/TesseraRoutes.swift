@@ -2,6 +2,7 @@ import Hummingbird
 import Metrics
 import TesseraLayout
 import TesseraStore
+import TesseraStoreJSON
 import TesseraTiles
 
 /// The routes of the layout cache's HTTP API (<doc:HTTPAPI>),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TesseraLayout
 @testable import TesseraStore
+import TesseraStoreJSON
 
 @Suite("store: listing and its JSON")
 struct ListingTests {

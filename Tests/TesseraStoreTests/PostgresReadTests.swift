@@ -70,6 +70,18 @@ struct PostgresReadTests {
         #expect(fetched.statements == 2)
     }
 
+    @Test("a cold query over two sections sends two statements: their frames come together")
+    func coldSectionsTogether() async throws {
+        let (temporary, store) = try await ReadAheadTests.cold(.postgres)
+        _ = temporary
+        let engine = try LayoutEngine().layout(try Spec(jsonText: ReadAheadTests.spec), crossExtent: 390)
+        let before = try #require(store.postgresStatementsSent)
+        let answer = try await store.visibleElements(name: "feed", crossExtent: 390, viewport: ReadAheadTests.screen)
+        #expect(answer == engine.visibleElements(viewport: ReadAheadTests.screen))
+        #expect(Set(answer.map(\.section)) == [0, 1])
+        #expect(try #require(store.postgresStatementsSent) - before == 2)
+    }
+
     @Test("async queries send the same statements, fetched without a thread that waits: none runs on the executor")
     func asyncReadsNeedNoThread() async throws {
         let scratch = try await TemporaryStore(.postgres)

@@ -39,7 +39,11 @@ struct RowScanConformanceTests {
         // Now and then the columns before the last alone (a cell group's directory without its frames).
         let columns = random.next() % 4 == 0 ? Array(0..<(table.columns.count - 1)) : nil
         if random.next() % 4 == 0 {
-            let among = (0..<Int(random.next() % 4)).map { _ in keyOf()[width] }
+            var among = (0..<Int(random.next() % 4)).map { _ in keyOf()[width] }
+            // Now and then consecutive integers from a stored one, some past the last (a backend may scan them as one range).
+            if random.next() % 2 == 0, case .integer(let first) = keyOf()[width] {
+                among = (0..<Int64(2 + random.next() % 4)).map { .integer(first + $0) }
+            }
             return RowRange(index: index, prefix, descending: random.next() % 2 == 0, columns: columns, among: among)
         }
         func bound() -> RowRange.Bound? {

@@ -182,6 +182,7 @@ struct StoreCacheTests {
         let again = CachedLayout(sections: [], groups: groups)
         cache.insert(again, for: LayoutCacheKey(layoutID: 1, revision: 4))
         #expect(again.isFilled(0) && again.isFilled(3) && !new.isFilled(0) && !new.isFilled(3))
+        #expect(!again.holdsNoFrames && new.holdsNoFrames && !old.holdsNoFrames)
         statistics = cache.statistics
         #expect(statistics.layouts == 2 && statistics.frameGroups == 4 && statistics.bytes == old.byteCount + again.byteCount + 4 * one)
     }
@@ -218,8 +219,10 @@ struct StoreCacheTests {
             // What is left is the names', each charged 150 to 449 bytes.
             let names = statistics.bytes - held.frames - held.directories
             #expect(names >= 150 * statistics.names && names < 450 * statistics.names + 1, "seed \(seed) step \(step)")
+            if step % 100 == 0 { Self.expectFilledCounts(live.map(\.directory), "seed \(seed) step \(step)") }
         }
         #expect(cache.statistics.evictions > 0)
+        Self.expectFilledCounts(live.map(\.directory), "seed \(seed)")
     }
 
     @Test("threads that insert, fill and look up at once leave a count equal to what the entries hold")
@@ -252,6 +255,14 @@ struct StoreCacheTests {
         let held = Self.held(cache)
         #expect(statistics.frameBytes == held.frames && statistics.bytes <= statistics.budget && statistics.frameGroups > 0, "\(statistics)")
         #expect(statistics.layouts == cache.directories().count)
+        Self.expectFilledCounts(cache.directories().map(\.directory), "after the threads")
+    }
+
+    /// Each directory's count of filled slots (``CachedLayout/holdsNoFrames``) agrees with its slots.
+    static func expectFilledCounts(_ directories: [CachedLayout], _ context: String) {
+        for directory in directories {
+            #expect(directory.holdsNoFrames == !directory.ids.indices.contains(where: directory.isFilled), "\(context)")
+        }
     }
 
     @Test("a resolved name equals another only with the same state, name and extent, and hashes alike then")

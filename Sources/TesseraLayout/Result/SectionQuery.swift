@@ -36,8 +36,7 @@ package struct SectionQuery: Sendable {
         guard !section.isEmpty else { return }
         if let header, header.frame.intersects(rect) { result.append(header) }
         if section.itemCount > 0 {
-            let offset = self.offset
-            let absolute = axis.localFrame(rect).offsetBy(cross: offset, scroll: 0)
+            let absolute = itemsQuery(rect)
             candidates(relativeBounds(of: absolute)) { item, frame in
                 let placed = section.absolute(frame)
                 if placed.intersects(absolute) {
@@ -48,6 +47,15 @@ package struct SectionQuery: Sendable {
         if let footer, footer.frame.intersects(rect) { result.append(footer) }
         if let background = supplementary(.background), background.frame.intersects(rect) { result.append(background) }
     }
+
+    /// The bounds ``appendElements(in:header:footer:to:candidates:)`` asks
+    /// its candidates for, or nil where it asks none (no items).
+    package func candidateBounds(in rect: Rect) -> QueryBounds? {
+        section.isEmpty || section.itemCount == 0 ? nil : relativeBounds(of: itemsQuery(rect))
+    }
+
+    /// `rect` in the section's axes, moved by +``offset`` across the feed.
+    private func itemsQuery(_ rect: Rect) -> LocalFrame { axis.localFrame(rect).offsetBy(cross: offset, scroll: 0) }
 
     /// A cell's absolute frame on screen, moved by −``offset`` across the feed.
     @inline(__always)

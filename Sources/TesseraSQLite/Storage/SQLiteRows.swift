@@ -241,6 +241,7 @@ final class SQLiteRows: RowWriter {
 
     func scan(_ table: RowTable, _ range: RowRange, _ body: (any ScannedRow) throws -> Bool) throws {
         guard range.among == nil else {
+            if let run = Self.run(range) { return try scan(table, run, body) }
             // Each key looked up alone: a lookup in the file costs no round trip.
             var going = true
             for part in range.parts where going {
@@ -262,6 +263,21 @@ final class SQLiteRows: RowWriter {
         while try statement.step() {
             guard try body(row) else { return }
         }
+    }
+
+    /// `range` as one range from its first value to its last when they are
+    /// consecutive ascending integers (a query's groups mostly are): one
+    /// seek, where a lookup per value runs the statement again.
+    static func run(_ range: RowRange) -> RowRange? {
+        guard let among = range.among, among.count > 1, !range.descending, case .integer(let first)? = among.first else { return nil }
+        for (offset, value) in among.enumerated() {
+            guard case .integer(let next) = value, next == first &+ Int64(offset) else { return nil }
+        }
+        var run = range
+        run.among = nil
+        run.lower = .init(.integer(first), inclusive: true)
+        run.upper = .init(.integer(first &+ Int64(among.count - 1)), inclusive: true)
+        return run
     }
 
     // MARK: Writes

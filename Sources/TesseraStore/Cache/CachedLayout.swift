@@ -32,6 +32,8 @@ final class CachedLayout: Sendable {
     /// Its node in the ``StoreCache`` once cached, or -1: a hint, checked
     /// against the key under the cache's lock (a fill finds it without a hash).
     let cacheSlot = Atomic<Int>(-1)
+    /// How many slots hold frames, changed under the slots' lock (none: a read reads ahead, ``LayoutReader``).
+    private let filled = Atomic<Int>(0)
 
     /// The directory of `sections` and the `groups` collected for them,
     /// with the bounds index of each section that has more than ``indexedAbove``.
@@ -122,12 +124,16 @@ final class CachedLayout: Sendable {
         }
     }
 
+    /// Whether no slot holds frames.
+    var holdsNoFrames: Bool { filled.load(ordering: .relaxed) == 0 }
+
     /// Puts `frames` in the empty slot `ordinal`: true when it was empty,
     /// false when another query filled it first or there is no such slot.
     func fill(_ ordinal: Int, with frames: CachedFrames) -> Bool {
         slots.withLock { slots in
             guard ordinal >= 0, ordinal < slots.count, slots[ordinal] == nil else { return false }
             slots[ordinal] = frames
+            filled.add(1, ordering: .relaxed)
             return true
         }
     }
@@ -136,6 +142,7 @@ final class CachedLayout: Sendable {
     func emptySlots() {
         slots.withLock { slots in
             for index in slots.indices { slots[index] = nil }
+            filled.store(0, ordering: .relaxed)
         }
     }
 
@@ -170,6 +177,8 @@ final class CachedLayout: Sendable {
                     guard let frames = from[ordinal], to[slot] == nil else { continue }
                     to[slot] = frames
                     from[ordinal] = nil
+                    filled.add(1, ordering: .relaxed)
+                    old.filled.subtract(1, ordering: .relaxed)
                     moved.bytes += frames.byteCount
                     moved.groups += 1
                 }

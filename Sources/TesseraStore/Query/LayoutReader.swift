@@ -55,8 +55,11 @@ struct LayoutReader {
         let high = query.scrollEnd + box.overhang
         if let cache {
             // The non-empty sections of the cached directory that meet the band, in order.
-            for index in cache.sectionRange(from: low, through: high) where !cache.sections[index].geometry.isEmpty {
-                try append(cache.sections[index], in: rect, pinning: pinning, offsets: offsets, cache: cache, to: &result, &orthogonalLengths)
+            let sections = cache.sectionRange(from: low, through: high)
+            // A read of a directory with no frames yet reads theirs across sections at once.
+            let ahead = snapshot != nil && cache.holdsNoFrames ? try readAhead(sections, in: rect, offsets: offsets, cache: cache) : nil
+            for index in sections where !cache.sections[index].geometry.isEmpty {
+                try append(cache.sections[index], in: rect, pinning: pinning, offsets: offsets, cache: cache, ahead, to: &result, &orthogonalLengths)
             }
         } else {
             for section in try IndexedGroups.sections(of: layout, from: low, through: high, storage: storage) {
@@ -69,7 +72,7 @@ struct LayoutReader {
     /// Appends the elements of one section that intersect `rect` (see ``elements(in:pinning:offsets:orthogonalLengths:)``).
     private func append(
         _ section: SectionRecord, in rect: Rect, pinning: Bool, offsets: OrthogonalOffsets, cache: CachedLayout?,
-        to result: inout [LayoutElement], _ orthogonalLengths: inout [Int: Double]
+        _ ahead: ReadAhead? = nil, to result: inout [LayoutElement], _ orthogonalLengths: inout [Int: Double]
     ) throws {
         let geometry = section.geometry
         if let length = geometry.orthogonalContentLength { orthogonalLengths[geometry.index] = length }
@@ -84,7 +87,7 @@ struct LayoutReader {
         var failure: Error?
         sectionQuery.appendElements(in: rect, header: header, footer: footer, to: &result) { bounds, visit in
             do {
-                try forEachCandidate(section: section, bounds: bounds, cache: cache, visit)
+                try forEachCandidate(section: section, bounds: bounds, cache: cache, ahead: ahead, visit)
             } catch {
                 failure = error
             }
@@ -95,7 +98,7 @@ struct LayoutReader {
     /// Visits the cells of one section that may meet `bounds`, in item order:
     /// the groups the cached directory names, else those the spatial index
     /// proves complete (``IndexedGroups``); each group's frames verified.
-    private func forEachCandidate(section: SectionRecord, bounds: QueryBounds, cache: CachedLayout?, _ visit: (Int, LocalFrame) -> Void) throws {
+    private func forEachCandidate(section: SectionRecord, bounds: QueryBounds, cache: CachedLayout?, ahead: ReadAhead?, _ visit: (Int, LocalFrame) -> Void) throws {
         guard let cache else {
             // Read with the rows that prove them complete, in one statement.
             for group in try IndexedGroups(layout: layout, section: section, storage: storage).groups(meeting: bounds) {
@@ -123,7 +126,18 @@ struct LayoutReader {
                 defer { found.deinitialize() }
                 let candidates = Candidates(positions: positions, found: found)
                 let hits = store.cache.cachesFrames ? cache.frames(base: ordinals.lowerBound, positions: positions, into: found) : 0
-                if hits < count {
+                // Frames read ahead are read, not found: cached here, counted as misses.
+                var held = hits
+                if let ahead, held < count {
+                    for index in 0..<count where found[index] == nil {
+                        let ordinal = ordinals.lowerBound &+ positions[index]
+                        guard let frames = ahead.first(where: { $0.ordinal == ordinal })?.frames else { continue }
+                        store.cache.fill(frames, ordinal: ordinal, of: cache, key: record.cacheKey)
+                        found[index] = frames
+                        held &+= 1
+                    }
+                }
+                if held < count {
                     try visitMissing(firstOrdinal: ordinals.lowerBound, section: section, cache: cache, bounds: bounds, candidates, visit)
                 } else {
                     candidates.visitFound(0..<count, bounds: bounds, visit)
@@ -133,6 +147,35 @@ struct LayoutReader {
                 store.cache.frameUses.count(hits: hits, misses: count &- hits)
             }
         }
+    }
+
+    /// Frames read ahead, by the ordinal of their group.
+    private typealias ReadAhead = [(ordinal: Int, frames: CachedFrames)]
+
+    /// The frames of the groups `rect` meets, read in one call when they lie in more than one of `sections` (one
+    /// statement or round trip, where each section makes its own) and verified; a group that fails is left to its
+    /// section's read, which names it.
+    private func readAhead(_ sections: Range<Int>, in rect: Rect, offsets: OrthogonalOffsets, cache: CachedLayout) throws -> ReadAhead? {
+        guard store.cache.cachesFrames else { return nil }
+        var wanted: [Int] = []
+        wanted.reserveCapacity(min(cache.ids.count, 16))
+        var sectionsMet = 0
+        for index in sections {
+            let geometry = cache.sections[index].geometry
+            let query = SectionQuery(section: geometry, axis: box.axis, crossExtent: box.crossExtent, offsets: offsets)
+            guard let bounds = query.candidateBounds(in: rect) else { continue }
+            let ordinals = cache.ordinals(ofSection: geometry.index)
+            let before = wanted.count
+            cache.forEachCandidate(section: geometry.index, ordinals: ordinals, in: bounds) { wanted.append(ordinals.lowerBound &+ $0) }
+            if wanted.count > before { sectionsMet &+= 1 }
+        }
+        guard sectionsMet > 1 else { return nil }
+        var read: ReadAhead = []
+        read.reserveCapacity(wanted.count)
+        try storage.visitFrames(wanted.map { cache.ids[$0] }) { index, raw in
+            if case .success(let frames) = CachedFrames.verified(raw, checksum: cache.checksums[wanted[index]]) { read.append((wanted[index], frames)) }
+        }
+        return read
     }
 
     /// Reads the candidates whose frames are not cached, each once and verified, and visits every candidate in item

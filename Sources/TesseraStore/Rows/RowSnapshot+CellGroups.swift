@@ -39,7 +39,8 @@ extension RowSnapshot {
             guard next < groups.count else { return false }
             _ = row.withBytes(RowTable.framesColumn) { body(next, $0) }
             next += 1
-            return true
+            // The last one read: no step to find the end.
+            return next < groups.count
         }
     }
 

@@ -4,6 +4,7 @@ import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite
 import TesseraStore
+import TesseraStoreJSON
 
 /// `tessera list --db FILE`: specs and their layouts.
 struct ListCommand: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import TesseraLayout
+import TesseraStore
 
 /// The contract's JSON for what the store lists and reports, written once
 /// for the CLI and the HTTP service alike.
