@@ -57,7 +57,7 @@ struct LayoutReader {
             // The non-empty sections of the cached directory that meet the band, in order.
             let sections = cache.sectionRange(from: low, through: high)
             // A read of a directory with no frames yet reads theirs across sections at once.
-            let ahead = snapshot != nil && cache.holdsNoFrames ? try readAhead(sections, in: rect, offsets: offsets, cache: cache) : nil
+            let ahead = cache.holdsNoFrames && snapshot != nil ? try readAhead(sections, in: rect, offsets: offsets, cache: cache) : nil
             for index in sections where !cache.sections[index].geometry.isEmpty {
                 try append(cache.sections[index], in: rect, pinning: pinning, offsets: offsets, cache: cache, ahead, to: &result, &orthogonalLengths)
             }
