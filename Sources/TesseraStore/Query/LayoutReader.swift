@@ -169,7 +169,8 @@ struct LayoutReader {
             cache.forEachCandidate(section: geometry.index, ordinals: ordinals, in: bounds) { wanted.append(ordinals.lowerBound &+ $0) }
             if wanted.count > before { sectionsMet &+= 1 }
         }
-        guard sectionsMet > 1 else { return nil }
+        // A screen's worth at most: a larger read gains little from one call, and each section finds its own here.
+        guard sectionsMet > 1, wanted.count <= 64 else { return nil }
         var read: ReadAhead = []
         read.reserveCapacity(wanted.count)
         try storage.visitFrames(wanted.map { cache.ids[$0] }) { index, raw in
