@@ -76,8 +76,8 @@ let package = Package(
         ),
         .target(name: "TesseraLayout"),
         .target(name: "TesseraClient", dependencies: ["TesseraLayout", "Locking"]),
-        // The package's lock, one that ThreadSanitizer understands, and the
-        // containers kept behind locks (FIFO, LRUList).
+        // The package's lock, one that ThreadSanitizer understands, the
+        // containers kept behind locks (FIFO, LRUList), and its clock.
         .target(name: "Locking"),
         // A prefetch instruction, which Swift does not have.
         .target(name: "CTesseraPrefetch"),
@@ -127,6 +127,7 @@ let package = Package(
         .executableTarget(
             name: "tessera",
             dependencies: [
+                "Locking",
                 "TesseraLayout",
                 "TesseraTiles",
                 "TesseraPrecompute",
@@ -204,6 +205,7 @@ let package = Package(
         .executableTarget(
             name: "tessera-bench",
             dependencies: [
+                "Locking",
                 "TesseraLayout",
                 "TesseraTiles",
                 "TesseraPrecompute",
@@ -247,7 +249,7 @@ let package = Package(
         // The product as a user's tests use it: public API only.
         .testTarget(name: "TesseraStoreTestingTests", dependencies: ["TesseraStoreTesting", "TesseraStore", "TesseraLayout", "TesseraTestSupport"]),
         .testTarget(
-            name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "SQLiteToolkit", "CSQLite", "TesseraStore", "TesseraStoreFormat", "TesseraPrecompute", "TesseraLayout", "TesseraTestSupport"]
+            name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "SQLiteToolkit", "CSQLite", "TesseraStore", "TesseraStoreFormat", "TesseraPrecompute", "TesseraLayout", "TesseraTestSupport", "Locking"]
         ),
         .testTarget(
             name: "TesseraCLITests",

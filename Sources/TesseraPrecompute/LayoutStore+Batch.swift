@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Locking
 import TesseraLayout
 import TesseraStore
 

@@ -1,3 +1,4 @@
+import Locking
 import TesseraLayout
 
 /// Invalidating, deleting, pruning and repairing, each in one write through the write gate.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Locking
 import TesseraHummingbird
 import TesseraLayout
 import TesseraServerSupport

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import Locking
 import Logging
 import NIOEmbedded
 import Prometheus

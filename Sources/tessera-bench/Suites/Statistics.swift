@@ -1,3 +1,4 @@
+import Locking
 import TesseraLayout
 import TesseraStore
 /// A monotonic clock in seconds.

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import TesseraCommandSupport
 import TesseraLayout
 import TesseraSQLite

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Locking
 import Synchronization
 import TesseraCommandSupport
 import TesseraLayout
