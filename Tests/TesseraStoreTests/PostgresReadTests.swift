@@ -82,6 +82,21 @@ struct PostgresReadTests {
         #expect(try #require(store.postgresStatementsSent) - before == 2)
     }
 
+    @Test("a query of a directory without frames meeting more groups than one call reads ahead sends a statement per section")
+    func pastTheCap() async throws {
+        let (temporary, store, engine, whole) = try await ReadAheadTests.coldWide(.postgres)
+        _ = temporary
+        // Below the content: the directory loads, no group is met.
+        let below = Rect(x: 0, y: whole.height + 100, width: 390, height: 100)
+        #expect(try await store.visibleElements(name: "wide", crossExtent: 390, viewport: below).isEmpty)
+        let before = try #require(store.postgresStatementsSent)
+        #expect(try await store.visibleElements(name: "wide", crossExtent: 390, viewport: whole) == engine.visibleElements(viewport: whole))
+        // The layout's row, then a statement for each section's group at least
+        // (within the cap, 2 in all: the layout's row, then every group's frames).
+        let sent = try #require(store.postgresStatementsSent) - before
+        #expect(sent >= 71, "\(sent)")
+    }
+
     @Test("async queries send the same statements, fetched without a thread that waits: none runs on the executor")
     func asyncReadsNeedNoThread() async throws {
         let scratch = try await TemporaryStore(.postgres)

@@ -64,4 +64,36 @@ struct ReadAheadTests {
         #expect(try await store.visibleElements(name: "feed", crossExtent: 390, viewport: top) == engine.visibleElements(viewport: top))
         #expect(store.cacheStatistics.frameGroups == 1)
     }
+
+    /// 70 sections of one row of 3 squares, a cell group each: a query of
+    /// all of it (9,100 points) meets 70 groups, past what one call reads ahead.
+    static let wide = #"{"format": 1, "sections": ["#
+        + Array(repeating: #"{"layout": {"kind": "grid", "fraction": 3}, "items": {"count": 3, "cycle": [{"aspectRatio": 1}]}}"#, count: 70)
+            .joined(separator: ", ")
+        + "]}"
+
+    /// The store with `wide` saved, opened again, its engine layout and the rect of all of it.
+    static func coldWide(_ backend: TestBackend) async throws -> (TemporaryStore, LayoutStore, LayoutResult, Rect) {
+        let temporary = try await TemporaryStore(backend)
+        try await temporary.store.save(try Spec(jsonText: wide), as: "wide", crossExtents: [390])
+        let engine = try LayoutEngine().layout(try Spec(jsonText: wide), crossExtent: 390)
+        return (temporary, try await temporary.reopen(), engine, Rect(x: 0, y: 0, width: 390, height: engine.contentSize.height))
+    }
+
+    @Test("a query meeting more groups than one call reads ahead reads them section by section, each counted a miss once", arguments: TestBackend.all)
+    func pastTheCap(backend: TestBackend) async throws {
+        let (temporary, store, engine, whole) = try await Self.coldWide(backend)
+        _ = temporary
+        let expected = engine.visibleElements(viewport: whole)
+        #expect(expected.count == 210)
+        // The first query loads the directory (inline, or in the background meanwhile); the next
+        // one of a directory without frames then meets all 70 groups. A read that PostgreSQL runs
+        // again for each statement it lacked counts each group once: not as a hit of a later run.
+        #expect(try await store.visibleElements(name: "wide", crossExtent: 390, viewport: whole) == expected)
+        try await AsyncGateTests.until { store.cacheStatistics.layouts == 1 }
+        #expect(try await store.visibleElements(name: "wide", crossExtent: 390, viewport: whole) == expected)
+        let statistics = store.cacheStatistics
+        let inline = backend == .postgres
+        #expect((statistics.frameGroups, statistics.frameHits, statistics.frameMisses) == (70, inline ? 70 : 0, 70))
+    }
 }

@@ -135,16 +135,18 @@ extension LayoutStore {
         let computesUnasked = if case .always = policy { true } else { false }
         var computed = false
         for _ in 0..<3 {
-            let missed = Locked(false)
+            let runs = ReadRuns()
             let read = try await readAsync { storage in
-                let fresh = try self.readFresh(name: name, crossExtent: crossExtent, storage: storage, missed: missed, body)
+                let fresh = try self.readFresh(name: name, crossExtent: crossExtent, storage: storage, runs: runs, body)
                 // What an admission or the caller is told; `.always` asks nothing.
                 guard fresh.value == nil, !computesUnasked else { return (fresh: fresh, missing: nil as MissingLayout?) }
                 return (fresh: fresh, missing: try Self.missing(name: name, crossExtent: crossExtent, storage: storage))
             }
             if let hit = read.fresh.directoryHit {
-                cache.directoryUses.count(hit: hit && !missed.withLock { $0 })
+                cache.directoryUses.count(hit: hit && !runs.loadedDirectoryInAnyRun)
             }
+            let frames = runs.frameUses
+            cache.frameUses.count(hits: frames.hits, misses: frames.misses)
             if let value = read.fresh.value { return .found(value, computed: computed) }
             var release: (@Sendable () -> Void)?
             if !computesUnasked {

@@ -36,7 +36,7 @@ struct AnswerLimit {
     /// Throws ``StoreError/Code/tooLarge`` when `rect` holds more than the limit: read in bands of about half the
     /// limit each, each element counted in the band its start falls in, stopping as soon as the count is over.
     /// Does nothing for short rects (their answer is counted once read, by `LayoutReader.answer`).
-    func checkBeforeReading(_ rect: Rect, reader: LayoutReader, direction: LayoutDirection, offsets: OrthogonalOffsets) throws {
+    func checkBeforeReading(_ rect: Rect, reader: LayoutReader, direction: LayoutDirection, offsets: OrthogonalOffsets, uses: inout FrameUses) throws {
         guard rect.width > Self.wholeRectLength || rect.height > Self.wholeRectLength else { return }
         let local = layout.axis.localFrame(rect)
         let low = max(local.scroll, 0)
@@ -48,7 +48,8 @@ struct AnswerLimit {
         while start < high {
             let end = high - start > band ? start + band : high
             let part = LocalFrame(cross: local.cross, scroll: start, crossLength: local.crossLength, scrollLength: end - start)
-            for element in try reader.answer(.rect(layout.axis.screenRect(part)), direction: direction, offsets: offsets)?.elements ?? [] {
+            let answer = try reader.answer(.rect(layout.axis.screenRect(part)), direction: direction, offsets: offsets, limit: nil, uses: &uses)
+            for element in answer?.elements ?? [] {
                 let scroll = layout.axis.localFrame(element.frame).scroll
                 if (scroll >= start || start == low) && (scroll < end || end == high) { counted += 1 }
             }

@@ -15,12 +15,11 @@ struct LayoutReader {
     /// The layout's directory from the shared cache, or nil: queried
     /// through the backend's spatial index instead.
     let cache: CachedLayout?
+    /// The read's runs, nil for an answer from memory (which counts its frames itself).
+    private let runs: ReadRuns?
 
-    init(box: LayoutRecordBox, storage: (RowSnapshot)?, store: LayoutStore, cached: CachedLayout?) {
-        self.box = box
-        self.snapshot = storage
-        self.store = store
-        self.cache = cached
+    init(box: LayoutRecordBox, storage: (RowSnapshot)?, store: LayoutStore, cached: CachedLayout?, runs: ReadRuns?) {
+        (self.box, snapshot, self.store, cache, self.runs) = (box, storage, store, cached, runs)
     }
 
     /// The read's snapshot, or ``AnswerNeedsStorage`` thrown by a query
@@ -39,14 +38,14 @@ struct LayoutReader {
 
     /// The same reader with the directory `cached`.
     func with(cached: CachedLayout) -> LayoutReader {
-        LayoutReader(box: box, storage: snapshot, store: store, cached: cached)
+        LayoutReader(box: box, storage: snapshot, store: store, cached: cached, runs: runs)
     }
 
     /// The left-to-right elements that intersect `rect` (pinned when
     /// `pinning`), carousels scrolled by `offsets`; the content length of
-    /// each carousel searched goes into `orthogonalLengths`.
+    /// each carousel searched goes into `orthogonalLengths`, the frame cache's hits and misses into `uses`.
     func elements(
-        in rect: Rect, pinning: Bool, offsets: OrthogonalOffsets, orthogonalLengths: inout [Int: Double]
+        in rect: Rect, pinning: Bool, offsets: OrthogonalOffsets, orthogonalLengths: inout [Int: Double], uses: inout FrameUses
     ) throws -> [LayoutElement] {
         var result: [LayoutElement] = []
         result.reserveCapacity(64)
@@ -59,20 +58,20 @@ struct LayoutReader {
             // A read of a directory with no frames yet reads theirs across sections at once.
             let ahead = cache.holdsNoFrames && snapshot != nil ? try readAhead(sections, in: rect, offsets: offsets, cache: cache) : nil
             for index in sections where !cache.sections[index].geometry.isEmpty {
-                try append(cache.sections[index], in: rect, pinning: pinning, offsets: offsets, cache: cache, ahead, to: &result, &orthogonalLengths)
+                try append(cache.sections[index], in: rect, pinning: pinning, offsets: offsets, cache: cache, ahead, to: &result, &orthogonalLengths, &uses)
             }
         } else {
             for section in try IndexedGroups.sections(of: layout, from: low, through: high, storage: storage) {
-                try append(section, in: rect, pinning: pinning, offsets: offsets, cache: nil, to: &result, &orthogonalLengths)
+                try append(section, in: rect, pinning: pinning, offsets: offsets, cache: nil, to: &result, &orthogonalLengths, &uses)
             }
         }
         return result
     }
 
-    /// Appends the elements of one section that intersect `rect` (see ``elements(in:pinning:offsets:orthogonalLengths:)``).
+    /// Appends the elements of one section that intersect `rect` (see ``elements(in:pinning:offsets:orthogonalLengths:uses:)``).
     private func append(
         _ section: SectionRecord, in rect: Rect, pinning: Bool, offsets: OrthogonalOffsets, cache: CachedLayout?,
-        _ ahead: ReadAhead? = nil, to result: inout [LayoutElement], _ orthogonalLengths: inout [Int: Double]
+        _ ahead: ReadAhead? = nil, to result: inout [LayoutElement], _ orthogonalLengths: inout [Int: Double], _ uses: inout FrameUses
     ) throws {
         let geometry = section.geometry
         if let length = geometry.orthogonalContentLength { orthogonalLengths[geometry.index] = length }
@@ -87,7 +86,7 @@ struct LayoutReader {
         var failure: Error?
         sectionQuery.appendElements(in: rect, header: header, footer: footer, to: &result) { bounds, visit in
             do {
-                try forEachCandidate(section: section, bounds: bounds, cache: cache, ahead: ahead, visit)
+                try forEachCandidate(section: section, bounds: bounds, cache: cache, ahead: ahead, uses: &uses, visit)
             } catch {
                 failure = error
             }
@@ -98,7 +97,7 @@ struct LayoutReader {
     /// Visits the cells of one section that may meet `bounds`, in item order:
     /// the groups the cached directory names, else those the spatial index
     /// proves complete (``IndexedGroups``); each group's frames verified.
-    private func forEachCandidate(section: SectionRecord, bounds: QueryBounds, cache: CachedLayout?, ahead: ReadAhead?, _ visit: (Int, LocalFrame) -> Void) throws {
+    private func forEachCandidate(section: SectionRecord, bounds: QueryBounds, cache: CachedLayout?, ahead: ReadAhead?, uses: inout FrameUses, _ visit: (Int, LocalFrame) -> Void) throws {
         guard let cache else {
             // Read with the rows that prove them complete, in one statement.
             for group in try IndexedGroups(layout: layout, section: section, storage: storage).groups(meeting: bounds) {
@@ -142,9 +141,8 @@ struct LayoutReader {
                 } else {
                     candidates.visitFound(0..<count, bounds: bounds, visit)
                 }
-                // Counted once the frames are all there: an answer from memory that
-                // lacks some runs again as a read, which counts them.
-                store.cache.frameUses.count(hits: hits, misses: count &- hits)
+                uses.hits &+= hits
+                uses.misses &+= count &- hits
             }
         }
     }
@@ -278,6 +276,9 @@ struct LayoutReader {
     }
 }
 
+/// The frame cache's hits and misses of one answer's groups.
+typealias FrameUses = (hits: Int, misses: Int)
+
 /// One query's candidate groups of a section (their positions in it) and
 /// their frames found cached (nil where not), in memory the query lends
 /// itself for the call.
@@ -303,13 +304,26 @@ extension LayoutReader {
     func answer(
         _ query: LayoutQuery, direction: LayoutDirection, offsets: OrthogonalOffsets, limit: AnswerLimit? = nil
     ) throws -> (elements: [LayoutElement], orthogonal: [OrthogonalContent])? {
+        // A read's run adds what it found and read even when it stops for a row it lacks (the next run finds that
+        // cached, see ReadRuns); an answer from memory counts only once whole (else a read follows, and counts).
+        var uses: FrameUses = (0, 0)
+        defer { runs?.add(uses) }
+        let answer = try answer(query, direction: direction, offsets: offsets, limit: limit, uses: &uses)
+        if runs == nil { store.cache.frameUses.count(hits: uses.hits, misses: uses.misses) }
+        return answer
+    }
+
+    /// ``answer(_:direction:offsets:limit:)``, the frame cache's hits and misses added to `uses`.
+    func answer(
+        _ query: LayoutQuery, direction: LayoutDirection, offsets: OrthogonalOffsets, limit: AnswerLimit?, uses: inout FrameUses
+    ) throws -> (elements: [LayoutElement], orthogonal: [OrthogonalContent])? {
         switch query {
         case .rect(let rect), .viewport(let rect):
-            try limit?.checkBeforeReading(rect, reader: self, direction: direction, offsets: offsets)
+            try limit?.checkBeforeReading(rect, reader: self, direction: direction, offsets: offsets, uses: &uses)
             let pinning = if case .viewport = query { true } else { false }
             var lengths: [Int: Double] = [:]
             let found = try direction.answer(for: rect, contentSize: contentSize) {
-                try self.elements(in: $0, pinning: pinning, offsets: offsets, orthogonalLengths: &lengths)
+                try self.elements(in: $0, pinning: pinning, offsets: offsets, orthogonalLengths: &lengths, uses: &uses)
             }
             if let limit, found.count > limit.limit { throw limit.tooLarge(counted: found.count, exact: true) }
             return (found, lengths.isEmpty ? [] : OrthogonalContent.of(found) { lengths[$0] })
