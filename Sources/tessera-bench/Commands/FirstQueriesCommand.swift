@@ -8,16 +8,16 @@ import TesseraStore
 import TesseraPrecompute
 
 /// `tessera-bench first-queries`: the first viewport query of each of many
-/// small feeds never read before (the feeds suite's feeds). A profiler
-/// counts them as the difference between two runs on the same store
-/// (`--feeds 2000` and `--feeds 200`): the queries run on Swift
-/// concurrency's threads, below no function of this command's.
+/// small feeds never read before (the feeds suite's feeds), in `firstQueries`,
+/// where a profiler can record them alone. `--scattered` queries them as the
+/// floor suite's first-query figure does: every feed at both widths, in a
+/// seeded random order, each at a random height.
 // Synchronous at the top: Valgrind 3.19 cannot run the async command path to its end.
 struct FirstQueriesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "first-queries",
         abstract: "Query each of many small stored feeds once, for a profiler to record.",
-        discussion: "Writes the feeds suite's feeds feed-0... at --extent into --db first when it holds none, then opens the store as tessera-server does."
+        discussion: "Writes the feeds suite's feeds feed-0... at --extent (at both of its widths with --scattered) into --db first when it holds none, then opens the store as tessera-server does."
     )
 
     @Option(help: "The store (a SQLite file; written first when missing).")
@@ -32,8 +32,12 @@ struct FirstQueriesCommand: ParsableCommand {
     @Option(help: "Query only this stored spec instead, --feeds times, each in the store opened anew.")
     var name: String?
 
+    @Flag(help: "Query --feeds layouts of the feeds at both of the feeds suite's widths, in random order, each at a random height, as the floor suite does (the store holds both widths).")
+    var scattered = false
+
     func validate() throws {
         guard (1...1_000_000).contains(feeds) else { throw ValidationError("--feeds must be from 1 to 1000000, got \(feeds)") }
+        guard !scattered || name == nil else { throw ValidationError("--scattered queries the feeds suite's feeds: leave out --name") }
         guard FeedsBenchmark.widths.contains(extent) else {
             throw ValidationError("--extent must be one of the feeds suite's widths \(FeedsBenchmark.widths), got \(extent)")
         }
@@ -44,14 +48,30 @@ struct FirstQueriesCommand: ParsableCommand {
         var total = 0
         var seconds = 0.0
         for names in name.map({ name in (0..<feeds).map { _ in [name] } }) ?? [(0..<feeds).map { "feed-\($0)" }] {
-            let (db, extent) = (db, extent)
+            let (db, extent, scattered) = (db, extent, scattered)
             let store = try waitForAsync { try await LayoutStore.open(db: db, requireExisting: true) }
             defer { store.close() }
+            let queries = try waitForAsync {
+                scattered ? try await Self.scattered(store, count: names.count) : names.map { ($0, extent, Rect(x: 0, y: 0, width: extent, height: 844)) }
+            }
             let started = Date()
-            total += try waitForAsync { try await Self.firstQueries(store, names: names, extent: extent) }
+            total += try waitForAsync { try await Self.firstQueries(store, queries: queries) }
             seconds += Date().timeIntervalSince(started)
         }
         print("\(total) elements in \(feeds) first queries, \(String(format: "%.1f", seconds / Double(feeds) * 1e6)) µs each")
+    }
+
+    /// `count` layouts of the stored feeds, as the floor suite picks them:
+    /// feed and width in a random order, each at a random height within it.
+    private static func scattered(_ store: LayoutStore, count: Int) async throws -> [(String, Double, Rect)] {
+        let lengths = Dictionary(uniqueKeysWithValues: try await store.layouts().map { ("\($0.specName)@\($0.crossExtent)", $0.contentLength) })
+        var random = BenchRandom(seed: 31)
+        var all = (0..<count).flatMap { feed in FeedsBenchmark.widths.map { (name: "feed-\(feed)", width: $0) } }
+        for index in all.indices.reversed() { all.swapAt(index, Int(random.next() % UInt64(index + 1))) }
+        return all.prefix(count).map { pick in
+            let length = lengths["\(pick.name)@\(pick.width)"] ?? 0
+            return (pick.name, pick.width, Rect(x: 0, y: random.unit() * max(0, length - 844), width: pick.width, height: 844))
+        }
     }
 
     /// Stores the feeds.
@@ -59,18 +79,18 @@ struct FirstQueriesCommand: ParsableCommand {
         let writer = try LayoutStore(path: db)
         defer { writer.close() }
         let (feeds, extent) = (feeds, extent)
-        let report = try waitForAsync { try await writer.saveBatch((0..<feeds).lazy.map(FeedsBenchmark.feed), crossExtents: [extent]) }
+        let extents = scattered ? FeedsBenchmark.widths : [extent]
+        let report = try waitForAsync { try await writer.saveBatch((0..<feeds).lazy.map(FeedsBenchmark.feed), crossExtents: extents) }
         guard report.saved == feeds else { throw CommandError("saved \(report.saved) of \(feeds) feeds into \(db)") }
         try waitForAsync { await writer.finishBackgroundWork() }
     }
 
-    /// The queries: the first screen of each name once.
+    /// The queries: each layout's viewport once.
     @inline(never)
-    static func firstQueries(_ store: LayoutStore, names: [String], extent: Double) async throws -> Int {
+    static func firstQueries(_ store: LayoutStore, queries: [(name: String, extent: Double, viewport: Rect)]) async throws -> Int {
         var total = 0
-        let viewport = Rect(x: 0, y: 0, width: extent, height: 844)
-        for name in names {
-            total += try await store.visibleElements(name: name, crossExtent: extent, viewport: viewport, computeIfMissing: false).count
+        for query in queries {
+            total += try await store.visibleElements(name: query.name, crossExtent: query.extent, viewport: query.viewport, computeIfMissing: false).count
         }
         return total
     }
