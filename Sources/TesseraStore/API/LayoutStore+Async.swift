@@ -145,8 +145,7 @@ extension LayoutStore {
             if let hit = read.fresh.directoryHit {
                 cache.directoryUses.count(hit: hit && !runs.loadedDirectoryInAnyRun)
             }
-            let frames = runs.frameUses
-            cache.frameUses.count(hits: frames.hits, misses: frames.misses)
+            runs.count(into: cache.frameUses)
             if let value = read.fresh.value { return .found(value, computed: computed) }
             var release: (@Sendable () -> Void)?
             if !computesUnasked {

@@ -304,8 +304,7 @@ extension LayoutReader {
     func answer(
         _ query: LayoutQuery, direction: LayoutDirection, offsets: OrthogonalOffsets, limit: AnswerLimit? = nil
     ) throws -> (elements: [LayoutElement], orthogonal: [OrthogonalContent])? {
-        // A read's run adds what it found and read even when it stops for a row it lacks (the next run finds that
-        // cached, see ReadRuns); an answer from memory counts only once whole (else a read follows, and counts).
+        // A read's run adds what it read even when it stops for a row (see ReadRuns); from memory, only a whole answer counts.
         var uses: FrameUses = (0, 0)
         defer { runs?.add(uses) }
         let answer = try answer(query, direction: direction, offsets: offsets, limit: limit, uses: &uses)

@@ -1,4 +1,5 @@
 import Locking
+import Synchronization
 import TesseraLayout
 
 /// What every read of a layout shares: the read of its fresh layout in one snapshot
@@ -61,15 +62,18 @@ extension LayoutStore {
 /// where it needs a read of storage: the query then runs as a read.
 struct AnswerNeedsStorage: Error {}
 
-/// What a read carries from one run of its body to the next (a backend behind a network runs it again from the
-/// start once it has what a run lacked): whether a run loaded the directory, what the last run found of the frame
-/// cache, and what the runs before it read, which it found cached. Counted once the read is done.
-struct ReadRuns: Sendable {
-    private let state = Locked((loaded: false, earlierMisses: 0, run: (hits: 0, misses: 0) as FrameUses))
-    var loadedDirectoryInAnyRun: Bool { state.withLock { $0.loaded } }
-    func start() { state.withLock { $0.earlierMisses &+= $0.run.misses; $0.run = (0, 0) } }
-    func loadedDirectory() { state.withLock { $0.loaded = true } }
-    func add(_ uses: FrameUses) { state.withLock { $0.run = ($0.run.hits &+ uses.hits, $0.run.misses &+ uses.misses) } }
-    /// The last run's uses, the groups it found that earlier runs read counted as the misses they were.
-    var frameUses: FrameUses { state.withLock { state in let moved = min(state.earlierMisses, state.run.hits); return (state.run.hits - moved, state.run.misses + moved) } }
+/// What a read carries from one run of its body to the next (a backend behind a network reruns it once it has what
+/// a run lacked; runs follow one another): whether a run loaded the directory, the last run's frame uses, and what
+/// the runs before it read, which it found cached. Counted once the read is done.
+final class ReadRuns: Sendable {
+    private let loaded = Atomic(false), earlierMisses = Atomic(0), hits = Atomic(0), misses = Atomic(0)
+    var loadedDirectoryInAnyRun: Bool { loaded.load(ordering: .relaxed) }
+    func start() { earlierMisses.add(misses.exchange(0, ordering: .relaxed), ordering: .relaxed); hits.store(0, ordering: .relaxed) }
+    func loadedDirectory() { loaded.store(true, ordering: .relaxed) }
+    func add(_ uses: FrameUses) { hits.add(uses.hits, ordering: .relaxed); misses.add(uses.misses, ordering: .relaxed) }
+    /// Counts the last run's uses, the groups it found that earlier runs read as the misses they were.
+    func count(into uses: StoreCache.Uses) {
+        let (found, moved) = (hits.load(ordering: .relaxed), min(earlierMisses.load(ordering: .relaxed), hits.load(ordering: .relaxed)))
+        uses.count(hits: found - moved, misses: misses.load(ordering: .relaxed) + moved)
+    }
 }
