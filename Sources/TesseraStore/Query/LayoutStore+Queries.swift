@@ -73,7 +73,7 @@ final class ReadRuns: Sendable {
     func add(_ uses: FrameUses) { hits.add(uses.hits, ordering: .relaxed); misses.add(uses.misses, ordering: .relaxed) }
     /// Counts the last run's uses, the groups it found that earlier runs read as the misses they were.
     func count(into uses: StoreCache.Uses) {
-        let (found, moved) = (hits.load(ordering: .relaxed), min(earlierMisses.load(ordering: .relaxed), hits.load(ordering: .relaxed)))
+        let found = hits.load(ordering: .relaxed), moved = min(earlierMisses.load(ordering: .relaxed), found)
         uses.count(hits: found - moved, misses: misses.load(ordering: .relaxed) + moved)
     }
 }

@@ -61,17 +61,10 @@ struct FirstQueriesCommand: ParsableCommand {
         print("\(total) elements in \(feeds) first queries, \(String(format: "%.1f", seconds / Double(feeds) * 1e6)) µs each")
     }
 
-    /// `count` layouts of the stored feeds, as the floor suite picks them:
-    /// feed and width in a random order, each at a random height within it.
+    /// `count` layouts of the stored feeds, as the floor suite picks them (the same seed).
     private static func scattered(_ store: LayoutStore, count: Int) async throws -> [(String, Double, Rect)] {
-        let lengths = Dictionary(uniqueKeysWithValues: try await store.layouts().map { ("\($0.specName)@\($0.crossExtent)", $0.contentLength) })
         var random = BenchRandom(seed: 31)
-        var all = (0..<count).flatMap { feed in FeedsBenchmark.widths.map { (name: "feed-\(feed)", width: $0) } }
-        for index in all.indices.reversed() { all.swapAt(index, Int(random.next() % UInt64(index + 1))) }
-        return all.prefix(count).map { pick in
-            let length = lengths["\(pick.name)@\(pick.width)"] ?? 0
-            return (pick.name, pick.width, Rect(x: 0, y: random.unit() * max(0, length - 844), width: pick.width, height: 844))
-        }
+        return FeedsBenchmark.scatteredViewports(feeds: count, count: count, lengths: try await FeedsBenchmark.contentLengths(of: store), random: &random)
     }
 
     /// Stores the feeds.

@@ -205,7 +205,7 @@ struct FloorBenchmark {
         let saved = try await writer.saveBatch((0..<smallFeeds).lazy.map(FeedsBenchmark.feed), crossExtents: FeedsBenchmark.widths)
         guard saved.saved == smallFeeds else { throw CommandError("the batch saved \(saved.saved) of \(smallFeeds) feeds") }
         await writer.finishBackgroundWork()
-        let lengths = Dictionary(uniqueKeysWithValues: try await writer.layouts().map { ("\($0.specName)@\($0.crossExtent)", $0.contentLength) })
+        let lengths = try await FeedsBenchmark.contentLengths(of: writer)
         writer.close()
 
         var random = BenchRandom(seed: 31)
@@ -214,11 +214,8 @@ struct FloorBenchmark {
         var laterRuns = Samples()
         for run in 0..<runs {
             // Distinct layouts, in random order: each is read for the first time.
-            var all = (0..<smallFeeds).flatMap { feed in FeedsBenchmark.widths.map { (name: "feed-\(feed)", width: $0) } }
-            for index in all.indices.reversed() { all.swapAt(index, Int(random.next() % UInt64(index + 1))) }
-            let picks = all.prefix(min(queries, all.count - 1) + 1).map { pick in
-                (pick.name, pick.width, Rect(x: 0, y: random.unit() * max(0, (lengths["\(pick.name)@\(pick.width)"] ?? 0) - 844), width: pick.width, height: 844))
-            }
+            let layouts = smallFeeds * FeedsBenchmark.widths.count
+            let picks = FeedsBenchmark.scatteredViewports(feeds: smallFeeds, count: min(queries, layouts - 1) + 1, lengths: lengths, random: &random)
             let store = try LayoutStore(path: path)
             defer { store.close() }
             // The connection's own first use is not a feed's: untimed.
