@@ -12,7 +12,25 @@ class InMemoryReader: RowReader {
     }
 
     package func scan(_ table: RowTable, _ range: RowRange, _ body: (any ScannedRow) throws -> Bool) throws {
+        guard table !== RowTable.layoutsByName else { return try scanLayoutsByName(range, body) }
         try tables[table].scan(range) { try body($0) }
+    }
+
+    /// ``RowTable/layoutsByName``: the spec of the name, then its layouts at the extent (at every extent without one).
+    private func scanLayoutsByName(_ range: RowRange, _ body: (any ScannedRow) throws -> Bool) throws {
+        precondition(
+            range.index == 0 && range.lower == nil && range.upper == nil && range.among == nil && (1...2).contains(range.prefix.count),
+            "layouts by name are read by name, and extent"
+        )
+        var left = range.limit
+        try tables[.specs].scan(RowRange(index: 1, [range.prefix[0]])) { spec in
+            try tables[.layouts].scan(RowRange(index: 1, [spec[0]] + range.prefix.dropFirst())) { layout in
+                guard left > 0 else { return false }
+                left -= 1
+                return try body(layout + [spec[1], spec[3], spec[4]])
+            }
+            return false
+        }
     }
 
     package var resolutionScope: ResolutionScope? { ResolutionScope(tag: InMemoryDatabase.tag(version)) }

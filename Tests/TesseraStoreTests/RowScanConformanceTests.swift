@@ -88,13 +88,16 @@ struct RowScanConformanceTests {
                 #expect(scanned == expected, "\(table.name) \(range)")
             }
         }
-        // A spec's place by name, then its layouts (PostgreSQL brings them with the place).
+        // A layout by its spec's name and its extent, with the spec's content hash and axis; none at an extent
+        // the spec has no layout at, or for a name no spec has. Then its spec's layouts (PostgreSQL brings them along).
         let layouts = try await scan(.layouts, .all)
+        #expect(try await scan(.layoutsByName, RowRange([.text("nobody"), .real(320)])).isEmpty)
         for spec in try await scan(.specs, .all) {
             let name = try #require(spec[1].text)
-            let place = try await scan(.specs, RowSnapshot.specPlaceRange(name: name))
-            #expect(place.map { row in RowSnapshot.specPlaceColumns.map { row[$0] } } == [RowSnapshot.specPlaceColumns.map { spec[$0] }])
             let extent = layouts.filter { $0[1] == spec[0] }.map { $0[2] }.randomElement(using: &random) ?? .real(0)
+            let layout = try #require(layouts.first { $0[1] == spec[0] && $0[2] == extent })
+            #expect(try await scan(.layoutsByName, RowRange([.text(name), extent], limit: 1)) == [layout + [spec[1], spec[3], spec[4]]])
+            #expect(try await scan(.layoutsByName, RowRange([.text(name), .real(1)], limit: 1)).isEmpty)
             let descending = random.next() % 2 == 0
             let range = switch random.next() % 3 {
             case 0: RowRange(index: 1, [spec[0]], descending: descending, limit: Int(random.next() % 3))

@@ -30,13 +30,11 @@ final class PostgresRows: RowWriter {
     // MARK: Reads
 
     func scan(_ table: RowTable, _ range: RowRange, _ body: (any ScannedRow) throws -> Bool) throws {
+        if table === RowTable.layoutsByName { return try scanLayoutByName(range, body) }
         let mapped = PostgresTable.of(table)
         guard mapped.name != nil else { return }
         if table === RowTable.specs, range.index == 1, range.prefix.count == 1, let name = range.prefix[0].text {
             try session.lockSpecIfWriting(name)
-            if range.columns == RowSnapshot.specPlaceColumns {
-                return try scanSpecPlace(name, body)
-            }
         }
         if table === RowTable.layouts, range.index == 1, let specID = range.prefix.first?.integer, let layouts = layoutsOfSpecs[specID] {
             for row in range.taken(from: layouts, of: table) {
@@ -75,28 +73,35 @@ final class PostgresRows: RowWriter {
 
     /// The columns of a layout row a lookup by name brings along.
     private static let layoutColumns = Array(RowTable.layouts.columns.indices)
+    /// A spec's id, content hash and axis.
+    private static let specPlaceColumns = [0, 3, 4]
 
-    /// A spec's place by name, with its layouts: one statement where a
-    /// query would send two, kept for the scan of its layouts that follows.
-    private func scanSpecPlace(_ name: String, _ body: (any ScannedRow) throws -> Bool) throws {
+    /// A layout with its spec's content hash and axis (``RowTable/layoutsByName``), by name and extent: the spec's
+    /// place and every layout of it in one statement, its layouts kept for the scans of them that follow.
+    private func scanLayoutByName(_ range: RowRange, _ body: (any ScannedRow) throws -> Bool) throws {
+        guard range.index == 0, range.prefix.count == 2, range.lower == nil, range.upper == nil, range.among == nil,
+              let name = range.prefix[0].text, let extent = range.prefix[1].real
+        else { preconditionFailure("layouts by name are read by name and extent alone") }
+        try session.lockSpecIfWriting(name)
         let layouts = PostgresTable.of(.layouts)
         var spec: Row?
         var found: [Row] = []
         for cells in try session.preparedCells(Self.specPlaceSQL, [PostgresData(string: name)]) {
-            if spec == nil { spec = PostgresTable.of(.specs).row(cells, wanted: RowSnapshot.specPlaceColumns) }
-            let layout = layouts.row(cells, from: RowSnapshot.specPlaceColumns.count, wanted: Self.layoutColumns)
+            if spec == nil { spec = PostgresTable.of(.specs).row(cells, wanted: Self.specPlaceColumns) }
+            let layout = layouts.row(cells, from: Self.specPlaceColumns.count, wanted: Self.layoutColumns)
             if !layout[0].isNull { found.append(layout) }
         }
         guard let spec, let id = spec[0].integer else { return }
         // In the order of the layouts' key (spec, extent): sorted here, not by the server.
-        let extent = RowTable.layouts.keyColumns(1)[1]
-        layoutsOfSpecs[id] = found.sorted { $0[extent] < $1[extent] }
-        _ = try body(spec)
+        let extentColumn = RowTable.layouts.keyColumns(1)[1]
+        layoutsOfSpecs[id] = found.sorted { $0[extentColumn] < $1[extentColumn] }
+        guard range.limit > 0, let layout = found.first(where: { $0[extentColumn] == .real(extent) }) else { return }
+        _ = try body(layout + [.text(name), spec[3], spec[4]])
     }
 
     private static let specPlaceSQL: String = {
         let layouts = PostgresTable.of(.layouts)
-        let spec = RowSnapshot.specPlaceColumns.map { "s.\(PostgresTable.of(.specs).columns[$0])" }
+        let spec = specPlaceColumns.map { "s.\(PostgresTable.of(.specs).columns[$0])" }
         return "SELECT \((spec + layoutColumns.map(layouts.selected)).joined(separator: ", ")) "
             + "FROM specs AS s LEFT JOIN layouts AS t ON t.spec_id = s.id WHERE s.name = $1::text"
     }()

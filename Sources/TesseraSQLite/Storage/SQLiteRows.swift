@@ -113,6 +113,10 @@ final class SQLiteRows: RowWriter {
 
     /// The SQL expression of each column of `table`.
     private static func expressions(_ table: RowTable) -> [String] {
+        if table.name == RowTable.layoutsByName.name {
+            let layoutColumns = RowTable.layouts.columns.count
+            return table.columns.enumerated().map { "\($0.offset < layoutColumns ? "l" : "s").\"\($0.element)\"" }
+        }
         guard table.name == RowTable.cellGroups.name else { return table.columns.map { "\"\($0)\"" } }
         return table.columns.map { $0 == "frames" ? "g.frames" : "d.\($0)" }
     }
@@ -146,9 +150,9 @@ final class SQLiteRows: RowWriter {
         var columns = expressions(table)
         let wanted = wanted(table, range)
         var from = "\"\(table.name)\""
-        if table.name == RowTable.specs.name, range.index == 1, wanted.allSatisfy(RowSnapshot.specPlaceColumns.contains) {
-            // What resolving a name reads: from the covering index, without the spec's body (schema version 11).
-            from += " INDEXED BY specs_resolve"
+        if table.name == RowTable.layoutsByName.name {
+            // What resolving a name reads: the spec's from the covering index, without its body (schema version 11).
+            from = "specs AS s INDEXED BY specs_resolve JOIN layouts AS l ON l.spec_id = s.id"
         } else if table.name == RowTable.cellGroups.name {
             if range.index == 1, wanted.allSatisfy([3, RowTable.framesColumn].contains) {
                 // Frames by group id: their own table alone, whose id is its rowid.
@@ -158,9 +162,11 @@ final class SQLiteRows: RowWriter {
                 from = wanted.contains(RowTable.framesColumn) ? groupsFrom : "cell_group_directory AS d"
             }
         }
-        let order = table.keyColumns(range.index).map { columns[$0] + (range.descending ? " DESC" : "") }
-        return "SELECT \(wanted.map { columns[$0] }.joined(separator: ", ")) FROM \(from)\(filter(table, range, columns))"
-            + " ORDER BY \(order.joined(separator: ", ")) LIMIT ?"
+        let key = table.keyColumns(range.index)
+        // A whole key bound names one row at most: no order to ask for (a join would sort for it).
+        let order = range.prefix.count == key.count
+            ? "" : " ORDER BY " + key.map { columns[$0] + (range.descending ? " DESC" : "") }.joined(separator: ", ")
+        return "SELECT \(wanted.map { columns[$0] }.joined(separator: ", ")) FROM \(from)\(filter(table, range, columns))\(order) LIMIT ?"
     }
 
     /// Binds the range's values from parameter 1; returns the next parameter.

@@ -154,6 +154,10 @@ extension RowTable {
         ]
     )
 
+    /// A layout's row and its spec's name, content hash and axis, by name and extent: read only, each backend joins them.
+    package static let layoutsByName = RowTable("layouts_by_name", layouts.columns + ["name", "content_hash", "axis"],
+                                                primaryKey: ["name", "cross_extent"], checksums: layouts.checksums, number: all.count)
+
     /// A layout's directory summary (the last column), and the columns before it.
     package static let layoutSummaryColumn = 15
     package static let layoutColumnsButSummary = Array(0..<layoutSummaryColumn)

@@ -4,16 +4,6 @@ extension RowSnapshot {
     /// What a layout's record needs of its spec.
     typealias SpecPlace = (name: String, axis: String, contentHash: String)
 
-    /// The spec named `name`, by its id, content hash and axis alone: a
-    /// backend may read them from an index without the spec's body (they are
-    /// not verified, as the body is not read; the layout's own row is).
-    package static func specPlaceRange(name: String) -> RowRange {
-        RowRange(index: 1, [.text(name)], limit: 1, columns: specPlaceColumns)
-    }
-
-    /// A spec's id, content hash and axis (the name is the one looked up).
-    package static let specPlaceColumns = [0, 3, 4]
-
     /// `layout`'s record, fresh when computed from `spec`'s content by this engine version.
     private func record(of layout: LayoutRow, spec: SpecPlace) throws -> LayoutRecord {
         try verify(layout.isIntact, "the row of the layout of spec \(spec.name.quotedForMessage) at \(JSONWriter.format(layout.crossExtent))")
@@ -35,18 +25,18 @@ extension RowSnapshot {
         try first(SpecRow.self, .key(.integer(id))).map(verified)
     }
 
+    /// The record of `name`'s layout at `crossExtent` from one row (``RowTable/layoutsByName``); the spec's hash and axis unverified.
     package func layoutRecord(name: String, crossExtent: Double) throws -> LayoutRecord? {
-        var found: (id: Int64, place: SpecPlace)?
-        try rows.scan(.specs, Self.specPlaceRange(name: name)) { row in
-            guard let id = row[0].integer, let contentHash = row[3].text, let axis = row[4].text else {
-                throw StoreError.damaged(store: location, "the row of the spec \(name.quotedForMessage) holds a value of the wrong type")
-            }
-            found = (id, (name, axis, contentHash))
+        var found: (layout: LayoutRow, place: SpecPlace)?
+        try each(.layoutsByName, RowRange([.text(name), .real(crossExtent)], limit: 1)) { row in
+            var decoder = RowDecoder(row, .layoutsByName)
+            var layout = try LayoutRow(&decoder)
+            layout.held = decoder.held
+            let (_, contentHash, axis) = (try decoder.text(), try decoder.text(), try decoder.text())
+            found = (layout, (name, axis, contentHash))
             return false
         }
-        guard let found else { return nil }
-        guard let layout = try first(LayoutRow.self, RowRange(index: 1, [.integer(found.id), .real(crossExtent)])) else { return nil }
-        return try record(of: layout, spec: found.place)
+        return try found.map { try record(of: $0.layout, spec: $0.place) }
     }
 
     /// The layout of a spec at an extent when it may be served (computed

@@ -15,11 +15,16 @@ package class RowSnapshot {
 
     /// Calls `body` with each row of `range`, decoded, until it returns false.
     func each<T: TableRow>(_: T.Type, _ range: RowRange, _ body: (T) throws -> Bool) throws {
-        try rows.scan(T.table, range) { row in
+        try each(T.table, range) { try body(T($0)) }
+    }
+
+    /// Calls `body` with each row of `table` in `range` until it returns false; a value of the wrong type is damage.
+    func each(_ table: RowTable, _ range: RowRange, _ body: (any ScannedRow) throws -> Bool) throws {
+        try rows.scan(table, range) { row in
             do {
-                return try body(T(row))
+                return try body(row)
             } catch let error as RowDecodingError {
-                throw StoreError.damaged(store: location, "a row of \(T.table.name) holds a value of the wrong type in \(error.column)")
+                throw StoreError.damaged(store: location, "a row of \(table.name) holds a value of the wrong type in \(error.column)")
             }
         }
     }
