@@ -127,7 +127,6 @@ let package = Package(
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "Locking",
                 "TesseraLayout",
                 "TesseraTiles",
                 "TesseraPrecompute",
@@ -205,7 +204,6 @@ let package = Package(
         .executableTarget(
             name: "tessera-bench",
             dependencies: [
-                "Locking",
                 "TesseraLayout",
                 "TesseraTiles",
                 "TesseraPrecompute",
@@ -268,6 +266,7 @@ let package = Package(
                 "tessera", "tessera-server", "tessera-bench", "TesseraHummingbird", "TesseraServerSupport", "TesseraSQLite", "SQLiteToolkit", "TesseraGzip",
                 "TesseraViewer",
                 "TesseraClient", "TesseraStore", "TesseraTiles", "TesseraPrecompute", "TesseraLayout", "TesseraTestSupport", "Locking",
+                "TesseraBackends",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

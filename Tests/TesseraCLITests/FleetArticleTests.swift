@@ -79,6 +79,9 @@ struct FleetArticleTests {
             #expect(try await Self.contents(shard2) == before)
 
             let url = try PostgresTestServer.freshStoreURL()
+            // Migrated here, awaited: a child that migrated it would wait for the database's migration lock, which another
+            // test's store may hold while blocking waits (this suite's among them) occupy every thread of the cooperative pool.
+            try await LayoutStore.open(db: url).close()
             for index in 0..<4 {
                 let block = blocks[4].replacingOccurrences(of: Self.articleURL, with: url)
                 let shard = try Self.run(block, in: folder, environment: ["JOB_COMPLETION_INDEX": "\(index)"])

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import TesseraBackends
 import TesseraLayout
+import TesseraStore
 import TesseraTestSupport
 
 /// The same commands on a SQLite file and on a PostgreSQL URL print the same
@@ -23,6 +25,9 @@ struct PostgresCLITests {
     @Test("precompute, query, item, append, invalidate, check and prune print the same on both backends")
     func sameAnswers() async throws {
         let url = try PostgresTestServer.freshStoreURL()
+        // Migrated here, awaited: a child that migrated it would wait for the database's migration lock, which another
+        // test's store may hold while blocking waits (this suite's among them) occupy every thread of the cooperative pool.
+        try await LayoutStore.open(db: url).close()
         try await CLIRunner.inTemporaryDirectory { directory in
             let specPath = try CLIRunner.file("feed.json", in: directory, Self.spec)
             let file = directory.appendingPathComponent("feed.sqlite").path

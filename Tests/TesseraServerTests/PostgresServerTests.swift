@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TesseraBackends
+import TesseraStore
 import TesseraTestSupport
 
 /// `tessera-server --db postgres://…`: the same routes, answered from a
@@ -11,6 +13,9 @@ struct PostgresServerTests {
     func servesPostgres() async throws {
         let fixture = try await ServerFixture()
         let url = try PostgresTestServer.freshStoreURL()
+        // Migrated here, awaited: a child that migrated it would wait for the database's migration lock, which another
+        // test's store may hold while blocking waits (this suite's among them) occupy every thread of the cooperative pool.
+        try await LayoutStore.open(db: url).close()
         // The fixture's spec, stored in PostgreSQL by the CLI.
         let specPath = try fixture.file("feed.json", ServerFixture.feed)
         let precompute = try Executable.run("tessera", ["precompute", specPath, "--db", url, "--name", "feed", "--width", "390"])
